@@ -1,0 +1,209 @@
+// Subscription and test-clock activities: thin wrappers over src/domain/subscriptions and
+// src/domain/test-clocks. Every activity is idempotent (docs/subscriptions.md "Exactly once"):
+// period steps are keyed by the period end, invoices by their period key, charges by
+// `${invoiceId}:attempt:${n}`, bank claims by `${invoiceId}:claim`, commands by their update id.
+// Each returns the subscription's view after the step, so the workflow needs no second read.
+import { Context } from '@temporalio/activity';
+import type { Db } from '../src/db/client';
+import type { Config } from '../src/config';
+import { ApiError } from '../src/errors';
+import { dispatchEventsFromActivity, type RecordedEvent } from '../src/events';
+import { clockSubscriptionsPage, completeAdvanceIfCaughtUp, clockFrozenTime } from '../src/domain/test-clocks/clock-progress';
+import { signalClockAdvanced } from '../src/domain/subscriptions/workflow-control';
+import { loadSubscriptionView } from '../src/domain/subscriptions/subscription-view';
+import { attachWorkflow, recordClockSync, recordWorkflowEnded } from '../src/domain/subscriptions/workflow-lifecycle';
+import { applySubscriptionCommand } from '../src/domain/subscriptions/apply-command';
+import { runPeriodEnd } from '../src/domain/subscriptions/period-end';
+import { cancelInvoiceBankClaim, chargeSubscriptionInvoice, checkInvoiceBankClaim, finalizeSubscriptionInvoice } from '../src/domain/subscriptions/collect-invoice';
+import { reconcileSubscriptions } from '../src/domain/subscriptions/reconcile-subscriptions';
+import { workflowIds } from '../src/temporal/workflow-ids';
+import {
+  CLOCK_SUBSCRIPTION_SYNCED_SIGNAL,
+  COMMAND_ERROR_TYPES,
+  type CommandErrorType,
+  type ApplyCommandInput,
+  type ChargeStepInput,
+  type ClockNotifyResult,
+  type ClockProgressResult,
+  type ClockSyncInput,
+  type CommandActivityResult,
+  type InvoiceStepInput,
+  type PayInvoiceInput,
+  type PeriodEndInput,
+  type ReconcileSubscriptionsInput,
+  type ReconcileSubscriptionsResult,
+  type SubscriptionRef,
+  type SubscriptionView,
+  type TestClockWorkflowInput,
+} from '../src/contracts/subscriptions';
+
+export interface SubscriptionActivityDeps {
+  db: Db;
+  config: Config;
+  log: (line: string) => void;
+}
+
+const NOTIFY_PAGE = 200;
+/** Billing steps heartbeat while they work, so a worker that dies mid-step is noticed within the heartbeat timeout. */
+const HEARTBEAT_EVERY_MS = 2_000;
+
+async function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  ctx.heartbeat();
+  const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(timer);
+  }
+}
+const NOTIFY_PARALLEL = 25;
+
+/** A refused command (ApiError: cannot_pause, invalid_subscription, …) is a result, not a failure: nothing to retry. */
+function refusalOf(err: unknown): CommandActivityResult['refusal'] {
+  if (err instanceof ApiError && err.status < 500 && (COMMAND_ERROR_TYPES as readonly string[]).includes(err.code)) {
+    return { code: err.code as CommandErrorType, message: err.message, param: err.param ?? null };
+  }
+  throw err;
+}
+
+export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
+  const { db } = deps;
+  const target = () => {
+    const ctx = Context.current();
+    return { client: ctx.client, taskQueue: ctx.info.taskQueue };
+  };
+  const dispatch = async (events: RecordedEvent[]) => {
+    if (events.length > 0) await dispatchEventsFromActivity(db, events, deps.log);
+  };
+  /** Wakes the clock's workflow so it recounts (a finished run ignores it: the next advance recounts anyway). */
+  const nudgeClock = async (testClockId: string) => {
+    try {
+      await Context.current().client.workflow.getHandle(workflowIds.testClock(testClockId)).signal(CLOCK_SUBSCRIPTION_SYNCED_SIGNAL);
+    } catch {
+      // not running: nothing waits for this subscription
+    }
+  };
+  const view = (ref: SubscriptionRef) => loadSubscriptionView(db, ref);
+
+  return {
+    // ---- subscription workflow ----
+
+    async attachSubscriptionWorkflow(ref: SubscriptionRef): Promise<SubscriptionView | null> {
+      return attachWorkflow(db, ref, new Date());
+    },
+
+    async loadSubscriptionView(ref: SubscriptionRef): Promise<SubscriptionView | null> {
+      return view(ref);
+    },
+
+    async applySubscriptionCommand(input: ApplyCommandInput): Promise<CommandActivityResult> {
+      let outcome;
+      try {
+        outcome = await applySubscriptionCommand(db, input);
+      } catch (err) {
+        return { view: await view(input), objectId: null, refusal: refusalOf(err) };
+      }
+      await dispatch(outcome.events);
+      if (outcome.claimToCancel) {
+        await cancelInvoiceBankClaim(db, { ...input, invoiceId: outcome.claimToCancel.invoiceId, claimId: outcome.claimToCancel.claimId });
+      }
+      return { view: await view(input), objectId: outcome.objectId, refusal: null };
+    },
+
+    /** For a manual retry: the invoice's attempts so far (recorded in history, so the attempt number is fixed). */
+    async invoiceCollectionState(input: PayInvoiceInput): Promise<{ attemptCount: number; status: string; collectionMethod: string | null } | null> {
+      const inv = await db.invoice.findFirst({
+        where: { id: input.invoiceId, merchantId: input.merchantId, mode: input.mode, subscriptionId: input.subscriptionId },
+        select: { attemptCount: true, status: true, collectionMethod: true },
+      });
+      return inv ? { attemptCount: inv.attemptCount, status: inv.status, collectionMethod: inv.collectionMethod } : null;
+    },
+
+    async runSubscriptionPeriodEnd(input: PeriodEndInput): Promise<SubscriptionView | null> {
+      return heartbeating(async () => {
+        await dispatch((await runPeriodEnd(db, input)).events);
+        return view(input);
+      });
+    },
+
+    async finalizeSubscriptionInvoice(input: InvoiceStepInput): Promise<SubscriptionView | null> {
+      return heartbeating(async () => {
+        await dispatch((await finalizeSubscriptionInvoice(db, input)).events);
+        return view(input);
+      });
+    },
+
+    async chargeSubscriptionInvoice(input: ChargeStepInput): Promise<SubscriptionView | null> {
+      return heartbeating(async () => {
+        await dispatch((await chargeSubscriptionInvoice(db, input)).events);
+        return view(input);
+      });
+    },
+
+    async checkSubscriptionBankClaim(input: InvoiceStepInput): Promise<SubscriptionView | null> {
+      return heartbeating(async () => {
+        await dispatch((await checkInvoiceBankClaim(db, input)).events);
+        return view(input);
+      });
+    },
+
+    async syncSubscriptionClock(input: ClockSyncInput): Promise<SubscriptionView | null> {
+      const v = await recordClockSync(db, input);
+      await nudgeClock(input.testClockId);
+      return v;
+    },
+
+    async markSubscriptionWorkflowEnded(ref: SubscriptionRef): Promise<void> {
+      const { testClockId } = await recordWorkflowEnded(db, ref, new Date());
+      if (testClockId) await nudgeClock(testClockId);
+    },
+
+    async reconcileSubscriptionWorkflows(input: ReconcileSubscriptionsInput): Promise<ReconcileSubscriptionsResult> {
+      const ctx = Context.current();
+      const r = await reconcileSubscriptions(db, target(), input, () => ctx.heartbeat());
+      if (r.started > 0 || r.clocksNudged > 0) deps.log(`subscription reconciler: started ${r.started} workflow(s), woke ${r.clocksNudged} clock(s)`);
+      return r;
+    },
+
+    // ---- test-clock workflow ----
+
+    /** Signals every running subscription of the clock with its frozen time (starting any that never started). */
+    async notifyClockSubscriptions(input: TestClockWorkflowInput): Promise<ClockNotifyResult> {
+      const ref = { testClockId: input.testClockId, merchantId: input.merchantId };
+      const frozen = await clockFrozenTime(db, ref);
+      if (!frozen) return { status: 'deleted', frozenTime: new Date(0).toISOString(), notified: 0 };
+      const time = frozen.toISOString();
+      const t = target();
+      let afterId: string | null = null;
+      let notified = 0;
+      for (;;) {
+        const page = await clockSubscriptionsPage(db, { ...ref, afterId, take: NOTIFY_PAGE });
+        for (let i = 0; i < page.length; i += NOTIFY_PARALLEL) {
+          await Promise.all(
+            page.slice(i, i + NOTIFY_PARALLEL).map(async (s) => {
+              const running = await signalClockAdvanced(t, { ...s, clockTime: time }, time);
+              if (running) notified += 1;
+              else {
+                // Its workflow finished long ago (canceled, settled): it no longer follows the clock.
+                await db.subscription.updateMany({ where: { id: s.subscriptionId, workflowEndedAt: null }, data: { workflowEndedAt: new Date() } });
+                deps.log(`subscription ${s.subscriptionId}: workflow already finished; marked ended`);
+              }
+            }),
+          );
+          Context.current().heartbeat(notified);
+        }
+        if (page.length < NOTIFY_PAGE) break;
+        afterId = page[page.length - 1]!.subscriptionId;
+      }
+      return { status: 'advancing', frozenTime: time, notified };
+    },
+
+    /** Marks the clock ready when every subscription has caught up; reports how many are behind. */
+    async completeClockAdvance(input: TestClockWorkflowInput): Promise<ClockProgressResult> {
+      return completeAdvanceIfCaughtUp(db, { testClockId: input.testClockId, merchantId: input.merchantId });
+    },
+  };
+}
+
+export type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;

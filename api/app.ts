@@ -1,0 +1,95 @@
+// createApp(deps): the Koa application with every route. The only place routes are mounted.
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { AppDeps, AppState } from './context';
+import { requestId } from './middleware/request-id';
+import { errorEnvelope } from './middleware/errors';
+import { jsonBody } from './middleware/json-body';
+import { authenticator } from './middleware/auth';
+import { createAuthCache } from './middleware/auth-cache';
+import { createRateLimiter } from './middleware/rate-limiter';
+import { errors } from '../src/errors';
+import { healthRoutes } from './routes/health';
+import { merchantsRoutes } from './routes/merchants/router';
+import { apiKeysRoutes } from './routes/api-keys/router';
+import { dashboardOnlyRoutes } from './routes/dashboard-only';
+import { webhookEndpointsRoutes } from './routes/webhook-endpoints/router';
+import { webhookDeliveriesRoutes } from './routes/webhook-deliveries/router';
+import { webhookEventsRoutes } from './routes/events/router';
+import { customersRoutes } from './routes/customers/router';
+import { productsRoutes } from './routes/products/router';
+import { pricesRoutes } from './routes/prices/router';
+import { metersRoutes } from './routes/meters/router';
+import { usageEventsRoutes } from './routes/usage-events/router';
+import { paymentsRoutes } from './routes/payments/router';
+import { paymentMethodsRoutes } from './routes/payment-methods/router';
+import { refundsRoutes } from './routes/refunds/router';
+import { invoicesRoutes } from './routes/invoices/router';
+import { invoiceItemsRoutes } from './routes/invoice-items/router';
+import { creditNotesRoutes } from './routes/credit-notes/router';
+import { testHelpersRoutes } from './routes/test-helpers/router';
+import { paymentSessionsRoutes } from './routes/payment-sessions/router';
+import { checkoutRoutes } from './checkout/router';
+import { testClocksRoutes } from './routes/test-clocks/router';
+import { subscriptionsRoutes } from './routes/subscriptions/router';
+import { subscriptionItemsRoutes } from './routes/subscription-items/router';
+import { subscriptionInvoiceActionsRoutes } from './routes/subscriptions/invoice-actions';
+
+export type Auth = ReturnType<typeof authenticator>;
+/** Each resource area registers its routes on the one application router. */
+export type RouteRegistrar = (router: Router<AppState>, deps: AppDeps, auth: Auth) => void;
+
+/** Routers of the resource areas, in mount order. Each area adds its factory here. */
+export const AREA_ROUTES: RouteRegistrar[] = [healthRoutes, dashboardOnlyRoutes, merchantsRoutes, apiKeysRoutes, customersRoutes, productsRoutes, pricesRoutes, metersRoutes, usageEventsRoutes, webhookEndpointsRoutes, webhookDeliveriesRoutes, webhookEventsRoutes, paymentsRoutes, paymentMethodsRoutes, refundsRoutes, invoicesRoutes, invoiceItemsRoutes, creditNotesRoutes, testHelpersRoutes, paymentSessionsRoutes, checkoutRoutes, testClocksRoutes, subscriptionsRoutes, subscriptionItemsRoutes, subscriptionInvoiceActionsRoutes];
+
+export interface BillingApp extends Koa<AppState> {
+  /** Stops the auth cache listener and flushes rate-limit counts. */
+  shutdown(): Promise<void>;
+  /** Resolves when the auth cache's first LISTEN attempt has settled (see auth-cache.ts). */
+  ready(): Promise<void>;
+}
+
+export function createApp(baseDeps: AppDeps): BillingApp {
+  const app = new Koa<AppState>() as BillingApp;
+  app.proxy = process.env.TRUST_PROXY === '1';
+  const authCache = createAuthCache({ databaseUrl: baseDeps.config.databaseUrl, log: baseDeps.log });
+  const limiter = createRateLimiter(baseDeps.db, {
+    limit: baseDeps.config.rateLimitRequests,
+    windowSeconds: baseDeps.config.rateLimitWindowSeconds,
+    log: baseDeps.log,
+  });
+  const deps: AppDeps = { ...baseDeps, authCache };
+  const auth = authenticator(deps, authCache, limiter);
+  app.ready = () => authCache.ready();
+  app.shutdown = async () => {
+    await limiter.close();
+    await authCache.close();
+  };
+
+  app.use(requestId());
+  if (deps.config.logRequests) {
+    app.use(async (ctx, next) => {
+      const started = process.hrtime.bigint();
+      try {
+        await next();
+      } finally {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        deps.log(`${ctx.method} ${ctx.path} ${ctx.status} ${ms.toFixed(1)}ms ${ctx.state.requestId}`);
+      }
+    });
+  }
+  app.use(errorEnvelope(deps.log));
+  app.use(jsonBody(deps.config.bodyLimitBytes));
+
+  const router = new Router<AppState>();
+  for (const register of AREA_ROUTES) register(router, deps, auth);
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => errors.methodNotAllowed('Method not allowed on this route'),
+      notImplemented: () => errors.methodNotAllowed('This HTTP method is not supported'),
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,233 @@
+// Checkout, served by the API process without API keys (docs/checkout.md):
+//   GET  /checkout/embed.js                     the script merchants include to mount embedded checkout
+//   GET  /checkout/assets/checkout.{js,css}     the pages' own script and style (the CSP allows only these)
+//   GET  /checkout/embedded?parent_origin=…     the embedded element's page (inside the merchant's iframe)
+//   GET  /checkout/:id                          the hosted checkout page (the session's `url`)
+//   POST /checkout/api/sessions/:id/confirm     hosted: pay with card data → complete or declined
+//   POST /checkout/api/embedded/session         embedded: the session's display data, by client secret
+//   POST /checkout/api/embedded/confirm         embedded: pay, by client secret
+// The hosted page's capability is the unguessable session id in its URL; the embedded page's is
+// the client secret, which reaches it only by postMessage from the mounting script.
+import Router from '@koa/router';
+import type { AppContext, AppDeps, AppState } from '../context';
+import type { Auth } from '../app';
+import { errors } from '../../src/errors';
+import { dispatchEvents } from '../../src/events';
+import { formatAmount, isSupportedCurrency } from '../../src/billing/currency';
+import type { CardAcquirer } from '../../src/gateways';
+import type { Mode } from '../../src/generated/prisma/client';
+import { cardAcquirerFor } from '../../src/domain/payments/acquirer';
+import { effectiveStatus, findCheckoutSessionById, findCheckoutSessionBySecret, type SessionWithPayment } from '../../src/domain/payment-sessions/find-payment-session';
+import { MAX_CHECKOUT_ATTEMPTS, payCheckoutSession, type CheckoutPaymentResult } from '../../src/domain/payment-sessions/complete-checkout';
+import { signalPaymentSessionCompleted } from '../../src/domain/payment-sessions/expiry-workflow';
+import { returnUrlWithSession } from '../../src/domain/payment-sessions/redirects';
+import type { CheckoutMethod } from '../../src/domain/payment-sessions/create-payment-session';
+import { parseBody } from '../validate';
+import { MESSAGES, pickLocale, type CheckoutLocale } from './i18n';
+import { embeddedCheckoutPage, hostedCheckoutPage, statusPage, type CheckoutView } from './html';
+import { setApiHeaders, setAssetHeaders, setPageHeaders } from './security';
+import { confirmBodySchema, embeddedConfirmSchema, embeddedSessionSchema, type ConfirmBody } from './schemas';
+import { CHECKOUT_JS } from './assets/checkout-js';
+import { CHECKOUT_CSS } from './assets/checkout-css';
+import { EMBED_JS } from './assets/embed-js';
+
+type CheckoutSession = SessionWithPayment & { merchantName: string };
+
+export interface CheckoutOptions {
+  /** The card acquirer of a mode; default: the simulator in test mode, the configured live adapter otherwise. */
+  acquirerFor?: (mode: Mode) => CardAcquirer;
+}
+
+function amountLabel(s: CheckoutSession): string {
+  const currency = s.payment.currency;
+  return isSupportedCurrency(currency) ? formatAmount(Number(s.payment.amount), currency) : `${s.payment.amount} ${currency}`;
+}
+
+/** Whether the session can still take a payment, and if not, which page to show. */
+function payability(s: CheckoutSession, now: Date): 'open' | 'complete' | 'expired' | 'closed' {
+  const status = effectiveStatus(s, now);
+  if (status !== 'open') return status;
+  const payable = s.payment.status === 'requires_payment_method' || s.payment.status === 'failed';
+  return payable && s.payment.attemptCount < MAX_CHECKOUT_ATTEMPTS ? 'open' : 'closed';
+}
+
+function view(s: CheckoutSession, locale: CheckoutLocale): CheckoutView {
+  const wallets = s.mode === 'test' ? s.enabledMethods.filter((m): m is 'apple_pay' | 'google_pay' => m === 'apple_pay' || m === 'google_pay') : [];
+  return {
+    locale,
+    t: MESSAGES[locale],
+    merchantName: s.merchantName,
+    amountLabel: amountLabel(s),
+    description: s.payment.description,
+    testMode: s.mode === 'test',
+    card: s.enabledMethods.includes('card'),
+    wallets,
+    customerEmail: s.customerEmail,
+    offerSave: s.savePaymentMethod && s.customerId !== null,
+    cancelUrl: s.cancelUrl,
+  };
+}
+
+/** The page's JSON endpoints answer only the page itself (same origin), not other sites. */
+function sameOriginOnly(ctx: AppContext): void {
+  const site = ctx.get('Sec-Fetch-Site');
+  if (site !== '' && site !== 'same-origin') throw errors.originNotAllowed('Checkout endpoints serve the checkout pages only', 'Origin');
+  const origin = ctx.get('Origin');
+  if (origin === '') return;
+  let host = '';
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = '';
+  }
+  if (host !== ctx.host) throw errors.originNotAllowed('Checkout endpoints serve the checkout pages only', 'Origin');
+}
+
+/** An origin as embed.js sends it (window.location.origin), normalised; null when it is not one. */
+function parseParentOrigin(raw: unknown): string | null {
+  if (typeof raw !== 'string' || raw.length > 255) return null;
+  try {
+    const u = new URL(raw);
+    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.origin !== raw.replace(/\/$/, '')) return null;
+    return u.origin;
+  } catch {
+    return null;
+  }
+}
+
+function confirmInput(b: ConfirmBody) {
+  return {
+    method: b.method as CheckoutMethod,
+    email: b.email ?? null,
+    savePaymentMethod: b.save_payment_method === true,
+    card: { number: b.card.number, expMonth: b.card.exp_month, expYear: b.card.exp_year, cvc: b.card.cvc ?? null, holderName: b.card.name ?? null },
+  };
+}
+
+export function checkoutRoutesWith(opts: CheckoutOptions = {}) {
+  return function checkoutRoutes(router: Router<AppState>, deps: AppDeps, _auth: Auth): void {
+    const acquirerFor = opts.acquirerFor ?? ((mode: Mode) => cardAcquirerFor(deps.db, mode));
+
+    async function afterPayment(s: CheckoutSession, result: CheckoutPaymentResult): Promise<void> {
+      await dispatchEvents(deps, result.events);
+      if (result.outcome !== 'succeeded') return;
+      try {
+        await signalPaymentSessionCompleted({ client: await deps.temporal.client() }, s.id);
+      } catch (err) {
+        // The workflow's timer still fires later; its activity sees `complete` and does nothing.
+        deps.log(`payment session ${s.id}: completion signal failed: ${(err as Error).message}`);
+      }
+    }
+
+    async function pay(ctx: AppContext, s: CheckoutSession, body: ConfirmBody): Promise<void> {
+      const result = await payCheckoutSession({ db: deps.db, acquirerFor, now: new Date() }, s, confirmInput(body));
+      await afterPayment(s, result);
+      setApiHeaders(ctx);
+      ctx.body =
+        result.outcome === 'succeeded'
+          ? { outcome: 'succeeded', session_id: s.id, status: result.session.status, payment: result.payment.id, payment_status: result.payment.status, redirect_url: result.redirectUrl }
+          : { outcome: 'declined', decline_code: result.declineCode, message: result.declineMessage };
+    }
+
+    router.get('/checkout/embed.js', async (ctx) => {
+      setAssetHeaders(ctx, 'application/javascript; charset=utf-8', { crossOrigin: true });
+      ctx.body = EMBED_JS;
+    });
+    router.get('/checkout/assets/checkout.js', async (ctx) => {
+      setAssetHeaders(ctx, 'application/javascript; charset=utf-8');
+      ctx.body = CHECKOUT_JS;
+    });
+    router.get('/checkout/assets/checkout.css', async (ctx) => {
+      setAssetHeaders(ctx, 'text/css; charset=utf-8');
+      ctx.body = CHECKOUT_CSS;
+    });
+
+    router.get('/checkout/embedded', async (ctx) => {
+      const locale = pickLocale(null, ctx.get('Accept-Language'));
+      const t = MESSAGES[locale];
+      const parentOrigin = parseParentOrigin(ctx.query.parent_origin);
+      if (!parentOrigin) {
+        setPageHeaders(ctx, { frameAncestors: "'none'" });
+        ctx.status = 400;
+        ctx.body = statusPage({ locale, t, kind: 'not_found' });
+        return;
+      }
+      setPageHeaders(ctx, { frameAncestors: parentOrigin });
+      const blank: CheckoutView = { locale, t, merchantName: '', amountLabel: '', description: null, testMode: false, card: true, wallets: [], customerEmail: null, offerSave: false, cancelUrl: null };
+      ctx.body = embeddedCheckoutPage(blank, { mode: 'embedded', locale, messages: t, parentOrigin, confirmUrl: '/checkout/api/embedded/confirm' });
+    });
+
+    router.get('/checkout/:id', async (ctx) => {
+      const s = await findCheckoutSessionById(deps.db, ctx.params.id ?? '');
+      const locale = pickLocale(s?.locale, ctx.get('Accept-Language'));
+      const t = MESSAGES[locale];
+      setPageHeaders(ctx, { frameAncestors: "'none'" });
+      if (!s || s.uiMode !== 'hosted') {
+        ctx.status = 404;
+        ctx.body = statusPage({ locale, t, kind: 'not_found' });
+        return;
+      }
+      const state = payability(s, new Date());
+      if (state === 'complete') {
+        ctx.body = statusPage({ locale, t, kind: 'complete', merchantName: s.merchantName, link: s.returnUrl ? { href: returnUrlWithSession(s.returnUrl, s.id), label: t.continue } : null });
+        return;
+      }
+      if (state === 'expired' || state === 'closed') {
+        ctx.status = 410;
+        ctx.body = statusPage({ locale, t, kind: state, merchantName: s.merchantName, link: s.cancelUrl ? { href: s.cancelUrl, label: t.cancel } : null });
+        return;
+      }
+      ctx.body = hostedCheckoutPage(view(s, locale), { mode: 'hosted', locale, messages: t, confirmUrl: `/checkout/api/sessions/${s.id}/confirm` });
+    });
+
+    router.post('/checkout/api/sessions/:id/confirm', async (ctx) => {
+      sameOriginOnly(ctx);
+      const s = await findCheckoutSessionById(deps.db, ctx.params.id ?? '');
+      if (!s || s.uiMode !== 'hosted') throw errors.resourceMissing('No such checkout session', 'session');
+      await pay(ctx, s, parseBody(confirmBodySchema, ctx.state.body));
+    });
+
+    router.post('/checkout/api/embedded/session', async (ctx) => {
+      sameOriginOnly(ctx);
+      const b = parseBody(embeddedSessionSchema, ctx.state.body);
+      const s = await embeddedSession(b.client_secret, b.parent_origin);
+      const locale = pickLocale(s.locale, ctx.get('Accept-Language'));
+      const v = view(s, locale);
+      setApiHeaders(ctx);
+      ctx.body = {
+        session_id: s.id,
+        status: payability(s, new Date()),
+        origin: s.origin,
+        merchant_name: v.merchantName,
+        amount_label: v.amountLabel,
+        description: v.description,
+        test_mode: v.testMode,
+        enabled_methods: s.enabledMethods,
+        customer_email: s.customerEmail,
+        save_payment_method: v.offerSave,
+        locale,
+        messages: v.t,
+      };
+    });
+
+    router.post('/checkout/api/embedded/confirm', async (ctx) => {
+      sameOriginOnly(ctx);
+      const b = parseBody(embeddedConfirmSchema, ctx.state.body);
+      const s = await embeddedSession(b.client_secret, b.parent_origin);
+      await pay(ctx, s, b);
+    });
+
+    /** The session of a client secret, only for the origin it was created for. */
+    async function embeddedSession(secret: string, parentOrigin: string): Promise<CheckoutSession> {
+      const s = await findCheckoutSessionBySecret(deps.db, secret);
+      if (!s) throw errors.resourceMissing('No such checkout session', 'client_secret');
+      if (s.origin !== parseParentOrigin(parentOrigin)) {
+        throw errors.originNotAllowed('This checkout session belongs to another origin', 'parent_origin');
+      }
+      return s;
+    }
+  };
+}
+
+/** The registrar for AREA_ROUTES (api/app.ts). */
+export const checkoutRoutes = checkoutRoutesWith();

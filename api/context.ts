@@ -1,0 +1,59 @@
+// Koa state shared by middleware and routes.
+import type { Context, Next, ParameterizedContext } from 'koa';
+import type { RouterContext } from '@koa/router';
+import type { Db } from '../src/db/client';
+import type { Tenant, TenantDb } from '../src/db/tenancy';
+import type { Config } from '../src/config';
+import type { TemporalProvider } from '../src/temporal/client';
+
+export interface AuthInfo {
+  apiKeyId: string;
+  keyType: 'secret' | 'publishable';
+  merchantId: string;
+  merchantName: string;
+  merchantCreatedAt: Date;
+  mode: 'test' | 'live';
+}
+
+export interface AppState {
+  requestId: string;
+  /** Parsed JSON body (always an object; `{}` when there was none). */
+  body: Record<string, unknown>;
+  rawBody?: string;
+  auth?: AuthInfo;
+  tenant?: Tenant;
+  /** Tenant-scoped database handle; inside a transaction for writes. */
+  db?: TenantDb;
+  /** Work to run after the request's transaction has committed. */
+  afterCommit: Array<() => Promise<void>>;
+  /**
+   * Top-level response fields holding secrets shown once (API key values): they are stored as
+   * null in the idempotency record, so a replay returns the object without the secret.
+   */
+  redactOnReplay?: string[];
+}
+
+export interface AppDeps {
+  db: Db;
+  /** Evicts cached authentication after a key or merchant change (set by createApp). */
+  authCache?: import('./middleware/auth-cache').AuthCache;
+  config: Config;
+  temporal: TemporalProvider;
+  log: (line: string) => void;
+  /** Test-only webhook relaxations (src/domain/webhooks/testing.ts); test-mode endpoints only, never set in production. */
+  webhookTesting?: import('../src/domain/webhooks/testing').WebhookTestingOptions;
+}
+
+export type AppContext = ParameterizedContext<AppState> & RouterContext<AppState>;
+export type Middleware = (ctx: AppContext, next: Next) => Promise<unknown>;
+export type { Context };
+
+export function tenantOf(ctx: AppContext): Tenant {
+  if (!ctx.state.tenant) throw new Error('route used tenantOf() without auth()');
+  return ctx.state.tenant;
+}
+
+export function dbOf(ctx: AppContext): TenantDb {
+  if (!ctx.state.db) throw new Error('route used dbOf() without auth()');
+  return ctx.state.db;
+}

@@ -1,0 +1,119 @@
+// Authentication, tenancy, live-mode gate, key-kind permissions and per-key rate limiting.
+// Keys are looked up by SHA-256 hash (cached per process with cross-process invalidation, see
+// auth-cache.ts) and compared in constant time; counting is shared through PostgreSQL
+// (rate-limiter.ts).
+import type { AppContext, AppDeps, AppState, AuthInfo, Middleware } from '../context';
+import { errors } from '../../src/errors';
+import { hashKey, hashesEqual, parseKey } from '../../src/domain/api-keys/key-material';
+import { scopedDb } from '../../src/db/tenancy';
+import type { AuthCache, CachedKey } from './auth-cache';
+import type { RateLimiter } from './rate-limiter';
+
+export interface AuthOptions {
+  /** GET /v1/merchants/current infers the merchant from the key. */
+  merchantHeaderOptional?: boolean;
+  /** Routes managed only in the merchant dashboard: any API key gets wrong_auth_method. */
+  dashboardOnly?: boolean;
+  /** Publishable keys are refused unless this says the request is allowed for them. */
+  allowPublishable?: (ctx: AppContext) => boolean;
+}
+
+interface KeyRow {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  type: 'secret' | 'publishable';
+  key_hash: string;
+  merchant_name: string;
+  merchant_created_at: Date;
+  live_enabled_at: Date | null;
+}
+
+export function authenticator(deps: AppDeps, cache: AuthCache, limiter: RateLimiter) {
+  const { db } = deps;
+
+  async function lookup(hash: string): Promise<CachedKey | undefined> {
+    const cached = cache.get(hash);
+    if (cached) return cached;
+    const rows = await db.$queryRaw<KeyRow[]>`
+      SELECT k.id, k.merchant_id, k.mode::text AS mode, k.type::text AS type, k.key_hash,
+             m.name AS merchant_name, m.created_at AS merchant_created_at, m.live_enabled_at
+      FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
+      WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`;
+    const r = rows[0];
+    if (!r) return undefined;
+    const value: CachedKey = {
+      id: r.id,
+      merchantId: r.merchant_id,
+      mode: r.mode,
+      type: r.type,
+      keyHash: r.key_hash,
+      merchantName: r.merchant_name,
+      merchantCreatedAt: r.merchant_created_at,
+      liveEnabledAt: r.live_enabled_at,
+    };
+    cache.set(hash, value);
+    return value;
+  }
+
+  return function auth(opts: AuthOptions = {}): Middleware {
+    return async (ctx, next) => {
+      const header = ctx.get('Authorization');
+      if (!header) throw errors.unauthorized('No API key provided. Send Authorization: Bearer <API_KEY>.');
+      const m = /^Bearer ([^\s]+)$/.exec(header);
+      if (!m) throw errors.unauthorized('Malformed Authorization header. Expected: Bearer <API_KEY>.');
+      const presented = m[1]!;
+      if (!parseKey(presented)) throw errors.unauthorized('Invalid API key.');
+      const hash = hashKey(presented);
+      const key = await lookup(hash);
+      if (!key || !hashesEqual(key.keyHash, hash)) throw errors.unauthorized('Invalid API key.');
+
+      if (key.mode === 'live' && !key.liveEnabledAt) {
+        throw errors.liveModeNotEnabled('Live keys work only after the merchant has gone live.');
+      }
+      const merchantHeader = ctx.get('X-Merchant-Id');
+      if (!opts.merchantHeaderOptional || merchantHeader !== '') {
+        if (merchantHeader === '') throw errors.merchantHeaderMissing('The X-Merchant-Id header is required.', 'X-Merchant-Id');
+        if (merchantHeader !== key.merchantId) {
+          throw errors.merchantMismatch('X-Merchant-Id does not match the merchant of the API key.', 'X-Merchant-Id');
+        }
+      }
+      if (opts.dashboardOnly) {
+        throw errors.wrongAuthMethod('This route is managed in the merchant dashboard and cannot be called with an API key.');
+      }
+      if (key.type === 'publishable' && !(opts.allowPublishable?.(ctx) ?? false)) {
+        throw errors.secretKeyRequired('Publishable keys may only create embedded payment sessions. Use a secret key.');
+      }
+      const rate = await limiter.hit(key.id);
+      if (!rate.allowed) {
+        throw errors.rateLimited(`Too many requests: the limit is ${rate.limit} per ${deps.config.rateLimitWindowSeconds} s per API key.`, undefined, {
+          'Retry-After': String(rate.retryAfterSeconds),
+        });
+      }
+      ctx.set('X-RateLimit-Limit', String(rate.limit));
+      ctx.set('X-RateLimit-Remaining', String(Math.max(0, rate.limit - rate.count)));
+      const auth: AuthInfo = {
+        apiKeyId: key.id,
+        keyType: key.type,
+        merchantId: key.merchantId,
+        merchantName: key.merchantName,
+        merchantCreatedAt: key.merchantCreatedAt,
+        mode: key.mode,
+      };
+      ctx.state.auth = auth;
+      const tenant = { merchantId: key.merchantId, mode: key.mode };
+      ctx.state.tenant = tenant;
+      // The scoped client is built on first use: routes that never touch the database pay nothing.
+      let scoped: AppState['db'];
+      Object.defineProperty(ctx.state, 'db', {
+        configurable: true,
+        enumerable: true,
+        get: () => (scoped ??= scopedDb(db, tenant)),
+        set: (v: AppState['db']) => {
+          scoped = v;
+        },
+      });
+      await next();
+    };
+  };
+}

@@ -1,0 +1,38 @@
+import { ApiError, DOC_BASE, errors } from '../../src/errors';
+import type { Middleware } from '../context';
+
+export function errorBody(err: ApiError, requestId: string) {
+  return {
+    error: {
+      type: err.type,
+      code: err.code,
+      message: err.message,
+      ...(err.param !== undefined ? { param: err.param } : {}),
+      doc_url: `${DOC_BASE}#${err.code}`,
+      request_id: requestId,
+    },
+  };
+}
+
+/** Renders every failure in the error envelope; unexpected errors become a logged 500. */
+export function errorEnvelope(log: (line: string) => void): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw errors.routeNotFound(`Unrecognized request URL (${ctx.method}: ${ctx.path})`);
+      }
+    } catch (raw) {
+      let err: ApiError;
+      if (raw instanceof ApiError) {
+        err = raw;
+      } else {
+        log(`[${ctx.state.requestId}] unhandled error on ${ctx.method} ${ctx.path}: ${(raw as Error)?.stack ?? String(raw)}`);
+        err = errors.internal('An internal error occurred. The request id identifies it in our logs.');
+      }
+      ctx.status = err.status;
+      for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+      ctx.body = errorBody(err, ctx.state.requestId);
+    }
+  };
+}

@@ -1,0 +1,47 @@
+import { errors } from '../../src/errors';
+import type { Middleware } from '../context';
+
+/**
+ * JSON bodies only: a body on POST/PUT/PATCH/DELETE must be `application/json` (415 otherwise),
+ * at most `limitBytes` (413), valid JSON (400 invalid_json) and an object (400 validation_failed).
+ * No body means `{}`. The raw text is kept for signature checks.
+ */
+export function jsonBody(limitBytes: number): Middleware {
+  return async (ctx, next) => {
+    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
+    const declared = ctx.get('Content-Length');
+    const hasBody = (declared !== '' && declared !== '0') || ctx.get('Transfer-Encoding') !== '';
+    if (!hasBody) return next();
+    if (declared !== '' && Number(declared) > limitBytes) {
+      throw errors.bodyTooLarge(`Request body exceeds the limit of ${limitBytes} bytes`);
+    }
+    const type = ctx.get('Content-Type').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      throw errors.unsupportedMediaType('Request bodies must be JSON with Content-Type: application/json');
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of ctx.req) {
+      size += (chunk as Buffer).length;
+      if (size > limitBytes) {
+        ctx.req.destroy();
+        throw errors.bodyTooLarge(`Request body exceeds the limit of ${limitBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const raw = Buffer.concat(chunks).toString('utf8');
+    ctx.state.rawBody = raw;
+    if (raw.trim() === '') return next();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (e) {
+      throw errors.invalidJson(`Request body is not valid JSON: ${(e as Error).message}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw errors.validationFailed('Request body must be a JSON object');
+    }
+    ctx.state.body = parsed as Record<string, unknown>;
+    return next();
+  };
+}

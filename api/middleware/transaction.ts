@@ -1,0 +1,148 @@
+// Runs a write request in one database transaction and makes POSTs idempotent.
+//
+// With an Idempotency-Key, the (merchant, mode, key) row is inserted first, inside the same
+// transaction as the request's own writes. A concurrent request with the same key blocks on
+// that row's unique index until the first commits (then it replays the stored response) or
+// rolls back (then it executes); waiting is bounded by lock_timeout, after which it gets 409
+// idempotency_key_in_use. So a key never executes twice, and there is no "in progress" state
+// that a crashed process could leave behind. Rules (docs/idempotency.md):
+//  - the first response with status < 500 is stored and replayed for the retention period,
+//    whatever the later request's body or path (dedup is on the key alone, as the spec says);
+//  - a 5xx is not stored: the writes rolled back and the client may retry with the same key;
+//  - rows older than the retention are ignored, taken over, and purged by the maintenance workflow;
+//  - secrets a route shows once (ctx.state.redactOnReplay) are not stored: replays carry null.
+import { Prisma } from '../../src/generated/prisma/client';
+import { ApiError, errors } from '../../src/errors';
+import type { ScopedDb, ScopedTx } from '../../src/db/tenancy';
+import type { AppContext, AppDeps, Middleware } from '../context';
+import { errorBody } from './errors';
+
+const MAX_KEY_LENGTH = 255;
+const LOCK_WAIT = '10s';
+const TX_TIMEOUT_MS = 30_000;
+
+interface Stored {
+  responseStatus: number;
+  responseBody: unknown;
+}
+
+function isLockTimeout(err: unknown): boolean {
+  const text = `${(err as Error)?.message ?? ''} ${JSON.stringify((err as { meta?: unknown })?.meta ?? '')}`;
+  return /55P03|lock timeout|lock_not_available/i.test(text);
+}
+
+/** Prisma's interactive transaction expired (P2028) before the request finished. */
+function isTransactionTimeout(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === 'P2028' || /Transaction (already closed|API error).*(timeout|expired)|expired.*timeout/i.test(e?.message ?? '');
+}
+
+export function transactional(deps: AppDeps): Middleware {
+  return async (ctx, next) => {
+    const tenant = ctx.state.tenant;
+    const scoped = ctx.state.db as ScopedDb | undefined;
+    if (!tenant || !scoped) throw new Error('transactional() must follow auth()');
+    const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
+    if (key.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(key)) {
+      throw errors.validationFailed(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters`, 'Idempotency-Key');
+    }
+    const cutoff = new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000);
+
+    const replay = (stored: Stored) => {
+      ctx.status = stored.responseStatus;
+      ctx.body = stored.responseBody ?? '';
+      ctx.set('Idempotent-Replayed', 'true');
+    };
+
+    if (key) {
+      const existing = await scoped.idempotencyKey.findFirst({ where: { key, createdAt: { gte: cutoff }, responseStatus: { gt: 0 } } });
+      if (existing) return replay(existing);
+    }
+
+    let replayed: Stored | undefined;
+    try {
+      await scoped.$transaction(
+        async (tx: ScopedTx) => {
+          if (key) {
+            await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
+            const claimed = await tx.$queryRaw<Array<{ claimed: number }>>`
+              INSERT INTO idempotency_keys (merchant_id, mode, key, request_method, request_path, response_status, created_at)
+              VALUES (${tenant.merchantId}, ${tenant.mode}::"Mode", ${key}, ${ctx.method}, ${ctx.path}, 0, now())
+              ON CONFLICT (merchant_id, mode, key) DO UPDATE
+                SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
+                    response_status = 0, response_body = NULL, created_at = now()
+                WHERE idempotency_keys.created_at < ${cutoff}
+              RETURNING 1 AS claimed`;
+            if (claimed.length === 0) {
+              const stored = await tx.idempotencyKey.findFirst({ where: { key } });
+              if (!stored || stored.responseStatus === 0) throw errors.idempotencyKeyInUse('A request with this Idempotency-Key is in progress.', 'Idempotency-Key');
+              replayed = stored;
+              return;
+            }
+          }
+          ctx.state.db = tx;
+          await next();
+          if (key) {
+            await tx.idempotencyKey.updateMany({
+              where: { key },
+              data: { responseStatus: ctx.status, responseBody: (storableBody(ctx) ?? Prisma.DbNull) as Prisma.InputJsonValue },
+            });
+          }
+        },
+        { timeout: TX_TIMEOUT_MS, maxWait: 5_000 },
+      );
+    } catch (err) {
+      if (isTransactionTimeout(err)) {
+        // Everything was rolled back and nothing was stored for the key: a retry with the same
+        // Idempotency-Key is safe (outside calls such as charges deduplicate on our ids).
+        throw errors.serviceUnavailable(
+          `The request took longer than ${TX_TIMEOUT_MS / 1000} s and was rolled back; retry it with the same Idempotency-Key.`,
+        );
+      }
+      if (isLockTimeout(err)) {
+        throw errors.idempotencyKeyInUse('Another request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key');
+      }
+      if (key && err instanceof ApiError && err.status < 500 && err.code !== 'idempotency_key_in_use') {
+        await storeErrorResponse(scoped, ctx, key, err);
+      }
+      throw err;
+    } finally {
+      ctx.state.db = scoped;
+    }
+    if (replayed) return replay(replayed);
+    await runAfterCommit(ctx, deps);
+  };
+}
+
+/** The response as stored for replay: secrets named by the route are replaced with null. */
+function storableBody(ctx: AppContext): unknown {
+  const body = ctx.body;
+  const redact = ctx.state.redactOnReplay;
+  if (!redact?.length || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const field of redact) if (field in copy) copy[field] = null;
+  return copy;
+}
+
+async function storeErrorResponse(scoped: ScopedDb, ctx: AppContext, key: string, err: ApiError): Promise<void> {
+  const tenant = ctx.state.tenant!;
+  // The failed request's writes were rolled back; only its error response is kept. If another
+  // request with the key executed meanwhile, its row wins (ON CONFLICT DO NOTHING).
+  await scoped.$executeRaw`
+    INSERT INTO idempotency_keys (merchant_id, mode, key, request_method, request_path, response_status, response_body, created_at)
+    VALUES (${tenant.merchantId}, ${tenant.mode}::"Mode", ${key}, ${ctx.method}, ${ctx.path}, ${err.status},
+            ${JSON.stringify(errorBody(err, ctx.state.requestId))}::jsonb, now())
+    ON CONFLICT (merchant_id, mode, key) DO NOTHING`;
+}
+
+/** Side effects that must not happen unless the writes committed (starting workflows, …). */
+export async function runAfterCommit(ctx: AppContext, deps: AppDeps): Promise<void> {
+  for (const task of ctx.state.afterCommit.splice(0)) {
+    try {
+      await task();
+    } catch (err) {
+      // The committed state is the truth; reconcilers repair a missed side effect.
+      deps.log(`[${ctx.state.requestId}] after-commit task failed: ${(err as Error).stack ?? String(err)}`);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import Router from '@koa/router';
+import type { AppDeps, AppState } from '../../context';
+import { dbOf } from '../../context';
+import type { Auth } from '../../app';
+import { findCreditNote, listCreditNotes } from '../../../src/domain/credit-notes/find-credit-notes';
+import { pageParams, parseQuery, pathId } from '../../validate';
+import { listCreditNotesQuery } from './schemas';
+import { presentCreditNote } from './presenter';
+
+export function creditNotesRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
+  router.get('/v1/credit_notes', auth(), async (ctx) => {
+    const q = parseQuery(listCreditNotesQuery, ctx.query);
+    const { limit } = pageParams({ limit: ctx.query.limit });
+    const rows = await listCreditNotes(dbOf(ctx), { invoiceId: q.invoice }, limit);
+    ctx.body = { data: rows.map(presentCreditNote) };
+  });
+
+  router.get('/v1/credit_notes/:id', auth(), async (ctx) => {
+    ctx.body = presentCreditNote(await findCreditNote(dbOf(ctx), pathId(ctx.params.id)));
+  });
+}

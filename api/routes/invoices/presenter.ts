@@ -1,0 +1,50 @@
+// Invoices as the API returns them: `lines` only when given (retrieve and invoice.* events),
+// never in list items. Amounts are minor units.
+import type { Invoice, InvoiceLine } from '../../../src/generated/prisma/client';
+import { iso } from '../../validate';
+
+export function presentInvoiceLine(l: InvoiceLine) {
+  return {
+    id: l.id,
+    object: 'invoice_line',
+    kind: l.kind,
+    description: l.description,
+    amount: Number(l.amount),
+    unit_amount: l.unitAmount === null ? null : Number(l.unitAmount),
+    quantity: Number(l.quantity),
+    currency: l.currency,
+    proration: l.proration,
+    period_start: iso(l.periodStart),
+    period_end: iso(l.periodEnd),
+  };
+}
+
+export function presentInvoice(inv: Invoice, lines?: InvoiceLine[]) {
+  return {
+    id: inv.id,
+    object: 'invoice',
+    number: inv.number,
+    customer: inv.customerId,
+    subscription: inv.subscriptionId,
+    payment: inv.paymentId,
+    status: inv.status,
+    billing_reason: inv.billingReason,
+    currency: inv.currency,
+    subtotal: Number(inv.subtotal),
+    discount_amount: Number(inv.discountAmount),
+    total: Number(inv.total),
+    amount_due: Number(inv.amountDue),
+    amount_paid: Number(inv.amountPaid),
+    amount_remaining: Number(inv.amountDue - inv.amountPaid),
+    period_start: iso(inv.periodStart),
+    period_end: iso(inv.periodEnd),
+    due_date: iso(inv.dueDate),
+    finalized_at: iso(inv.finalizedAt),
+    paid_at: iso(inv.paidAt),
+    voided_at: iso(inv.voidedAt),
+    metadata: (inv.metadata ?? {}) as Record<string, string>,
+    created_at: iso(inv.createdAt),
+    ...(lines ? { lines: [...lines].sort((a, b) => a.position - b.position).map(presentInvoiceLine) } : {}),
+  };
+}
+export type InvoiceJson = ReturnType<typeof presentInvoice>;

@@ -1,0 +1,98 @@
+import Router from '@koa/router';
+import type { AppDeps, AppState, Middleware } from '../../context';
+import { dbOf, tenantOf } from '../../context';
+import type { Auth } from '../../app';
+import { transactional } from '../../middleware/transaction';
+import { errors } from '../../../src/errors';
+import { dispatchEvents } from '../../../src/events';
+import { createPaymentSession } from '../../../src/domain/payment-sessions/create-payment-session';
+import { getPaymentSession } from '../../../src/domain/payment-sessions/find-payment-session';
+import { startPaymentSessionWorkflow } from '../../../src/domain/payment-sessions/expiry-workflow';
+import { parseBody, pathId } from '../../validate';
+import { createPaymentSessionSchema } from './schemas';
+import { presentPaymentSession } from './presenter';
+
+const CREATE_PATH = '/v1/payment_sessions';
+
+/**
+ * CORS for the one call browsers make (embedded sessions with a publishable key): the requesting
+ * origin is echoed, without credentials (no cookies are involved; the key is the credential),
+ * on the preflight and on every response, errors included, so the page can read them. Whether
+ * the origin may create a session is decided after authentication (allowed origins).
+ */
+const corsForBrowsers: Middleware = async (ctx, next) => {
+  const origin = ctx.get('Origin');
+  if (origin !== '') {
+    ctx.set('Access-Control-Allow-Origin', origin);
+    ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, Idempotent-Replayed');
+  }
+  ctx.vary('Origin');
+  return next();
+};
+
+export function paymentSessionsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+  const tx = transactional(deps);
+  // Publishable keys reach the handler only for this one call; the handler checks the rest.
+  const publishableMayCreate = auth({ allowPublishable: (ctx) => ctx.method === 'POST' && ctx.path === CREATE_PATH });
+
+  router.options(CREATE_PATH, corsForBrowsers, async (ctx) => {
+    ctx.set('Access-Control-Allow-Methods', 'POST');
+    ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Merchant-Id, Idempotency-Key');
+    ctx.set('Access-Control-Max-Age', '600');
+    ctx.status = 204;
+  });
+
+  router.post(CREATE_PATH, corsForBrowsers, publishableMayCreate, tx, async (ctx) => {
+    const b = parseBody(createPaymentSessionSchema, ctx.state.body);
+    const tenant = tenantOf(ctx);
+    const db = dbOf(ctx);
+    const merchant = await db.merchant.findUnique({
+      where: { id: tenant.merchantId },
+      select: { defaultCurrency: true, allowedOrigins: true, redirectDomains: true },
+    });
+    if (!merchant) throw errors.unauthorized('Invalid API key.');
+    const now = new Date();
+    const created = await createPaymentSession(
+      db,
+      tenant,
+      {
+        uiMode: b.mode ?? 'hosted',
+        paymentId: b.payment,
+        amount: b.amount,
+        currency: b.currency,
+        description: b.description,
+        customerId: b.customer,
+        customerEmail: b.customer_email,
+        returnUrl: b.return_url,
+        cancelUrl: b.cancel_url,
+        origin: b.origin,
+        enabledMethods: b.enabled_methods as string[] | null | undefined,
+        locale: b.locale,
+        savePaymentMethod: b.save_payment_method,
+        externalReference: b.external_reference,
+        metadata: b.metadata,
+      },
+      {
+        now,
+        lifetimeSeconds: deps.config.paymentSessionLifetimeSeconds,
+        merchant,
+        publishable: ctx.state.auth?.keyType === 'publishable' ? { requestOrigin: ctx.get('Origin') } : null,
+      },
+    );
+    const { session, events } = created;
+    ctx.state.afterCommit.push(async () => {
+      const client = await deps.temporal.client();
+      await startPaymentSessionWorkflow({ client, taskQueue: deps.temporal.taskQueue }, session, new Date());
+    });
+    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, events)));
+    // The client secret is shown once: an Idempotency-Key replay returns null in its place.
+    ctx.state.redactOnReplay = ['client_secret'];
+    ctx.status = 201;
+    ctx.body = presentPaymentSession(session, created.payment, { publicBaseUrl: deps.config.publicBaseUrl, clientSecret: created.clientSecret, now });
+  });
+
+  router.get('/v1/payment_sessions/:id', auth(), async (ctx) => {
+    const s = await getPaymentSession(dbOf(ctx), pathId(ctx.params.id));
+    ctx.body = presentPaymentSession(s, s.payment, { publicBaseUrl: deps.config.publicBaseUrl });
+  });
+}

@@ -1,0 +1,43 @@
+// yup field builders for the payments area (payments, refunds, invoice items, payment methods,
+// test helpers). Bodies are validated strictly (api/validate.ts): no coercion.
+import { yup } from '../../validate';
+import { SUPPORTED_CURRENCIES } from '../../../src/billing/currency';
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A string of at most `max` characters that PostgreSQL can store (no NUL, no lone surrogate). */
+export function text(max: number) {
+  return yup
+    .string()
+    .test('max', `\${path} must be at most ${max} characters`, (v) => v === undefined || v === null || Array.from(v).length <= max)
+    .test('storable', '${path} must not contain NUL characters or invalid Unicode', (v) => v === undefined || v === null || (!v.includes('\u0000') && !LONE_SURROGATE.test(v)));
+}
+
+/** A positive safe integer in the currency's minor unit. */
+export function positiveAmount() {
+  return yup
+    .number()
+    .integer('${path} must be an integer')
+    .min(1, '${path} must be at least 1')
+    .max(Number.MAX_SAFE_INTEGER, '${path} is too large');
+}
+
+/** A supported ISO 4217 code, any letter case (callers upper-case it, as customers do). */
+export function currencyField() {
+  return yup
+    .string()
+    .test('currency', `\${path} must be one of ${SUPPORTED_CURRENCIES.join(', ')}`, (v) => v === undefined || v === null || (SUPPORTED_CURRENCIES as readonly string[]).includes(v.toUpperCase()));
+}
+
+/** An object id referenced in a body or query: bounded, id charset (anything else cannot exist). */
+export function idField() {
+  return yup
+    .string()
+    .max(255, '${path} must be at most 255 characters')
+    .matches(/^[A-Za-z0-9_-]+$/, { message: '${path} must be an object id', excludeEmptyString: false });
+}
+
+/** Any JSON value here; the domain applies the metadata rules (src/validation/metadata.ts). */
+export function metadataField() {
+  return yup.mixed<Record<string, string>>().nullable();
+}

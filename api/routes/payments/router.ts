@@ -1,0 +1,59 @@
+import Router from '@koa/router';
+import type { AppDeps, AppState } from '../../context';
+import { dbOf, tenantOf } from '../../context';
+import type { Auth } from '../../app';
+import { transactional } from '../../middleware/transaction';
+import { dispatchEvents } from '../../../src/events';
+import { submitPayment, confirmPaymentWithMethod } from '../../../src/domain/payments/submit-payment';
+import { cancelPayment } from '../../../src/domain/payments/cancel-payment';
+import { findPayment, listPayments } from '../../../src/domain/payments/find-payments';
+import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
+import { confirmPaymentSchema, createPaymentSchema, listPaymentsQuery } from './schemas';
+import { presentPayment } from './presenter';
+
+export function paymentsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+  const tx = transactional(deps);
+
+  router.post('/v1/payments', auth(), tx, async (ctx) => {
+    const input = parseBody(createPaymentSchema, ctx.state.body);
+    const result = await submitPayment({ db: dbOf(ctx), rootDb: deps.db, now: new Date() }, tenantOf(ctx), {
+      amount: input.amount,
+      currency: input.currency,
+      description: input.description,
+      customerId: input.customer,
+      paymentMethodId: input.payment_method,
+      confirm: input.confirm,
+      externalReference: input.external_reference,
+      metadata: input.metadata,
+      idempotencyKey: ctx.get('Idempotency-Key') || null,
+    });
+    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+    ctx.status = 201;
+    ctx.body = presentPayment(result.payment, result.invoiceId);
+  });
+
+  router.get('/v1/payments', auth(), async (ctx) => {
+    const q = parseQuery(listPaymentsQuery, ctx.query);
+    const page = await listPayments(dbOf(ctx), { status: q.status, customerId: q.customer }, pageParams(ctx.query));
+    ctx.body = { data: page.data.map((p) => presentPayment(p.payment, p.invoiceId)), has_more: page.hasMore };
+  });
+
+  router.get('/v1/payments/:id', auth(), async (ctx) => {
+    const found = await findPayment(dbOf(ctx), pathId(ctx.params.id));
+    ctx.body = presentPayment(found.payment, found.invoiceId);
+  });
+
+  router.post('/v1/payments/:id/confirm', auth(), tx, async (ctx) => {
+    const id = pathId(ctx.params.id);
+    const input = parseBody(confirmPaymentSchema, ctx.state.body);
+    const result = await confirmPaymentWithMethod({ db: dbOf(ctx), rootDb: deps.db, now: new Date() }, tenantOf(ctx), { paymentId: id, paymentMethodId: input.payment_method });
+    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+    ctx.body = presentPayment(result.payment, result.invoiceId);
+  });
+
+  router.post('/v1/payments/:id/cancel', auth(), tx, async (ctx) => {
+    const result = await cancelPayment(dbOf(ctx), tenantOf(ctx), { paymentId: pathId(ctx.params.id), now: new Date() });
+    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+    ctx.body = presentPayment(result.payment, result.invoice?.id ?? null);
+  });
+}

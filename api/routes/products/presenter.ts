@@ -1,0 +1,14 @@
+import type { Product } from '../../../src/generated/prisma/client';
+import { iso } from '../../validate';
+
+export function presentProduct(p: Product) {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    active: p.active,
+    metadata: p.metadata,
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
+  };
+}

@@ -1,0 +1,77 @@
+// Subscription items (docs/subscriptions.md "Items and proration"). Changes go to the
+// subscription's workflow as Updates, like every other change of a running subscription.
+import Router from '@koa/router';
+import type { AppContext, AppDeps, AppState } from '../../context';
+import { dbOf, tenantOf } from '../../context';
+import type { Auth } from '../../app';
+import { transactional } from '../../middleware/transaction';
+import { errors } from '../../../src/errors';
+import { newId } from '../../../src/ids';
+import { dispatchEvents } from '../../../src/events';
+import type { SubscriptionCommand } from '../../../src/contracts/subscriptions';
+import { findSubscriptionItem, requireSubscription } from '../../../src/domain/subscriptions/find-subscriptions';
+import { commandOnEndedSubscription } from '../../../src/domain/subscriptions/ended-subscriptions';
+import type { Subscription } from '../../../src/generated/prisma/client';
+import { parseBody, parseQuery, pathId } from '../../validate';
+import { sendSubscriptionCommand, SubscriptionWorkflowEnded } from '../subscriptions/run-command';
+import { createSubscriptionItemSchema, deleteSubscriptionItemQuery, updateSubscriptionItemSchema } from './schemas';
+import { presentDeletedSubscriptionItem, presentSubscriptionItem } from './presenter';
+
+async function send(ctx: AppContext, deps: AppDeps, sub: Subscription, command: SubscriptionCommand): Promise<void> {
+  try {
+    await sendSubscriptionCommand(ctx, deps, sub, command);
+  } catch (err) {
+    if (!(err instanceof SubscriptionWorkflowEnded)) throw err;
+    const events = await commandOnEndedSubscription(dbOf(ctx), tenantOf(ctx), sub, command);
+    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, events)));
+  }
+}
+
+export function subscriptionItemsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+  const tx = transactional(deps);
+
+  router.post('/v1/subscription_items', auth(), tx, async (ctx) => {
+    const input = parseBody(createSubscriptionItemSchema, ctx.state.body);
+    const db = dbOf(ctx);
+    const sub = await requireSubscription(db, input.subscription, 'subscription');
+    const itemId = newId('subscriptionItem');
+    await send(ctx, deps, sub, {
+      kind: 'add_item',
+      itemId,
+      item: { price: input.price, quantity: input.quantity, credit_rollover: input.credit_rollover, included_units: input.included_units, metadata: (input.metadata ?? undefined) as Record<string, string> | undefined },
+      prorationBehavior: input.proration_behavior ?? 'create_prorations',
+    });
+    ctx.status = 201;
+    ctx.body = presentSubscriptionItem(await findSubscriptionItem(db, itemId));
+  });
+
+  router.get('/v1/subscription_items/:id', auth(), async (ctx) => {
+    ctx.body = presentSubscriptionItem(await findSubscriptionItem(dbOf(ctx), pathId(ctx.params.id)));
+  });
+
+  router.post('/v1/subscription_items/:id', auth(), tx, async (ctx) => {
+    const db = dbOf(ctx);
+    const item = await findSubscriptionItem(db, pathId(ctx.params.id));
+    const input = parseBody(updateSubscriptionItemSchema, ctx.state.body);
+    const sub = await requireSubscription(db, item.subscriptionId, 'id');
+    const changes = {
+      ...(input.quantity !== undefined ? { quantity: input.quantity } : {}),
+      ...(input.credit_rollover !== undefined ? { credit_rollover: input.credit_rollover } : {}),
+      ...(input.included_units !== undefined ? { included_units: input.included_units } : {}),
+      ...(input.metadata !== undefined ? { metadata: input.metadata as Record<string, string | null> } : {}),
+    };
+    await send(ctx, deps, sub, { kind: 'update_item', itemId: item.id, changes, prorationBehavior: input.proration_behavior ?? 'create_prorations' });
+    ctx.body = presentSubscriptionItem(await findSubscriptionItem(db, item.id));
+  });
+
+  router.delete('/v1/subscription_items/:id', auth(), tx, async (ctx) => {
+    const db = dbOf(ctx);
+    const item = await findSubscriptionItem(db, pathId(ctx.params.id));
+    const q = parseQuery(deleteSubscriptionItemQuery, ctx.query);
+    const sub = await requireSubscription(db, item.subscriptionId, 'id');
+    await send(ctx, deps, sub, { kind: 'delete_item', itemId: item.id, prorationBehavior: q.proration_behavior ?? 'none' });
+    const after = await db.subscriptionItem.findFirst({ where: { id: item.id } });
+    if (!after) throw errors.resourceMissing(`No such subscription item: '${item.id}'`, 'id');
+    ctx.body = presentDeletedSubscriptionItem(after);
+  });
+}

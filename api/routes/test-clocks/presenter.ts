@@ -1,0 +1,17 @@
+import type { TestClock } from '../../../src/generated/prisma/client';
+import { iso } from '../../validate';
+
+export function presentTestClock(c: TestClock) {
+  return {
+    id: c.id,
+    object: 'test_clock',
+    name: c.name,
+    frozen_time: iso(c.frozenTime),
+    status: c.status,
+    created_at: iso(c.createdAt),
+  };
+}
+
+export function presentDeletedTestClock(c: TestClock) {
+  return { id: c.id, object: 'test_clock', deleted: true };
+}

@@ -1,0 +1,73 @@
+// Test clocks, under the test-helper prefix (DESIGN.md §7): test mode only, live keys get 403
+// test_mode_only before anything else is looked at. docs/test-clocks.md.
+import Router from '@koa/router';
+import type { AppDeps, AppState } from '../../context';
+import { dbOf, tenantOf } from '../../context';
+import type { Auth } from '../../app';
+import { transactional } from '../../middleware/transaction';
+import { testModeOnly } from '../test-helpers/router';
+import {
+  advanceTestClock,
+  attachCustomerToTestClock,
+  createTestClock,
+  deleteTestClock,
+  findTestClock,
+  listTestClocks,
+  parseFrozenTime,
+} from '../../../src/domain/test-clocks/manage-test-clocks';
+import { signalClockAdvance, signalClockDeleted } from '../../../src/domain/subscriptions/workflow-control';
+import { cancelSubscriptionsOfDeletedClock } from '../../../src/domain/subscriptions/commands';
+import { pageParams, parseBody, pathId } from '../../validate';
+import { advanceTestClockSchema, attachCustomerSchema, createTestClockSchema } from './schemas';
+import { presentDeletedTestClock, presentTestClock } from './presenter';
+
+const BASE = '/v1/test_helpers/test_clocks';
+
+export function testClocksRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+  const tx = transactional(deps);
+  const target = async () => ({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue });
+
+  router.post(BASE, auth(), testModeOnly, tx, async (ctx) => {
+    const input = parseBody(createTestClockSchema, ctx.state.body);
+    const clock = await createTestClock(dbOf(ctx), tenantOf(ctx), { frozenTime: parseFrozenTime(input.frozen_time), name: input.name });
+    ctx.status = 201;
+    ctx.body = presentTestClock(clock);
+  });
+
+  router.get(BASE, auth(), testModeOnly, async (ctx) => {
+    const page = await listTestClocks(dbOf(ctx), pageParams(ctx.query));
+    ctx.body = { data: page.data.map(presentTestClock), has_more: page.hasMore };
+  });
+
+  router.get(`${BASE}/:id`, auth(), testModeOnly, async (ctx) => {
+    ctx.body = presentTestClock(await findTestClock(dbOf(ctx), pathId(ctx.params.id)));
+  });
+
+  router.post(`${BASE}/:id/advance`, auth(), testModeOnly, tx, async (ctx) => {
+    const id = pathId(ctx.params.id);
+    const input = parseBody(advanceTestClockSchema, ctx.state.body);
+    const tenant = tenantOf(ctx);
+    const clock = await advanceTestClock(dbOf(ctx), tenant, id, parseFrozenTime(input.frozen_time));
+    // If this signal is lost, the subscription reconciler wakes the clock within a minute.
+    ctx.state.afterCommit.push(async () => signalClockAdvance(await target(), { testClockId: clock.id, merchantId: tenant.merchantId }));
+    ctx.body = presentTestClock(clock);
+  });
+
+  router.post(`${BASE}/:id/customers`, auth(), testModeOnly, tx, async (ctx) => {
+    const id = pathId(ctx.params.id);
+    const input = parseBody(attachCustomerSchema, ctx.state.body);
+    const clock = await attachCustomerToTestClock(dbOf(ctx), tenantOf(ctx), { testClockId: id, customerId: input.customer });
+    ctx.body = presentTestClock(clock);
+  });
+
+  router.delete(`${BASE}/:id`, auth(), testModeOnly, tx, async (ctx) => {
+    const tenant = tenantOf(ctx);
+    const { clock, subscriptionIds } = await deleteTestClock(dbOf(ctx), tenant, pathId(ctx.params.id), new Date());
+    ctx.state.afterCommit.push(async () => {
+      const t = await target();
+      await signalClockDeleted(t, clock.id);
+      await cancelSubscriptionsOfDeletedClock(deps.db, t, tenant, subscriptionIds, clock.frozenTime);
+    });
+    ctx.body = presentDeletedTestClock(clock);
+  });
+}

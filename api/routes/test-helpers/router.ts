@@ -1,0 +1,40 @@
+// Test-mode-only helpers (DESIGN.md §7), all under /v1/test_helpers/. Live keys are refused
+// with 403 test_mode_only before anything else is looked at.
+import Router from '@koa/router';
+import type { AppDeps, AppState, Middleware } from '../../context';
+import { dbOf, tenantOf } from '../../context';
+import type { Auth } from '../../app';
+import { transactional } from '../../middleware/transaction';
+import { errors } from '../../../src/errors';
+import { dispatchEvents } from '../../../src/events';
+import { attachTestCard } from '../../../src/domain/payment-methods/attach-test-card';
+import { parseBody, pathId } from '../../validate';
+import { presentPaymentMethod } from '../payment-methods/presenter';
+import { attachTestCardSchema } from './schemas';
+
+/** After auth(): refuses live keys. For every route under /v1/test_helpers/. */
+export const testModeOnly: Middleware = async (ctx, next) => {
+  if (tenantOf(ctx).mode !== 'test') throw errors.testModeOnly('Test helpers are available only with test keys (sk_test_…)');
+  await next();
+};
+
+export function testHelpersRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+  const tx = transactional(deps);
+
+  router.post('/v1/test_helpers/customers/:id/payment_methods', auth(), testModeOnly, tx, async (ctx) => {
+    const customerId = pathId(ctx.params.id);
+    const input = parseBody(attachTestCardSchema, ctx.state.body);
+    const result = await attachTestCard({ db: dbOf(ctx), rootDb: deps.db }, tenantOf(ctx), {
+      customerId,
+      cardNumber: input.card_number,
+      expMonth: input.exp_month,
+      expYear: input.exp_year,
+      cvc: input.cvc,
+      holderName: input.cardholder_name,
+      wallet: input.wallet,
+    });
+    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+    ctx.status = 201;
+    ctx.body = presentPaymentMethod(result.paymentMethod, result.isDefault);
+  });
+}

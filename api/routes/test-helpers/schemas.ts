@@ -1,0 +1,12 @@
+import { yup } from '../../validate';
+import { text } from '../payments/fields';
+
+export const attachTestCardSchema = yup.object({
+  card_number: text(30).required(),
+  exp_month: yup.number().integer('${path} must be an integer').min(1, '${path} must be 1 to 12').max(12, '${path} must be 1 to 12').required(),
+  exp_year: yup.number().integer('${path} must be an integer').min(0, '${path} must be a year').max(9999, '${path} must be a year').required(),
+  cvc: text(4).nullable(),
+  cardholder_name: text(200).nullable(),
+  wallet: yup.string().oneOf(['apple_pay', 'google_pay'] as const, 'wallet must be apple_pay or google_pay').nullable(),
+});
+export type AttachTestCardBody = yup.InferType<typeof attachTestCardSchema>;

@@ -1,0 +1,40 @@
+import Router from '@koa/router';
+import type { AppDeps, AppState } from '../../context';
+import { dbOf } from '../../context';
+import type { Auth } from '../../app';
+import { transactional } from '../../middleware/transaction';
+import { errors } from '../../../src/errors';
+import { signalDeliveryRetry } from '../../../src/events/dispatch';
+import { getWebhookDelivery, listWebhookDeliveries } from '../../../src/domain/webhooks/list-webhook-deliveries';
+import { retryWebhookDelivery, type RequestRetry } from '../../../src/domain/webhooks/retry-webhook-delivery';
+import { pageParams, parseQuery, pathId } from '../../validate';
+import { listWebhookDeliveriesQuery } from './schemas';
+import { presentWebhookDelivery } from './presenter';
+
+export function webhookDeliveriesRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+  const tx = transactional(deps);
+
+  const requestRetry: RequestRetry = async (d) => {
+    try {
+      await signalDeliveryRetry({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue }, d);
+    } catch (err) {
+      deps.log(`webhook retry of ${d.deliveryId} could not reach Temporal: ${(err as Error).message}`);
+      throw errors.serviceUnavailable('The retry could not be scheduled right now; try again shortly.');
+    }
+  };
+
+  router.get('/v1/webhook_deliveries', auth(), async (ctx) => {
+    const filter = parseQuery(listWebhookDeliveriesQuery, ctx.query);
+    const page = await listWebhookDeliveries(dbOf(ctx), filter, pageParams(ctx.query));
+    ctx.body = { data: page.data.map(presentWebhookDelivery), has_more: page.hasMore };
+  });
+
+  router.get('/v1/webhook_deliveries/:id', auth(), async (ctx) => {
+    ctx.body = presentWebhookDelivery(await getWebhookDelivery(dbOf(ctx), pathId(ctx.params.id)));
+  });
+
+  router.post('/v1/webhook_deliveries/:id/retry', auth(), tx, async (ctx) => {
+    const retried = await retryWebhookDelivery(dbOf(ctx), pathId(ctx.params.id), new Date(), requestRetry);
+    ctx.body = presentWebhookDelivery(retried);
+  });
+}

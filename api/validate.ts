@@ -1,0 +1,84 @@
+// yup at the edge. Bodies are validated strictly (no coercion: "12" is not a number), unknown
+// fields are dropped, and the first failure becomes 400 validation_failed naming the param.
+import * as yup from 'yup';
+import { errors } from '../src/errors';
+import type { PageParams } from '../src/db/paging';
+
+export { yup };
+
+function toApiError(e: unknown): never {
+  if (e instanceof yup.ValidationError) {
+    const param = e.path ? e.path.replace(/\["([^"]+)"\]/g, '.$1').replace(/^\./, '') : undefined;
+    throw errors.validationFailed(e.errors[0] ?? e.message, param || undefined);
+  }
+  throw e;
+}
+
+/** Keeps only the keys the object schema declares (the spec: unknown fields are ignored). */
+function pickKnown(schema: yup.AnyObjectSchema, value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(schema.fields)) if (k in value) out[k] = value[k];
+  return out;
+}
+
+export function parseBody<S extends yup.AnyObjectSchema>(schema: S, body: Record<string, unknown>): yup.InferType<S> {
+  try {
+    return schema.validateSync(pickKnown(schema, body), { strict: true, abortEarly: true }) as yup.InferType<S>;
+  } catch (e) {
+    return toApiError(e);
+  }
+}
+
+/** Query strings are strings: this schema may coerce (e.g. "true" → true) but still rejects garbage. */
+export function parseQuery<S extends yup.AnyObjectSchema>(schema: S, query: Record<string, unknown>): yup.InferType<S> {
+  const flat: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (Array.isArray(v)) throw errors.validationFailed(`${k} may be given only once`, k);
+    flat[k] = v;
+  }
+  try {
+    return schema.validateSync(pickKnown(schema, flat), { abortEarly: true }) as yup.InferType<S>;
+  } catch (e) {
+    return toApiError(e);
+  }
+}
+
+export const PAGE_DEFAULT = 25;
+export const PAGE_MAX = 100;
+
+/**
+ * limit: default 25, range 1–100; out-of-range integers fall back (below 1 → the default,
+ * above 100 → the maximum) as the spec says; a non-integer is a validation error.
+ */
+export function pageParams(query: Record<string, unknown>): PageParams {
+  const rawLimit = query.limit;
+  const rawAfter = query.starting_after;
+  if (Array.isArray(rawLimit)) throw errors.validationFailed('limit may be given only once', 'limit');
+  if (Array.isArray(rawAfter)) throw errors.validationFailed('starting_after may be given only once', 'starting_after');
+  let limit = PAGE_DEFAULT;
+  if (rawLimit !== undefined && rawLimit !== '') {
+    if (typeof rawLimit !== 'string' || !/^-?\d{1,12}$/.test(rawLimit)) {
+      throw errors.validationFailed('limit must be an integer', 'limit');
+    }
+    const n = Number(rawLimit);
+    limit = n < 1 ? PAGE_DEFAULT : n > PAGE_MAX ? PAGE_MAX : n;
+  }
+  let startingAfter: string | undefined;
+  if (rawAfter !== undefined && rawAfter !== '') {
+    if (typeof rawAfter !== 'string' || rawAfter.length > 255) throw errors.validationFailed('starting_after must be an id', 'starting_after');
+    startingAfter = rawAfter;
+  }
+  return { limit, startingAfter };
+}
+
+/** Path ids: bounded length and charset so garbage never reaches the database. */
+export function pathId(raw: string | undefined, param = 'id'): string {
+  if (raw === undefined || raw.length === 0 || raw.length > 255 || !/^[A-Za-z0-9_-]+$/.test(raw)) {
+    throw errors.resourceMissing(`No such object: '${String(raw).slice(0, 255)}'`, param);
+  }
+  return raw;
+}
+
+export function iso(d: Date | null | undefined): string | null {
+  return d ? d.toISOString() : null;
+}

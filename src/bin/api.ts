@@ -1,0 +1,38 @@
+// `npm run api`: the API alone (scale it separately from workers). Needs a reachable database
+// (DATABASE_URL or the local default) and Temporal (TEMPORAL_ADDRESS or 127.0.0.1:7233).
+import { loadConfig } from '../config';
+import { createDb } from '../db/client';
+import { prepareDatabase } from '../runtime/database';
+import { listen } from '../runtime/http';
+import { createTemporalProvider } from '../temporal/client';
+import { createApp } from '../../api/app';
+import { fail, log } from './common';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const databaseUrl = await prepareDatabase(config.databaseUrl, log);
+  const db = createDb(databaseUrl);
+  const temporal = createTemporalProvider({
+    address: config.temporalAddress ?? '127.0.0.1:7233',
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+  });
+  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, log });
+  const http = await listen(app, config.port);
+  log(`API listening on http://localhost:${http.port}`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: draining HTTP`);
+    await http.close();
+    await app.shutdown();
+    await temporal.close();
+    await db.$disconnect();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch(fail);

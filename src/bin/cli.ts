@@ -1,0 +1,171 @@
+// The `billing` command-line tool for operators: merchants, keys and dashboard-managed settings.
+//   billing merchants create --name "Acme ehf." [--currency ISK] [--json]
+//   billing merchants list [--json]
+//   billing merchants go-live <merchant_id>
+//   billing keys create --merchant <id> --type secret|publishable --mode test|live [--label L] [--json]
+//   billing keys list --merchant <id> [--json]
+//   billing keys revoke --merchant <id> <key_id>
+//   billing origins add|remove|list --merchant <id> [origin]          (embedded checkout origins)
+//   billing redirect-domains add|remove|list --merchant <id> [domain] (hosted checkout return URLs)
+//   billing migrate
+import { parseArgs } from 'node:util';
+import { loadConfig, DEFAULT_DATABASE_URL } from '../config';
+import { createDb, type Db } from '../db/client';
+import { prepareDatabase } from '../runtime/database';
+import { createMerchant, goLive, insertKey } from '../domain/merchants/create-merchant';
+import { ApiError } from '../errors';
+import { notifyKeyChanged } from '../domain/api-keys/invalidation';
+
+const USAGE = `usage:
+  billing merchants create --name NAME [--currency ISK] [--json]
+  billing merchants list [--json]
+  billing merchants go-live MERCHANT_ID
+  billing keys create --merchant MERCHANT_ID --type secret|publishable --mode test|live [--label LABEL] [--json]
+  billing keys list --merchant MERCHANT_ID [--json]
+  billing keys revoke --merchant MERCHANT_ID KEY_ID
+  billing origins add|remove|list --merchant MERCHANT_ID [ORIGIN]
+  billing redirect-domains add|remove|list --merchant MERCHANT_ID [DOMAIN]
+  billing migrate
+environment: DATABASE_URL (default ${DEFAULT_DATABASE_URL})`;
+
+class UsageError extends Error {}
+
+function out(json: boolean, value: unknown, text: string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+}
+
+async function merchantOrFail(db: Db, id: string | undefined) {
+  if (!id) throw new UsageError('--merchant MERCHANT_ID is required');
+  const m = await db.merchant.findUnique({ where: { id } });
+  if (!m) throw new Error(`no such merchant: ${id}`);
+  return m;
+}
+
+function normaliseOrigin(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error(`not an origin: ${raw} (expected e.g. https://shop.example.is)`);
+  }
+  if (!['https:', 'http:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) {
+    throw new Error(`not an origin: ${raw} (scheme, host and optional port only)`);
+  }
+  return u.origin;
+}
+
+function normaliseDomain(raw: string): string {
+  const d = raw.trim().toLowerCase();
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(d) && d !== 'localhost') throw new Error(`not a domain name: ${raw}`);
+  return d;
+}
+
+export async function runCli(argv: string[], env = process.env): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      currency: { type: 'string' },
+      merchant: { type: 'string' },
+      type: { type: 'string' },
+      mode: { type: 'string' },
+      label: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [area, action, arg] = positionals;
+  if (values.help || !area) {
+    process.stdout.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const config = loadConfig(env);
+  const url = await prepareDatabase(config.databaseUrl, () => undefined);
+  const db = createDb(url, { poolSize: 2 });
+  const json = values.json ?? false;
+  try {
+    if (area === 'migrate') {
+      out(json, { ok: true }, 'migrations applied');
+    } else if (area === 'merchants' && action === 'create') {
+      if (!values.name) throw new UsageError('--name is required');
+      const c = await createMerchant(db, { name: values.name, currency: values.currency });
+      out(
+        json,
+        { merchant_id: c.merchant.id, name: c.merchant.name, default_currency: c.merchant.defaultCurrency, secret_key: c.secretKey, publishable_key: c.publishableKey },
+        `merchant ${c.merchant.id} (${c.merchant.name}, ${c.merchant.defaultCurrency})\n  secret test key:      ${c.secretKey}\n  publishable test key: ${c.publishableKey}\n(keys are shown once)`,
+      );
+    } else if (area === 'merchants' && action === 'list') {
+      const all = await db.merchant.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      out(
+        json,
+        all.map((m) => ({ id: m.id, name: m.name, live: m.liveEnabledAt !== null, created_at: m.createdAt.toISOString() })),
+        all.map((m) => `${m.id}  ${m.liveEnabledAt ? 'live' : 'test-only'}  ${m.name}`).join('\n') || '(no merchants)',
+      );
+    } else if (area === 'merchants' && action === 'go-live') {
+      if (!arg) throw new UsageError('merchants go-live MERCHANT_ID');
+      const m = await goLive(db, arg, new Date());
+      out(json, { id: m.id, live_enabled_at: m.liveEnabledAt?.toISOString() }, `${m.id} is live since ${m.liveEnabledAt?.toISOString()}; create live keys with: billing keys create --merchant ${m.id} --type secret --mode live`);
+    } else if (area === 'keys' && action === 'create') {
+      const m = await merchantOrFail(db, values.merchant);
+      if (values.type !== 'secret' && values.type !== 'publishable') throw new UsageError('--type must be secret or publishable');
+      if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('--mode must be test or live');
+      if (values.mode === 'live' && !m.liveEnabledAt) throw new Error(`merchant ${m.id} has not gone live: run billing merchants go-live ${m.id} first`);
+      const key = await insertKey(db, m.id, values.type, values.mode, values.label ?? null);
+      out(json, { merchant_id: m.id, type: values.type, mode: values.mode, key }, `${key}\n(shown once)`);
+    } else if (area === 'keys' && action === 'list') {
+      const m = await merchantOrFail(db, values.merchant);
+      const keys = await db.apiKey.findMany({ where: { merchantId: m.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      out(
+        json,
+        keys.map((k) => ({ id: k.id, type: k.type, mode: k.mode, label: k.label, last4: k.last4, revoked: k.revokedAt !== null })),
+        keys.map((k) => `${k.id}  ${k.type.padEnd(11)} ${k.mode}  …${k.last4}  ${k.revokedAt ? 'REVOKED' : 'active'}  ${k.label ?? ''}`).join('\n') || '(no keys)',
+      );
+    } else if (area === 'keys' && action === 'revoke') {
+      const m = await merchantOrFail(db, values.merchant);
+      if (!arg) throw new UsageError('keys revoke --merchant MERCHANT_ID KEY_ID');
+      const revoked = await db.$transaction(async (tx) => {
+        const k = await tx.apiKey.findFirst({ where: { id: arg, merchantId: m.id, revokedAt: null } });
+        if (!k) return false;
+        await tx.apiKey.update({ where: { id: k.id }, data: { revokedAt: new Date() } });
+        await notifyKeyChanged(tx, k.keyHash);
+        return true;
+      });
+      if (!revoked) throw new Error(`no active key ${arg} for merchant ${m.id}`);
+      out(json, { id: arg, revoked: true }, `revoked ${arg}`);
+    } else if ((area === 'origins' || area === 'redirect-domains') && ['add', 'remove', 'list'].includes(action ?? '')) {
+      const m = await merchantOrFail(db, values.merchant);
+      const field = area === 'origins' ? 'allowedOrigins' : 'redirectDomains';
+      let list = [...m[field]];
+      if (action !== 'list') {
+        if (!arg) throw new UsageError(`${area} ${action} --merchant MERCHANT_ID VALUE`);
+        const v = area === 'origins' ? normaliseOrigin(arg) : normaliseDomain(arg);
+        list = action === 'add' ? [...new Set([...list, v])] : list.filter((x) => x !== v);
+        await db.merchant.update({ where: { id: m.id }, data: { [field]: list } });
+      }
+      out(json, list, list.join('\n') || '(none)');
+    } else {
+      throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`error: ${err instanceof ApiError ? `${err.message}${err.param ? ` (${err.param})` : ''}` : (err as Error).message}\n`);
+    return 1;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+if (require.main === module) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`error: ${(err as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+}

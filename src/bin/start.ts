@@ -1,0 +1,84 @@
+// `npm start`: brings up what is missing (database, migrations, Temporal dev server with its
+// Web UI) and runs the API and a worker in one process. SIGTERM/SIGINT drain HTTP, let running
+// activities finish, then stop what this process started.
+import { loadConfig } from '../config';
+import { createDb } from '../db/client';
+import { prepareDatabase } from '../runtime/database';
+import { prepareTemporal } from '../runtime/temporal';
+import { seedDefaultMerchant } from '../runtime/seed';
+import { listen } from '../runtime/http';
+import { createTemporalProvider } from '../temporal/client';
+import { ensureSchedules } from '../temporal/schedules';
+import { createBillingWorker } from '../worker';
+import { createApp } from '../../api/app';
+import { fail, log } from './common';
+
+let startedDevServer: { stop(): Promise<void> } | undefined;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const databaseUrl = await prepareDatabase(config.databaseUrl, log);
+  const temporalEndpoint = await prepareTemporal({
+    address: config.temporalAddress,
+    namespace: config.temporalNamespace,
+    dataDir: config.dataDir,
+    uiPort: config.temporalUiPort,
+    log,
+  });
+  startedDevServer = temporalEndpoint.devServer;
+  const db = createDb(databaseUrl);
+  const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
+
+  const worker = await createBillingWorker({ db, config, log, address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const workerRun = worker.run();
+  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, log });
+  const http = await listen(app, config.port);
+
+  const seeded = await seedDefaultMerchant(db);
+  log(`API listening on http://localhost:${http.port}  (health: http://localhost:${http.port}/healthz)`);
+  log(`Temporal at ${temporalEndpoint.address}${temporalEndpoint.uiUrl ? `; Web UI: ${temporalEndpoint.uiUrl}` : ''}`);
+  log(`worker polling task queue "${config.taskQueue}" in namespace "${config.temporalNamespace}"`);
+  if (seeded) {
+    process.stdout.write(
+      [
+        '',
+        'Created the default test merchant (shown once; keys are stored only as hashes):',
+        `  merchant id:          ${seeded.merchantId}`,
+        `  secret test key:      ${seeded.secretKey}`,
+        `  publishable test key: ${seeded.publishableKey}`,
+        '',
+        'Try it:',
+        `  curl -s http://localhost:${http.port}/v1/merchants/current -H "Authorization: Bearer ${seeded.secretKey}"`,
+        '',
+      ].join('\n') + '\n',
+    );
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: draining HTTP, letting running activities finish`);
+    await http.close();
+    await app.shutdown();
+    await worker.shutdown();
+    await workerRun.catch(() => undefined);
+    await temporal.close();
+    await db.$disconnect();
+    if (temporalEndpoint.devServer) await temporalEndpoint.devServer.stop();
+    log('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  await workerRun.catch((err: unknown) => {
+    if (!stopping) fail(err);
+  });
+}
+
+main().catch(async (err: unknown) => {
+  // Never leave a dev server behind when start-up fails half way.
+  await startedDevServer?.stop().catch(() => undefined);
+  fail(err);
+});

@@ -1,0 +1,52 @@
+// Environment configuration, read once at a composition root (src/bin/*) and passed down.
+export interface Config {
+  port: number;
+  databaseUrl: string | undefined;
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  taskQueue: string;
+  /** Public base URL of this service (used in hosted checkout and portal links). */
+  publicBaseUrl: string;
+  bodyLimitBytes: number;
+  /** Requests allowed per API key in each fixed window. */
+  rateLimitRequests: number;
+  rateLimitWindowSeconds: number;
+  idempotencyRetentionHours: number;
+  temporalUiPort: number;
+  dataDir: string;
+  logRequests: boolean;
+  /** How long a payment session stays open before it expires (seconds; docs/checkout.md). */
+  paymentSessionLifetimeSeconds: number;
+}
+
+function int(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`environment variable ${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int('PORT', 3000, 0, 65535);
+  return {
+    port,
+    databaseUrl: env.DATABASE_URL || undefined,
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE || 'billing',
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576, 1024, 50 * 1_048_576),
+    rateLimitRequests: int('RATE_LIMIT_REQUESTS', 100, 1, 100_000_000),
+    rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 1, 1, 3600),
+    idempotencyRetentionHours: int('IDEMPOTENCY_RETENTION_HOURS', 24, 1, 24 * 90),
+    temporalUiPort: int('TEMPORAL_UI_PORT', 8233, 1, 65535),
+    dataDir: env.BILLING_DATA_DIR || '.data',
+    logRequests: env.LOG_REQUESTS !== '0',
+    paymentSessionLifetimeSeconds: int('PAYMENT_SESSION_LIFETIME_SECONDS', 86_400, 60, 30 * 86_400),
+  };
+}
+
+export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/billing';

@@ -1,0 +1,3 @@
+// The tenant-owned models (merchantId + mode columns), in one place. Add a model here when it
+// is added to prisma/schema; test/unit/tenancy-models.test.ts fails otherwise.
+export const TENANT_MODELS: ReadonlySet<string> = new Set<string>(['ApiKey', 'IdempotencyKey', 'Customer', 'Product', 'Price', 'Meter', 'UsageEvent', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'WebhookDeliveryAttempt', 'Payment', 'PaymentMethod', 'PaymentSession', 'Refund', 'InvoiceNumberSequence', 'Invoice', 'InvoiceLine', 'InvoiceItem', 'CreditNote', 'TestClock', 'TestClockCustomer', 'Subscription', 'SubscriptionItem', 'SubscriptionCommand', 'InvoiceBankClaim']);

@@ -1,0 +1,75 @@
+// The invoice the service generates for every payment: created `open` (finalized, numbered)
+// with the payment and one line, `paid` when the payment succeeds, `void` when the payment is
+// canceled (docs/invoices.md). One per payment: UNIQUE(merchant_id, mode, payment_key).
+import type { Tenant, TenantDb } from '../../db/tenancy';
+import type { Invoice, InvoiceLine, Payment } from '../../generated/prisma/client';
+import { newId } from '../../ids';
+import { takeInvoiceNumber } from './invoice-number';
+
+export interface InvoiceWithLines {
+  invoice: Invoice;
+  lines: InvoiceLine[];
+}
+
+export function paymentLineDescription(p: Pick<Payment, 'id' | 'description'>): string {
+  return p.description && p.description.length > 0 ? p.description : `Payment ${p.id}`;
+}
+
+export async function createPaymentInvoice(db: TenantDb, tenant: Tenant, payment: Payment, now: Date): Promise<InvoiceWithLines> {
+  const id = newId('invoice');
+  const number = await takeInvoiceNumber(db, tenant);
+  const invoice = await db.invoice.create({
+    data: {
+      id,
+      merchantId: tenant.merchantId,
+      mode: tenant.mode,
+      customerId: payment.customerId,
+      paymentId: payment.id,
+      paymentKey: payment.id,
+      number,
+      status: 'open',
+      billingReason: 'payment',
+      collectionMethod: 'charge_automatically',
+      currency: payment.currency,
+      subtotal: payment.amount,
+      total: payment.amount,
+      amountDue: payment.amount,
+      amountPaid: 0n,
+      periodStart: now,
+      periodEnd: now,
+      finalizedAt: now,
+      metadata: {},
+    },
+  });
+  const line = await db.invoiceLine.create({
+    data: {
+      id: newId('invoiceLine'),
+      merchantId: tenant.merchantId,
+      mode: tenant.mode,
+      invoiceId: id,
+      position: 1,
+      kind: 'payment',
+      description: paymentLineDescription(payment),
+      quantity: 1n,
+      unitAmount: payment.amount,
+      amount: payment.amount,
+      currency: payment.currency,
+    },
+  });
+  return { invoice, lines: [line] };
+}
+
+/** The payment's own invoice, or null (every payment made through createPayment has one). */
+export async function findPaymentInvoice(db: TenantDb, paymentId: string): Promise<InvoiceWithLines | null> {
+  const invoice = await db.invoice.findFirst({ where: { paymentKey: paymentId } });
+  if (!invoice) return null;
+  const lines = await db.invoiceLine.findMany({ where: { invoiceId: invoice.id }, orderBy: { position: 'asc' } });
+  return { invoice, lines };
+}
+
+/** Invoice ids of payments, for presenting lists of payments. */
+export async function paymentInvoiceIds(db: TenantDb, paymentIds: string[]): Promise<Map<string, string>> {
+  if (paymentIds.length === 0) return new Map();
+  const rows = await db.invoice.findMany({ where: { paymentKey: { in: paymentIds } }, select: { id: true, paymentKey: true } });
+  return new Map(rows.map((r) => [r.paymentKey!, r.id]));
+}

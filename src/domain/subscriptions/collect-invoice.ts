@@ -1,0 +1,248 @@
+// Finalizing and collecting subscription invoices (the workflow's invoice steps). Outside
+// systems are called OUTSIDE our transactions and always with a key derived from the invoice,
+// so a step that runs twice asks the same question twice and gets the same answer:
+//   charge attempt n → acquirer key `${invoiceId}:attempt:${n}`;
+//   bank claim       → key `${invoiceId}:claim`.
+// Then one transaction records the outcome, and does nothing if the attempt was already
+// recorded. Dunning and claim schedules: ./dunning.ts (docs/subscriptions.md).
+import type { Db } from '../../db/client';
+import { scopedDb, type Tenant, type TenantDb } from '../../db/tenancy';
+import type { Invoice } from '../../generated/prisma/client';
+import { recordEvent, type RecordedEvent } from '../../events';
+import { newId } from '../../ids';
+import { createBankClaims, GatewayUnavailableError, type ChargeResult } from '../../gateways';
+import type { ChargeStepInput, InvoiceStepInput } from '../../contracts/subscriptions';
+import { presentInvoice } from '../../../api/routes/invoices/presenter';
+import { presentPayment } from '../../../api/routes/payments/presenter';
+import { takeInvoiceNumber } from '../invoices/invoice-number';
+import { cardAcquirerFor, gatewayConfig } from '../payments/acquirer';
+import { claimDueDate, claimExpiresAt, DEFAULT_DAYS_UNTIL_DUE, nextChargeAttemptAt, nextClaimCheckAt } from './dunning';
+import { refreshCollectionStatus } from './collection-status';
+
+export interface StepOutcome {
+  events: RecordedEvent[];
+}
+
+const TX = { timeout: 60_000, maxWait: 10_000 };
+
+function tenantOf(input: InvoiceStepInput): Tenant {
+  return { merchantId: input.merchantId, mode: input.mode };
+}
+
+async function lockInvoice(tx: TenantDb, tenant: Tenant, id: string): Promise<Invoice | null> {
+  await tx.$executeRaw`SELECT 1 FROM invoices WHERE id = ${id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" FOR UPDATE`;
+  return tx.invoice.findFirst({ where: { id } });
+}
+
+async function invoiceEvent(tx: TenantDb, tenant: Tenant, type: 'invoice.finalized' | 'invoice.paid' | 'invoice.payment_failed', inv: Invoice): Promise<RecordedEvent> {
+  const lines = await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } });
+  return recordEvent(tx, tenant, { type, data: presentInvoice(inv, lines) });
+}
+
+async function afterInvoiceChange(tx: TenantDb, tenant: Tenant, inv: Invoice, now: Date, events: RecordedEvent[]): Promise<void> {
+  if (!inv.subscriptionId) return;
+  const sub = await tx.subscription.findFirst({ where: { id: inv.subscriptionId } });
+  if (!sub) return;
+  const r = await refreshCollectionStatus(tx, tenant, sub, now);
+  events.push(...r.events);
+}
+
+/** draft → open (numbered): collection starts now (first charge attempt, or the bank claim); a zero invoice is paid at once. */
+export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInput): Promise<StepOutcome> {
+  const tenant = tenantOf(input);
+  const now = new Date(input.now);
+  return scopedDb(db, tenant).$transaction(async (tx) => {
+    const inv = await lockInvoice(tx, tenant, input.invoiceId);
+    const events: RecordedEvent[] = [];
+    if (!inv || inv.status !== 'draft') return { events };
+    const sub = inv.subscriptionId ? await tx.subscription.findFirst({ where: { id: inv.subscriptionId } }) : null;
+    const number = await takeInvoiceNumber(tx, tenant);
+    const zero = inv.amountDue === 0n;
+    const sendInvoice = inv.collectionMethod === 'send_invoice';
+    const open = await tx.invoice.update({
+      where: { id: inv.id },
+      data: {
+        number,
+        status: zero ? 'paid' : 'open',
+        finalizedAt: now,
+        ...(zero ? { paidAt: now, amountPaid: 0n } : {}),
+        dueDate: sendInvoice ? claimDueDate(now, sub?.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) : null,
+        nextPaymentAttemptAt: zero ? null : now,
+      },
+    });
+    events.push(await invoiceEvent(tx, tenant, 'invoice.finalized', open));
+    if (zero) events.push(await invoiceEvent(tx, tenant, 'invoice.paid', open));
+    return { events };
+  }, TX);
+}
+
+/**
+ * Charge attempt `attempt` of an open charge_automatically invoice with the customer's default
+ * payment method. Success: invoice paid, payment.succeeded + invoice.paid. Decline: the invoice
+ * stays open with the next attempt scheduled (or becomes uncollectible after the last one),
+ * payment.failed + invoice.payment_failed; the subscription becomes past_due / unpaid.
+ * A manual attempt (POST /v1/invoices/{id}/pay) counts as an attempt of the schedule.
+ */
+export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput): Promise<StepOutcome> {
+  const tenant = tenantOf(input);
+  const now = new Date(input.now);
+  const scoped = scopedDb(db, tenant);
+  const inv = await scoped.invoice.findFirst({ where: { id: input.invoiceId } });
+  if (!inv || (inv.status !== 'open' && inv.status !== 'uncollectible') || inv.attemptCount >= input.attempt) return { events: [] };
+  if (!input.manual && inv.status !== 'open') return { events: [] };
+
+  const customer = inv.customerId ? await scoped.customer.findFirst({ where: { id: inv.customerId } }) : null;
+  const pm = customer?.defaultPaymentMethodId ? await scoped.paymentMethod.findFirst({ where: { id: customer.defaultPaymentMethodId, detachedAt: null } }) : null;
+  let result: ChargeResult | { status: 'declined'; code: string; message: string; chargeId: null };
+  if (!pm?.acquirerToken) {
+    result = { status: 'declined', code: 'no_payment_method', message: 'The customer has no default payment method', chargeId: null };
+  } else {
+    try {
+      result = await cardAcquirerFor(db, tenant.mode).charge({
+        merchantId: tenant.merchantId,
+        token: pm.acquirerToken,
+        amount: Number(inv.amountDue - inv.amountPaid),
+        currency: inv.currency,
+        description: `Invoice ${inv.number ?? inv.id}`,
+        idempotencyKey: `${inv.id}:attempt:${input.attempt}`,
+      });
+    } catch (err) {
+      // Transient trouble: retry the activity with the same key. Anything else (an unusable
+      // token, live mode without an acquirer) is a failed attempt, not a stuck workflow.
+      if (err instanceof GatewayUnavailableError) throw err;
+      const e = err as { code?: string; message?: string };
+      result = { status: 'declined', code: e.code ?? 'payment_error', message: e.message ?? String(err), chargeId: null };
+    }
+  }
+
+  return scoped.$transaction(async (tx) => {
+    const events: RecordedEvent[] = [];
+    const locked = await lockInvoice(tx, tenant, inv.id);
+    if (!locked || locked.attemptCount >= input.attempt || (locked.status !== 'open' && locked.status !== 'uncollectible')) return { events };
+    const succeeded = result.status === 'succeeded';
+    const paymentData = {
+      status: succeeded ? ('succeeded' as const) : ('failed' as const),
+      attemptCount: input.attempt,
+      paymentMethodId: pm?.id ?? null,
+      acquirerChargeId: result.chargeId,
+      failureCode: succeeded ? null : (result as { code: string }).code,
+      failureMessage: succeeded ? null : (result as { message: string }).message,
+      succeededAt: succeeded ? now : null,
+    };
+    const payment = locked.paymentId
+      ? await tx.payment.update({ where: { id: locked.paymentId }, data: paymentData })
+      : await tx.payment.create({
+          data: {
+            id: newId('payment'),
+            merchantId: tenant.merchantId,
+            mode: tenant.mode,
+            customerId: locked.customerId,
+            amount: locked.amountDue - locked.amountPaid,
+            currency: locked.currency,
+            description: `Invoice ${locked.number ?? locked.id}`,
+            metadata: {},
+            ...paymentData,
+          },
+        });
+    let updated: Invoice;
+    if (succeeded) {
+      updated = await tx.invoice.update({
+        where: { id: locked.id },
+        data: { status: 'paid', amountPaid: locked.amountDue, paidAt: now, attemptCount: input.attempt, nextPaymentAttemptAt: null, paymentId: payment.id },
+      });
+      events.push(await recordEvent(tx, tenant, { type: 'payment.succeeded', data: presentPayment(payment, locked.id) }));
+      events.push(await invoiceEvent(tx, tenant, 'invoice.paid', updated));
+    } else {
+      const next = nextChargeAttemptAt(now, input.attempt);
+      updated = await tx.invoice.update({
+        where: { id: locked.id },
+        data: {
+          attemptCount: input.attempt,
+          paymentId: payment.id,
+          nextPaymentAttemptAt: next,
+          ...(next === null ? { status: 'uncollectible', uncollectibleAt: locked.uncollectibleAt ?? now } : {}),
+        },
+      });
+      events.push(await recordEvent(tx, tenant, { type: 'payment.failed', data: presentPayment(payment, locked.id) }));
+      events.push(await invoiceEvent(tx, tenant, 'invoice.payment_failed', updated));
+    }
+    await afterInvoiceChange(tx, tenant, updated, now, events);
+    return { events };
+  }, TX);
+}
+
+/**
+ * send_invoice: issues the bank claim (first step after finalizing), then reads it on each
+ * check: paid → invoice paid; still open → next check (overdue after the due date makes the
+ * subscription past_due); expired → uncollectible, subscription unpaid.
+ */
+export async function checkInvoiceBankClaim(db: Db, input: InvoiceStepInput): Promise<StepOutcome> {
+  const tenant = tenantOf(input);
+  const now = new Date(input.now);
+  const scoped = scopedDb(db, tenant);
+  const inv = await scoped.invoice.findFirst({ where: { id: input.invoiceId } });
+  if (!inv || inv.status !== 'open' || (inv.nextPaymentAttemptAt === null && input.force !== true)) return { events: [] };
+  const bank = createBankClaims({ mode: tenant.mode, db, config: gatewayConfig() });
+  const dueDate = inv.dueDate ?? now;
+  const expiresAt = claimExpiresAt(dueDate);
+  const row = await scoped.invoiceBankClaim.findFirst({ where: { invoiceId: inv.id } });
+
+  if (!row) {
+    const customer = inv.customerId ? await scoped.customer.findFirst({ where: { id: inv.customerId } }) : null;
+    if (!customer?.kennitala) {
+      // Nothing to claim against (the kennitala was removed): no automatic collection.
+      await scoped.invoice.updateMany({ where: { id: inv.id, status: 'open' }, data: { nextPaymentAttemptAt: null } });
+      return { events: [] };
+    }
+    const claim = await bank.createClaim({
+      merchantId: tenant.merchantId,
+      kennitala: customer.kennitala,
+      amount: Number(inv.amountDue),
+      currency: inv.currency,
+      dueDate,
+      expiresAt,
+      reference: inv.number ?? inv.id,
+      idempotencyKey: `${inv.id}:claim`,
+      now,
+    });
+    await scoped.$transaction(async (tx) => {
+      const exists = await tx.invoiceBankClaim.findFirst({ where: { invoiceId: inv.id } });
+      if (!exists) {
+        await tx.invoiceBankClaim.create({
+          data: { merchantId: tenant.merchantId, mode: tenant.mode, invoiceId: inv.id, claimId: claim.claimId, bankReference: claim.bankReference, dueDate, expiresAt },
+        });
+      }
+      await tx.invoice.updateMany({ where: { id: inv.id, status: 'open' }, data: { nextPaymentAttemptAt: nextClaimCheckAt(now, dueDate, expiresAt) } });
+    }, TX);
+    return { events: [] };
+  }
+
+  const claim = await bank.getClaim({ merchantId: tenant.merchantId, claimId: row.claimId, now });
+  return scoped.$transaction(async (tx) => {
+    const events: RecordedEvent[] = [];
+    const locked = await lockInvoice(tx, tenant, inv.id);
+    if (!locked || locked.status !== 'open') return { events };
+    let updated: Invoice;
+    if (claim.status === 'paid') {
+      updated = await tx.invoice.update({
+        where: { id: locked.id },
+        data: { status: 'paid', amountPaid: locked.amountDue, paidAt: claim.paidAt ?? now, nextPaymentAttemptAt: null },
+      });
+      events.push(await invoiceEvent(tx, tenant, 'invoice.paid', updated));
+    } else if (claim.status === 'expired') {
+      updated = await tx.invoice.update({ where: { id: locked.id }, data: { status: 'uncollectible', uncollectibleAt: now, nextPaymentAttemptAt: null } });
+    } else if (claim.status === 'cancelled') {
+      updated = await tx.invoice.update({ where: { id: locked.id }, data: { nextPaymentAttemptAt: null } });
+    } else {
+      updated = await tx.invoice.update({ where: { id: locked.id }, data: { nextPaymentAttemptAt: nextClaimCheckAt(now, row.dueDate, row.expiresAt) } });
+    }
+    await afterInvoiceChange(tx, tenant, updated, now, events);
+    return { events };
+  }, TX);
+}
+
+/** After a void: cancel the invoice's bank claim (safe to repeat). */
+export async function cancelInvoiceBankClaim(db: Db, input: InvoiceStepInput & { claimId: string }): Promise<void> {
+  const bank = createBankClaims({ mode: input.mode, db, config: gatewayConfig() });
+  await bank.cancelClaim({ merchantId: input.merchantId, claimId: input.claimId, idempotencyKey: `${input.invoiceId}:claim:cancel`, now: new Date(input.now) });
+}

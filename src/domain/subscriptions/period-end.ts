@@ -1,0 +1,95 @@
+// The end of a subscription's current period (or trial), in one transaction with the row locked:
+//   trial end            → first paid period opens; its invoice bills licensed items in advance
+//                          (trial usage is free), status trialing → active;
+//   renewal              → the invoice at the boundary bills metered usage of the closing period
+//                          in arrears and licensed items of the opening period in advance;
+//   cancel at period end → a final invoice for the closing period's usage (no licensed line),
+//                          status canceled, ended_at = the period end, subscription.canceled;
+//   paused / unpaid      → the period rolls on without an invoice (billing stops; usage of the
+//                          period is not billed).
+// Idempotent: the step names the period end it is for, and does nothing when the row has moved
+// past it (a retried activity, or a repeated step); the invoice's period_key backs it in the DB.
+import type { Db } from '../../db/client';
+import { scopedDb, type Tenant } from '../../db/tenancy';
+import type { RecordedEvent } from '../../events';
+import { periodContaining, type BillingInterval } from '../../billing';
+import type { PeriodEndInput } from '../../contracts/subscriptions';
+import { buildSubscriptionInvoice } from './build-invoice';
+import { lockSubscription } from './apply-command';
+import { recordSubscriptionEvent } from './subscription-events';
+
+export interface PeriodEndOutcome {
+  done: 'trial_end' | 'renewal' | 'canceled' | 'rolled' | 'nothing';
+  invoiceId: string | null;
+  events: RecordedEvent[];
+}
+
+export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<PeriodEndOutcome> {
+  const tenant: Tenant = { merchantId: input.merchantId, mode: input.mode };
+  const scoped = scopedDb(db, tenant);
+  return scoped.$transaction(
+    async (tx) => {
+      await lockSubscription(tx, tenant, input.subscriptionId);
+      const sub = await tx.subscription.findFirst({ where: { id: input.subscriptionId } });
+      const nothing: PeriodEndOutcome = { done: 'nothing', invoiceId: null, events: [] };
+      if (!sub || sub.status === 'canceled' || sub.currentPeriodEnd.toISOString() !== input.periodEnd) return nothing;
+      const closing = { start: sub.currentPeriodStart, end: sub.currentPeriodEnd };
+      const boundary = sub.currentPeriodEnd;
+      const next = periodContaining(sub.billingCycleAnchor, sub.interval as BillingInterval, sub.intervalCount, boundary);
+      const opening = { start: next.start, end: next.end };
+      const events: RecordedEvent[] = [];
+
+      if (sub.cancelAtPeriodEnd) {
+        let invoiceId: string | null = null;
+        if (sub.status === 'active' || sub.status === 'past_due') {
+          const built = await buildSubscriptionInvoice(tx, tenant, {
+            subscription: sub,
+            billingReason: 'subscription_cycle',
+            keyPart: boundary.toISOString(),
+            discountBoundary: boundary,
+            period: closing,
+            openingPeriod: null,
+            closingPeriod: closing,
+            pendingScope: 'customer',
+          });
+          invoiceId = built?.invoice.id ?? null;
+        }
+        const updated = await tx.subscription.update({
+          where: { id: sub.id },
+          data: { status: 'canceled', endedAt: boundary, canceledAt: sub.canceledAt ?? boundary, pausedAt: null, statusBeforePause: null },
+        });
+        events.push(await recordSubscriptionEvent(tx, tenant, 'subscription.canceled', updated));
+        return { done: 'canceled', invoiceId, events };
+      }
+
+      if (sub.status === 'paused' || sub.status === 'unpaid') {
+        const trialOver = sub.statusBeforePause === 'trialing' && sub.trialEnd !== null && sub.trialEnd <= boundary;
+        await tx.subscription.update({
+          where: { id: sub.id },
+          data: { currentPeriodStart: opening.start, currentPeriodEnd: opening.end, ...(trialOver ? { statusBeforePause: 'active' } : {}) },
+        });
+        return { done: 'rolled', invoiceId: null, events };
+      }
+
+      const trialEnd = sub.status === 'trialing';
+      const built = await buildSubscriptionInvoice(tx, tenant, {
+        subscription: sub,
+        billingReason: 'subscription_cycle',
+        keyPart: boundary.toISOString(),
+        discountBoundary: boundary,
+        period: opening,
+        openingPeriod: opening,
+        // Usage during a trial is free: the first paid invoice has no closing period.
+        closingPeriod: trialEnd ? null : closing,
+        pendingScope: 'customer',
+      });
+      const updated = await tx.subscription.update({
+        where: { id: sub.id },
+        data: { currentPeriodStart: opening.start, currentPeriodEnd: opening.end, ...(trialEnd ? { status: 'active' } : {}) },
+      });
+      if (trialEnd) events.push(await recordSubscriptionEvent(tx, tenant, 'subscription.updated', updated));
+      return { done: trialEnd ? 'trial_end' : 'renewal', invoiceId: built?.invoice.id ?? null, events };
+    },
+    { timeout: 60_000, maxWait: 10_000 },
+  );
+}

@@ -1,0 +1,137 @@
+// Shape checks for one usage event as sent to POST /v1/events or inside a batch. Hand-written
+// rather than yup: the batch path checks up to 1,000 events per request, and this runs in
+// microseconds per event. Every failure names the field (`param`) and says what is wrong.
+//
+// Rules (docs/metering.md):
+// - event_name: string, 1–200 characters;
+// - exactly one of customer (a cus_ id) and external_customer_id (1–255 characters);
+// - idempotency_key: string, 1–200 characters, or absent/null;
+// - timestamp: ISO 8601 with zone, or absent/null for "now"; backfill is unlimited, the future
+//   is refused beyond FUTURE_TOLERANCE_MS (clock skew allowance);
+// - metadata: an object (any JSON inside), or absent/null for {}; at most METADATA_MAX_BYTES
+//   once serialised.
+import { isStorableJsonText, isStorableText } from '../customers/json-safe';
+
+export const EVENT_LIMITS = {
+  eventNameLength: 200,
+  idempotencyKeyLength: 200,
+  customerRefLength: 255,
+  metadataMaxBytes: 16_384,
+  futureToleranceMs: 5 * 60_000,
+} as const;
+
+export interface EventInput {
+  eventName: string;
+  customerId: string | null;
+  externalCustomerId: string | null;
+  idempotencyKey: string | null;
+  timestamp: Date;
+  metadata: Record<string, unknown>;
+  /** JSON text of metadata, already checked for jsonb. */
+  metadataJson: string;
+}
+
+export type EventCheck = { ok: true; event: EventInput } | { ok: false; message: string; param: string };
+
+const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)$/;
+
+function fail(param: string, message: string): EventCheck {
+  return { ok: false, param, message };
+}
+
+function boundedString(v: unknown, max: number): v is string {
+  return typeof v === 'string' && v.length >= 1 && v.length <= max && isStorableText(v);
+}
+
+/** Parses an ISO 8601 timestamp with zone; null when malformed or not a real date. */
+export function parseEventTimestamp(raw: string): Date | null {
+  // Fast path for the canonical form (what toISOString writes): the round trip proves it.
+  if (raw.length === 24 && raw.charCodeAt(23) === 90 /* Z */) {
+    const d = new Date(raw);
+    const t = d.getTime();
+    if (!Number.isNaN(t) && t >= 0 && d.toISOString() === raw) return d;
+  }
+  const m = ISO_TIMESTAMP.exec(raw);
+  if (!m) return null;
+  const d = new Date(raw);
+  if (Number.isNaN(d.getTime())) return null;
+  const [y, mo, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const cal = new Date(Date.UTC(y, mo - 1, day));
+  if (cal.getUTCFullYear() !== y || cal.getUTCMonth() !== mo - 1 || cal.getUTCDate() !== day) return null;
+  if (y < 1970) return null;
+  return d;
+}
+
+export function checkEvent(raw: unknown, now: Date): EventCheck {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail('event', 'each event must be an object');
+  const e = raw as Record<string, unknown>;
+
+  const name = e.event_name;
+  if (name === undefined || name === null) return fail('event_name', 'event_name is required');
+  if (typeof name !== 'string') return fail('event_name', 'event_name must be a string');
+  if (!boundedString(name, EVENT_LIMITS.eventNameLength)) {
+    return fail('event_name', `event_name must be 1 to ${EVENT_LIMITS.eventNameLength} characters without NUL`);
+  }
+
+  const customer = e.customer ?? null;
+  const external = e.external_customer_id ?? null;
+  if (customer !== null && external !== null) return fail('customer', 'give either customer or external_customer_id, not both');
+  if (customer === null && external === null) return fail('customer', 'customer or external_customer_id is required');
+  if (customer !== null) {
+    if (typeof customer !== 'string') return fail('customer', 'customer must be a string (a cus_ id)');
+    if (customer.length === 0 || customer.length > EVENT_LIMITS.customerRefLength || !/^[A-Za-z0-9_-]+$/.test(customer)) {
+      return fail('customer', 'customer must be a customer id (cus_…)');
+    }
+  }
+  if (external !== null) {
+    if (typeof external !== 'string') return fail('external_customer_id', 'external_customer_id must be a string');
+    if (!boundedString(external, EVENT_LIMITS.customerRefLength)) {
+      return fail('external_customer_id', `external_customer_id must be 1 to ${EVENT_LIMITS.customerRefLength} characters`);
+    }
+  }
+
+  const key = e.idempotency_key ?? null;
+  if (key !== null) {
+    if (typeof key !== 'string') return fail('idempotency_key', 'idempotency_key must be a string');
+    if (!boundedString(key, EVENT_LIMITS.idempotencyKeyLength)) {
+      return fail('idempotency_key', `idempotency_key must be 1 to ${EVENT_LIMITS.idempotencyKeyLength} characters`);
+    }
+  }
+
+  let timestamp = now;
+  const ts = e.timestamp ?? null;
+  if (ts !== null) {
+    if (typeof ts !== 'string') return fail('timestamp', 'timestamp must be an ISO 8601 string such as 2026-03-01T12:00:00.000Z');
+    const parsed = parseEventTimestamp(ts);
+    if (!parsed) return fail('timestamp', 'timestamp must be an ISO 8601 string with a time zone, such as 2026-03-01T12:00:00.000Z');
+    if (parsed.getTime() > now.getTime() + EVENT_LIMITS.futureToleranceMs) {
+      return fail('timestamp', `timestamp must not be more than ${EVENT_LIMITS.futureToleranceMs / 60_000} minutes in the future`);
+    }
+    timestamp = parsed;
+  }
+
+  const md = e.metadata ?? null;
+  let metadata: Record<string, unknown> = {};
+  if (md !== null) {
+    if (typeof md !== 'object' || Array.isArray(md)) return fail('metadata', 'metadata must be an object');
+    metadata = md as Record<string, unknown>;
+  }
+  const metadataJson = JSON.stringify(metadata);
+  if (Buffer.byteLength(metadataJson, 'utf8') > EVENT_LIMITS.metadataMaxBytes) {
+    return fail('metadata', `metadata must be at most ${EVENT_LIMITS.metadataMaxBytes} bytes as JSON`);
+  }
+  if (!isStorableJsonText(metadataJson)) return fail('metadata', 'metadata must not contain NUL characters or invalid Unicode');
+
+  return {
+    ok: true,
+    event: {
+      eventName: name,
+      customerId: customer as string | null,
+      externalCustomerId: external as string | null,
+      idempotencyKey: key as string | null,
+      timestamp,
+      metadata,
+      metadataJson,
+    },
+  };
+}

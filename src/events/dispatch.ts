@@ -1,0 +1,182 @@
+// Dispatch of recorded events: after the transaction that recorded an event commits, one
+// delivery (`del_`) row and one delivery workflow `delivery/<evt_id>/<we_id>` are created per
+// matching endpoint, then the event is marked dispatched. Every step is idempotent, so the
+// reconciler (workflows/event-dispatch-reconciler.ts) can run it again for an event a crash left
+// undispatched:
+//  - delivery rows: unique (event_id, endpoint_id), inserted with ON CONFLICT DO NOTHING;
+//  - workflows: the id is derived from event and endpoint and the reuse policy is
+//    REJECT_DUPLICATE, so a repeat start never makes a second delivery run;
+//  - dispatched_at is only set, never cleared.
+// Which endpoints match: enabled, not deleted, subscribed to the type (or "*"), and created no
+// later than the event (an endpoint does not receive events from before it existed).
+import { Context } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Db } from '../db/client';
+import type { TemporalProvider } from '../temporal/client';
+import { workflowIds } from '../temporal/workflow-ids';
+import { SA_MERCHANT, SA_MODE } from '../temporal/search-attributes';
+import { newId } from '../ids';
+import { ALL_EVENTS } from './types';
+import { RETRY_DELIVERY_NOW_SIGNAL, WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryInput } from '../contracts/webhooks';
+
+/** Where delivery workflows are started: a Temporal client and the task queue of the workers. */
+export interface DispatchTarget {
+  db: Db;
+  client: Client;
+  taskQueue: string;
+  log?: (line: string) => void;
+}
+
+/** The API's dependencies (AppDeps) are enough. */
+export interface ApiDispatchDeps {
+  db: Db;
+  temporal: TemporalProvider;
+  log?: (line: string) => void;
+}
+
+export interface EventRef {
+  id: string;
+}
+
+export interface DispatchSummary {
+  /** Events now marked dispatched. */
+  dispatched: number;
+  /** Delivery workflows started (repeats that found a workflow already there are not counted). */
+  workflowsStarted: number;
+  /** Events left for the reconciler because something failed (logged). */
+  failed: number;
+}
+
+/**
+ * After commit, from an API route:
+ *   ctx.state.afterCommit.push(() => dispatchEvents(deps, [event]));
+ * Never throws: an event it could not dispatch is picked up by the reconciler within a minute.
+ */
+export async function dispatchEvents(deps: ApiDispatchDeps | DispatchTarget, events: readonly EventRef[]): Promise<DispatchSummary> {
+  const summary: DispatchSummary = { dispatched: 0, workflowsStarted: 0, failed: 0 };
+  if (events.length === 0) return summary;
+  let target: DispatchTarget;
+  try {
+    target = 'client' in deps ? deps : { db: deps.db, client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue, log: deps.log };
+  } catch (err) {
+    deps.log?.(`event dispatch deferred to the reconciler (Temporal unavailable): ${(err as Error).message}`);
+    summary.failed = events.length;
+    return summary;
+  }
+  for (const event of events) {
+    try {
+      const r = await dispatchEvent(target, event.id);
+      summary.dispatched += r.dispatched ? 1 : 0;
+      summary.workflowsStarted += r.workflowsStarted;
+    } catch (err) {
+      summary.failed += 1;
+      target.log?.(`event ${event.id} dispatch deferred to the reconciler: ${(err as Error).message}`);
+    }
+  }
+  return summary;
+}
+
+/**
+ * After commit, from an activity (right after its transaction): uses the worker's client and
+ * task queue. Never throws, so the activity does not repeat its committed work.
+ */
+export async function dispatchEventsFromActivity(db: Db, events: readonly EventRef[], log?: (line: string) => void): Promise<DispatchSummary> {
+  const ctx = Context.current();
+  return dispatchEvents({ db, client: ctx.client, taskQueue: ctx.info.taskQueue, log: log ?? ((l) => ctx.log.warn(l)) }, events);
+}
+
+/** Dispatches one event; idempotent. Throws when the database or Temporal fails. */
+export async function dispatchEvent(target: DispatchTarget, eventId: string): Promise<{ dispatched: boolean; workflowsStarted: number }> {
+  const { db } = target;
+  const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, merchantId: true, mode: true, type: true, createdAt: true, dispatchedAt: true } });
+  if (!event) throw new Error(`event ${eventId} not found (not committed?)`);
+  if (event.dispatchedAt) return { dispatched: false, workflowsStarted: 0 };
+
+  const endpoints = await db.webhookEndpoint.findMany({
+    where: {
+      merchantId: event.merchantId,
+      mode: event.mode,
+      status: 'enabled',
+      deletedAt: null,
+      createdAt: { lte: event.createdAt },
+      OR: [{ events: { has: event.type } }, { events: { has: ALL_EVENTS } }],
+    },
+    select: { id: true },
+  });
+  if (endpoints.length > 0) {
+    await db.webhookDelivery.createMany({
+      data: endpoints.map((ep) => ({
+        id: newId('webhookDelivery'),
+        merchantId: event.merchantId,
+        mode: event.mode,
+        eventId: event.id,
+        endpointId: ep.id,
+        eventType: event.type,
+      })),
+      skipDuplicates: true,
+    });
+  }
+  // Every delivery of the event that has not started yet (also ones a crashed dispatch created).
+  const pending = await db.webhookDelivery.findMany({
+    where: { eventId: event.id, status: 'pending', attemptCount: 0 },
+    select: { id: true, endpointId: true },
+  });
+  let workflowsStarted = 0;
+  for (const d of pending) {
+    if (await startDeliveryWorkflow(target, { deliveryId: d.id, eventId: event.id, endpointId: d.endpointId, merchantId: event.merchantId, mode: event.mode })) {
+      workflowsStarted += 1;
+    }
+  }
+  await db.event.updateMany({ where: { id: event.id, dispatchedAt: null }, data: { dispatchedAt: new Date() } });
+  return { dispatched: true, workflowsStarted };
+}
+
+/** Starts `delivery/<evt>/<we>`; false when it exists already (running or finished). */
+export async function startDeliveryWorkflow(
+  target: Pick<DispatchTarget, 'client' | 'taskQueue'>,
+  d: { deliveryId: string; eventId: string; endpointId: string; merchantId: string; mode: string },
+): Promise<boolean> {
+  const args: [WebhookDeliveryInput] = [{ deliveryId: d.deliveryId }];
+  try {
+    await target.client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
+      taskQueue: target.taskQueue,
+      workflowId: workflowIds.delivery(d.eventId, d.endpointId),
+      args,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      workflowIdConflictPolicy: 'FAIL',
+      typedSearchAttributes: [
+        { key: SA_MERCHANT, value: d.merchantId },
+        { key: SA_MODE, value: d.mode },
+      ],
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw err;
+  }
+}
+
+/**
+ * Manual retry: if the delivery's workflow is running (waiting for its next attempt), signal it
+ * to attempt now; if it has finished, start a new run under the same id that makes one attempt
+ * now (signal-with-start does both atomically on the Temporal side, so two concurrent requests
+ * never make two runs). Throws when Temporal is unreachable, so the caller can report it.
+ */
+export async function signalDeliveryRetry(
+  target: Pick<DispatchTarget, 'client' | 'taskQueue'>,
+  d: { deliveryId: string; eventId: string; endpointId: string; merchantId: string; mode: string },
+): Promise<void> {
+  const args: [WebhookDeliveryInput] = [{ deliveryId: d.deliveryId, manual: true }];
+  await target.client.workflow.signalWithStart(WEBHOOK_DELIVERY_WORKFLOW, {
+    taskQueue: target.taskQueue,
+    workflowId: workflowIds.delivery(d.eventId, d.endpointId),
+    args,
+    signal: RETRY_DELIVERY_NOW_SIGNAL,
+    signalArgs: [],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    typedSearchAttributes: [
+      { key: SA_MERCHANT, value: d.merchantId },
+      { key: SA_MODE, value: d.mode },
+    ],
+  });
+}

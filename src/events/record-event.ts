@@ -1,0 +1,40 @@
+// The outbox: an event row written in the SAME transaction as the state change that causes it,
+// so an event exists if and only if the change committed. Dispatch to webhook endpoints happens
+// after commit (./dispatch.ts); the reconciler dispatches whatever a crash left behind.
+import type { Tenant, TenantDb } from '../db/tenancy';
+import type { Mode, Prisma } from '../generated/prisma/client';
+import { newId } from '../ids';
+import { isEventType, type EventType } from './types';
+
+export interface RecordEventInput {
+  type: EventType;
+  /** The full resource exactly as the API presents it (the presenter's output). */
+  data: Record<string, unknown>;
+}
+
+/** What dispatchEvents needs; returned by recordEvent. */
+export interface RecordedEvent {
+  id: string;
+  type: EventType;
+  merchantId: string;
+  mode: Mode;
+  createdAt: Date;
+}
+
+/**
+ * Records one event. `db` must be the transaction that makes the change (in a route:
+ * `dbOf(ctx)` inside `transactional`; in an activity: the scoped `tx` of its transaction).
+ */
+export async function recordEvent(db: TenantDb, tenant: Tenant, input: RecordEventInput): Promise<RecordedEvent> {
+  if (!isEventType(input.type)) throw new TypeError(`unknown event type ${String(input.type)}: add it to src/events/types.ts`);
+  if (input.data === null || typeof input.data !== 'object' || Array.isArray(input.data)) {
+    throw new TypeError('event data must be the resource object');
+  }
+  // Through JSON once: what is stored is exactly what receivers will get (Dates become ISO strings).
+  const data = JSON.parse(JSON.stringify(input.data)) as Prisma.InputJsonObject;
+  const row = await db.event.create({
+    data: { id: newId('event'), merchantId: tenant.merchantId, mode: tenant.mode, type: input.type, data },
+    select: { id: true, createdAt: true },
+  });
+  return { id: row.id, type: input.type, merchantId: tenant.merchantId, mode: tenant.mode, createdAt: row.createdAt };
+}

@@ -1,0 +1,6 @@
+// Meter aggregation and metered billing quantities; pure, time and data are parameters.
+export * from './types';
+export * from './decimal';
+export * from './aggregate';
+export * from './billing-quantity';
+export * from './sql';

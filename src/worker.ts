@@ -1,0 +1,59 @@
+// createBillingWorker(deps): the Temporal worker with every workflow and activity.
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+
+export function workflowsPath(): string {
+  return require.resolve('../workflows');
+}
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** Bundles workflow code once per process (tests create several workers). */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
+  return bundle;
+}
+
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (m: string) => console.warn(m),
+  error: (m: string) => console.error(m),
+};
+
+export interface WorkerHandle {
+  worker: Worker;
+  connection: NativeConnection;
+  run(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export async function createBillingWorker(
+  deps: ActivityDeps & { address: string; namespace: string; taskQueue: string; maxConcurrentActivities?: number },
+): Promise<WorkerHandle> {
+  const connection = await NativeConnection.connect({ address: deps.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: deps.namespace,
+    taskQueue: deps.taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createActivities(deps),
+    shutdownGraceTime: '30 seconds',
+    maxConcurrentActivityTaskExecutions: deps.maxConcurrentActivities ?? 100,
+  });
+  let running: Promise<void> | undefined;
+  return {
+    worker,
+    connection,
+    run() {
+      running ??= worker.run();
+      return running;
+    },
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running?.catch(() => undefined);
+      await connection.close();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// Shared fixtures for the subscription, test-clock and scenario tests.
+import assert from 'node:assert/strict';
+import { type ApiResponse, type TestMerchant, twoModeMerchant, uniqueName, type TwoModeMerchant } from '../../support/api';
+
+export type SubMerchant = TwoModeMerchant;
+export const subMerchant = twoModeMerchant;
+export const unique = uniqueName;
+
+export async function ok(res: Promise<ApiResponse>, status = 200): Promise<any> {
+  const r = await res;
+  assert.equal(r.status, status, r.text);
+  return r.body;
+}
+
+/** Polls `probe` until it returns a value other than undefined; fails after `attempts` tries (never a timed assertion on duration). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, attempts = 600, intervalMs = 100): Promise<T> {
+  let last: unknown;
+  for (let i = 0; i < attempts; i++) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`gave up waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+export const TEST_CARDS = {
+  visa: '4242424242424242',
+  /** Saves fine, declined (insufficient_funds) until setCardBehaviour succeed. */
+  recovering: '4000000000000259',
+  /** Saves fine, every later charge declined. */
+  alwaysDeclines: '4000000000000341',
+} as const;
+
+export async function createCustomer(m: TestMerchant, body: Record<string, unknown> = {}): Promise<any> {
+  return ok(m.call('POST', '/v1/customers', { body: { email: `${unique('c')}@example.is`, ...body } }), 201);
+}
+
+/** Saves a test card for the customer (the first becomes the default payment method). */
+export async function attachCard(m: TestMerchant, customerId: string, card: string = TEST_CARDS.visa): Promise<any> {
+  return ok(m.call('POST', `/v1/test_helpers/customers/${customerId}/payment_methods`, { body: { card_number: card, exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123' } }), 201);
+}
+
+export async function createProduct(m: TestMerchant, name = 'Plan'): Promise<any> {
+  return ok(m.call('POST', '/v1/products', { body: { name } }), 201);
+}
+
+export async function createPrice(m: TestMerchant, body: Record<string, unknown>): Promise<any> {
+  const product = body.product ?? (await createProduct(m)).id;
+  return ok(m.call('POST', '/v1/prices', { body: { product, ...body } }), 201);
+}
+
+export async function monthlyPrice(m: TestMerchant, unitAmount: number, extra: Record<string, unknown> = {}): Promise<any> {
+  return createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: unitAmount, recurring: { interval: 'month' }, ...extra });
+}
+
+export async function createClock(m: TestMerchant, frozenTime: string, name?: string): Promise<any> {
+  return ok(m.call('POST', '/v1/test_helpers/test_clocks', { body: { frozen_time: frozenTime, ...(name ? { name } : {}) } }), 201);
+}
+
+export async function attachToClock(m: TestMerchant, clockId: string, customerId: string): Promise<any> {
+  return ok(m.call('POST', `/v1/test_helpers/test_clocks/${clockId}/customers`, { body: { customer: customerId } }));
+}
+
+/** Advances the clock and waits until it is ready again (every subscription caught up). */
+export async function advanceClock(m: TestMerchant, clockId: string, frozenTime: string): Promise<any> {
+  const r = await ok(m.call('POST', `/v1/test_helpers/test_clocks/${clockId}/advance`, { body: { frozen_time: frozenTime } }));
+  assert.equal(r.frozen_time, new Date(frozenTime).toISOString());
+  return eventually(async () => {
+    const c = await ok(m.call('GET', `/v1/test_helpers/test_clocks/${clockId}`));
+    return c.status === 'ready' ? c : undefined;
+  }, `clock ${clockId} ready at ${frozenTime}`, 1200);
+}

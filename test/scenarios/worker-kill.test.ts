@@ -1,0 +1,114 @@
+// Exactly once under crashes (DESIGN.md §2): a worker process is SIGKILLed while a charge is in
+// flight (the acquirer has taken the money, the worker never heard back) — at the first invoice
+// and again at a renewal — and a new worker process takes over. Each period still has exactly
+// one invoice and exactly one successful charge: the retried step asks the acquirer the same
+// question under the same idempotency key and gets the original answer.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { testEnv, type TestEnv } from '../support/env';
+import { call } from '../support/api';
+import { createTemporalProvider } from '../../src/temporal/client';
+import { attachCard, attachToClock, createClock, createCustomer, eventually, monthlyPrice, subMerchant } from '../api/subscriptions/fixtures';
+
+const SLOW_CARD = '4000000000003220';
+
+describe('scenario: worker killed in the middle of a billing cycle', function () {
+  this.timeout(600_000);
+  let env: TestEnv;
+  const children: ChildProcess[] = [];
+  before(async () => {
+    env = await testEnv();
+  });
+  after(() => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  });
+
+  function startWorker(taskQueue: string): Promise<ChildProcess> {
+    const child = spawn(process.execPath, [path.join(__dirname, 'support', 'worker-process.js')], {
+      env: {
+        ...process.env,
+        DATABASE_URL: env.databaseUrl,
+        TEMPORAL_ADDRESS: env.temporalAddress,
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        // The slow card's answer never comes before the kill (the charge itself is made at once).
+        CARD_SIMULATOR_SLOW_DELAY_MS: '600000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let err = '';
+    child.stderr!.on('data', (d) => (err += String(d)));
+    return new Promise((resolve, reject) => {
+      child.stdout!.on('data', (d) => {
+        if (String(d).includes('worker ready')) resolve(child);
+      });
+      child.on('exit', (code) => reject(new Error(`worker exited (${code}): ${err}`)));
+    });
+  }
+
+  async function kill(child: ChildProcess): Promise<void> {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  it('leaves exactly one invoice and one successful charge per period', async () => {
+    const taskQueue = `kill-test-${randomBytes(4).toString('hex')}`;
+    const temporal = createTemporalProvider({ address: env.temporalAddress, namespace: env.config.temporalNamespace, taskQueue });
+    const baseUrl = await env.startApp({ taskQueue }, temporal);
+    const m = await subMerchant(env);
+    const api = (method: string, p: string, body?: unknown) => call(env, method, p, { baseUrl, key: m.secretKey, merchant: m.id, body });
+    const clock = await createClock(m, '2025-01-15T00:00:00.000Z');
+    const customer = await createCustomer(m);
+    await attachToClock(m, clock.id, customer.id);
+    await attachCard(m, customer.id, SLOW_CARD);
+    const price = await monthlyPrice(m, 7700);
+
+    const chargesFor = (invoiceId: string) => env.db.simCharge.findMany({ where: { merchantId: m.id, idempotencyKey: { startsWith: `${invoiceId}:` } } });
+    const invoicesOf = (subId: string) => env.db.invoice.findMany({ where: { subscriptionId: subId }, orderBy: { createdAt: 'asc' } });
+
+    // 1. The first invoice: worker A dies while the charge is in flight.
+    let worker = await startWorker(taskQueue);
+    const created = await api('POST', '/v1/subscriptions', { customer: customer.id, items: [{ price: price.id }] });
+    assert.equal(created.status, 201, created.text);
+    const subId = created.body.id;
+    const first = await eventually(async () => (await invoicesOf(subId))[0], 'first invoice');
+    await eventually(async () => ((await chargesFor(first.id)).length > 0 ? true : undefined), 'charge made at the acquirer', 1200);
+    await kill(worker);
+    assert.equal((await env.db.invoice.findUniqueOrThrow({ where: { id: first.id } })).status, 'open', 'the worker died before recording the charge');
+
+    worker = await startWorker(taskQueue);
+    const paid = await eventually(async () => {
+      const inv = await env.db.invoice.findUniqueOrThrow({ where: { id: first.id } });
+      return inv.status === 'paid' ? inv : undefined;
+    }, 'first invoice paid by the new worker', 1200);
+    assert.equal(Number(paid.amountPaid), 7700);
+
+    // 2. The renewal: worker B dies mid-charge as well.
+    const adv = await api('POST', `/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: '2025-02-15T00:00:00.000Z' });
+    assert.equal(adv.status, 200, adv.text);
+    const second = await eventually(async () => (await invoicesOf(subId))[1], 'renewal invoice', 1200);
+    await eventually(async () => ((await chargesFor(second.id)).length > 0 ? true : undefined), 'renewal charge made', 1200);
+    await kill(worker);
+    worker = await startWorker(taskQueue);
+    await eventually(async () => {
+      const c = await env.db.testClock.findUniqueOrThrow({ where: { id: clock.id } });
+      return c.status === 'ready' ? c : undefined;
+    }, 'clock ready again', 1200);
+
+    const all = await invoicesOf(subId);
+    assert.deepEqual(all.map((i) => [i.periodStart.toISOString(), i.status, Number(i.amountPaid)]), [
+      ['2025-01-15T00:00:00.000Z', 'paid', 7700],
+      ['2025-02-15T00:00:00.000Z', 'paid', 7700],
+    ]);
+    for (const inv of all) {
+      const charges = await chargesFor(inv.id);
+      assert.deepEqual(charges.map((c) => [c.idempotencyKey, c.status]), [[`${inv.id}:attempt:1`, 'succeeded']]);
+    }
+    const payments = await env.db.payment.findMany({ where: { merchantId: m.id } });
+    assert.deepEqual(payments.map((p) => p.status).sort(), ['succeeded', 'succeeded']);
+    await kill(worker);
+  });
+});

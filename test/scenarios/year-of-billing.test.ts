@@ -1,0 +1,201 @@
+// A year of billing on one test clock, on the real dev server, every amount hand-computed.
+//
+// Clock: 2025-01-01T00:00Z. Two customers on it.
+// A (card that fails until recovered, set to succeed at first): 2 seats × 3000 ISK/month plus API
+//   calls (sum meter), 2 ISK per call beyond 1000 included (price level); trial 31 days.
+//   Jan (trial)    500 calls: free
+//   Feb 1   #1     trial ends: 2 × 3000 in advance                                   =  6000
+//   Feb 15         seats 2 → 3, create_prorations; Feb has 28 days, half is left:
+//                  credit −6000/2 = −3000, charge 9000/2 = +4500
+//   Feb usage 1500 calls → 500 beyond the allowance × 2 = 1000
+//   Mar 1   #2     9000 + 1000 + (−3000 + 4500)                                      = 11500
+//   Mar usage 800 (inside the allowance) → 0
+//   Apr 1   #3     9000 + 0; the card now declines: Apr 1 and Apr 4 fail (past_due),
+//                  the card is fixed, the Apr 9 retry succeeds (active)              =  9000
+//   May 1   #4     9000 + 0                                                           =  9000
+//   May 10         discount 10 % once → applies from the next invoice (Jun 1)
+//   May usage 2000 → 1000 × 2 = 2000
+//   Jun 1   #5     (9000 + 2000) − 10 %                                              =  9900
+//   Jul 1 … Nov 1  #6–#10: 9000 each
+//   Nov 20         cancel at period end; Nov usage 1200 → 200 × 2 = 400
+//   Dec 1   #11    final invoice: usage only                                          =   400
+//   Jan 1 2026     nothing more; the workflow has ended.                       total 90800
+// B (bank invoices, kennitala, days_until_due 14): 4900 ISK/month from Jan 1.
+//   Jan 1 #1 due Jan 15, paid Jan 10. Feb 1 #2 due Feb 15, unpaid → past_due, paid late on
+//   Feb 20 → active; cancel at period end → canceled Mar 1 (no final invoice: nothing to bill).
+import assert from 'node:assert/strict';
+import { testEnv, type TestEnv } from '../support/env';
+import { maybeRecordHistory } from '../support/histories';
+import { createGateways } from '../../src/gateways';
+import { workflowIds } from '../../src/temporal/workflow-ids';
+import { advanceClock, attachCard, attachToClock, createClock, createCustomer, createPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
+
+describe('scenario: a year of billing on a test clock', function () {
+  this.timeout(600_000);
+  let env: TestEnv;
+  let m: SubMerchant;
+  before(async () => {
+    env = await testEnv();
+    m = await subMerchant(env, { currency: 'ISK' });
+  });
+
+  it('bills, collects, recovers, prorates, discounts and cancels with exact amounts', async () => {
+    const clock = await createClock(m, '2025-01-01T00:00:00.000Z', 'year of billing');
+    const advance = (t: string) => advanceClock(m, clock.id, t);
+    const sub = (id: string) => ok(m.call('GET', `/v1/subscriptions/${id}`));
+    const invoices = async (subId: string) => ((await ok(m.call('GET', `/v1/invoices?subscription=${subId}&limit=100`))).data as any[]).reverse();
+    const invoice = (id: string) => ok(m.call('GET', `/v1/invoices/${id}`));
+    const setCard = async (pmId: string, behaviour: 'succeed' | 'default') => {
+      const row = await env.db.paymentMethod.findUniqueOrThrow({ where: { id: pmId } });
+      await createGateways({ mode: 'test', db: env.db }).cardAcquirer.setCardBehaviour({ merchantId: m.id, token: row.acquirerToken!, behaviour });
+    };
+
+    // catalog
+    const seats = await createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: 3000, recurring: { interval: 'month' } });
+    const meter = await ok(m.call('POST', '/v1/meters', { body: { name: 'API calls', event_name: `api-calls-${clock.id}`, aggregate_type: 'sum', aggregate_property: 'calls' } }), 201);
+    const calls = await createPrice(m, {
+      type: 'recurring',
+      currency: 'ISK',
+      unit_amount: 2,
+      recurring: { interval: 'month', usage_type: 'metered' },
+      meter: meter.id,
+      included_units: 1000,
+    });
+    const bankPlan = await createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: 4900, recurring: { interval: 'month' } });
+
+    // customers on the clock
+    const a = await createCustomer(m, { name: 'A' });
+    await attachToClock(m, clock.id, a.id);
+    const card = await attachCard(m, a.id, TEST_CARDS.recovering);
+    await setCard(card.id, 'succeed');
+    const b = await createCustomer(m, { name: 'B', kennitala: '1201743399' });
+    await attachToClock(m, clock.id, b.id);
+    const usage = async (calls: number, at: string) =>
+      ok(m.call('POST', '/v1/events', { body: { event_name: meter.event_name, customer: a.id, timestamp: at, metadata: { calls: String(calls) } } }), 201);
+
+    const subA = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: a.id, trial_period_days: 31, items: [{ price: seats.id, quantity: 2 }, { price: calls.id }] } }), 201);
+    const subB = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: b.id, collection_method: 'send_invoice', days_until_due: 14, items: [{ price: bankPlan.id }] } }), 201);
+    assert.deepEqual([subA.status, subA.trial_end], ['trialing', '2025-02-01T00:00:00.000Z']);
+    assert.deepEqual([subB.status, subB.current_period_end], ['active', '2025-02-01T00:00:00.000Z']);
+    const seatItem = subA.items.find((i: any) => i.price === seats.id);
+
+    // January: trial usage (free); B's first bank invoice, paid on time.
+    await usage(500, '2025-01-15T12:00:00.000Z');
+    await advance('2025-01-10T00:00:00.000Z');
+    const [b1] = await invoices(subB.id);
+    assert.deepEqual([b1.status, b1.amount_due, b1.due_date], ['open', 4900, '2025-01-15T00:00:00.000Z']);
+    const b1paid = await ok(m.call('POST', `/v1/test_helpers/invoices/${b1.id}/pay_bank_claim`, { body: {} }));
+    assert.deepEqual([b1paid.status, b1paid.paid_at], ['paid', '2025-01-10T00:00:00.000Z']);
+
+    // February 1: A's trial ends.
+    await advance('2025-02-01T00:00:00.000Z');
+    assert.equal((await sub(subA.id)).status, 'active');
+    let ia = await invoices(subA.id);
+    assert.deepEqual(ia.map((i) => [i.amount_due, i.status]), [[6000, 'paid']]);
+    assert.deepEqual((await invoice(ia[0].id)).lines.map((l: any) => [l.kind, l.quantity, l.amount]), [['licensed', 2, 6000]]);
+
+    // February 15: a third seat, prorated.
+    await usage(1500, '2025-02-10T08:00:00.000Z');
+    await advance('2025-02-15T00:00:00.000Z');
+    const upd = await ok(m.call('POST', `/v1/subscription_items/${seatItem.id}`, { body: { quantity: 3 } }));
+    assert.equal(upd.quantity, 3);
+    const pr = await env.db.invoiceItem.findMany({ where: { subscriptionId: subA.id, proration: true }, orderBy: { amount: 'asc' } });
+    assert.deepEqual(pr.map((p) => Number(p.amount)), [-3000, 4500]);
+
+    // B's second invoice is overdue after Feb 15 and paid late on Feb 20; then B cancels at period end.
+    await advance('2025-02-16T00:00:00.000Z');
+    assert.equal((await sub(subB.id)).status, 'past_due');
+    await advance('2025-02-20T00:00:00.000Z');
+    const b2 = (await invoices(subB.id))[1];
+    assert.deepEqual([b2.status, b2.due_date], ['open', '2025-02-15T00:00:00.000Z']);
+    const b2paid = await ok(m.call('POST', `/v1/test_helpers/invoices/${b2.id}/pay_bank_claim`, { body: {} }));
+    assert.deepEqual([b2paid.status, b2paid.paid_at, b2paid.amount_paid], ['paid', '2025-02-20T00:00:00.000Z', 4900]);
+    assert.equal((await sub(subB.id)).status, 'active');
+    await ok(m.call('POST', `/v1/subscriptions/${subB.id}/cancel`, { body: { at_period_end: true } }));
+
+    // March 1: usage in arrears, seats in advance, the prorations.
+    await usage(800, '2025-03-12T00:00:00.000Z');
+    await advance('2025-03-01T00:00:00.000Z');
+    ia = await invoices(subA.id);
+    const a2 = await invoice(ia[1].id);
+    assert.deepEqual([a2.amount_due, a2.status, a2.period_start], [11500, 'paid', '2025-03-01T00:00:00.000Z']);
+    assert.deepEqual(
+      a2.lines.map((l: any) => [l.kind, l.quantity, l.amount, l.period_start, l.period_end]),
+      [
+        ['licensed', 3, 9000, '2025-03-01T00:00:00.000Z', '2025-04-01T00:00:00.000Z'],
+        ['metered', 500, 1000, '2025-02-01T00:00:00.000Z', '2025-03-01T00:00:00.000Z'],
+        ['proration', 1, -3000, '2025-02-15T00:00:00.000Z', '2025-03-01T00:00:00.000Z'],
+        ['proration', 1, 4500, '2025-02-15T00:00:00.000Z', '2025-03-01T00:00:00.000Z'],
+      ],
+    );
+    const bNow = await sub(subB.id);
+    assert.deepEqual([bNow.status, bNow.ended_at], ['canceled', '2025-03-01T00:00:00.000Z']);
+    assert.equal((await invoices(subB.id)).length, 2);
+
+    // April: the renewal fails twice, the card is fixed, the third attempt succeeds.
+    await setCard(card.id, 'default');
+    await advance('2025-04-01T00:00:00.000Z');
+    assert.equal((await sub(subA.id)).status, 'past_due');
+    await advance('2025-04-04T00:00:00.000Z');
+    const a3id = (await invoices(subA.id))[2].id;
+    assert.deepEqual([(await invoice(a3id)).status, (await env.db.invoice.findUniqueOrThrow({ where: { id: a3id } })).attemptCount], ['open', 2]);
+    await setCard(card.id, 'succeed');
+    await advance('2025-04-09T00:00:00.000Z');
+    const a3 = await invoice(a3id);
+    assert.deepEqual([a3.amount_due, a3.status, a3.paid_at], [9000, 'paid', '2025-04-09T00:00:00.000Z']);
+    assert.equal((await sub(subA.id)).status, 'active');
+
+    // May 10: a discount for the next invoice.
+    await advance('2025-05-10T00:00:00.000Z');
+    await ok(m.call('POST', `/v1/subscriptions/${subA.id}`, { body: { discount: { percent_off: 10, duration: 'once' } } }));
+    await usage(2000, '2025-05-20T00:00:00.000Z');
+    await advance('2025-06-01T00:00:00.000Z');
+    const a5 = await invoice((await invoices(subA.id))[4].id);
+    assert.deepEqual([a5.subtotal, a5.discount_amount, a5.total, a5.status], [11000, 1100, 9900, 'paid']);
+    assert.deepEqual(a5.lines.map((l: any) => [l.kind, l.amount]), [['licensed', 9000], ['metered', 2000], ['discount', -1100]]);
+
+    // Summer and autumn, month by month; then cancel at period end.
+    for (const t of ['2025-07-01', '2025-08-01', '2025-09-01', '2025-10-01', '2025-11-01']) await advance(`${t}T00:00:00.000Z`);
+    await usage(1200, '2025-11-05T00:00:00.000Z');
+    await advance('2025-11-20T00:00:00.000Z');
+    const pending = await ok(m.call('POST', `/v1/subscriptions/${subA.id}/cancel`, { body: { at_period_end: true } }));
+    assert.deepEqual([pending.status, pending.cancel_at_period_end], ['active', true]);
+    await advance('2025-12-01T00:00:00.000Z');
+    const ended = await sub(subA.id);
+    assert.deepEqual([ended.status, ended.ended_at], ['canceled', '2025-12-01T00:00:00.000Z']);
+    await advance('2026-01-01T00:00:00.000Z');
+
+    ia = await invoices(subA.id);
+    assert.deepEqual(
+      ia.map((i) => [i.period_start.slice(0, 10), i.amount_due, i.status]),
+      [
+        ['2025-02-01', 6000, 'paid'],
+        ['2025-03-01', 11500, 'paid'],
+        ['2025-04-01', 9000, 'paid'],
+        ['2025-05-01', 9000, 'paid'],
+        ['2025-06-01', 9900, 'paid'],
+        ['2025-07-01', 9000, 'paid'],
+        ['2025-08-01', 9000, 'paid'],
+        ['2025-09-01', 9000, 'paid'],
+        ['2025-10-01', 9000, 'paid'],
+        ['2025-11-01', 9000, 'paid'],
+        ['2025-11-01', 400, 'paid'],
+      ],
+    );
+    const final = await invoice(ia[10].id);
+    assert.deepEqual(final.lines.map((l: any) => [l.kind, l.quantity, l.amount, l.period_end]), [['metered', 200, 400, '2025-12-01T00:00:00.000Z']]);
+    assert.equal(ia.reduce((n, i) => n + i.amount_paid, 0), 90800);
+    // Exactly one invoice per period and one successful charge per invoice.
+    const keys = await env.db.invoice.findMany({ where: { subscriptionId: subA.id }, select: { periodKey: true } });
+    assert.equal(new Set(keys.map((k) => k.periodKey)).size, 11);
+    const charges = (await createGateways({ mode: 'test', db: env.db }).cardAcquirer.listCharges(m.id, { limit: 1000 })).filter((c) => c.status === 'succeeded');
+    assert.equal(charges.length, 11);
+    assert.equal(charges.reduce((n, c) => n + c.amount, 0), 90800);
+
+    // Both workflows have finished; the clock is ready.
+    const handleA = env.client.workflow.getHandle(workflowIds.subscription(subA.id));
+    assert.deepEqual(await handleA.result(), { subscriptionId: subA.id, status: 'canceled' });
+    await maybeRecordHistory(handleA, 'subscription-year-final-run');
+    assert.deepEqual(await env.client.workflow.getHandle(workflowIds.subscription(subB.id)).result(), { subscriptionId: subB.id, status: 'canceled' });
+  });
+});

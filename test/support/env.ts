@@ -1,0 +1,122 @@
+// The integration environment, started lazily by the first suite that needs it and torn down
+// by the root afterAll hook: a fresh PostgreSQL database (dropped at the end), the real Temporal
+// dev server (TEST_TEMPORAL_ADDRESS, or the CLI started on free ports, in memory), a worker on
+// a task queue of its own, and the API on a free loopback port.
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { loadConfig, type Config } from '../../src/config';
+import { createDb, type Db } from '../../src/db/client';
+import { dropDatabase, ensureDatabase, migrate } from '../../src/db/migrate';
+import { createTemporalProvider, type TemporalProvider } from '../../src/temporal/client';
+import { ensureTemporalCli, freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server';
+import { ensureSearchAttributes } from '../../src/temporal/provision';
+import { createBillingWorker, type WorkerHandle } from '../../src/worker';
+import { listen, type HttpHandle } from '../../src/runtime/http';
+import { createApp } from '../../api/app';
+
+export interface TestEnv {
+  config: Config;
+  databaseUrl: string;
+  db: Db;
+  temporalAddress: string;
+  temporal: TemporalProvider;
+  client: Client;
+  worker: WorkerHandle;
+  http: HttpHandle;
+  baseUrl: string;
+  /** Starts another API instance on the same database with config overrides (closed at teardown). */
+  startApp(overrides: Partial<Config>, temporal?: TemporalProvider): Promise<string>;
+}
+
+const quiet = () => undefined;
+const testLog = process.env.TEST_LOG === '1' ? (l: string) => console.log(l) : quiet;
+
+let envPromise: Promise<TestEnv> | undefined;
+const cleanups: Array<() => Promise<void>> = [];
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({}),
+    port: 0,
+    taskQueue: `billing-test-${randomBytes(4).toString('hex')}`,
+    rateLimitRequests: 1_000_000,
+    rateLimitWindowSeconds: 1,
+    logRequests: false,
+    ...overrides,
+  };
+}
+
+async function start(): Promise<TestEnv> {
+  const base = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const url = new URL(base);
+  url.pathname = `/billing_test_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const databaseUrl = url.toString();
+  await ensureDatabase(databaseUrl);
+  cleanups.push(() => dropDatabase(databaseUrl));
+  await migrate(databaseUrl);
+  const db = createDb(databaseUrl);
+  cleanups.push(() => db.$disconnect());
+
+  let temporalAddress = process.env.TEST_TEMPORAL_ADDRESS;
+  if (!temporalAddress) {
+    const cli = await ensureTemporalCli((l) => console.log(l));
+    const dev: DevServer = await startDevServer({ cli, port: await freePort(), log: testLog });
+    cleanups.push(() => dev.stop());
+    temporalAddress = dev.address;
+  }
+  const config = testConfig({ databaseUrl, temporalAddress });
+  const temporal = createTemporalProvider({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  cleanups.push(() => temporal.close());
+  const client = await temporal.client();
+  await ensureSearchAttributes(client.connection, config.temporalNamespace);
+
+  const worker = await createBillingWorker({ db, config, log: testLog, address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const running = worker.run();
+  cleanups.push(async () => {
+    await worker.shutdown();
+    await running.catch(() => undefined);
+  });
+  const app = createApp({ db, config, temporal, log: testLog });
+  const http = await listen(app, 0, '127.0.0.1');
+  cleanups.push(async () => {
+    await http.close(1000);
+    await app.shutdown();
+  });
+
+  return {
+    config,
+    databaseUrl,
+    db,
+    temporalAddress,
+    temporal,
+    client,
+    worker,
+    http,
+    baseUrl: `http://127.0.0.1:${http.port}`,
+    async startApp(overrides, otherTemporal) {
+      const cfg = { ...config, ...overrides };
+      const other = createApp({ db, config: cfg, temporal: otherTemporal ?? temporal, log: testLog });
+      const h = await listen(other, 0, '127.0.0.1');
+      cleanups.push(async () => {
+        await h.close(1000);
+        await other.shutdown();
+      });
+      return `http://127.0.0.1:${h.port}`;
+    },
+  };
+}
+
+export function testEnv(): Promise<TestEnv> {
+  envPromise ??= start();
+  return envPromise;
+}
+
+export async function teardownTestEnv(): Promise<void> {
+  if (!envPromise) return;
+  await envPromise.catch(() => undefined);
+  while (cleanups.length) {
+    const c = cleanups.pop()!;
+    await c().catch((e: unknown) => console.error('teardown:', (e as Error).message));
+  }
+  envPromise = undefined;
+}

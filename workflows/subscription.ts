@@ -1,0 +1,249 @@
+// One workflow per subscription, `subscription/sub_…` (DESIGN.md §1–3, docs/subscriptions.md).
+//
+// The database is the system of record: the workflow holds a VIEW of the subscription (row +
+// invoices that still need automatic work), read back by every activity. What to do next is a
+// pure function of that view and the time (./subscription/schedule.ts): finalize a draft
+// invoice, a charge attempt, a bank-claim check, or the period end (renewal, trial end, cancel
+// at period end, roll while paused/unpaid). Each step is an idempotent activity.
+//
+// Time: wall-time subscriptions sleep on timers until the next step is due. Subscriptions of a
+// test-clock customer never look at the workflow clock: they wait on `condition` until the
+// clock's time (signal `clockAdvanced`, or the database) reaches the next step; a step that is
+// due happens AT its due instant (so a clock that jumps a year replays every period exactly as
+// it would have happened), and once nothing is due up to the clock's time the subscription
+// records that it caught up, which lets the clock become `ready`.
+//
+// Commands (cancel, pause, item changes, invoice pay/void, …) arrive as the validated Update
+// `command`; its handler and the main loop share a mutex around every await that touches
+// state, so a command never interleaves with a billing step. Handlers only change state; the
+// main loop does the scheduled work. Continue-as-new after each period end (and when the SDK
+// suggests it), once every handler has finished.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  currentUpdateInfo,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { SubscriptionActivities } from '../activities/subscriptions';
+import {
+  CLOCK_ADVANCED_SIGNAL,
+  COMMAND_ERROR_TYPES,
+  NON_RETRYABLE_ACTIVITY_ERRORS,
+  SA_STATUS,
+  SUBSCRIPTION_COMMAND_UPDATE,
+  SUBSCRIPTION_REFRESH_SIGNAL,
+  SUBSCRIPTION_STATE_QUERY,
+  type CommandResult,
+  type SubscriptionCommand,
+  type SubscriptionView,
+  type SubscriptionWorkflowInput,
+  type SubscriptionWorkflowResult,
+  type SubscriptionWorkflowState,
+} from '../src/contracts/subscriptions';
+import { isDue, isFinished, nextStep, shouldAcknowledgeClock, waitMs, type DueStep } from './subscription/schedule';
+import { checkCommand } from './subscription/commands';
+import { Mutex } from './subscription/mutex';
+import { workflowTime } from './subscription/time';
+
+// Billing steps: retried without limit on infrastructure errors (a database or acquirer outage
+// delays a renewal, never drops it); 2 minutes covers a slow acquirer answer, and the steps
+// heartbeat, so a worker that dies in the middle of one is replaced within 15 seconds.
+const steps = proxyActivities<SubscriptionActivities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_ERRORS] },
+});
+// Short database reads and bookkeeping (load the view, attach, record clock sync, end) run as
+// local activities: no task-queue round trip each time.
+const local = proxyLocalActivities<SubscriptionActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+// Commands: someone waits for the answer, so a few attempts, then the update fails.
+const commands = proxyActivities<SubscriptionActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '500 milliseconds', maximumAttempts: 4, nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_ERRORS] },
+});
+
+export const commandUpdate = defineUpdate<CommandResult, [SubscriptionCommand]>(SUBSCRIPTION_COMMAND_UPDATE);
+export const clockAdvancedSignal = defineSignal<[string]>(CLOCK_ADVANCED_SIGNAL);
+export const refreshSignal = defineSignal(SUBSCRIPTION_REFRESH_SIGNAL);
+export const stateQuery = defineQuery<SubscriptionWorkflowState>(SUBSCRIPTION_STATE_QUERY);
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A failed command becomes a failed Update (never a failed workflow task), typed with the API's error code. */
+function commandFailure(err: unknown): ApplicationFailure {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure && (COMMAND_ERROR_TYPES as readonly string[]).includes(cause.type ?? '')) {
+    return ApplicationFailure.create({ type: cause.type!, message: cause.message, details: cause.details as unknown[] | undefined, nonRetryable: true });
+  }
+  return ApplicationFailure.create({ type: 'service_unavailable', message: `The command could not be applied: ${(cause as Error)?.message ?? String(cause)}`, nonRetryable: true });
+}
+
+export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<SubscriptionWorkflowResult> {
+  const ref = { subscriptionId: input.subscriptionId, merchantId: input.merchantId, mode: input.mode };
+  const mutex = new Mutex();
+  let view: SubscriptionView | null = null;
+  let clockTime: number | null = input.clockTime ? Date.parse(input.clockTime) : null;
+  let lastStepAt: number | null = input.lastStepAt ? Date.parse(input.lastStepAt) : null;
+  let version = 0;
+  let periodsBilled = input.periodsBilled ?? 0;
+  let periodsThisRun = 0;
+  let refreshRequested = false;
+  let publishedStatus: string | null = null;
+
+  const onClock = () => view !== null && view.testClockId !== null;
+  const setView = (v: SubscriptionView | null) => {
+    view = v;
+    version += 1;
+    if (v?.clockTime) {
+      const t = Date.parse(v.clockTime);
+      if (clockTime === null || t > clockTime) clockTime = t;
+    }
+    if (v && lastStepAt === null && v.clockSyncedTo) lastStepAt = Date.parse(v.clockSyncedTo);
+    if (v && v.status !== publishedStatus) {
+      upsertSearchAttributes([{ key: SA_STATUS, value: v.status }]);
+      publishedStatus = v.status;
+    }
+  };
+  /** The subscription's "now": its clock's time, or the workflow's deterministic time. */
+  const now = (): number => (onClock() ? (clockTime ?? workflowTime()) : workflowTime());
+  /** When a due step happens: on a clock, at its due instant (never before the previous step). */
+  const stepTime = (step: DueStep): number => {
+    if (!onClock()) return workflowTime();
+    const floor = lastStepAt ?? now();
+    return Number.isFinite(step.at) ? Math.max(step.at, floor) : floor;
+  };
+
+  setHandler(stateQuery, () => {
+    const step = view ? nextStep(view) : null;
+    return {
+      view,
+      clockTime: clockTime === null ? null : iso(clockTime),
+      periodsBilled,
+      next: step ? { kind: step.kind, reason: step.reason, at: iso(Number.isFinite(step.at) ? step.at : now()) } : null,
+    };
+  });
+  setHandler(clockAdvancedSignal, (time: string) => {
+    const t = Date.parse(time);
+    if (Number.isFinite(t) && (clockTime === null || t > clockTime)) {
+      clockTime = t;
+      version += 1;
+    }
+  });
+  setHandler(refreshSignal, () => {
+    refreshRequested = true;
+    version += 1;
+  });
+  setHandler(
+    commandUpdate,
+    (cmd: SubscriptionCommand) =>
+      mutex.run(async (): Promise<CommandResult> => {
+        try {
+          if (view === null) setView(await local.loadSubscriptionView(ref));
+          checkCommand(view, cmd);
+          const at = iso(now());
+          if (cmd.kind === 'pay_invoice') {
+            const inv = await commands.invoiceCollectionState({ ...ref, invoiceId: cmd.invoiceId });
+            if (inv === null) throw ApplicationFailure.create({ type: 'resource_missing', message: `No such invoice: '${cmd.invoiceId}'`, details: ['id'], nonRetryable: true });
+            if (inv.status === 'open' || inv.status === 'uncollectible') {
+              if (inv.collectionMethod === 'send_invoice') {
+                setView(await steps.checkSubscriptionBankClaim({ ...ref, invoiceId: cmd.invoiceId, now: at, force: true }));
+              } else {
+                setView(await steps.chargeSubscriptionInvoice({ ...ref, invoiceId: cmd.invoiceId, attempt: inv.attemptCount + 1, manual: true, now: at }));
+              }
+            }
+            return { objectId: cmd.invoiceId };
+          }
+          const commandId = `${ref.subscriptionId}:${currentUpdateInfo()?.id ?? 'unknown'}`;
+          const r = await commands.applySubscriptionCommand({ ...ref, commandId, now: at, command: cmd });
+          setView(r.view);
+          if (r.refusal) throw ApplicationFailure.create({ type: r.refusal.code, message: r.refusal.message, details: [r.refusal.param], nonRetryable: true });
+          return { objectId: r.objectId };
+        } catch (err) {
+          throw commandFailure(err);
+        }
+      }),
+    { validator: (cmd: SubscriptionCommand) => checkCommand(view, cmd) },
+  );
+
+  await mutex.run(async () => setView(await local.attachSubscriptionWorkflow(ref)));
+  // A workflow never bills a subscription that is not in the database.
+  if (view === null) return { subscriptionId: ref.subscriptionId, status: 'canceled' };
+
+  /** Runs the step that is due now (re-evaluated under the lock: a command may have changed things). */
+  const runDueStep = async (): Promise<void> => {
+    if (view === null) return;
+    const step = nextStep(view);
+    if (step === null || !isDue(step, now())) return;
+    const at = stepTime(step);
+    const atIso = iso(at);
+    switch (step.kind) {
+      case 'finalize_invoice':
+        setView(await steps.finalizeSubscriptionInvoice({ ...ref, invoiceId: step.invoiceId, now: atIso }));
+        break;
+      case 'charge_invoice':
+        setView(await steps.chargeSubscriptionInvoice({ ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now: atIso }));
+        break;
+      case 'check_bank_claim':
+        setView(await steps.checkSubscriptionBankClaim({ ...ref, invoiceId: step.invoiceId, now: atIso }));
+        break;
+      case 'period_end':
+        setView(await steps.runSubscriptionPeriodEnd({ ...ref, periodEnd: step.periodEnd, now: atIso }));
+        periodsThisRun += 1;
+        periodsBilled += 1;
+        break;
+    }
+    if (lastStepAt === null || at > lastStepAt) lastStepAt = at;
+  };
+
+  for (;;) {
+    if (refreshRequested) {
+      refreshRequested = false;
+      await mutex.run(async () => setView(await local.loadSubscriptionView(ref)));
+      continue;
+    }
+    const current = view as SubscriptionView | null;
+    if (current === null || isFinished(current)) break;
+    const step = nextStep(current);
+    const t = now();
+    // One period per run: after a period end, start afresh before the next one.
+    if ((periodsThisRun > 0 && (step === null || step.kind === 'period_end')) || workflowInfo().continueAsNewSuggested) {
+      await condition(() => mutex.idle && allHandlersFinished());
+      await continueAsNew<typeof subscriptionWorkflow>({
+        ...input,
+        clockTime: clockTime === null ? null : iso(clockTime),
+        periodsBilled,
+        lastStepAt: lastStepAt === null ? null : iso(lastStepAt),
+      });
+    }
+    if (step !== null && isDue(step, t)) {
+      await mutex.run(runDueStep);
+      continue;
+    }
+    if (onClock() && clockTime !== null && shouldAcknowledgeClock(current, clockTime)) {
+      const time = clockTime;
+      await mutex.run(async () => setView(await local.syncSubscriptionClock({ ...ref, testClockId: current.testClockId!, clockTime: iso(time) })));
+      continue;
+    }
+    const seen = version;
+    if (!onClock() && step !== null) await condition(() => version !== seen, waitMs(step, t));
+    else await condition(() => version !== seen);
+  }
+
+  await mutex.run(() => local.markSubscriptionWorkflowEnded(ref));
+  await condition(() => mutex.idle && allHandlersFinished());
+  const final = view as SubscriptionView | null;
+  return { subscriptionId: ref.subscriptionId, status: final?.status ?? 'canceled' };
+}
