@@ -14,6 +14,7 @@ import { loadSubscriptionView } from '../src/domain/subscriptions/subscription-v
 import { attachWorkflow, recordClockSync, recordWorkflowEnded } from '../src/domain/subscriptions/workflow-lifecycle';
 import { applySubscriptionCommand } from '../src/domain/subscriptions/apply-command';
 import { runPeriodEnd } from '../src/domain/subscriptions/period-end';
+import { sendTrialWillEnd } from '../src/domain/subscriptions/trial-notice';
 import { cancelInvoiceBankClaim, chargeSubscriptionInvoice, checkInvoiceBankClaim, finalizeSubscriptionInvoice } from '../src/domain/subscriptions/collect-invoice';
 import { reconcileSubscriptions } from '../src/domain/subscriptions/reconcile-subscriptions';
 import { workflowIds } from '../src/temporal/workflow-ids';
@@ -35,6 +36,7 @@ import {
   type SubscriptionRef,
   type SubscriptionView,
   type TestClockWorkflowInput,
+  type TrialNoticeInput,
 } from '../src/contracts/subscriptions';
 
 export interface SubscriptionActivityDeps {
@@ -125,6 +127,11 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
         await dispatch((await runPeriodEnd(db, input)).events);
         return view(input);
       });
+    },
+
+    async sendSubscriptionTrialNotice(input: TrialNoticeInput): Promise<SubscriptionView | null> {
+      await dispatch((await sendTrialWillEnd(db, input)).events);
+      return view(input);
     },
 
     async finalizeSubscriptionInvoice(input: InvoiceStepInput): Promise<SubscriptionView | null> {

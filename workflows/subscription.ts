@@ -28,6 +28,7 @@ import {
   defineQuery,
   defineSignal,
   defineUpdate,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -81,6 +82,7 @@ export const refreshSignal = defineSignal(SUBSCRIPTION_REFRESH_SIGNAL);
 export const stateQuery = defineQuery<SubscriptionWorkflowState>(SUBSCRIPTION_STATE_QUERY);
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const TRIAL_NOTICE_PATCH = 'subscription-trial-will-end';
 
 /** A failed command becomes a failed Update (never a failed workflow task), typed with the API's error code. */
 function commandFailure(err: unknown): ApplicationFailure {
@@ -93,6 +95,9 @@ function commandFailure(err: unknown): ApplicationFailure {
 
 export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<SubscriptionWorkflowResult> {
   const ref = { subscriptionId: input.subscriptionId, merchantId: input.merchantId, mode: input.mode };
+  // subscription.trial_will_end came after the first histories were recorded: decided once per
+  // run, before any command, so a replayed older history keeps its schedule (docs/subscriptions.md).
+  const sched = { trialNotices: patched(TRIAL_NOTICE_PATCH) };
   const mutex = new Mutex();
   let view: SubscriptionView | null = null;
   let clockTime: number | null = input.clockTime ? Date.parse(input.clockTime) : null;
@@ -127,7 +132,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   };
 
   setHandler(stateQuery, () => {
-    const step = view ? nextStep(view) : null;
+    const step = view ? nextStep(view, sched) : null;
     return {
       view,
       clockTime: clockTime === null ? null : iso(clockTime),
@@ -185,7 +190,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   /** Runs the step that is due now (re-evaluated under the lock: a command may have changed things). */
   const runDueStep = async (): Promise<void> => {
     if (view === null) return;
-    const step = nextStep(view);
+    const step = nextStep(view, sched);
     if (step === null || !isDue(step, now())) return;
     const at = stepTime(step);
     const atIso = iso(at);
@@ -198,6 +203,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         break;
       case 'check_bank_claim':
         setView(await steps.checkSubscriptionBankClaim({ ...ref, invoiceId: step.invoiceId, now: atIso }));
+        break;
+      case 'trial_notice':
+        setView(await steps.sendSubscriptionTrialNotice({ ...ref, trialEnd: step.trialEnd, now: atIso }));
         break;
       case 'period_end':
         setView(await steps.runSubscriptionPeriodEnd({ ...ref, periodEnd: step.periodEnd, now: atIso }));
@@ -215,8 +223,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       continue;
     }
     const current = view as SubscriptionView | null;
-    if (current === null || isFinished(current)) break;
-    const step = nextStep(current);
+    if (current === null || isFinished(current, sched)) break;
+    const step = nextStep(current, sched);
     const t = now();
     // One period per run: after a period end, start afresh before the next one.
     if ((periodsThisRun > 0 && (step === null || step.kind === 'period_end')) || workflowInfo().continueAsNewSuggested) {
@@ -232,7 +240,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       await mutex.run(runDueStep);
       continue;
     }
-    if (onClock() && clockTime !== null && shouldAcknowledgeClock(current, clockTime)) {
+    if (onClock() && clockTime !== null && shouldAcknowledgeClock(current, clockTime, sched)) {
       const time = clockTime;
       await mutex.run(async () => setView(await local.syncSubscriptionClock({ ...ref, testClockId: current.testClockId!, clockTime: iso(time) })));
       continue;

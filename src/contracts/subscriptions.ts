@@ -54,6 +54,11 @@ export interface SubscriptionView {
   currentPeriodStart: string;
   currentPeriodEnd: string;
   trialEnd: string | null;
+  /**
+   * The trial end `subscription.trial_will_end` was sent for. Absent in views recorded before
+   * the notice existed (replayed histories); the schedule only reads it behind its patch.
+   */
+  trialWillEndNotifiedFor?: string | null;
   cancelAtPeriodEnd: boolean;
   pausedAt: string | null;
   testClockId: string | null;
@@ -152,6 +157,12 @@ export interface SubscriptionRef {
 export interface PeriodEndInput extends SubscriptionRef {
   /** The period end this step is for: a retried or repeated step for a past period does nothing. */
   periodEnd: string;
+  now: string;
+}
+
+export interface TrialNoticeInput extends SubscriptionRef {
+  /** The trial end the notice is for: a stale step (trial end moved) does nothing. */
+  trialEnd: string;
   now: string;
 }
 

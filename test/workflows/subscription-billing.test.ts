@@ -166,4 +166,47 @@ describe('subscription billing cycle on test clocks', function () {
     assert.deepEqual([second.status, second.period_start, second.due_date], ['uncollectible', '2025-10-01T12:00:00.000Z', '2025-10-11T12:00:00.000Z']);
     assert.equal((await sub(s.id)).status, 'unpaid');
   });
+
+  it('subscription.trial_will_end: three days before trial end, once; at once for a short trial; none after a cancel', async () => {
+    const notices = async (subId: string) =>
+      ((await ok(m.call('GET', '/v1/webhook_events?type=subscription.trial_will_end&limit=100'))).data as any[]).filter((e) => e.data.id === subId);
+    const { clock, customer } = await clockCustomer('2025-06-01T12:00:00.000Z', { card: TEST_CARDS.visa });
+    const price = await monthlyPrice(m, 990);
+    const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }], trial_period_days: 14 } }), 201);
+    assert.equal(s.trial_end, '2025-06-15T12:00:00.000Z');
+
+    await advanceClock(m, clock.id, '2025-06-12T11:59:59.000Z');
+    assert.deepEqual(await notices(s.id), []);
+    const state: any = await env.client.workflow.getHandle(workflowIds.subscription(s.id)).query('state');
+    assert.deepEqual([state.next.kind, state.next.at], ['trial_notice', '2025-06-12T12:00:00.000Z']);
+
+    await advanceClock(m, clock.id, '2025-06-12T12:00:00.000Z');
+    let sent = await notices(s.id);
+    assert.equal(sent.length, 1);
+    assert.deepEqual([sent[0].data.status, sent[0].data.trial_end], ['trialing', '2025-06-15T12:00:00.000Z']);
+
+    // The trial ends: no second notice, and the first paid period is billed.
+    await advanceClock(m, clock.id, '2025-06-15T12:00:00.000Z');
+    assert.equal((await sub(s.id)).status, 'active');
+    sent = await notices(s.id);
+    assert.equal(sent.length, 1);
+    assert.deepEqual((await invoices(s.id)).map((i) => [i.status, i.amount_paid]), [['paid', 990]]);
+    await maybeRecordHistory(env.client.workflow.getHandle(workflowIds.subscription(s.id)), 'subscription-trial-notice');
+
+    // A repeated step (a retried activity) sends nothing more.
+    const { sendTrialWillEnd } = await import('../../src/domain/subscriptions/trial-notice');
+    const again = await sendTrialWillEnd(env.db, { subscriptionId: s.id, merchantId: m.id, mode: 'test', trialEnd: '2025-06-15T12:00:00.000Z', now: '2025-06-12T12:00:00.000Z' });
+    assert.equal(again.sent, false);
+
+    // Shorter than three days: at once, when the subscription starts.
+    const short = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }], trial_period_days: 2 } }), 201);
+    await advanceClock(m, clock.id, '2025-06-15T12:00:01.000Z');
+    assert.equal((await notices(short.id)).length, 1);
+
+    // Canceled during the trial, before the notice was due: none.
+    const canceled = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }], trial_period_days: 30 } }), 201);
+    await ok(m.call('POST', `/v1/subscriptions/${canceled.id}/cancel`, { body: {} }));
+    await advanceClock(m, clock.id, '2025-07-14T12:00:01.000Z');
+    assert.deepEqual(await notices(canceled.id), []);
+  });
 });

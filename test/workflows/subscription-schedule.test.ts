@@ -145,6 +145,44 @@ describe('subscription schedule: what is due next', () => {
     assert.equal(isFinished(view({ ...stuck, clockDeleted: false })), false);
   });
 
+  describe('trial notice (subscription.trial_will_end)', () => {
+    const on = { trialNotices: true };
+    const trialing = (over: Partial<SubscriptionView> = {}) =>
+      view({ status: 'trialing', currentPeriodStart: '2025-02-01T00:00:00.000Z', currentPeriodEnd: '2025-02-15T00:00:00.000Z', trialEnd: '2025-02-15T00:00:00.000Z', ...over });
+    const cases: Array<{ name: string; v: SubscriptionView; opts: { trialNotices?: boolean }; expect: [string, string, string] }> = [
+      { name: 'three days before trial end', v: trialing(), opts: on, expect: ['trial_notice', 'trial_will_end', '2025-02-12T00:00:00.000Z'] },
+      { name: 'histories from before the notice: not scheduled', v: trialing(), opts: {}, expect: ['period_end', 'trial_end', '2025-02-15T00:00:00.000Z'] },
+      { name: 'already sent for this trial end', v: trialing({ trialWillEndNotifiedFor: '2025-02-15T00:00:00.000Z' }), opts: on, expect: ['period_end', 'trial_end', '2025-02-15T00:00:00.000Z'] },
+      { name: 'sent for another trial end: due again', v: trialing({ trialWillEndNotifiedFor: '2025-02-10T00:00:00.000Z' }), opts: on, expect: ['trial_notice', 'trial_will_end', '2025-02-12T00:00:00.000Z'] },
+      {
+        name: 'a one-day trial: due before it began, so at once',
+        v: trialing({ currentPeriodEnd: '2025-02-02T00:00:00.000Z', trialEnd: '2025-02-02T00:00:00.000Z' }),
+        opts: on,
+        expect: ['trial_notice', 'trial_will_end', '2025-01-30T00:00:00.000Z'],
+      },
+      { name: 'paused during the trial: no notice while paused', v: trialing({ status: 'paused', pausedAt: '2025-02-03T00:00:00.000Z' }), opts: on, expect: ['period_end', 'roll_without_invoice', '2025-02-15T00:00:00.000Z'] },
+      { name: 'active (trial over): none', v: view({ trialEnd: '2025-01-31T00:00:00.000Z' }), opts: on, expect: ['period_end', 'renewal', '2025-02-28T00:00:00.000Z'] },
+      {
+        name: 'exactly three days: the notice goes before the trial end on a tie',
+        v: trialing({ currentPeriodEnd: '2025-02-04T00:00:00.000Z', trialEnd: '2025-02-04T00:00:00.000Z', invoices: [] }),
+        opts: on,
+        expect: ['trial_notice', 'trial_will_end', '2025-02-01T00:00:00.000Z'],
+      },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const s = nextStep(c.v, c.opts)!;
+        assert.deepEqual([s.kind, s.reason, new Date(s.at).toISOString()], c.expect);
+      });
+    }
+    it('a clock past the notice time is not acknowledged until the notice is sent', () => {
+      const v = trialing({ clockSyncedTo: '2025-02-01T00:00:00.000Z' });
+      assert.equal(shouldAcknowledgeClock(v, T('2025-02-13T00:00:00.000Z'), on), false);
+      assert.equal(shouldAcknowledgeClock(v, T('2025-02-13T00:00:00.000Z')), true);
+      assert.equal(shouldAcknowledgeClock({ ...v, trialWillEndNotifiedFor: '2025-02-15T00:00:00.000Z' }, T('2025-02-13T00:00:00.000Z'), on), true);
+    });
+  });
+
   const clockCases: Array<{ name: string; v: SubscriptionView; clock: string; expect: boolean }> = [
     { name: 'nothing due up to the clock, not yet acknowledged', v: view({ clockSyncedTo: '2025-02-01T00:00:00.000Z' }), clock: '2025-02-10T00:00:00.000Z', expect: true },
     { name: 'already acknowledged that time', v: view({ clockSyncedTo: '2025-02-10T00:00:00.000Z' }), clock: '2025-02-10T00:00:00.000Z', expect: false },

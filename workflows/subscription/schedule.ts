@@ -7,16 +7,23 @@
 //     ("first_attempt" or "dunning_retry");
 //   - an open send_invoice invoice with nextActionAt → check its bank claim (due date, then the
 //     documented re-checks until it is paid or expires);
+//   - while trialing (schedules with trial notices on): the `subscription.trial_will_end` notice,
+//     three days before trial end (at once for shorter trials), unless already sent for it;
 //   - the current period's end (not once canceled): "trial_end" while trialing, "cancel_at_period_end"
 //     when a cancellation is pending, "roll_without_invoice" while paused or unpaid, else "renewal".
 // The earliest wins; on a tie invoice work goes first (finalize, charge, claim check), so the
-// money of a period is settled in the order it was billed before the next period starts.
+// money of a period is settled in the order it was billed before the next period starts; the
+// trial notice goes before the trial's end.
+//
+// Trial notices came after the first recorded histories: workflows decide with `patched()` and
+// pass `{ trialNotices }`, so a replayed history from before keeps its original schedule.
 import type { InvoiceView, SubscriptionView } from '../../src/contracts/subscriptions';
 
 export type DueStep =
   | { kind: 'finalize_invoice'; reason: 'draft_invoice'; invoiceId: string; at: number }
   | { kind: 'charge_invoice'; reason: 'first_attempt' | 'dunning_retry'; invoiceId: string; attempt: number; at: number }
   | { kind: 'check_bank_claim'; reason: 'claim_check'; invoiceId: string; at: number }
+  | { kind: 'trial_notice'; reason: 'trial_will_end'; trialEnd: string; at: number }
   | {
       kind: 'period_end';
       reason: 'trial_end' | 'renewal' | 'cancel_at_period_end' | 'roll_without_invoice';
@@ -25,7 +32,15 @@ export type DueStep =
       at: number;
     };
 
-const KIND_ORDER: Record<DueStep['kind'], number> = { finalize_invoice: 0, charge_invoice: 1, check_bank_claim: 2, period_end: 3 };
+const KIND_ORDER: Record<DueStep['kind'], number> = { finalize_invoice: 0, charge_invoice: 1, check_bank_claim: 2, trial_notice: 3, period_end: 4 };
+
+/** How long before trial_end the notice is due (src/domain/subscriptions/trial-notice.ts). */
+export const TRIAL_NOTICE_LEAD_MS = 3 * 24 * 60 * 60 * 1000;
+
+export interface ScheduleOptions {
+  /** Include the trial_will_end notice (workflows created after the notice existed). */
+  trialNotices?: boolean;
+}
 
 function ms(iso: string): number {
   const t = Date.parse(iso);
@@ -54,12 +69,22 @@ function periodStep(view: SubscriptionView): DueStep | null {
   return { kind: 'period_end', reason, periodEnd: view.currentPeriodEnd, at };
 }
 
+function trialNoticeStep(view: SubscriptionView): DueStep | null {
+  if (view.status !== 'trialing' || view.trialEnd === null) return null;
+  if ((view.trialWillEndNotifiedFor ?? null) === view.trialEnd) return null;
+  return { kind: 'trial_notice', reason: 'trial_will_end', trialEnd: view.trialEnd, at: ms(view.trialEnd) - TRIAL_NOTICE_LEAD_MS };
+}
+
 /** Every pending step, earliest first (ties: invoice work before the period end, then invoice order). */
-export function pendingSteps(view: SubscriptionView): DueStep[] {
+export function pendingSteps(view: SubscriptionView, opts: ScheduleOptions = {}): DueStep[] {
   const steps: DueStep[] = [];
   for (const inv of view.invoices) {
     const s = invoiceStep(inv);
     if (s) steps.push(s);
+  }
+  if (opts.trialNotices) {
+    const n = trialNoticeStep(view);
+    if (n) steps.push(n);
   }
   const p = periodStep(view);
   if (p) steps.push(p);
@@ -68,8 +93,8 @@ export function pendingSteps(view: SubscriptionView): DueStep[] {
 }
 
 /** The next step, or null when nothing will ever be due again (canceled and nothing to collect). */
-export function nextStep(view: SubscriptionView): DueStep | null {
-  return pendingSteps(view)[0] ?? null;
+export function nextStep(view: SubscriptionView, opts: ScheduleOptions = {}): DueStep | null {
+  return pendingSteps(view, opts)[0] ?? null;
 }
 
 /** True when the step's time has come. */
@@ -86,17 +111,17 @@ export function waitMs(step: DueStep, now: number): number {
  * The workflow has nothing left to do: canceled, and every invoice settled (or left
  * uncollectible), or canceled on a deleted test clock (its time will never come).
  */
-export function isFinished(view: SubscriptionView): boolean {
+export function isFinished(view: SubscriptionView, opts: ScheduleOptions = {}): boolean {
   if (view.status !== 'canceled') return false;
-  return nextStep(view) === null || (view.testClockId !== null && view.clockDeleted);
+  return nextStep(view, opts) === null || (view.testClockId !== null && view.clockDeleted);
 }
 
 /**
  * Test clocks: the subscription has caught up with clockTime (and should say so) when nothing is
  * due at or before it and it has not acknowledged that time yet.
  */
-export function shouldAcknowledgeClock(view: SubscriptionView, clockTime: number): boolean {
-  const step = nextStep(view);
+export function shouldAcknowledgeClock(view: SubscriptionView, clockTime: number, opts: ScheduleOptions = {}): boolean {
+  const step = nextStep(view, opts);
   if (step !== null && isDue(step, clockTime)) return false;
   const synced = view.clockSyncedTo === null ? Number.NEGATIVE_INFINITY : ms(view.clockSyncedTo);
   return synced < clockTime;

@@ -27,6 +27,7 @@ export async function loadSubscriptionView(db: Db, ref: SubscriptionRef): Promis
     currentPeriodStart: sub.currentPeriodStart.toISOString(),
     currentPeriodEnd: sub.currentPeriodEnd.toISOString(),
     trialEnd: sub.trialEnd?.toISOString() ?? null,
+    trialWillEndNotifiedFor: sub.trialWillEndNotifiedFor?.toISOString() ?? null,
     cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
     pausedAt: sub.pausedAt?.toISOString() ?? null,
     testClockId: sub.testClockId,

@@ -22,6 +22,12 @@ describe('customers attached to a test clock at creation', () => {
     assert.equal(plain.body.test_clock, null);
     const link = await env.db.testClockCustomer.findFirst({ where: { customerId: cus.body.id } });
     assert.equal(link?.testClockId, clock.body.id);
+    // The list and PATCH present the same customer as retrieve does.
+    const listed = (await m.call('GET', '/v1/customers?limit=100')).body.data as any[];
+    assert.equal(listed.find((c) => c.id === cus.body.id)?.test_clock, clock.body.id);
+    assert.equal(listed.find((c) => c.id === plain.body.id)?.test_clock, null);
+    const patched = await m.call('PATCH', `/v1/customers/${cus.body.id}`, { body: { name: 'On a clock' } });
+    assert.deepEqual([patched.status, patched.body.name, patched.body.test_clock], [200, 'On a clock', clock.body.id]);
   });
 
   it('an unknown or other merchant clock is refused and no customer is created', async () => {

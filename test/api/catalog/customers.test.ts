@@ -209,4 +209,35 @@ describe('catalog: customers', () => {
     assert.equal(a.status, 201);
     assert.deepEqual(b.body, a.body);
   });
+
+  it('records customer.created and customer.updated with the customer as the API returns it; a no-op PATCH records nothing', async () => {
+    const events = async (id: string, type: string) =>
+      ((await m.call('GET', `/v1/webhook_events?type=${type}&limit=100`)).body.data as any[]).filter((e) => e.data.id === id);
+    const created = await m.call('POST', '/v1/customers', { body: { email: 'events@example.is', name: 'Before', metadata: { a: '1' } } });
+    assert.equal(created.status, 201, created.text);
+    const [c] = await events(created.body.id, 'customer.created');
+    assert.ok(c, 'customer.created recorded');
+    assert.deepEqual(c.data, created.body);
+
+    const changed = await m.call('PATCH', `/v1/customers/${created.body.id}`, { body: { name: 'After' } });
+    assert.equal(changed.status, 200, changed.text);
+    let updated = await events(created.body.id, 'customer.updated');
+    assert.equal(updated.length, 1);
+    assert.deepEqual(updated[0].data, changed.body);
+
+    // Same values again, and an empty body: no event.
+    assert.equal((await m.call('PATCH', `/v1/customers/${created.body.id}`, { body: { name: 'After', metadata: { a: '1' } } })).status, 200);
+    assert.equal((await m.call('PATCH', `/v1/customers/${created.body.id}`, { body: {} })).status, 200);
+    updated = await events(created.body.id, 'customer.updated');
+    assert.equal(updated.length, 1);
+
+    // A refused create records no event (same transaction).
+    const ext = unique('ext');
+    assert.equal((await m.call('POST', '/v1/customers', { body: { email: 'a@example.is', external_id: ext } })).status, 201);
+    const before = await env.db.event.count({ where: { merchantId: m.id, type: 'customer.created' } });
+    expectError(await m.call('POST', '/v1/customers', { body: { email: 'b@example.is', external_id: ext } }), 409, 'resource_conflict', 'external_id');
+    assert.equal(await env.db.event.count({ where: { merchantId: m.id, type: 'customer.created' } }), before);
+    // Another merchant sees none of them.
+    assert.deepEqual(((await other.call('GET', '/v1/webhook_events?type=customer.created&limit=100')).body.data as any[]).filter((e) => e.data.id === created.body.id), []);
+  });
 });

@@ -79,7 +79,9 @@ describe('subscriptions API', function () {
       const st: any = await env.client.workflow.getHandle(workflowIds.subscription(s.id)).query('state');
       return st.view ? st : undefined;
     }, 'workflow state');
-    assert.deepEqual([state.next.kind, state.next.reason, state.next.at], ['period_end', 'trial_end', s.trial_end]);
+    // Next: the trial_will_end notice three days before the trial ends (docs/subscriptions.md).
+    const noticeAt = new Date(new Date(s.trial_end).getTime() - 3 * 86_400_000).toISOString();
+    assert.deepEqual([state.next.kind, state.next.reason, state.next.at], ['trial_notice', 'trial_will_end', noticeAt]);
     assert.equal((await invoicesOf(s.id)).length, 0);
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { testEnv, type TestEnv } from '../../support/env';
 import { expectError, newMerchant, type TestMerchant } from '../../support/api';
@@ -25,6 +25,25 @@ describe('docs/events.md', () => {
       assert.equal(typeof sample.data, 'object');
       assert.match(sample.data.id, /^[a-z]+_/, type);
     }
+  });
+
+  it('every catalogued type is recorded somewhere in the service (none is documented but never sent)', () => {
+    // A static check that backs the behavioural tests of each area: the type's literal must
+    // appear in the service's own code (not the catalogue, not the generated client, not tests).
+    const root = path.resolve(__dirname, '..', '..', '..', '..');
+    const sources: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) {
+          if (e.name !== 'generated' && e.name !== 'node_modules') walk(full);
+        } else if (e.name.endsWith('.ts') && full !== path.join(root, 'src', 'events', 'types.ts')) sources.push(readFileSync(full, 'utf8'));
+      }
+    };
+    for (const dir of ['api', 'src', 'activities', 'workflows']) walk(path.join(root, dir));
+    const all = sources.join('\n');
+    const unsent = EVENT_TYPE_NAMES.filter((t) => !all.includes(`'${t}'`));
+    assert.deepEqual(unsent, []);
   });
 
   it('lists every type in the catalogue table', () => {
