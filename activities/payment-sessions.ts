@@ -1,6 +1,7 @@
 // Payment-session activities: thin wrappers over src/domain/payment-sessions.
 import type { Db } from '../src/db/client';
-import { expirePaymentSession } from '../src/domain/payment-sessions/expire-payment-session';
+import { expirePaymentSessionWithEvents } from '../src/domain/payment-sessions/expire-payment-session';
+import { dispatchEventsFromActivity } from '../src/events';
 import type {
   ExpirePaymentSessionInput,
   ExpirePaymentSessionResult,
@@ -17,8 +18,10 @@ export function createPaymentSessionActivities(deps: PaymentSessionActivityDeps)
   return {
     /** Idempotent: re-reads the locked row; see src/domain/payment-sessions/expire-payment-session.ts. */
     async expirePaymentSession(input: ExpirePaymentSessionInput): Promise<ExpirePaymentSessionResult> {
-      const result = await expirePaymentSession(deps.db, input);
+      const { result, events } = await expirePaymentSessionWithEvents(deps.db, input);
       if (result.outcome === 'expired' && result.paymentCanceled) deps.log(`payment session ${input.sessionId} expired; its payment was canceled`);
+      // After commit; never throws (an event it could not dispatch is left to the reconciler).
+      if (events.length > 0) await dispatchEventsFromActivity(deps.db, events, deps.log);
       return result;
     },
     /**
@@ -34,7 +37,8 @@ export function createPaymentSessionActivities(deps: PaymentSessionActivityDeps)
         ORDER BY expires_at LIMIT ${input.batchSize}`;
       let expired = 0;
       for (const s of overdue) {
-        const r = await expirePaymentSession(deps.db, { sessionId: s.id, merchantId: s.merchant_id, mode: s.mode });
+        const { result: r, events } = await expirePaymentSessionWithEvents(deps.db, { sessionId: s.id, merchantId: s.merchant_id, mode: s.mode });
+        if (events.length > 0) await dispatchEventsFromActivity(deps.db, events, deps.log);
         if (r.outcome === 'expired') expired++;
       }
       if (expired > 0) deps.log(`payment session sweeper: expired ${expired} overdue session(s)`);

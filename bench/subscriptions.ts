@@ -94,10 +94,16 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     await pool(N, CONCURRENCY, async (i) => {
       const customer = await createCustomer(scoped, tenant, { email: `bench${i}@example.is` });
       await attachTestCard({ db: scoped, rootDb: db }, tenant, { customerId: customer.id, cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvc: '123' });
-      const created = await scoped.$transaction(async (tx) => {
-        await attachCustomerToTestClock(tx, tenant, { testClockId: clock.id, customerId: customer.id });
-        return createSubscription(tx, tenant, { customer: customer.id, items: [{ price: price.id }] }, new Date());
-      });
+      // Every creation locks the one clock row (a subscription starts at the clock's time, which
+      // an advance must not move meanwhile), so these transactions queue behind each other:
+      // setup is not measured, so give them the API's 30 s rather than Prisma's default 5 s.
+      const created = await scoped.$transaction(
+        async (tx) => {
+          await attachCustomerToTestClock(tx, tenant, { testClockId: clock.id, customerId: customer.id });
+          return createSubscription(tx, tenant, { customer: customer.id, items: [{ price: price.id }] }, new Date());
+        },
+        { timeout: 30_000, maxWait: 30_000 },
+      );
       await ensureSubscriptionWorkflow(target, {
         subscriptionId: created.subscription.id,
         merchantId: tenant.merchantId,

@@ -17,6 +17,8 @@ export interface Config {
   logRequests: boolean;
   /** How long a payment session stays open before it expires (seconds; docs/checkout.md). */
   paymentSessionLifetimeSeconds: number;
+  /** How long a request waits for a pooled database connection before 503 (ms). */
+  transactionMaxWaitMs: number;
 }
 
 function int(name: string, fallback: number, min: number, max: number): number {
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.BILLING_DATA_DIR || '.data',
     logRequests: env.LOG_REQUESTS !== '0',
     paymentSessionLifetimeSeconds: int('PAYMENT_SESSION_LIFETIME_SECONDS', 86_400, 60, 30 * 86_400),
+    transactionMaxWaitMs: int('DB_TX_MAX_WAIT_MS', 5_000, 100, 120_000),
   };
 }
 

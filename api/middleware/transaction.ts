@@ -89,7 +89,7 @@ export function transactional(deps: AppDeps): Middleware {
             });
           }
         },
-        { timeout: TX_TIMEOUT_MS, maxWait: 5_000 },
+        { timeout: TX_TIMEOUT_MS, maxWait: deps.config.transactionMaxWaitMs },
       );
     } catch (err) {
       if (isTransactionTimeout(err)) {

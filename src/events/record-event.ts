@@ -21,6 +21,20 @@ export interface RecordedEvent {
   createdAt: Date;
 }
 
+let lastCreatedAtMs = 0;
+/**
+ * created_at for a new event: the wall clock, but strictly after the previous event this process
+ * recorded, so events of one change (payment.succeeded then invoice.paid, in one transaction)
+ * list and deliver in the order they happened instead of tying on the millisecond (ties would be
+ * broken by the random part of the id). Runs ahead of the wall clock only while a process
+ * records more than one event per millisecond, by at most that burst.
+ */
+function nextCreatedAt(): Date {
+  const now = Date.now();
+  lastCreatedAtMs = now > lastCreatedAtMs ? now : lastCreatedAtMs + 1;
+  return new Date(lastCreatedAtMs);
+}
+
 /**
  * Records one event. `db` must be the transaction that makes the change (in a route:
  * `dbOf(ctx)` inside `transactional`; in an activity: the scoped `tx` of its transaction).
@@ -33,7 +47,7 @@ export async function recordEvent(db: TenantDb, tenant: Tenant, input: RecordEve
   // Through JSON once: what is stored is exactly what receivers will get (Dates become ISO strings).
   const data = JSON.parse(JSON.stringify(input.data)) as Prisma.InputJsonObject;
   const row = await db.event.create({
-    data: { id: newId('event'), merchantId: tenant.merchantId, mode: tenant.mode, type: input.type, data },
+    data: { id: newId('event'), merchantId: tenant.merchantId, mode: tenant.mode, type: input.type, data, createdAt: nextCreatedAt() },
     select: { id: true, createdAt: true },
   });
   return { id: row.id, type: input.type, merchantId: tenant.merchantId, mode: tenant.mode, createdAt: row.createdAt };

@@ -28,7 +28,8 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 const SHOP_HOST = '127.0.0.2';
-const SCREENSHOT = path.join(os.tmpdir(), 'checkout-hosted.png');
+/** A screenshot of the hosted page, for a human to look at after a run (per-process path: no two runs share it). */
+const SCREENSHOT = path.join(os.tmpdir(), `checkout-hosted-${process.pid}.png`);
 
 /** Installs Chromium from the distribution's packages when it is missing (root only). */
 function ensureChromium(): void {

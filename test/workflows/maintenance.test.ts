@@ -36,13 +36,18 @@ describe('maintenance workflow (real Temporal dev server)', () => {
   });
 
   it('registers the hourly schedule idempotently', async () => {
-    await ensureSchedules(env.client, { taskQueue: env.config.taskQueue, idempotencyRetentionHours: 24 });
-    await ensureSchedules(env.client, { taskQueue: env.config.taskQueue, idempotencyRetentionHours: 48 });
-    const desc = await env.client.schedule.getHandle(scheduleIds.purgeExpired).describe();
-    assert.equal(desc.action.type, 'startWorkflow');
-    assert.equal(desc.spec.intervals?.[0]?.every, 3_600_000);
-    const args = (desc.action as { args?: unknown[] }).args as Array<{ idempotencyRetentionHours: number }>;
-    assert.equal(args[0]!.idempotencyRetentionHours, 48);
-    await env.client.schedule.getHandle(scheduleIds.purgeExpired).delete();
+    try {
+      await ensureSchedules(env.client, { taskQueue: env.config.taskQueue, idempotencyRetentionHours: 24 });
+      await ensureSchedules(env.client, { taskQueue: env.config.taskQueue, idempotencyRetentionHours: 48 });
+      const desc = await env.client.schedule.getHandle(scheduleIds.purgeExpired).describe();
+      assert.equal(desc.action.type, 'startWorkflow');
+      assert.equal(desc.spec.intervals?.[0]?.every, 3_600_000);
+      const args = (desc.action as { args?: unknown[] }).args as Array<{ idempotencyRetentionHours: number }>;
+      assert.equal(args[0]!.idempotencyRetentionHours, 48);
+    } finally {
+      // ensureSchedules registers every periodic schedule: none may keep running into the
+      // tests that follow (a reconciler firing mid-test would race the test's own run).
+      for (const id of Object.values(scheduleIds)) await env.client.schedule.getHandle(id).delete().catch(() => undefined);
+    }
   });
 });

@@ -19,10 +19,13 @@ describe('payment session workflow (real Temporal)', function () {
   let m: Merchant;
   /** An API instance whose sessions live one second (config.paymentSessionLifetimeSeconds). */
   let shortLived: string;
+  /** Sessions that live five seconds: long enough for a test to act before the timer, on a loaded machine. */
+  let fewSeconds: string;
   before(async () => {
     env = await testEnv();
     m = await newMerchant(env);
     shortLived = await env.startApp({ paymentSessionLifetimeSeconds: 1 });
+    fewSeconds = await env.startApp({ paymentSessionLifetimeSeconds: 5 });
   });
 
   const handleOf = (sessionId: string) => env.client.workflow.getHandle(workflowIds.paymentSession(sessionId));
@@ -45,6 +48,11 @@ describe('payment session workflow (real Temporal)', function () {
     const p = (await m.call('GET', `/v1/payments/${s.payment}`)).body;
     assert.equal(p.status, 'canceled');
     assert.equal((await env.db.invoice.findFirst({ where: { paymentId: s.payment } }))!.status, 'void');
+    // Its events are dispatched by the expiry itself (not left for the reconciler a minute later).
+    const events = await env.db.event.findMany({ where: { merchantId: m.id, type: { in: ['payment.canceled', 'invoice.voided'] } } });
+    const mine = events.filter((e) => JSON.stringify(e.data).includes(s.payment));
+    assert.deepEqual(mine.map((e) => e.type).sort(), ['invoice.voided', 'payment.canceled']);
+    for (const e of mine) assert.ok(e.dispatchedAt, `${e.type} dispatched`);
     // It can no longer complete.
     expectError(await payHosted(env, s.id), 409, 'invalid_state', 'session');
   });
@@ -63,7 +71,7 @@ describe('payment session workflow (real Temporal)', function () {
   });
 
   it('a completion that beat the timer wins: the workflow finds the session complete', async () => {
-    const s = await created(await hostedSession(m, { amount: 950 }, { baseUrl: shortLived }));
+    const s = await created(await hostedSession(m, { amount: 950 }, { baseUrl: fewSeconds }));
     // Complete the row directly, without the signal (as if the signal were lost).
     await env.db.paymentSession.update({ where: { id: s.id }, data: { status: 'complete', completedAt: new Date() } });
     const result = (await handleOf(s.id).result()) as PaymentSessionWorkflowResult;

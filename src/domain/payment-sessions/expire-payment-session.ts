@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { scopedDb, type ScopedTx, type Tenant } from '../../db/tenancy';
 import { cancelPayment } from '../payments/cancel-payment';
 import type { ExpirePaymentSessionInput, ExpirePaymentSessionResult } from '../../contracts/payment-sessions';
+import type { Event } from '../payments/create-payment';
 
 /** The worker's and the API's clocks may differ a little: expire when due within this margin. */
 export const EXPIRY_CLOCK_TOLERANCE_MS = 1000;
@@ -22,26 +23,39 @@ export async function lockPaymentSession(tx: ScopedTx, tenant: Tenant, id: strin
 }
 
 export async function expirePaymentSession(db: Db, input: ExpirePaymentSessionInput, now: Date = new Date()): Promise<ExpirePaymentSessionResult> {
+  return (await expirePaymentSessionWithEvents(db, input, now)).result;
+}
+
+/**
+ * The same, with the events it recorded (payment.canceled, invoice.voided) for the caller to
+ * dispatch after commit; the reconciler would otherwise deliver them only a minute later.
+ */
+export async function expirePaymentSessionWithEvents(
+  db: Db,
+  input: ExpirePaymentSessionInput,
+  now: Date = new Date(),
+): Promise<{ result: ExpirePaymentSessionResult; events: Event[] }> {
+  const none = (result: ExpirePaymentSessionResult) => ({ result, events: [] as Event[] });
   const tenant: Tenant = { merchantId: input.merchantId, mode: input.mode };
   return scopedDb(db, tenant).$transaction(async (tx) => {
-    if (!(await lockPaymentSession(tx, tenant, input.sessionId))) return { outcome: 'missing' } as const;
+    if (!(await lockPaymentSession(tx, tenant, input.sessionId))) return none({ outcome: 'missing' });
     const session = await tx.paymentSession.findFirst({ where: { id: input.sessionId } });
-    if (!session) return { outcome: 'missing' } as const;
-    if (session.status === 'complete') return { outcome: 'complete' } as const;
-    if (session.status === 'expired') return { outcome: 'expired', paymentCanceled: false } as const;
+    if (!session) return none({ outcome: 'missing' });
+    if (session.status === 'complete') return none({ outcome: 'complete' });
+    if (session.status === 'expired') return none({ outcome: 'expired', paymentCanceled: false });
     const remaining = session.expiresAt.getTime() - now.getTime();
-    if (remaining > EXPIRY_CLOCK_TOLERANCE_MS) return { outcome: 'not_due', waitMs: remaining } as const;
+    if (remaining > EXPIRY_CLOCK_TOLERANCE_MS) return none({ outcome: 'not_due', waitMs: remaining });
 
     await tx.paymentSession.update({ where: { id: session.id }, data: { status: 'expired', expiredAt: now } });
     const payment = await tx.payment.findFirst({ where: { id: session.paymentId }, select: { status: true } });
     if (!payment || (payment.status !== 'requires_payment_method' && payment.status !== 'failed')) {
-      return { outcome: 'expired', paymentCanceled: false } as const;
+      return none({ outcome: 'expired', paymentCanceled: false });
     }
     const stillOpen = await tx.paymentSession.count({
       where: { paymentId: session.paymentId, status: 'open', id: { not: session.id }, expiresAt: { gt: now } },
     });
-    if (stillOpen > 0) return { outcome: 'expired', paymentCanceled: false } as const;
-    await cancelPayment(tx, tenant, { paymentId: session.paymentId, now, param: 'payment' });
-    return { outcome: 'expired', paymentCanceled: true } as const;
+    if (stillOpen > 0) return none({ outcome: 'expired', paymentCanceled: false });
+    const canceled = await cancelPayment(tx, tenant, { paymentId: session.paymentId, now, param: 'payment' });
+    return { result: { outcome: 'expired', paymentCanceled: true } as ExpirePaymentSessionResult, events: canceled.events };
   });
 }

@@ -22,7 +22,7 @@ export async function sendTrialWillEnd(db: Db, input: TrialNoticeInput): Promise
     // A stale step (the trial end moved since the workflow read it) or one already done.
     if (sub.trialEnd.toISOString() !== input.trialEnd) return { sent: false, events: [] };
     if (sub.trialWillEndNotifiedFor !== null && sub.trialWillEndNotifiedFor.getTime() === sub.trialEnd.getTime()) return { sent: false, events: [] };
-    const updated = await tx.subscription.update({ where: { id: sub.id }, data: { trialWillEndNotifiedFor: sub.trialEnd } });
+    const updated = await tx.subscription.update({ where: { id: sub.id }, data: { trialWillEndNotifiedFor: sub.trialEnd, updatedAt: sub.updatedAt } }); // bookkeeping: updated_at stays
     return { sent: true, events: [await recordSubscriptionEvent(tx, tenant, 'subscription.trial_will_end', updated)] };
   });
 }

@@ -21,7 +21,10 @@ describe('payments under a burst larger than the connection pool', function () {
     // An API instance with a tiny pool (3 connections).
     const db = createDb(env.databaseUrl, { poolSize: 3 });
     const temporal = createTemporalProvider({ address: env.temporalAddress, namespace: env.config.temporalNamespace, taskQueue: env.config.taskQueue });
-    const app = createApp({ db, config: env.config, temporal, log: () => undefined });
+    // These payments share one merchant's invoice-number counter, so their transactions run one
+    // after another: a request may wait for a connection longer than the default 5 s on a loaded
+    // machine. Starvation (no progress at all) still fails; slowness does not.
+    const app = createApp({ db, config: { ...env.config, transactionMaxWaitMs: 60_000 }, temporal, log: () => undefined });
     const h = await listen(app, 0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${h.port}`;
     close = async () => {

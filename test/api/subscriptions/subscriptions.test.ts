@@ -49,6 +49,10 @@ describe('subscriptions API', function () {
       const [inv] = await invoicesOf(s.id);
       return inv?.status === 'paid' ? inv : undefined;
     }, 'first invoice paid');
+    // The workflow's own bookkeeping (attached, clock sync) is not a change the merchant sees.
+    const row = await env.db.subscription.findUniqueOrThrow({ where: { id: s.id } });
+    assert.ok(row.workflowAttachedAt, 'the workflow has attached');
+    assert.equal((await ok(m.call('GET', `/v1/subscriptions/${s.id}`))).updated_at, s.updated_at);
     assert.equal(Number(paid.amountDue), 3980);
     assert.equal(Number(paid.amountPaid), 3980);
     assert.equal(paid.billingReason, 'subscription_create');

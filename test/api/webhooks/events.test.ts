@@ -130,4 +130,17 @@ describe('webhook events API (/v1/webhook_events)', () => {
     );
     assert.equal(await env.db.event.count({ where: { merchantId: other.id } }), 0, 'no event without its change');
   });
+
+  it('events recorded one after another list in that order (created_at strictly increases, no millisecond ties)', async () => {
+    const fresh = await newMerchant(env);
+    const tenant = { merchantId: fresh.id, mode: 'test' as const };
+    const recorded = await scopedDb(env.db, tenant).$transaction(async (tx) => {
+      const out = [];
+      for (let i = 0; i < 40; i++) out.push(await recordEvent(tx, tenant, { type: i % 2 ? 'invoice.paid' : 'payment.succeeded', data: { id: `obj_${i}` } }));
+      return out;
+    });
+    for (let i = 1; i < recorded.length; i++) assert.ok(recorded[i]!.createdAt > recorded[i - 1]!.createdAt, `event ${i} after event ${i - 1}`);
+    const listed = (await fresh.call('GET', '/v1/webhook_events?limit=100')).body.data as any[];
+    assert.deepEqual(listed.map((e) => e.id), recorded.map((e) => e.id).reverse());
+  });
 });
