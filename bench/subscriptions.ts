@@ -26,7 +26,7 @@ import { advanceTestClock, attachCustomerToTestClock, createTestClock } from '..
 import { createSubscription } from '../src/domain/subscriptions/create-subscription';
 import { ensureSubscriptionWorkflow, signalClockAdvance } from '../src/domain/subscriptions/workflow-control';
 import { createTemporalProvider } from '../src/temporal/client';
-import { ensureTemporalCli, freePort, startDevServer } from '../src/temporal/dev-server';
+import { ensureTemporalCli, startDevServer } from '../src/temporal/dev-server';
 import { ensureSearchAttributes } from '../src/temporal/provision';
 import { createBillingWorker } from '../src/worker';
 import { benchDatabase, fmt } from './support';
@@ -66,7 +66,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
   const deadline = Date.now() + DEADLINE_MS;
   const database = await benchDatabase();
   const cli = await ensureTemporalCli((l) => console.log(l));
-  const dev = await startDevServer({ cli, port: await freePort(), log: () => undefined });
+  const dev = await startDevServer({ cli, port: 0, log: (l) => console.log(`  ${l}`) });
   const db: Db = createDb(database.url, { poolSize: 40 });
   const taskQueue = `bench-subscriptions-${randomBytes(3).toString('hex')}`;
   const config = { ...loadConfig({}), databaseUrl: database.url, temporalAddress: dev.address, taskQueue };

@@ -77,15 +77,38 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-export async function startDevServer(opts: {
+export interface DevServerOptions {
   cli: string;
+  /** Frontend gRPC port; 0 picks a free one (again on each attempt). */
   port: number;
   uiPort?: number;
   dbFile?: string;
   log: (line: string) => void;
   namespace?: string;
-}): Promise<DevServer> {
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'error'];
+}
+
+const START_ATTEMPTS = 4;
+
+/**
+ * Starts the dev server. Ports are picked free and released before the server binds them, and the
+ * server picks its own internal ports the same way, so two of them can collide ("address already
+ * in use"): such a start is retried with fresh ports (the dev server exits at once when it happens).
+ */
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port === 0 ? await freePort() : opts.port;
+    try {
+      return await startDevServerOnce(opts, port);
+    } catch (err) {
+      const message = (err as Error).message;
+      if (attempt >= START_ATTEMPTS || !/address already in use/i.test(message)) throw err;
+      opts.log(`temporal dev server: a port was taken while it started; retrying with fresh ports (attempt ${attempt + 1} of ${START_ATTEMPTS})`);
+    }
+  }
+}
+
+async function startDevServerOnce(opts: DevServerOptions, port: number): Promise<DevServer> {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
   args.push('--http-port', String(await freePort()), '--metrics-port', String(await freePort()));
   if (opts.uiPort) args.push('--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1');
   else args.push('--headless');
@@ -100,7 +123,7 @@ export async function startDevServer(opts: {
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const address = `127.0.0.1:${opts.port}`;
+  const address = `127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`temporal dev server exited (${child.exitCode}): ${stderr}`);

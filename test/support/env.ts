@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db } from '../../src/db/client';
 import { dropDatabase, ensureDatabase, migrate } from '../../src/db/migrate';
 import { createTemporalProvider, type TemporalProvider } from '../../src/temporal/client';
-import { ensureTemporalCli, freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server';
+import { ensureTemporalCli, startDevServer, type DevServer } from '../../src/temporal/dev-server';
 import { ensureSearchAttributes } from '../../src/temporal/provision';
 import { createBillingWorker, type WorkerHandle } from '../../src/worker';
 import { listen, type HttpHandle } from '../../src/runtime/http';
@@ -60,7 +60,7 @@ async function start(): Promise<TestEnv> {
   let temporalAddress = process.env.TEST_TEMPORAL_ADDRESS;
   if (!temporalAddress) {
     const cli = await ensureTemporalCli((l) => console.log(l));
-    const dev: DevServer = await startDevServer({ cli, port: await freePort(), log: testLog });
+    const dev: DevServer = await startDevServer({ cli, port: 0, log: testLog });
     cleanups.push(() => dev.stop());
     temporalAddress = dev.address;
   }
