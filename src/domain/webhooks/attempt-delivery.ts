@@ -60,6 +60,9 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptDeliveryI
   const recorded = await db.webhookDeliveryAttempt.findUnique({ where: { deliveryId_attemptNumber: key } });
   if (recorded) return fromRecord(recorded, now());
 
+  // The attempt begins when it reads the endpoint: a change to the endpoint committed after this
+  // instant cannot have been seen by this attempt (what attempted_at means to the merchant).
+  const attemptedAt = now();
   const delivery = await db.webhookDelivery.findUnique({ where: { id: input.deliveryId }, include: { endpoint: true, event: true } });
   if (!delivery) return { outcome: 'stopped', statusCode: null, retryDelayMs: null };
   const { endpoint, event } = delivery;
@@ -73,7 +76,6 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptDeliveryI
 
   const testing = webhookTestingFor(delivery.mode, deps.testing);
   const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt.toISOString(), data: event.data });
-  const attemptedAt = now();
   const result = await (deps.send ?? deliverOnce)({
     url: endpoint.url,
     body,
