@@ -109,4 +109,43 @@ describe('webhook outbox reconciler (real Temporal)', function () {
     assert.equal(args[0]!.minAgeSeconds, 60);
     await schedule.delete();
   });
+
+  it('dispatches a batch in one pass where no endpoint listens, and one by one where one does', async () => {
+    const own = await startReceiver();
+    try {
+      const quiet = await newMerchant(env); // no endpoint at all
+      const busy = await newMerchant(env);
+      const ep = await createEndpoint(h, busy, { url: own.url(), events: ['invoice.paid'] });
+      // A crashed dispatch left a delivery for an event of a merchant whose endpoint was deleted
+      // since: that event still goes the long way, so its delivery row is not left pending.
+      const gone = await newMerchant(env);
+      const goneEp = await createEndpoint(h, gone, { url: own.url(), events: ['invoice.paid'] });
+      const q1 = await h.emit(quiet.id, 'invoice.paid', { id: 'inv_q1', status: 'paid' }, { dispatch: false });
+      const q2 = await h.emit(quiet.id, 'payment.succeeded', { id: 'pay_q2', status: 'succeeded' }, { dispatch: false });
+      const b1 = await h.emit(busy.id, 'invoice.paid', { id: 'inv_b1', status: 'paid' }, { dispatch: false });
+      const g1 = await h.emit(gone.id, 'invoice.paid', { id: 'inv_g1', status: 'paid' }, { dispatch: false });
+      // (A dispatch that read the endpoint before the DELETE committed wrote its row after.)
+      assert.equal((await h.call(gone, 'DELETE', `/v1/webhook_endpoints/${goneEp.id}`)).status, 200);
+      await env.db.webhookDelivery.create({
+        data: { id: newId('webhookDelivery'), merchantId: gone.id, mode: 'test', eventId: g1.id, endpointId: goneEp.id, eventType: g1.type },
+      });
+
+      const all = [q1, q2, b1, g1];
+      const summary = await dispatchEvents({ db: env.db, client: env.client, taskQueue: h.taskQueue }, all);
+      assert.deepEqual(summary, { dispatched: 4, workflowsStarted: 2, failed: 0 });
+      const rows = await env.db.event.findMany({ where: { id: { in: all.map((e) => e.id) } } });
+      assert.ok(rows.every((e) => e.dispatchedAt !== null));
+      assert.equal(await env.db.webhookDelivery.count({ where: { eventId: { in: [q1.id, q2.id] } } }), 0);
+      const result = (await h.deliveryHandle(b1.id, ep.id).result()) as WebhookDeliveryResult;
+      assert.equal(result.outcome, 'delivered');
+      // The leftover delivery of the deleted endpoint was started and stopped, not left pending.
+      assert.equal(((await h.deliveryHandle(g1.id, goneEp.id).result()) as WebhookDeliveryResult).outcome, 'stopped');
+      assert.equal((await env.db.webhookDelivery.findFirstOrThrow({ where: { eventId: g1.id } })).status, 'failed');
+      assert.deepEqual(own.requests.map((q) => q.json.id), [b1.id]);
+      // Again: nothing is dispatched twice.
+      assert.deepEqual(await dispatchEvents({ db: env.db, client: env.client, taskQueue: h.taskQueue }, all), { dispatched: 0, workflowsStarted: 0, failed: 0 });
+    } finally {
+      await own.close();
+    }
+  });
 });
