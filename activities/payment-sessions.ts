@@ -15,19 +15,23 @@ export interface PaymentSessionActivityDeps {
 }
 
 export function createPaymentSessionActivities(deps: PaymentSessionActivityDeps) {
+  /** Expires (one transaction), then dispatches its events after commit (never throws). */
+  const expireAndDispatch = async (input: ExpirePaymentSessionInput): Promise<ExpirePaymentSessionResult> => {
+    const { result, events } = await expirePaymentSessionWithEvents(deps.db, input);
+    if (events.length > 0) await dispatchEventsFromActivity(deps.db, events, deps.log);
+    return result;
+  };
   return {
     /** Idempotent: re-reads the locked row; see src/domain/payment-sessions/expire-payment-session.ts. */
     async expirePaymentSession(input: ExpirePaymentSessionInput): Promise<ExpirePaymentSessionResult> {
-      const { result, events } = await expirePaymentSessionWithEvents(deps.db, input);
+      const result = await expireAndDispatch(input);
       if (result.outcome === 'expired' && result.paymentCanceled) deps.log(`payment session ${input.sessionId} expired; its payment was canceled`);
-      // After commit; never throws (an event it could not dispatch is left to the reconciler).
-      if (events.length > 0) await dispatchEventsFromActivity(deps.db, events, deps.log);
       return result;
     },
     /**
      * Expires sessions left `open` well past `expires_at` (their expiry workflow never started:
      * Temporal was unreachable after the commit). Each one goes through the same idempotent,
-     * row-locking expirePaymentSession as the workflow, so a race with it changes nothing twice.
+     * row-locking expiry as the workflow, so a race with it changes nothing twice.
      */
     async sweepOverduePaymentSessions(input: SweepPaymentSessionsInput): Promise<SweepPaymentSessionsResult> {
       const cutoff = new Date(Date.now() - input.graceSeconds * 1000);
@@ -37,8 +41,7 @@ export function createPaymentSessionActivities(deps: PaymentSessionActivityDeps)
         ORDER BY expires_at LIMIT ${input.batchSize}`;
       let expired = 0;
       for (const s of overdue) {
-        const { result: r, events } = await expirePaymentSessionWithEvents(deps.db, { sessionId: s.id, merchantId: s.merchant_id, mode: s.mode });
-        if (events.length > 0) await dispatchEventsFromActivity(deps.db, events, deps.log);
+        const r = await expireAndDispatch({ sessionId: s.id, merchantId: s.merchant_id, mode: s.mode });
         if (r.outcome === 'expired') expired++;
       }
       if (expired > 0) deps.log(`payment session sweeper: expired ${expired} overdue session(s)`);

@@ -130,8 +130,10 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     },
 
     async sendSubscriptionTrialNotice(input: TrialNoticeInput): Promise<SubscriptionView | null> {
-      await dispatch((await sendTrialWillEnd(db, input)).events);
-      return view(input);
+      return heartbeating(async () => {
+        await dispatch((await sendTrialWillEnd(db, input)).events);
+        return view(input);
+      });
     },
 
     async finalizeSubscriptionInvoice(input: InvoiceStepInput): Promise<SubscriptionView | null> {

@@ -205,7 +205,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         setView(await steps.checkSubscriptionBankClaim({ ...ref, invoiceId: step.invoiceId, now: atIso }));
         break;
       case 'trial_notice':
-        setView(await steps.sendSubscriptionTrialNotice({ ...ref, trialEnd: step.trialEnd, now: atIso }));
+        setView(await steps.sendSubscriptionTrialNotice({ ...ref, trialEnd: step.trialEnd }));
         break;
       case 'period_end':
         setView(await steps.runSubscriptionPeriodEnd({ ...ref, periodEnd: step.periodEnd, now: atIso }));

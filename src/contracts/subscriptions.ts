@@ -163,7 +163,6 @@ export interface PeriodEndInput extends SubscriptionRef {
 export interface TrialNoticeInput extends SubscriptionRef {
   /** The trial end the notice is for: a stale step (trial end moved) does nothing. */
   trialEnd: string;
-  now: string;
 }
 
 export interface InvoiceStepInput extends SubscriptionRef {

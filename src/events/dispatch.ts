@@ -16,7 +16,7 @@ import type { TemporalProvider } from '../temporal/client';
 import { workflowIds } from '../temporal/workflow-ids';
 import { SA_MERCHANT, SA_MODE } from '../temporal/search-attributes';
 import { newId } from '../ids';
-import { ALL_EVENTS } from './types';
+import { endpointReceives } from './types';
 import { RETRY_DELIVERY_NOW_SIGNAL, WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryInput } from '../contracts/webhooks';
 
 /** Where delivery workflows are started: a Temporal client and the task queue of the workers. */
@@ -63,23 +63,16 @@ export async function dispatchEvents(deps: ApiDispatchDeps | DispatchTarget, eve
     summary.failed = events.length;
     return summary;
   }
-  let remaining: readonly EventRef[] = events;
   try {
-    const quick = await dispatchWithoutEndpoints(target, events.map((e) => e.id));
-    summary.dispatched += quick.marked;
-    remaining = events.filter((e) => !quick.settled.has(e.id));
+    const r = await dispatchBatch(target, events.map((e) => e.id));
+    summary.dispatched = r.dispatched;
+    summary.workflowsStarted = r.workflowsStarted;
+    summary.failed = r.failed.length;
+    for (const f of r.failed) target.log?.(`event ${f.id} dispatch deferred to the reconciler: ${f.error.message}`);
   } catch (err) {
-    target.log?.(`event dispatch: batch check failed, dispatching one by one: ${(err as Error).message}`);
-  }
-  for (const event of remaining) {
-    try {
-      const r = await dispatchEvent(target, event.id);
-      summary.dispatched += r.dispatched ? 1 : 0;
-      summary.workflowsStarted += r.workflowsStarted;
-    } catch (err) {
-      summary.failed += 1;
-      target.log?.(`event ${event.id} dispatch deferred to the reconciler: ${(err as Error).message}`);
-    }
+    // The database failed: nothing of this batch was marked, the reconciler takes all of it.
+    summary.failed = events.length;
+    target.log?.(`dispatch of ${events.length} event(s) deferred to the reconciler: ${(err as Error).message}`);
   }
   return summary;
 }
@@ -93,83 +86,73 @@ export async function dispatchEventsFromActivity(db: Db, events: readonly EventR
   return dispatchEvents({ db, client: ctx.client, taskQueue: ctx.info.taskQueue, log: log ?? ((l) => ctx.log.warn(l)) }, events);
 }
 
-/**
- * The common case in one pass: events whose merchant and mode have no live endpoint (enabled, not
- * deleted) and no delivery waiting to start are marked dispatched together (4 statements for any
- * number of events, instead of 4 per event). This is exactly what dispatchEvent would do for each
- * of them (no endpoint matches, nothing to start); every other event is left to dispatchEvent.
- * Returns the ids it settled (marked now, or found already marked) and how many it marked.
- */
-async function dispatchWithoutEndpoints(target: DispatchTarget, ids: readonly string[]): Promise<{ settled: Set<string>; marked: number }> {
-  const { db } = target;
-  const done = new Set<string>();
-  const rows = await db.event.findMany({ where: { id: { in: [...ids] } }, select: { id: true, merchantId: true, mode: true, dispatchedAt: true } });
-  for (const r of rows) if (r.dispatchedAt) done.add(r.id);
-  const open = rows.filter((r) => !r.dispatchedAt);
-  if (open.length === 0) return { settled: done, marked: 0 };
-  const tenants = [...new Map(open.map((r) => [`${r.merchantId}:${r.mode}`, { merchantId: r.merchantId, mode: r.mode }])).values()];
-  const withEndpoints = await db.webhookEndpoint.findMany({
-    where: { OR: tenants.map((t) => ({ merchantId: t.merchantId, mode: t.mode })), status: 'enabled', deletedAt: null },
-    select: { merchantId: true, mode: true },
-    distinct: ['merchantId', 'mode'],
-  });
-  const busy = new Set(withEndpoints.map((e) => `${e.merchantId}:${e.mode}`));
-  const candidates = open.filter((r) => !busy.has(`${r.merchantId}:${r.mode}`)).map((r) => r.id);
-  if (candidates.length === 0) return { settled: done, marked: 0 };
-  // Deliveries a crashed dispatch created (for an endpoint since disabled or deleted) still get
-  // their workflow started by dispatchEvent: leave those events to it.
-  const waiting = await db.webhookDelivery.findMany({ where: { eventId: { in: candidates }, status: 'pending', attemptCount: 0 }, select: { eventId: true } });
-  const waitingIds = new Set(waiting.map((w) => w.eventId));
-  const quiet = candidates.filter((id) => !waitingIds.has(id));
-  const marked = quiet.length > 0 ? (await db.event.updateMany({ where: { id: { in: quiet }, dispatchedAt: null }, data: { dispatchedAt: new Date() } })).count : 0;
-  for (const id of quiet) done.add(id);
-  return { settled: done, marked };
-}
-
 /** Dispatches one event; idempotent. Throws when the database or Temporal fails. */
 export async function dispatchEvent(target: DispatchTarget, eventId: string): Promise<{ dispatched: boolean; workflowsStarted: number }> {
-  const { db } = target;
-  const event = await db.event.findUnique({ where: { id: eventId }, select: { id: true, merchantId: true, mode: true, type: true, createdAt: true, dispatchedAt: true } });
-  if (!event) throw new Error(`event ${eventId} not found (not committed?)`);
-  if (event.dispatchedAt) return { dispatched: false, workflowsStarted: 0 };
+  const r = await dispatchBatch(target, [eventId]);
+  if (r.failed[0]) throw r.failed[0].error;
+  return { dispatched: r.dispatched > 0, workflowsStarted: r.workflowsStarted };
+}
 
+/**
+ * Dispatches events together: one read of the events, one of the endpoints of their merchants
+ * and modes, one insert of the deliveries, one read of the deliveries not started yet, one update
+ * of dispatched_at — whatever the number of events — plus one workflow start per delivery.
+ * Idempotent. An event is marked only when every one of its deliveries has its workflow; one
+ * whose start failed (or that is not found) is returned in `failed` and left to the reconciler.
+ * Throws when the database fails (nothing marked).
+ */
+async function dispatchBatch(
+  target: DispatchTarget,
+  ids: readonly string[],
+): Promise<{ dispatched: number; workflowsStarted: number; failed: Array<{ id: string; error: Error }> }> {
+  const { db } = target;
+  const rows = await db.event.findMany({
+    where: { id: { in: [...ids] } },
+    select: { id: true, merchantId: true, mode: true, type: true, createdAt: true, dispatchedAt: true },
+  });
+  const found = new Set(rows.map((r) => r.id));
+  const failed = ids.filter((id) => !found.has(id)).map((id) => ({ id, error: new Error(`event ${id} not found (not committed?)`) }));
+  const open = rows.filter((r) => r.dispatchedAt === null);
+  if (open.length === 0) return { dispatched: 0, workflowsStarted: 0, failed };
+
+  const tenantKey = (r: { merchantId: string; mode: string }) => `${r.merchantId}:${r.mode}`;
+  const tenants = [...new Map(open.map((r) => [tenantKey(r), { merchantId: r.merchantId, mode: r.mode }])).values()];
   const endpoints = await db.webhookEndpoint.findMany({
-    where: {
-      merchantId: event.merchantId,
-      mode: event.mode,
-      status: 'enabled',
-      deletedAt: null,
-      createdAt: { lte: event.createdAt },
-      OR: [{ events: { has: event.type } }, { events: { has: ALL_EVENTS } }],
-    },
-    select: { id: true },
+    where: { OR: tenants, status: 'enabled', deletedAt: null },
+    select: { id: true, merchantId: true, mode: true, events: true, createdAt: true },
   });
-  if (endpoints.length > 0) {
-    await db.webhookDelivery.createMany({
-      data: endpoints.map((ep) => ({
-        id: newId('webhookDelivery'),
-        merchantId: event.merchantId,
-        mode: event.mode,
-        eventId: event.id,
-        endpointId: ep.id,
-        eventType: event.type,
-      })),
-      skipDuplicates: true,
-    });
-  }
-  // Every delivery of the event that has not started yet (also ones a crashed dispatch created).
+  // Which endpoints match: the event's merchant and mode, subscribed to its type (or "*"), and
+  // created no later than the event.
+  const deliveries = open.flatMap((event) =>
+    endpoints
+      .filter((ep) => tenantKey(ep) === tenantKey(event) && ep.createdAt <= event.createdAt && endpointReceives(ep.events, event.type))
+      .map((ep) => ({ id: newId('webhookDelivery'), merchantId: event.merchantId, mode: event.mode, eventId: event.id, endpointId: ep.id, eventType: event.type })),
+  );
+  if (deliveries.length > 0) await db.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
+
+  // Every delivery not started yet (also ones a crashed dispatch created).
   const pending = await db.webhookDelivery.findMany({
-    where: { eventId: event.id, status: 'pending', attemptCount: 0 },
-    select: { id: true, endpointId: true },
+    where: { eventId: { in: open.map((e) => e.id) }, status: 'pending', attemptCount: 0 },
+    select: { id: true, endpointId: true, eventId: true },
   });
+  const byId = new Map(open.map((e) => [e.id, e]));
+  const unstarted = new Map<string, Error>();
   let workflowsStarted = 0;
   for (const d of pending) {
-    if (await startDeliveryWorkflow(target, { deliveryId: d.id, eventId: event.id, endpointId: d.endpointId, merchantId: event.merchantId, mode: event.mode })) {
-      workflowsStarted += 1;
+    const event = byId.get(d.eventId)!;
+    if (unstarted.has(event.id)) continue;
+    try {
+      if (await startDeliveryWorkflow(target, { deliveryId: d.id, eventId: event.id, endpointId: d.endpointId, merchantId: event.merchantId, mode: event.mode })) {
+        workflowsStarted += 1;
+      }
+    } catch (err) {
+      unstarted.set(event.id, err as Error);
     }
   }
-  await db.event.updateMany({ where: { id: event.id, dispatchedAt: null }, data: { dispatchedAt: new Date() } });
-  return { dispatched: true, workflowsStarted };
+  const done = open.filter((e) => !unstarted.has(e.id)).map((e) => e.id);
+  const dispatched = done.length > 0 ? (await db.event.updateMany({ where: { id: { in: done }, dispatchedAt: null }, data: { dispatchedAt: new Date() } })).count : 0;
+  for (const [id, error] of unstarted) failed.push({ id, error });
+  return { dispatched, workflowsStarted, failed };
 }
 
 /** Starts `delivery/<evt>/<we>`; false when it exists already (running or finished). */

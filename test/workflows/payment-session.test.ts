@@ -8,7 +8,10 @@ import { testEnv, type TestEnv } from '../support/env';
 import { call, expectError, newMerchant } from '../support/api';
 import { maybeRecordHistory } from '../support/histories';
 import { workflowIds } from '../../src/temporal/workflow-ids';
-import { expirePaymentSession } from '../../src/domain/payment-sessions/expire-payment-session';
+import { expirePaymentSessionWithEvents } from '../../src/domain/payment-sessions/expire-payment-session';
+
+/** The expiry's outcome alone (its events are dispatched by the activity; see the workflow tests). */
+const expirePaymentSession = async (...args: Parameters<typeof expirePaymentSessionWithEvents>) => (await expirePaymentSessionWithEvents(...args)).result;
 import { startPaymentSessionWorkflow } from '../../src/domain/payment-sessions/expiry-workflow';
 import type { PaymentSessionWorkflowResult } from '../../src/contracts/payment-sessions';
 import { created, hostedSession, payHosted, type Merchant } from '../api/payment-sessions/fixtures';

@@ -197,7 +197,7 @@ describe('subscription billing cycle on test clocks', function () {
 
     // A repeated step (a retried activity) sends nothing more.
     const { sendTrialWillEnd } = await import('../../src/domain/subscriptions/trial-notice');
-    const again = await sendTrialWillEnd(env.db, { subscriptionId: s.id, merchantId: m.id, mode: 'test', trialEnd: '2025-06-15T12:00:00.000Z', now: '2025-06-12T12:00:00.000Z' });
+    const again = await sendTrialWillEnd(env.db, { subscriptionId: s.id, merchantId: m.id, mode: 'test', trialEnd: '2025-06-15T12:00:00.000Z' });
     assert.equal(again.sent, false);
 
     // Shorter than three days: at once, when the subscription starts.

@@ -22,13 +22,9 @@ export async function lockPaymentSession(tx: ScopedTx, tenant: Tenant, id: strin
   return rows.length === 1;
 }
 
-export async function expirePaymentSession(db: Db, input: ExpirePaymentSessionInput, now: Date = new Date()): Promise<ExpirePaymentSessionResult> {
-  return (await expirePaymentSessionWithEvents(db, input, now)).result;
-}
-
 /**
- * The same, with the events it recorded (payment.canceled, invoice.voided) for the caller to
- * dispatch after commit; the reconciler would otherwise deliver them only a minute later.
+ * Returns the outcome and the events it recorded (payment.canceled, invoice.voided) for the
+ * caller to dispatch after commit; the reconciler would otherwise deliver them a minute later.
  */
 export async function expirePaymentSessionWithEvents(
   db: Db,

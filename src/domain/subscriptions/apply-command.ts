@@ -29,6 +29,9 @@ export interface CommandOutcome {
   claimToCancel: { invoiceId: string; claimId: string } | null;
 }
 
+/** Transaction options of every subscription billing step (they lock the row, then do a period's work). */
+export const STEP_TX = { timeout: 60_000, maxWait: 10_000 } as const;
+
 export async function lockSubscription(db: TenantDb, tenant: Tenant, id: string): Promise<void> {
   await db.$executeRaw`SELECT 1 FROM subscriptions WHERE id = ${id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" FOR UPDATE`;
 }
@@ -56,7 +59,7 @@ export async function applySubscriptionCommand(db: Db, input: ApplyCommandInput)
       await run(ctx, input.command);
       return outcome;
     },
-    { timeout: 60_000, maxWait: 10_000 },
+    STEP_TX,
   );
 }
 

@@ -18,12 +18,12 @@ import { takeInvoiceNumber } from '../invoices/invoice-number';
 import { cardAcquirerFor, gatewayConfig } from '../payments/acquirer';
 import { claimDueDate, claimExpiresAt, DEFAULT_DAYS_UNTIL_DUE, nextChargeAttemptAt, nextClaimCheckAt } from './dunning';
 import { refreshCollectionStatus } from './collection-status';
+import { STEP_TX } from './apply-command';
 
 export interface StepOutcome {
   events: RecordedEvent[];
 }
 
-const TX = { timeout: 60_000, maxWait: 10_000 };
 
 function tenantOf(input: InvoiceStepInput): Tenant {
   return { merchantId: input.merchantId, mode: input.mode };
@@ -73,7 +73,7 @@ export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInpu
     events.push(await invoiceEvent(tx, tenant, 'invoice.finalized', open));
     if (zero) events.push(await invoiceEvent(tx, tenant, 'invoice.paid', open));
     return { events };
-  }, TX);
+  }, STEP_TX);
 }
 
 /**
@@ -168,7 +168,7 @@ export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput):
     }
     await afterInvoiceChange(tx, tenant, updated, now, events);
     return { events };
-  }, TX);
+  }, STEP_TX);
 }
 
 /**
@@ -213,7 +213,7 @@ export async function checkInvoiceBankClaim(db: Db, input: InvoiceStepInput): Pr
         });
       }
       await tx.invoice.updateMany({ where: { id: inv.id, status: 'open' }, data: { nextPaymentAttemptAt: nextClaimCheckAt(now, dueDate, expiresAt) } });
-    }, TX);
+    }, STEP_TX);
     return { events: [] };
   }
 
@@ -238,7 +238,7 @@ export async function checkInvoiceBankClaim(db: Db, input: InvoiceStepInput): Pr
     }
     await afterInvoiceChange(tx, tenant, updated, now, events);
     return { events };
-  }, TX);
+  }, STEP_TX);
 }
 
 /** After a void: cancel the invoice's bank claim (safe to repeat). */

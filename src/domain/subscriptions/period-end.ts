@@ -15,7 +15,7 @@ import type { RecordedEvent } from '../../events';
 import { periodContaining, type BillingInterval } from '../../billing';
 import type { PeriodEndInput } from '../../contracts/subscriptions';
 import { buildSubscriptionInvoice } from './build-invoice';
-import { lockSubscription } from './apply-command';
+import { lockSubscription, STEP_TX } from './apply-command';
 import { recordSubscriptionEvent } from './subscription-events';
 
 export interface PeriodEndOutcome {
@@ -90,6 +90,6 @@ export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<Perio
       if (trialEnd) events.push(await recordSubscriptionEvent(tx, tenant, 'subscription.updated', updated));
       return { done: trialEnd ? 'trial_end' : 'renewal', invoiceId: built?.invoice.id ?? null, events };
     },
-    { timeout: 60_000, maxWait: 10_000 },
+    STEP_TX,
   );
 }

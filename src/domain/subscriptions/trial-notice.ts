@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { scopedDb, type Tenant } from '../../db/tenancy';
 import type { RecordedEvent } from '../../events';
 import type { TrialNoticeInput } from '../../contracts/subscriptions';
-import { lockSubscription } from './apply-command';
+import { lockSubscription, STEP_TX } from './apply-command';
 import { recordSubscriptionEvent } from './subscription-events';
 
 export async function sendTrialWillEnd(db: Db, input: TrialNoticeInput): Promise<{ sent: boolean; events: RecordedEvent[] }> {
@@ -24,5 +24,5 @@ export async function sendTrialWillEnd(db: Db, input: TrialNoticeInput): Promise
     if (sub.trialWillEndNotifiedFor !== null && sub.trialWillEndNotifiedFor.getTime() === sub.trialEnd.getTime()) return { sent: false, events: [] };
     const updated = await tx.subscription.update({ where: { id: sub.id }, data: { trialWillEndNotifiedFor: sub.trialEnd, updatedAt: sub.updatedAt } }); // bookkeeping: updated_at stays
     return { sent: true, events: [await recordSubscriptionEvent(tx, tenant, 'subscription.trial_will_end', updated)] };
-  });
+  }, STEP_TX);
 }
