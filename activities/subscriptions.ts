@@ -9,17 +9,15 @@ import type { Config } from '../src/config';
 import { ApiError } from '../src/errors';
 import { dispatchEventsFromActivity, type RecordedEvent } from '../src/events';
 import { clockSubscriptionsPage, completeAdvanceIfCaughtUp, clockFrozenTime } from '../src/domain/test-clocks/clock-progress';
-import { signalClockAdvanced } from '../src/domain/subscriptions/workflow-control';
 import { loadSubscriptionView } from '../src/domain/subscriptions/subscription-view';
 import { attachWorkflow, recordClockSync, recordWorkflowEnded } from '../src/domain/subscriptions/workflow-lifecycle';
 import { applySubscriptionCommand } from '../src/domain/subscriptions/apply-command';
 import { runPeriodEnd } from '../src/domain/subscriptions/period-end';
 import { sendTrialWillEnd } from '../src/domain/subscriptions/trial-notice';
-import { cancelInvoiceBankClaim, chargeSubscriptionInvoice, checkInvoiceBankClaim, finalizeSubscriptionInvoice } from '../src/domain/subscriptions/collect-invoice';
+import { chargeSubscriptionInvoice, checkInvoiceBankClaim, finalizeSubscriptionInvoice } from '../src/domain/subscriptions/collect-invoice';
 import { reconcileSubscriptions } from '../src/domain/subscriptions/reconcile-subscriptions';
-import { workflowIds } from '../src/temporal/workflow-ids';
+import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import {
-  CLOCK_SUBSCRIPTION_SYNCED_SIGNAL,
   COMMAND_ERROR_TYPES,
   type CommandErrorType,
   type ApplyCommandInput,
@@ -71,19 +69,22 @@ function refusalOf(err: unknown): CommandActivityResult['refusal'] {
 
 export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
   const { db } = deps;
-  const target = () => {
-    const ctx = Context.current();
-    return { client: ctx.client, taskQueue: ctx.info.taskQueue };
-  };
+  // Workflows are started and signalled with the worker's own client, inside the running activity.
+  const workflows = createWorkflowClients({
+    client: async () => Context.current().client,
+    get taskQueue() {
+      return Context.current().info.taskQueue;
+    },
+  });
   const dispatch = async (events: RecordedEvent[]) => {
     if (events.length > 0) await dispatchEventsFromActivity(db, events, deps.log);
   };
   /** Wakes the clock's workflow so it recounts (a finished run ignores it: the next advance recounts anyway). */
   const nudgeClock = async (testClockId: string) => {
     try {
-      await Context.current().client.workflow.getHandle(workflowIds.testClock(testClockId)).signal(CLOCK_SUBSCRIPTION_SYNCED_SIGNAL);
+      await workflows.testClock.signalSubscriptionSynced(testClockId);
     } catch {
-      // not running: nothing waits for this subscription
+      // unreachable now: the clock's workflow recounts on its next wake-up anyway
     }
   };
   const view = (ref: SubscriptionRef) => loadSubscriptionView(db, ref);
@@ -102,13 +103,9 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     async applySubscriptionCommand(input: ApplyCommandInput): Promise<CommandActivityResult> {
       let outcome;
       try {
-        outcome = await applySubscriptionCommand(db, input);
+        outcome = await applySubscriptionCommand(db, input, dispatch);
       } catch (err) {
         return { view: await view(input), objectId: null, refusal: refusalOf(err) };
-      }
-      await dispatch(outcome.events);
-      if (outcome.claimToCancel) {
-        await cancelInvoiceBankClaim(db, { ...input, invoiceId: outcome.claimToCancel.invoiceId, claimId: outcome.claimToCancel.claimId });
       }
       return { view: await view(input), objectId: outcome.objectId, refusal: null };
     },
@@ -170,7 +167,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
 
     async reconcileSubscriptionWorkflows(input: ReconcileSubscriptionsInput): Promise<ReconcileSubscriptionsResult> {
       const ctx = Context.current();
-      const r = await reconcileSubscriptions(db, target(), input, () => ctx.heartbeat());
+      const r = await reconcileSubscriptions(db, workflows, input, () => ctx.heartbeat());
       if (r.started > 0 || r.clocksNudged > 0) deps.log(`subscription reconciler: started ${r.started} workflow(s), woke ${r.clocksNudged} clock(s)`);
       return r;
     },
@@ -183,7 +180,6 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       const frozen = await clockFrozenTime(db, ref);
       if (!frozen) return { status: 'deleted', frozenTime: new Date(0).toISOString(), notified: 0 };
       const time = frozen.toISOString();
-      const t = target();
       let afterId: string | null = null;
       let notified = 0;
       for (;;) {
@@ -191,7 +187,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
         for (let i = 0; i < page.length; i += NOTIFY_PARALLEL) {
           await Promise.all(
             page.slice(i, i + NOTIFY_PARALLEL).map(async (s) => {
-              const running = await signalClockAdvanced(t, { ...s, clockTime: time }, time);
+              const running = await workflows.subscription.signalClockAdvanced({ ...s, clockTime: time }, time);
               if (running) notified += 1;
               else {
                 // Its workflow finished long ago (canceled, settled): it no longer follows the clock.

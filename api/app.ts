@@ -33,14 +33,14 @@ import { checkoutRoutes } from './checkout/router';
 import { testClocksRoutes } from './routes/test-clocks/router';
 import { subscriptionsRoutes } from './routes/subscriptions/router';
 import { subscriptionItemsRoutes } from './routes/subscription-items/router';
-import { subscriptionInvoiceActionsRoutes } from './routes/subscriptions/invoice-actions';
+import { createWorkflowClients } from '../src/temporal/workflow-clients';
 
 export type Auth = ReturnType<typeof authenticator>;
 /** Each resource area registers its routes on the one application router. */
 export type RouteRegistrar = (router: Router<AppState>, deps: AppDeps, auth: Auth) => void;
 
 /** Routers of the resource areas, in mount order. Each area adds its factory here. */
-export const AREA_ROUTES: RouteRegistrar[] = [healthRoutes, dashboardOnlyRoutes, merchantsRoutes, apiKeysRoutes, customersRoutes, productsRoutes, pricesRoutes, metersRoutes, usageEventsRoutes, webhookEndpointsRoutes, webhookDeliveriesRoutes, webhookEventsRoutes, paymentsRoutes, paymentMethodsRoutes, refundsRoutes, invoicesRoutes, invoiceItemsRoutes, creditNotesRoutes, testHelpersRoutes, paymentSessionsRoutes, checkoutRoutes, testClocksRoutes, subscriptionsRoutes, subscriptionItemsRoutes, subscriptionInvoiceActionsRoutes];
+export const AREA_ROUTES: RouteRegistrar[] = [healthRoutes, dashboardOnlyRoutes, merchantsRoutes, apiKeysRoutes, customersRoutes, productsRoutes, pricesRoutes, metersRoutes, usageEventsRoutes, webhookEndpointsRoutes, webhookDeliveriesRoutes, webhookEventsRoutes, paymentsRoutes, paymentMethodsRoutes, refundsRoutes, invoicesRoutes, invoiceItemsRoutes, creditNotesRoutes, testHelpersRoutes, paymentSessionsRoutes, checkoutRoutes, testClocksRoutes, subscriptionsRoutes, subscriptionItemsRoutes];
 
 export interface BillingApp extends Koa<AppState> {
   /** Stops the auth cache listener and flushes rate-limit counts. */
@@ -49,7 +49,10 @@ export interface BillingApp extends Koa<AppState> {
   ready(): Promise<void>;
 }
 
-export function createApp(baseDeps: AppDeps): BillingApp {
+/** What a composition root gives createApp; the workflow client modules default to ones over `temporal`. */
+export type AppBaseDeps = Omit<AppDeps, 'authCache' | 'workflows'> & Partial<Pick<AppDeps, 'workflows'>>;
+
+export function createApp(baseDeps: AppBaseDeps): BillingApp {
   const app = new Koa<AppState>() as BillingApp;
   app.proxy = process.env.TRUST_PROXY === '1';
   const authCache = createAuthCache({ databaseUrl: baseDeps.config.databaseUrl, log: baseDeps.log });
@@ -58,7 +61,7 @@ export function createApp(baseDeps: AppDeps): BillingApp {
     windowSeconds: baseDeps.config.rateLimitWindowSeconds,
     log: baseDeps.log,
   });
-  const deps: AppDeps = { ...baseDeps, authCache };
+  const deps: AppDeps = { ...baseDeps, authCache, workflows: baseDeps.workflows ?? createWorkflowClients(baseDeps.temporal) };
   const auth = authenticator(deps, authCache, limiter);
   app.ready = () => authCache.ready();
   app.shutdown = async () => {

@@ -5,6 +5,8 @@ import type { Db } from '../src/db/client';
 import type { Tenant, TenantDb } from '../src/db/tenancy';
 import type { Config } from '../src/config';
 import type { TemporalProvider } from '../src/temporal/client';
+import type { WorkflowClients } from '../src/temporal/workflow-clients';
+import type { RequestScope } from '../src/domain/request-scope';
 
 export interface AuthInfo {
   apiKeyId: string;
@@ -39,6 +41,8 @@ export interface AppDeps {
   authCache?: import('./middleware/auth-cache').AuthCache;
   config: Config;
   temporal: TemporalProvider;
+  /** Client modules of the workflows the domain starts, signals and updates (built by createApp). */
+  workflows: WorkflowClients;
   log: (line: string) => void;
   /** Test-only webhook relaxations (src/domain/webhooks/testing.ts); test-mode endpoints only, never set in production. */
   webhookTesting?: import('../src/domain/webhooks/testing').WebhookTestingOptions;
@@ -56,4 +60,15 @@ export function tenantOf(ctx: AppContext): Tenant {
 export function dbOf(ctx: AppContext): TenantDb {
   if (!ctx.state.db) throw new Error('route used dbOf() without auth()');
   return ctx.state.db;
+}
+
+/** How a request names itself to a workflow: by its Idempotency-Key when it has one, else by its id. */
+export function requestKeyOf(ctx: AppContext): string {
+  const key = ctx.get('Idempotency-Key');
+  return key ? `idem:${key}` : `req:${ctx.state.requestId}`;
+}
+
+/** The request as the domain sees it (after auth() and, for writes, transactional()). */
+export function scopeOf(ctx: AppContext): RequestScope {
+  return { tenant: tenantOf(ctx), db: dbOf(ctx), requestKey: requestKeyOf(ctx), afterCommit: (work) => void ctx.state.afterCommit.push(work) };
 }

@@ -24,7 +24,7 @@ import { createProduct } from '../src/domain/products/manage-products';
 import { createPrice } from '../src/domain/prices/create-price';
 import { advanceTestClock, attachCustomerToTestClock, createTestClock } from '../src/domain/test-clocks/manage-test-clocks';
 import { createSubscription } from '../src/domain/subscriptions/create-subscription';
-import { ensureSubscriptionWorkflow, signalClockAdvance } from '../src/domain/subscriptions/workflow-control';
+import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import { createTemporalProvider } from '../src/temporal/client';
 import { ensureTemporalCli, startDevServer } from '../src/temporal/dev-server';
 import { ensureSearchAttributes } from '../src/temporal/provision';
@@ -80,7 +80,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     worker = await createBillingWorker({ db, config, log: () => undefined, address: dev.address, namespace: config.temporalNamespace, taskQueue, maxConcurrentActivities: 200 });
     const running = worker.run();
     void running;
-    const target = { client, taskQueue };
+    const workflows = createWorkflowClients({ client: async () => client, taskQueue });
 
     // 1. setup
     const merchant = (await createMerchant(db, { name: 'bench', currency: 'ISK' })).merchant;
@@ -104,7 +104,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
         },
         { timeout: 30_000, maxWait: 30_000 },
       );
-      await ensureSubscriptionWorkflow(target, {
+      await workflows.subscription.start({
         subscriptionId: created.subscription.id,
         merchantId: tenant.merchantId,
         mode: 'test',
@@ -119,7 +119,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     // 2. measured: one period on the clock
     const started = process.hrtime.bigint();
     await scoped.$transaction((tx) => advanceTestClock(tx, tenant, clock.id, T1));
-    await signalClockAdvance(target, { testClockId: clock.id, merchantId: merchant.id });
+    await workflows.testClock.signalAdvance({ testClockId: clock.id, merchantId: merchant.id });
     await waitFor(
       'renewals invoiced and charged',
       async () => (await db.invoice.count({ where: { merchantId: merchant.id, billingReason: 'subscription_cycle', status: 'paid' } })) >= N,

@@ -1,4 +1,4 @@
-// One workflow per subscription, `subscription/sub_…` (DESIGN.md §1–3, docs/subscriptions.md).
+// One workflow per subscription, `subscription/sub_…` (docs/subscriptions.md, docs/architecture.md).
 //
 // The database is the system of record: the workflow holds a VIEW of the subscription (row +
 // invoices that still need automatic work), read back by every activity. What to do next is a
@@ -53,6 +53,7 @@ import {
 } from '../src/contracts/subscriptions';
 import { isDue, isFinished, nextStep, shouldAcknowledgeClock, waitMs, type DueStep } from './subscription/schedule';
 import { checkCommand } from './subscription/commands';
+import { invoiceActionVerdict, manualCollectionStep } from '../src/contracts/subscription-commands';
 import { Mutex } from './subscription/mutex';
 import { workflowTime } from './subscription/time';
 
@@ -162,11 +163,12 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
           if (cmd.kind === 'pay_invoice') {
             const inv = await commands.invoiceCollectionState({ ...ref, invoiceId: cmd.invoiceId });
             if (inv === null) throw ApplicationFailure.create({ type: 'resource_missing', message: `No such invoice: '${cmd.invoiceId}'`, details: ['id'], nonRetryable: true });
-            if (inv.status === 'open' || inv.status === 'uncollectible') {
-              if (inv.collectionMethod === 'send_invoice') {
+            if (invoiceActionVerdict('pay', inv.status) === 'apply') {
+              const step = manualCollectionStep(inv);
+              if (step.kind === 'check_bank_claim') {
                 setView(await steps.checkSubscriptionBankClaim({ ...ref, invoiceId: cmd.invoiceId, now: at, force: true }));
               } else {
-                setView(await steps.chargeSubscriptionInvoice({ ...ref, invoiceId: cmd.invoiceId, attempt: inv.attemptCount + 1, manual: true, now: at }));
+                setView(await steps.chargeSubscriptionInvoice({ ...ref, invoiceId: cmd.invoiceId, attempt: step.attempt, manual: true, now: at }));
               }
             }
             return { objectId: cmd.invoiceId };

@@ -7,6 +7,7 @@ import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant, type TestMerchant } from '../support/api';
 import { AREA_ROUTES } from '../../api/app';
 import type { AppDeps, AppState } from '../../api/context';
+import { createWorkflowClients } from '../../src/temporal/workflow-clients';
 
 const BODIES: unknown[] = [
   {},
@@ -44,7 +45,7 @@ describe('no route answers bad input with a 5xx', function () {
 
   it('garbage bodies, wrong types, unknown and foreign ids on every route', async () => {
     const otherKey = (await other.call('GET', '/v1/api_keys')).body.data[0].id as string;
-    const list = routes({ db: env.db, config: env.config, temporal: env.temporal, log: () => undefined });
+    const list = routes({ db: env.db, config: env.config, temporal: env.temporal, workflows: createWorkflowClients(env.temporal), log: () => undefined });
     assert.ok(list.length > 40, `only ${list.length} routes found`);
     const failures: string[] = [];
     for (const { method, path } of list) {

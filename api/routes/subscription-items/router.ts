@@ -1,31 +1,17 @@
 // Subscription items (docs/subscriptions.md "Items and proration"). Changes go to the
 // subscription's workflow as Updates, like every other change of a running subscription.
 import Router from '@koa/router';
-import type { AppContext, AppDeps, AppState } from '../../context';
-import { dbOf, tenantOf } from '../../context';
+import type { AppDeps, AppState } from '../../context';
+import { dbOf, scopeOf } from '../../context';
 import type { Auth } from '../../app';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { newId } from '../../../src/ids';
-import { dispatchEvents } from '../../../src/events';
-import type { SubscriptionCommand } from '../../../src/contracts/subscriptions';
 import { findSubscriptionItem, requireSubscription } from '../../../src/domain/subscriptions/find-subscriptions';
-import { commandOnEndedSubscription } from '../../../src/domain/subscriptions/ended-subscriptions';
-import type { Subscription } from '../../../src/generated/prisma/client';
+import { runSubscriptionCommand } from '../../../src/domain/subscriptions/run-subscription-command';
 import { parseBody, parseQuery, pathId } from '../../validate';
-import { sendSubscriptionCommand, SubscriptionWorkflowEnded } from '../subscriptions/run-command';
 import { createSubscriptionItemSchema, deleteSubscriptionItemQuery, updateSubscriptionItemSchema } from './schemas';
 import { presentDeletedSubscriptionItem, presentSubscriptionItem } from './presenter';
-
-async function send(ctx: AppContext, deps: AppDeps, sub: Subscription, command: SubscriptionCommand): Promise<void> {
-  try {
-    await sendSubscriptionCommand(ctx, deps, sub, command);
-  } catch (err) {
-    if (!(err instanceof SubscriptionWorkflowEnded)) throw err;
-    const events = await commandOnEndedSubscription(dbOf(ctx), tenantOf(ctx), sub, command);
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, events)));
-  }
-}
 
 export function subscriptionItemsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);
@@ -35,7 +21,7 @@ export function subscriptionItemsRoutes(router: Router<AppState>, deps: AppDeps,
     const db = dbOf(ctx);
     const sub = await requireSubscription(db, input.subscription, 'subscription');
     const itemId = newId('subscriptionItem');
-    await send(ctx, deps, sub, {
+    await runSubscriptionCommand(deps, scopeOf(ctx), sub, {
       kind: 'add_item',
       itemId,
       item: { price: input.price, quantity: input.quantity, credit_rollover: input.credit_rollover, included_units: input.included_units, metadata: (input.metadata ?? undefined) as Record<string, string> | undefined },
@@ -60,7 +46,7 @@ export function subscriptionItemsRoutes(router: Router<AppState>, deps: AppDeps,
       ...(input.included_units !== undefined ? { included_units: input.included_units } : {}),
       ...(input.metadata !== undefined ? { metadata: input.metadata as Record<string, string | null> } : {}),
     };
-    await send(ctx, deps, sub, { kind: 'update_item', itemId: item.id, changes, prorationBehavior: input.proration_behavior ?? 'create_prorations' });
+    await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'update_item', itemId: item.id, changes, prorationBehavior: input.proration_behavior ?? 'create_prorations' });
     ctx.body = presentSubscriptionItem(await findSubscriptionItem(db, item.id));
   });
 
@@ -69,7 +55,7 @@ export function subscriptionItemsRoutes(router: Router<AppState>, deps: AppDeps,
     const item = await findSubscriptionItem(db, pathId(ctx.params.id));
     const q = parseQuery(deleteSubscriptionItemQuery, ctx.query);
     const sub = await requireSubscription(db, item.subscriptionId, 'id');
-    await send(ctx, deps, sub, { kind: 'delete_item', itemId: item.id, prorationBehavior: q.proration_behavior ?? 'none' });
+    await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'delete_item', itemId: item.id, prorationBehavior: q.proration_behavior ?? 'none' });
     const after = await db.subscriptionItem.findFirst({ where: { id: item.id } });
     if (!after) throw errors.resourceMissing(`No such subscription item: '${item.id}'`, 'id');
     ctx.body = presentDeletedSubscriptionItem(after);

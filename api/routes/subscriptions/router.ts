@@ -1,34 +1,22 @@
 // Subscriptions (docs/subscriptions.md). Reads come from the database; every change after
-// creation goes to the subscription's workflow as an Update (./run-command.ts) and the answer
-// is the subscription as the database has it once the workflow applied the change.
+// creation is a command through runSubscriptionCommand (src/domain/subscriptions/), and the
+// answer is the subscription as the database has it once the workflow applied the change.
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState } from '../../context';
-import { dbOf, tenantOf } from '../../context';
+import { dbOf, scopeOf, tenantOf } from '../../context';
 import type { Auth } from '../../app';
 import { transactional } from '../../middleware/transaction';
 import { dispatchEvents } from '../../../src/events';
-import type { SubscriptionCommand } from '../../../src/contracts/subscriptions';
 import { createSubscription } from '../../../src/domain/subscriptions/create-subscription';
-import { findSubscription, findSubscriptionWithItems, listSubscriptions } from '../../../src/domain/subscriptions/find-subscriptions';
-import { commandOnEndedSubscription } from '../../../src/domain/subscriptions/ended-subscriptions';
-import { ensureSubscriptionWorkflow } from '../../../src/domain/subscriptions/workflow-control';
+import { findSubscriptionWithItems, listSubscriptions } from '../../../src/domain/subscriptions/find-subscriptions';
+import { runSubscriptionCommand, type SubscriptionChangeCommand } from '../../../src/domain/subscriptions/run-subscription-command';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { cancelSubscriptionSchema, createSubscriptionSchema, listSubscriptionsQuery, updateSubscriptionSchema } from './schemas';
 import { presentSubscription } from './presenter';
-import { sendSubscriptionCommand, SubscriptionWorkflowEnded, workflowTarget } from './run-command';
 
-/** Applies a command and answers with the resulting subscription. */
-export async function commandAndPresent(ctx: AppContext, deps: AppDeps, id: string, command: SubscriptionCommand): Promise<void> {
-  const db = dbOf(ctx);
-  const sub = await findSubscription(db, id);
-  try {
-    await sendSubscriptionCommand(ctx, deps, sub, command);
-  } catch (err) {
-    if (!(err instanceof SubscriptionWorkflowEnded)) throw err;
-    const events = await commandOnEndedSubscription(db, tenantOf(ctx), await findSubscription(db, id), command);
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, events)));
-  }
-  const { subscription, items } = await findSubscriptionWithItems(db, id);
+async function commandAndPresent(ctx: AppContext, deps: AppDeps, id: string, command: SubscriptionChangeCommand): Promise<void> {
+  await runSubscriptionCommand(deps, scopeOf(ctx), id, command);
+  const { subscription, items } = await findSubscriptionWithItems(dbOf(ctx), id);
   ctx.body = presentSubscription(subscription, items);
 }
 
@@ -42,7 +30,7 @@ export function subscriptionsRoutes(router: Router<AppState>, deps: AppDeps, aut
     const s = created.subscription;
     // If this start is lost, the reconciler starts the workflow within a minute.
     ctx.state.afterCommit.push(async () => {
-      await ensureSubscriptionWorkflow(await workflowTarget(deps), {
+      await deps.workflows.subscription.start({
         subscriptionId: s.id,
         merchantId: tenant.merchantId,
         mode: tenant.mode,

@@ -15,8 +15,7 @@ import {
   listTestClocks,
   parseFrozenTime,
 } from '../../../src/domain/test-clocks/manage-test-clocks';
-import { signalClockAdvance, signalClockDeleted } from '../../../src/domain/subscriptions/workflow-control';
-import { cancelSubscriptionsOfDeletedClock } from '../../../src/domain/subscriptions/commands';
+import { cancelSubscriptionsOfDeletedClock } from '../../../src/domain/subscriptions/cancel-clock-subscriptions';
 import { pageParams, parseBody, pathId } from '../../validate';
 import { advanceTestClockSchema, attachCustomerSchema, createTestClockSchema } from './schemas';
 import { presentDeletedTestClock, presentTestClock } from './presenter';
@@ -25,7 +24,6 @@ const BASE = '/v1/test_helpers/test_clocks';
 
 export function testClocksRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);
-  const target = async () => ({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue });
 
   router.post(BASE, auth(), testModeOnly, tx, async (ctx) => {
     const input = parseBody(createTestClockSchema, ctx.state.body);
@@ -49,7 +47,7 @@ export function testClocksRoutes(router: Router<AppState>, deps: AppDeps, auth: 
     const tenant = tenantOf(ctx);
     const clock = await advanceTestClock(dbOf(ctx), tenant, id, parseFrozenTime(input.frozen_time));
     // If this signal is lost, the subscription reconciler wakes the clock within a minute.
-    ctx.state.afterCommit.push(async () => signalClockAdvance(await target(), { testClockId: clock.id, merchantId: tenant.merchantId }));
+    ctx.state.afterCommit.push(() => deps.workflows.testClock.signalAdvance({ testClockId: clock.id, merchantId: tenant.merchantId }));
     ctx.body = presentTestClock(clock);
   });
 
@@ -64,9 +62,8 @@ export function testClocksRoutes(router: Router<AppState>, deps: AppDeps, auth: 
     const tenant = tenantOf(ctx);
     const { clock, subscriptionIds } = await deleteTestClock(dbOf(ctx), tenant, pathId(ctx.params.id), new Date());
     ctx.state.afterCommit.push(async () => {
-      const t = await target();
-      await signalClockDeleted(t, clock.id);
-      await cancelSubscriptionsOfDeletedClock(deps.db, t, tenant, subscriptionIds, clock.frozenTime);
+      await deps.workflows.testClock.signalDeleted(clock.id);
+      await cancelSubscriptionsOfDeletedClock(deps.db, deps.workflows, tenant, subscriptionIds, clock.frozenTime);
     });
     ctx.body = presentDeletedTestClock(clock);
   });

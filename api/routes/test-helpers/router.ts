@@ -2,15 +2,18 @@
 // with 403 test_mode_only before anything else is looked at.
 import Router from '@koa/router';
 import type { AppDeps, AppState, Middleware } from '../../context';
-import { dbOf, tenantOf } from '../../context';
+import { dbOf, scopeOf, tenantOf } from '../../context';
 import type { Auth } from '../../app';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { dispatchEvents } from '../../../src/events';
 import { attachTestCard } from '../../../src/domain/payment-methods/attach-test-card';
+import { payTestBankClaim } from '../../../src/domain/invoices/pay-test-bank-claim';
 import { parseBody, pathId } from '../../validate';
 import { presentPaymentMethod } from '../payment-methods/presenter';
-import { attachTestCardSchema } from './schemas';
+import { findInvoice } from '../../../src/domain/invoices/find-invoices';
+import { presentInvoice } from '../invoices/presenter';
+import { attachTestCardSchema, payBankClaimSchema } from './schemas';
 
 /** After auth(): refuses live keys. For every route under /v1/test_helpers/. */
 export const testModeOnly: Middleware = async (ctx, next) => {
@@ -36,5 +39,14 @@ export function testHelpersRoutes(router: Router<AppState>, deps: AppDeps, auth:
     ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
     ctx.status = 201;
     ctx.body = presentPaymentMethod(result.paymentMethod, result.isDefault);
+  });
+
+  // The customer pays a subscription invoice's bank claim in their bank (at the clock's time).
+  router.post('/v1/test_helpers/invoices/:id/pay_bank_claim', auth(), testModeOnly, tx, async (ctx) => {
+    const id = pathId(ctx.params.id);
+    const input = parseBody(payBankClaimSchema, ctx.state.body);
+    await payTestBankClaim(deps, scopeOf(ctx), id, input.amount);
+    const { invoice, lines } = await findInvoice(dbOf(ctx), id);
+    ctx.body = presentInvoice(invoice, lines);
   });
 }

@@ -10,3 +10,7 @@ export const attachTestCardSchema = yup.object({
   wallet: yup.string().oneOf(['apple_pay', 'google_pay'] as const, 'wallet must be apple_pay or google_pay').nullable(),
 });
 export type AttachTestCardBody = yup.InferType<typeof attachTestCardSchema>;
+
+export const payBankClaimSchema = yup.object({
+  amount: yup.number().integer('${path} must be an integer').min(1, '${path} must be at least 1').max(Number.MAX_SAFE_INTEGER, '${path} is too large'),
+});

@@ -18,7 +18,7 @@ import { takeInvoiceNumber } from '../invoices/invoice-number';
 import { cardAcquirerFor, gatewayConfig } from '../payments/acquirer';
 import { claimDueDate, claimExpiresAt, DEFAULT_DAYS_UNTIL_DUE, nextChargeAttemptAt, nextClaimCheckAt } from './dunning';
 import { refreshCollectionStatus } from './collection-status';
-import { STEP_TX } from './apply-command';
+import { STEP_TX } from './lock-subscription';
 
 export interface StepOutcome {
   events: RecordedEvent[];

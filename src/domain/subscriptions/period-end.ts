@@ -15,7 +15,7 @@ import type { RecordedEvent } from '../../events';
 import { periodContaining, type BillingInterval } from '../../billing';
 import type { PeriodEndInput } from '../../contracts/subscriptions';
 import { buildSubscriptionInvoice } from './build-invoice';
-import { lockSubscription, STEP_TX } from './apply-command';
+import { lockSubscription, STEP_TX } from './lock-subscription';
 import { recordSubscriptionEvent } from './subscription-events';
 
 export interface PeriodEndOutcome {

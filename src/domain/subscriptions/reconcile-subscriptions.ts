@@ -8,13 +8,13 @@ import type { Db } from '../../db/client';
 import { ensureIntervalSchedule } from '../../temporal/interval-schedule';
 import { scheduleIds } from '../../temporal/workflow-ids';
 import { SUBSCRIPTION_RECONCILER_WORKFLOW, type ReconcileSubscriptionsInput, type ReconcileSubscriptionsResult } from '../../contracts/subscriptions';
-import { ensureSubscriptionWorkflow, signalClockAdvance, type WorkflowTarget } from './workflow-control';
+import type { WorkflowClients } from '../../temporal/workflow-clients';
 
 export const SUBSCRIPTION_RECONCILE_MIN_AGE_SECONDS = 30;
 export const SUBSCRIPTION_RECONCILE_BATCH_SIZE = 500;
 export const CLOCK_STUCK_SECONDS = 120;
 
-export async function reconcileSubscriptions(db: Db, t: WorkflowTarget, input: ReconcileSubscriptionsInput, heartbeat: () => void = () => undefined): Promise<ReconcileSubscriptionsResult> {
+export async function reconcileSubscriptions(db: Db, workflows: WorkflowClients, input: ReconcileSubscriptionsInput, heartbeat: () => void = () => undefined): Promise<ReconcileSubscriptionsResult> {
   const cutoff = new Date(Date.now() - input.minAgeSeconds * 1000);
   const rows = await db.subscription.findMany({
     where: { workflowAttachedAt: null, workflowEndedAt: null, createdAt: { lte: cutoff } },
@@ -24,7 +24,7 @@ export async function reconcileSubscriptions(db: Db, t: WorkflowTarget, input: R
   });
   let started = 0;
   for (const s of rows) {
-    await ensureSubscriptionWorkflow(t, {
+    await workflows.subscription.start({
       subscriptionId: s.id,
       merchantId: s.merchantId,
       mode: s.mode,
@@ -43,7 +43,7 @@ export async function reconcileSubscriptions(db: Db, t: WorkflowTarget, input: R
     select: { id: true, merchantId: true },
   });
   for (const c of clocks) {
-    await signalClockAdvance(t, { testClockId: c.id, merchantId: c.merchantId });
+    await workflows.testClock.signalAdvance({ testClockId: c.id, merchantId: c.merchantId });
     heartbeat();
   }
   return { started, clocksNudged: clocks.length };

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { scopedDb, type Tenant } from '../../db/tenancy';
 import type { RecordedEvent } from '../../events';
 import type { TrialNoticeInput } from '../../contracts/subscriptions';
-import { lockSubscription, STEP_TX } from './apply-command';
+import { lockSubscription, STEP_TX } from './lock-subscription';
 import { recordSubscriptionEvent } from './subscription-events';
 
 export async function sendTrialWillEnd(db: Db, input: TrialNoticeInput): Promise<{ sent: boolean; events: RecordedEvent[] }> {

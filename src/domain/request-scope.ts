@@ -1,0 +1,17 @@
+// What a use case called from a request (API route, portal or dashboard page) gets from it,
+// without seeing the web framework: the tenant, the request's transaction, a key that names
+// this request for idempotent workflow calls, and a way to run work after the commit.
+import type { Tenant, TenantDb } from '../db/tenancy';
+
+export interface RequestScope {
+  tenant: Tenant;
+  /** The request's tenant-scoped database handle (inside its transaction for writes). */
+  db: TenantDb;
+  /**
+   * Names this request: the same key (a repeated Idempotency-Key) gives the same workflow
+   * update id, so a retried request is applied once even if its first transaction did not commit.
+   */
+  requestKey: string;
+  /** Runs `work` after the request's transaction committed (never when it rolled back). */
+  afterCommit(work: () => Promise<void>): void;
+}

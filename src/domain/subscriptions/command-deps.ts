@@ -1,0 +1,20 @@
+// What the command path needs from the composition root: the database (for the steps that run
+// outside the request's transaction), the subscription workflow's client module, event dispatch.
+import type { Db } from '../../db/client';
+import type { TemporalProvider } from '../../temporal/client';
+import type { WorkflowClients } from '../../temporal/workflow-clients';
+import { dispatchEvents, type RecordedEvent } from '../../events';
+import type { RequestScope } from '../request-scope';
+
+export interface CommandDeps {
+  db: Db;
+  /** Delivery workflows of the events a command records are started through it. */
+  temporal: TemporalProvider;
+  workflows: Pick<WorkflowClients, 'subscription'>;
+  log: (line: string) => void;
+}
+
+/** Dispatches the events once the request's transaction committed. */
+export function dispatchAfterCommit(deps: CommandDeps, scope: RequestScope, events: RecordedEvent[]): void {
+  if (events.length > 0) scope.afterCommit(async () => void (await dispatchEvents(deps, events)));
+}

@@ -1,0 +1,51 @@
+// THE entry point for changing a subscription after it was created (cancel, uncancel, pause,
+// resume, update, item add/update/delete), for every caller: API routes, portal, dashboard.
+// The command goes to the subscription's workflow (send-subscription-command.ts), which applies
+// it under the same lock as its billing steps (apply-command.ts); a subscription whose workflow
+// has finished is answered from the database here, under the same rules
+// (src/contracts/subscription-commands.ts). Invoice actions: src/domain/invoices/.
+import type { Subscription } from '../../generated/prisma/client';
+import { errors } from '../../errors';
+import type { CommandResult, SubscriptionCommand } from '../../contracts/subscriptions';
+import type { Metadata } from '../../validation';
+import type { RequestScope } from '../request-scope';
+import { dispatchAfterCommit, type CommandDeps } from './command-deps';
+import { assertCommandAllowed } from './command-refusal';
+import { mergedMetadata } from './commands/command-context';
+import { findSubscription } from './find-subscriptions';
+import { recordSubscriptionEvent } from './subscription-events';
+import { sendSubscriptionCommand, WORKFLOW_ENDED } from './send-subscription-command';
+
+/** Commands to the subscription itself; invoices have payInvoiceNow and voidInvoice. */
+export type SubscriptionChangeCommand = Exclude<SubscriptionCommand, { kind: 'pay_invoice' | 'void_invoice' }>;
+
+/**
+ * Applies `command` to the subscription (an id of the scope's tenant, or its row already read)
+ * and returns once it is applied; the caller then reads the subscription from the database.
+ * Throws the ApiError of a refusal (cannot_pause, not_paused, …) or service_unavailable.
+ */
+export async function runSubscriptionCommand(
+  deps: CommandDeps,
+  scope: RequestScope,
+  subscription: string | Subscription,
+  command: SubscriptionChangeCommand,
+): Promise<CommandResult> {
+  const sub = typeof subscription === 'string' ? await findSubscription(scope.db, subscription) : subscription;
+  const result = await sendSubscriptionCommand(deps, scope, sub, command);
+  if (result !== WORKFLOW_ENDED) return result;
+  await commandOnEndedSubscription(deps, scope, await findSubscription(scope.db, sub.id), command);
+  return { objectId: null };
+}
+
+/**
+ * A subscription whose workflow has finished is canceled: canceling again changes nothing, the
+ * other commands are refused by the rules, only metadata may still change.
+ */
+async function commandOnEndedSubscription(deps: CommandDeps, scope: RequestScope, sub: Subscription, cmd: SubscriptionChangeCommand): Promise<void> {
+  if (sub.status !== 'canceled') throw errors.serviceUnavailable('The subscription\'s workflow is not running; retry shortly');
+  assertCommandAllowed(sub, cmd);
+  if (cmd.kind !== 'update' || cmd.changes.metadata === undefined) return;
+  const metadata = mergedMetadata(sub.metadata as Metadata, cmd.changes.metadata, 'metadata');
+  const updated = await scope.db.subscription.update({ where: { id: sub.id }, data: { metadata } });
+  dispatchAfterCommit(deps, scope, [await recordSubscriptionEvent(scope.db, scope.tenant, 'subscription.updated', updated)]);
+}

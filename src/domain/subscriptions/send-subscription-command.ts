@@ -1,0 +1,45 @@
+// The one way a request reaches a subscription's workflow: the test-clock check, the Update
+// (update-with-start), and the mapping of every answer to the API's errors. Used by
+// run-subscription-command.ts and the invoice actions (src/domain/invoices/pay-invoice-now.ts,
+// void-invoice.ts); what to do when the workflow has finished is theirs.
+import type { Subscription } from '../../generated/prisma/client';
+import { errors } from '../../errors';
+import type { CommandResult, SubscriptionCommand } from '../../contracts/subscriptions';
+import { TemporalUnavailableError } from '../../temporal/connection';
+import type { RequestScope } from '../request-scope';
+import type { CommandDeps } from './command-deps';
+import { refusalError } from './command-refusal';
+
+/** The workflow has finished (canceled, nothing left to collect): the caller answers from the database. */
+export const WORKFLOW_ENDED = 'ended' as const;
+
+/** The subscription's test clock time (ISO), null without a clock; refused while the clock advances. */
+async function clockTimeOf(scope: RequestScope, sub: Subscription): Promise<string | null> {
+  if (!sub.testClockId) return null;
+  const clock = await scope.db.testClock.findFirst({ where: { id: sub.testClockId } });
+  if (clock?.status === 'advancing') throw errors.invalidState("The subscription's test clock is advancing; retry when it is ready", 'id');
+  return clock?.frozenTime.toISOString() ?? null;
+}
+
+export async function sendSubscriptionCommand(deps: CommandDeps, scope: RequestScope, sub: Subscription, command: SubscriptionCommand): Promise<CommandResult | typeof WORKFLOW_ENDED> {
+  const clockTime = await clockTimeOf(scope, sub);
+  const ref = { subscriptionId: sub.id, merchantId: scope.tenant.merchantId, mode: scope.tenant.mode, customerId: sub.customerId, status: sub.status, clockTime };
+  let outcome;
+  try {
+    outcome = await deps.workflows.subscription.command(ref, command, scope.requestKey);
+  } catch (err) {
+    if (err instanceof TemporalUnavailableError) throw errors.serviceUnavailable('The workflow service is unavailable; retry shortly');
+    deps.log(`subscription ${sub.id}: command ${command.kind} failed: ${(err as Error).stack ?? String(err)}`);
+    throw errors.serviceUnavailable('The subscription could not be changed right now; retry shortly');
+  }
+  switch (outcome.kind) {
+    case 'applied':
+      return outcome.result;
+    case 'ended':
+      return WORKFLOW_ENDED;
+    case 'refused':
+      throw refusalError(outcome.refusal);
+    case 'failed':
+      throw errors.serviceUnavailable('The subscription could not be changed right now; retry shortly');
+  }
+}

@@ -1,0 +1,15 @@
+// The client modules of the workflows that the domain starts, signals or updates, built once
+// per process by a composition root (the API's createApp, the worker's activities) and passed
+// to the domain as a dependency.
+import type { TemporalTarget } from './connection';
+import { subscriptionWorkflowClient, type SubscriptionWorkflowClient } from './subscription-workflow';
+import { testClockWorkflowClient, type TestClockWorkflowClient } from './test-clock-workflow';
+
+export interface WorkflowClients {
+  subscription: SubscriptionWorkflowClient;
+  testClock: TestClockWorkflowClient;
+}
+
+export function createWorkflowClients(target: TemporalTarget): WorkflowClients {
+  return { subscription: subscriptionWorkflowClient(target), testClock: testClockWorkflowClient(target) };
+}
