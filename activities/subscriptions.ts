@@ -3,6 +3,10 @@
 // period steps are keyed by the period end, invoices by their period key, charges by
 // `${invoiceId}:attempt:${n}`, bank claims by `${invoiceId}:claim`, commands by their update id.
 // Each returns the subscription's view after the step, so the workflow needs no second read.
+// runSubscriptionSteps runs a due step and then the invoice steps due at the same instant (a
+// renewal: period end, finalize, first charge) in one activity, reading the schedule exactly as
+// the workflow does (workflows/subscription/schedule.ts, pure), and acknowledges the test clock
+// when nothing more is due by its time: one activity and two workflow tasks per renewal.
 import { Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
 import type { Config } from '../src/config';
@@ -10,13 +14,15 @@ import { ApiError } from '../src/errors';
 import { dispatchEventsFromActivity, type RecordedEvent } from '../src/events';
 import { clockSubscriptionsPage, completeAdvanceIfCaughtUp, clockFrozenTime } from '../src/domain/test-clocks/clock-progress';
 import { loadSubscriptionView } from '../src/domain/subscriptions/subscription-view';
-import { attachWorkflow, recordClockSync, recordWorkflowEnded } from '../src/domain/subscriptions/workflow-lifecycle';
+import { attachWorkflow, markClockSynced, recordClockSync, recordWorkflowEnded } from '../src/domain/subscriptions/workflow-lifecycle';
 import { applySubscriptionCommand } from '../src/domain/subscriptions/apply-command';
 import { runPeriodEnd } from '../src/domain/subscriptions/period-end';
 import { sendTrialWillEnd } from '../src/domain/subscriptions/trial-notice';
 import { chargeSubscriptionInvoice, checkInvoiceBankClaim, finalizeSubscriptionInvoice } from '../src/domain/subscriptions/collect-invoice';
 import { reconcileSubscriptions } from '../src/domain/subscriptions/reconcile-subscriptions';
 import { createWorkflowClients } from '../src/temporal/workflow-clients';
+import { testClockWorkflowClient } from '../src/temporal/test-clock-workflow';
+import { isDue, isInvoiceStep, nextStep, shouldAcknowledgeClock, stepRequest } from '../workflows/subscription/schedule';
 import {
   COMMAND_ERROR_TYPES,
   type CommandErrorType,
@@ -31,6 +37,8 @@ import {
   type PeriodEndInput,
   type ReconcileSubscriptionsInput,
   type ReconcileSubscriptionsResult,
+  type RunStepsInput,
+  type StepRequest,
   type SubscriptionRef,
   type SubscriptionView,
   type TestClockWorkflowInput,
@@ -58,6 +66,10 @@ async function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 const NOTIFY_PARALLEL = 25;
+/** At most this many steps in one runSubscriptionSteps (a renewal takes three). */
+const MAX_STEPS_PER_ACTIVITY = 6;
+/** Nudges of one clock from this process are sent at most this often (the last one always goes). */
+const NUDGE_COALESCE_MS = 100;
 
 /** A refused command (ApiError: cannot_pause, invalid_subscription, …) is a result, not a failure: nothing to retry. */
 function refusalOf(err: unknown): CommandActivityResult['refusal'] {
@@ -79,15 +91,42 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
   const dispatch = async (events: RecordedEvent[]) => {
     if (events.length > 0) await dispatchEventsFromActivity(db, events, deps.log);
   };
-  /** Wakes the clock's workflow so it recounts (a finished run ignores it: the next advance recounts anyway). */
+  /**
+   * Wakes the clock's workflow so it recounts (a finished run ignores it: the next advance
+   * recounts anyway). Many subscriptions of one clock catch up together: their nudges from this
+   * process are coalesced into one per NUDGE_COALESCE_MS, sent after the activity returns (a
+   * nudge lost with a dying process is covered by the clock workflow's periodic recount).
+   */
+  const nudging = new Set<string>();
   const nudgeClock = async (testClockId: string) => {
-    try {
-      await workflows.testClock.signalSubscriptionSynced(testClockId);
-    } catch {
-      // unreachable now: the clock's workflow recounts on its next wake-up anyway
-    }
+    if (nudging.has(testClockId)) return;
+    nudging.add(testClockId);
+    // The activity's context is gone when the timer fires: take its client now.
+    const ctx = Context.current();
+    const clocks = testClockWorkflowClient({ client: async () => ctx.client, taskQueue: ctx.info.taskQueue });
+    setTimeout(() => {
+      nudging.delete(testClockId);
+      clocks.signalSubscriptionSynced(testClockId).catch(() => {
+        // unreachable now: the clock's workflow recounts on its next wake-up anyway
+      });
+    }, NUDGE_COALESCE_MS).unref();
   };
   const view = (ref: SubscriptionRef) => loadSubscriptionView(db, ref);
+  /** One billing step and the dispatch of its events. */
+  const runStep = async (ref: SubscriptionRef, now: string, step: StepRequest): Promise<void> => {
+    switch (step.kind) {
+      case 'period_end':
+        return dispatch((await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now })).events);
+      case 'finalize_invoice':
+        return dispatch((await finalizeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, now })).events);
+      case 'charge_invoice':
+        return dispatch((await chargeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now })).events);
+      case 'check_bank_claim':
+        return dispatch((await checkInvoiceBankClaim(db, { ...ref, invoiceId: step.invoiceId, now })).events);
+      case 'trial_notice':
+        return dispatch((await sendTrialWillEnd(db, { ...ref, trialEnd: step.trialEnd })).events);
+    }
+  };
 
   return {
     // ---- subscription workflow ----
@@ -117,6 +156,33 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
         select: { attemptCount: true, status: true, collectionMethod: true },
       });
       return inv ? { attemptCount: inv.attemptCount, status: inv.status, collectionMethod: inv.collectionMethod } : null;
+    },
+
+    /**
+     * The due step, then every invoice step the schedule makes due by the same instant (each in
+     * its own transaction, each idempotent, so a retry resumes where the last attempt stopped),
+     * then the clock acknowledgement when nothing more is due by the clock's time.
+     */
+    async runSubscriptionSteps(input: RunStepsInput): Promise<SubscriptionView | null> {
+      return heartbeating(async () => {
+        const ref = { subscriptionId: input.subscriptionId, merchantId: input.merchantId, mode: input.mode };
+        const at = Date.parse(input.now);
+        const opts = { trialNotices: input.trialNotices };
+        let step: StepRequest | null = input.step;
+        let current: SubscriptionView | null = null;
+        for (let n = 1; step !== null; n++) {
+          await runStep(ref, input.now, step);
+          current = await view(ref);
+          const next = current !== null && n < MAX_STEPS_PER_ACTIVITY ? nextStep(current, opts) : null;
+          step = next !== null && isInvoiceStep(next) && isDue(next, at) ? stepRequest(next) : null;
+        }
+        if (current !== null && current.testClockId !== null && input.clockTime !== null && shouldAcknowledgeClock(current, Date.parse(input.clockTime), opts)) {
+          await markClockSynced(db, { ...ref, testClockId: current.testClockId, clockTime: input.clockTime });
+          current = { ...current, clockSyncedTo: input.clockTime };
+          await nudgeClock(current.testClockId!);
+        }
+        return current;
+      });
     },
 
     async runSubscriptionPeriodEnd(input: PeriodEndInput): Promise<SubscriptionView | null> {

@@ -1,19 +1,30 @@
-// Benchmark: subscription billing throughput on one test clock (issue 6).
+// Benchmark: subscription billing throughput on one test clock (issues 6 and 15).
 //
 // In one run, on a database of its own (dropped at the end) and a Temporal dev server of its
-// own (in memory), with the billing worker in this process:
+// own (in memory), with the billing worker in child processes of its own
+// (bench/servers/billing-worker.ts: they count their SQL statements, memory, CPU and warnings):
 //  1. setup: BENCH_SUBSCRIPTIONS (default 1,000) customers, each with a saved test card, attached
 //     to one test clock, each with a monthly subscription (created through the domain code the
 //     API uses, workflow started like the API does); waits until every first invoice is paid;
-//  2. measured: advance the clock one period and time until all N renewal invoices are invoiced
-//     AND charged (paid) and the clock is `ready` again → subscriptions/s;
+//  2. measured, once per entry of BENCH_WORKERS (default "1"; "1,2" measures one period with one
+//     worker process, then the next period with two): advance the clock one period and time until
+//     all N renewal invoices are invoiced AND charged (paid) → renewals/s; reports per renewal
+//     the statements the workers sent, the subscription workflows' history events (a sample),
+//     the workers' peak memory and CPU, and where the machine's CPU went;
 //  3. baseline: start and complete N trivial workflows (one activity-free function) on the same
-//     server, same client concurrency → workflows/s;
-//  then prints both rates and the ratio. Bounded by BENCH_DEADLINE_MS (default 20 min).
-// Run: `node dist/bench/subscriptions.js` after a build.
+//     server, same client concurrency → workflows/s; then the ratio of each phase.
+// BENCH_KILL=1: SIGKILLs the worker in the middle of the first renewal phase and starts another,
+// then checks that every subscription has exactly one renewal invoice, paid, with exactly one
+// successful charge at the acquirer (use a small N). Bounded by BENCH_DEADLINE_MS (default 20 min).
+// Run: `npm run bench -- subscriptions` (or `node dist/bench/subscriptions.js` after a build).
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { DefaultLogger, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { temporal as proto } from '@temporalio/proto';
 import { createDb, type Db } from '../src/db/client';
 import { loadConfig } from '../src/config';
 import { scopedDb, type Tenant } from '../src/db/tenancy';
@@ -28,14 +39,22 @@ import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import { createTemporalProvider } from '../src/temporal/client';
 import { ensureTemporalCli, startDevServer } from '../src/temporal/dev-server';
 import { ensureSearchAttributes } from '../src/temporal/provision';
-import { createBillingWorker } from '../src/worker';
+import { workflowIds } from '../src/temporal/workflow-ids';
 import { benchDatabase, fmt } from './support';
+import type { WorkerReport } from './servers/billing-worker';
 
 const N = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 25);
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_MS ?? 20 * 60_000);
+const PHASES = (process.env.BENCH_WORKERS ?? '1').split(',').map((w) => {
+  const n = Number(w.trim());
+  if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`BENCH_WORKERS must list worker counts from 1 to 8, got ${w}`);
+  return n;
+});
+const KILL = process.env.BENCH_KILL === '1';
+const HISTORY_SAMPLE = Math.min(N, Number(process.env.BENCH_HISTORY_SAMPLE ?? 20));
 const T0 = new Date('2025-01-01T00:00:00.000Z');
-const T1 = new Date('2025-02-01T00:00:00.000Z');
+const monthAfter = (k: number) => new Date(Date.UTC(2025, k, 1));
 
 async function pool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<void> {
   let next = 0;
@@ -62,24 +81,184 @@ function seconds(started: bigint): number {
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-export async function main(): Promise<{ subscriptionsPerSecond: number; workflowsPerSecond: number; ratio: number }> {
+// ---- the worker processes ----
+
+interface WorkerProcess {
+  child: ChildProcess;
+  pid: number;
+  ask<T>(type: 'reset' | 'report'): Promise<T>;
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+}
+
+function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  const child = fork(path.join(__dirname, 'servers', 'billing-worker.js'), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const ask = <T>(type: 'reset' | 'report') =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (m: { type: string; report?: T }) => {
+        if (m.type !== type) return;
+        child.off('message', onMessage);
+        resolve((m.report ?? undefined) as T);
+      };
+      child.on('message', onMessage);
+      if (!child.send({ type })) reject(new Error('worker process is gone'));
+    });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    const early = () => reject(new Error('bench worker exited before it was ready'));
+    child.once('exit', early);
+    child.once('message', (m: { type: string; pid: number }) => {
+      child.off('exit', early);
+      resolve({
+        child,
+        pid: m.pid,
+        ask,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) {
+            child.kill('SIGTERM');
+            setTimeout(() => child.kill('SIGKILL'), 40_000).unref();
+          }
+          await exited;
+        },
+        kill: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+// ---- where the CPU went (Linux /proc) ----
+
+const TICK = 100; // USER_HZ
+
+function procTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(f[11]) + Number(f[12]); // utime + stime
+  } catch {
+    return 0;
+  }
+}
+
+function pidsWhere(match: (comm: string, cmdline: string) => boolean): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const comm = readFileSync(`/proc/${d}/comm`, 'utf8').trim();
+      const cmdline = readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (match(comm, cmdline)) out.push(Number(d));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+function machineTicks(): { busy: number; total: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - f[3]! - f[4]!, total };
+}
+
+interface CpuSnapshot {
+  machine: { busy: number; total: number };
+  server: number;
+  postgres: number;
+  bench: number;
+}
+
+function cpuSnapshot(serverPid: number | undefined): CpuSnapshot {
+  const postgres = pidsWhere((comm) => comm === 'postgres').reduce((a, p) => a + procTicks(p), 0);
+  return { machine: machineTicks(), server: serverPid ? procTicks(serverPid) : 0, postgres, bench: procTicks(process.pid) };
+}
+
+// ---- history events of the subscription workflows ----
+
+interface HistoryMark {
+  workflowId: string;
+  runId: string;
+  length: number;
+}
+
+async function historyMarks(client: Client, subscriptionIds: string[]): Promise<HistoryMark[]> {
+  return Promise.all(
+    subscriptionIds.map(async (id) => {
+      const workflowId = workflowIds.subscription(id);
+      const d = await client.workflow.getHandle(workflowId).describe();
+      return { workflowId, runId: d.runId, length: d.historyLength };
+    }),
+  );
+}
+
+interface HistoryCount {
+  events: number;
+  workflowTasks: number;
+  activities: number;
+  markers: number;
+  runs: number;
+}
+
+/** Events added to the workflow's history since `mark`, across continue-as-new runs. */
+async function historySince(client: Client, mark: HistoryMark): Promise<HistoryCount> {
+  const E = proto.api.enums.v1.EventType;
+  const out: HistoryCount = { events: 0, workflowTasks: 0, activities: 0, markers: 0, runs: 0 };
+  let runId: string | undefined = (await client.workflow.getHandle(mark.workflowId).describe()).runId;
+  for (let guard = 0; runId && guard < 100; guard++) {
+    const history = await client.workflow.getHandle(mark.workflowId, runId).fetchHistory();
+    const events = (history.events ?? []).slice(runId === mark.runId ? mark.length : 0);
+    out.events += events.length;
+    for (const e of events) {
+      if (e.eventType === E.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) out.workflowTasks += 1;
+      if (e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) out.activities += 1;
+      if (e.eventType === E.EVENT_TYPE_MARKER_RECORDED) out.markers += 1;
+    }
+    if (runId === mark.runId) break;
+    out.runs += 1;
+    runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  }
+  return out;
+}
+
+export interface PhaseResult {
+  workers: number;
+  renewalsPerSecond: number;
+  seconds: number;
+  readySeconds: number;
+  statementsPerRenewal: number;
+  transactionsPerRenewal: number;
+  historyEventsPerRenewal: number;
+  peakRssMiB: number;
+  warnings: number;
+  /** "Workflow task duration exceeded 5 seconds" warnings (TMPRL1104). */
+  slowWorkflowTasks: number;
+}
+
+export async function main(): Promise<{ subscriptionsPerSecond: number; workflowsPerSecond: number; ratio: number; phases: PhaseResult[] }> {
   const deadline = Date.now() + DEADLINE_MS;
   const database = await benchDatabase();
   const cli = await ensureTemporalCli((l) => console.log(l));
   const dev = await startDevServer({ cli, port: 0, log: (l) => console.log(`  ${l}`) });
+  const serverPort = dev.address.split(':').pop()!;
+  const serverPid = pidsWhere((comm, cmd) => cmd.includes('start-dev') && cmd.includes(`--port ${serverPort} `))[0];
   const db: Db = createDb(database.url, { poolSize: 40 });
   const taskQueue = `bench-subscriptions-${randomBytes(3).toString('hex')}`;
   const config = { ...loadConfig({}), databaseUrl: database.url, temporalAddress: dev.address, taskQueue };
   const temporal = createTemporalProvider({ address: dev.address, namespace: config.temporalNamespace, taskQueue });
-  let worker: Awaited<ReturnType<typeof createBillingWorker>> | undefined;
+  const workerEnv = { DATABASE_URL: database.url, TEMPORAL_ADDRESS: dev.address, TEMPORAL_TASK_QUEUE: taskQueue, TEMPORAL_NAMESPACE: config.temporalNamespace };
+  const workers: WorkerProcess[] = [];
+  let trivialConnection: NativeConnection | undefined;
   let trivialWorker: Worker | undefined;
   let trivialRun: Promise<void> | undefined;
+  const phases: PhaseResult[] = [];
   try {
     const client = await temporal.client();
     await ensureSearchAttributes(client.connection, config.temporalNamespace);
-    worker = await createBillingWorker({ db, config, log: () => undefined, address: dev.address, namespace: config.temporalNamespace, taskQueue, maxConcurrentActivities: 200 });
-    const running = worker.run();
-    void running;
+    workers.push(await startWorkerProcess(workerEnv));
     const workflows = createWorkflowClients({ client: async () => client, taskQueue });
 
     // 1. setup
@@ -89,8 +268,9 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     const clock = await createTestClock(scoped, tenant, { frozenTime: T0, name: 'bench' });
     const product = await createProduct(scoped, tenant, { name: 'Plan' });
     const price = await createPrice(scoped, tenant, { product: product.id, type: 'recurring', currency: 'ISK', unit_amount: 1990, recurring: { interval: 'month' } });
-    console.log(`  setup: ${fmt(N)} customers with cards and subscriptions on one clock`);
+    console.log(`  setup: ${fmt(N)} customers with cards and subscriptions on one clock (machine load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
     const setupStarted = process.hrtime.bigint();
+    const subscriptionIds: string[] = [];
     await pool(N, CONCURRENCY, async (i) => {
       const customer = await createCustomer(scoped, tenant, { email: `bench${i}@example.is` });
       await attachTestCard({ db: scoped, rootDb: db }, tenant, { customerId: customer.id, cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvc: '123' });
@@ -104,6 +284,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
         },
         { timeout: 30_000, maxWait: 30_000 },
       );
+      subscriptionIds.push(created.subscription.id);
       await workflows.subscription.start({
         subscriptionId: created.subscription.id,
         merchantId: tenant.merchantId,
@@ -115,41 +296,133 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     });
     await waitFor('first invoices paid', async () => (await db.invoice.count({ where: { merchantId: merchant.id, status: 'paid' } })) >= N, deadline);
     console.log(`  setup done in ${fmt(seconds(setupStarted), 1)} s`);
+    const sample = subscriptionIds.slice(0, HISTORY_SAMPLE);
+    const cycleInvoices = (extra: object = {}) => db.invoice.count({ where: { merchantId: merchant.id, billingReason: 'subscription_cycle', ...extra } });
 
-    // 2. measured: one period on the clock
-    const started = process.hrtime.bigint();
-    await scoped.$transaction((tx) => advanceTestClock(tx, tenant, clock.id, T1));
-    await workflows.testClock.signalAdvance({ testClockId: clock.id, merchantId: merchant.id });
-    await waitFor(
-      'renewals invoiced and charged',
-      async () => (await db.invoice.count({ where: { merchantId: merchant.id, billingReason: 'subscription_cycle', status: 'paid' } })) >= N,
-      deadline,
-    );
-    const invoicedSeconds = seconds(started);
-    await waitFor('clock ready', async () => (await db.testClock.findUniqueOrThrow({ where: { id: clock.id } })).status === 'ready', deadline);
-    const readySeconds = seconds(started);
-    const subscriptionsPerSecond = N / invoicedSeconds;
-    console.log(`  subscriptions: ${fmt(N)} renewals invoiced and charged in ${fmt(invoicedSeconds, 2)} s → ${fmt(subscriptionsPerSecond, 1)} /s (clock ready after ${fmt(readySeconds, 2)} s)`);
+    // 2. measured: one period on the clock per phase
+    for (const [k, count] of PHASES.entries()) {
+      while (workers.length < count) workers.push(await startWorkerProcess(workerEnv));
+      while (workers.length > count) await workers.pop()!.stop();
+      const marks = await historyMarks(client, sample);
+      await Promise.all(workers.map((w) => w.ask('reset')));
+      const cpuBefore = cpuSnapshot(serverPid);
+      const workerTicksBefore = workers.map((w) => procTicks(w.pid));
+      const load = os.loadavg();
+      const started = process.hrtime.bigint();
+      await scoped.$transaction((tx) => advanceTestClock(tx, tenant, clock.id, monthAfter(k + 1)));
+      await workflows.testClock.signalAdvance({ testClockId: clock.id, merchantId: merchant.id });
+      const goal = N * (k + 1);
+      const killed: WorkerReport[] = [];
+      if (KILL && k === 0) {
+        await waitFor('a third of the renewal invoices', async () => (await cycleInvoices()) >= Math.ceil(N / 3), deadline);
+        const victim = workers.shift()!;
+        killed.push(await victim.ask<WorkerReport>('report'));
+        await victim.kill();
+        console.log(`  killed worker ${victim.pid} (SIGKILL) with ${fmt(await cycleInvoices())} of ${fmt(N)} renewal invoices created, ${fmt(await cycleInvoices({ status: 'paid' }))} paid; starting another`);
+        workers.unshift(await startWorkerProcess(workerEnv));
+      }
+      await waitFor('renewals invoiced and charged', async () => (await cycleInvoices({ status: 'paid' })) >= goal, deadline);
+      const invoicedSeconds = seconds(started);
+      const cpuInvoiced = cpuSnapshot(serverPid);
+      const workerTicksInvoiced = workers.map((w) => procTicks(w.pid));
+      await waitFor('clock ready', async () => (await db.testClock.findUniqueOrThrow({ where: { id: clock.id } })).status === 'ready', deadline);
+      const readySeconds = seconds(started);
+      const reports = [...killed, ...(await Promise.all(workers.map((w) => w.ask<WorkerReport>('report'))))];
+      const histories = await Promise.all(marks.map((m) => historySince(client, m)));
+
+      const rate = N / invoicedSeconds;
+      const sum = (f: (r: WorkerReport) => number) => reports.reduce((a, r) => a + f(r), 0);
+      const billing = sum((r) => r.statements.billing);
+      const control = sum((r) => r.statements.transactionControl);
+      const simulator = sum((r) => r.statements.simulator);
+      const avg = (f: (h: HistoryCount) => number) => histories.reduce((a, h) => a + f(h), 0) / Math.max(1, histories.length);
+      const peak = Math.max(...reports.map((r) => r.peakRssMiBPhase));
+      const warnings = sum((r) => r.warnings);
+      console.log(`  period ${k + 1}, ${count} worker process${count > 1 ? 'es' : ''} (load before: ${load.map((l) => l.toFixed(2)).join(' ')}):`);
+      console.log(`    renewals: ${fmt(N)} invoiced and charged in ${fmt(invoicedSeconds, 2)} s → ${fmt(rate, 1)} /s (clock ready after ${fmt(readySeconds, 2)} s)`);
+      console.log(
+        `    SQL per renewal: ${fmt((billing + control) / N, 1)} statements (${fmt(billing / N, 1)} queries + ${fmt(control / N, 1)} BEGIN/COMMIT, ${fmt(sum((r) => r.transactions) / N, 1)} transactions)` +
+          `; the acquirer simulator's own tables: ${fmt(simulator / N, 1)} more`,
+      );
+      console.log(
+        `    history per renewal (${histories.length} sampled workflows): ${fmt(avg((h) => h.events), 1)} events, ${fmt(avg((h) => h.workflowTasks), 1)} workflow tasks, ` +
+          `${fmt(avg((h) => h.activities), 1)} activities, ${fmt(avg((h) => h.markers), 1)} markers (local activities, patches), ${fmt(avg((h) => h.runs), 1)} new runs`,
+      );
+      for (const r of reports) {
+        console.log(
+          `    worker ${r.pid}: peak RSS ${fmt(r.peakRssMiBPhase, 0)} MiB in the phase (${fmt(r.peakRssMiBLife, 0)} MiB over its life), CPU ${fmt(r.cpuSeconds, 1)} s, ` +
+            `SDK warnings ${r.warnings}${r.warnings ? `: ${Object.entries(r.warningKinds).map(([m, c]) => `${c}× ${JSON.stringify(m)}`).join('; ')}` : ''}`,
+        );
+      }
+      const wall = invoicedSeconds;
+      const cores = os.cpus().length;
+      const busy = (cpuInvoiced.machine.busy - cpuBefore.machine.busy) / (cpuInvoiced.machine.total - cpuBefore.machine.total);
+      const share = (ticks: number) => `${fmt((100 * ticks) / TICK / wall, 0)} %`;
+      const workerTicks = workerTicksInvoiced.reduce((a, t, i) => a + t - (workerTicksBefore[i] ?? 0), 0);
+      console.log(
+        `    CPU while renewing (100 % = one core; ${cores} cores, machine ${fmt(100 * busy, 0)} % busy): workers ${share(workerTicks)} ` +
+          `(${workers.map((w, i) => share(workerTicksInvoiced[i]! - (workerTicksBefore[i] ?? 0))).join(' + ')}), Temporal server ${share(cpuInvoiced.server - cpuBefore.server)}, ` +
+          `PostgreSQL (all databases) ${share(cpuInvoiced.postgres - cpuBefore.postgres)}, this process ${share(cpuInvoiced.bench - cpuBefore.bench)}`,
+      );
+      phases.push({
+        workers: count,
+        renewalsPerSecond: rate,
+        seconds: invoicedSeconds,
+        readySeconds,
+        statementsPerRenewal: (billing + control) / N,
+        transactionsPerRenewal: sum((r) => r.transactions) / N,
+        historyEventsPerRenewal: avg((h) => h.events),
+        peakRssMiB: peak,
+        warnings,
+        slowWorkflowTasks: sum((r) => Object.entries(r.warningKinds).reduce((a, [m, c]) => a + (m.includes('TMPRL1104') ? c : 0), 0)),
+      });
+
+      if (KILL && k === 0) {
+        // Exactly once across the kill: one renewal invoice per subscription, paid, one successful charge.
+        const check = await db.$queryRaw<Array<{ subs: bigint; one_invoice: bigint; paid: bigint; one_charge: bigint }>>`
+          WITH per_invoice AS (
+            SELECT i.id, i.subscription_id, i.status,
+                   (SELECT count(*) FROM sim_charges c WHERE c.merchant_id = i.merchant_id AND c.status = 'succeeded' AND c.idempotency_key LIKE i.id || ':%') AS charges
+            FROM invoices i
+            WHERE i.merchant_id = ${merchant.id} AND i.billing_reason = 'subscription_cycle' AND i.period_start = ${monthAfter(1)}
+          ), per_sub AS (
+            SELECT subscription_id, count(*) AS invoices, bool_and(status = 'paid') AS paid, sum(charges) AS charges FROM per_invoice GROUP BY subscription_id
+          )
+          SELECT count(*) AS subs, count(*) FILTER (WHERE invoices = 1) AS one_invoice, count(*) FILTER (WHERE paid) AS paid, count(*) FILTER (WHERE charges = 1) AS one_charge FROM per_sub`;
+        const c = check[0]!;
+        const ok = Number(c.subs) === N && Number(c.one_invoice) === N && Number(c.paid) === N && Number(c.one_charge) === N;
+        console.log(
+          `    exactly once across the kill: ${fmt(Number(c.subs))} subscriptions with a renewal invoice, ${fmt(Number(c.one_invoice))} with exactly one, ` +
+            `${fmt(Number(c.paid))} paid, ${fmt(Number(c.one_charge))} with exactly one successful charge → ${ok ? 'OK' : 'VIOLATED'}`,
+        );
+        if (!ok) throw new Error('exactly-once violated across the worker kill');
+      }
+    }
 
     // 3. baseline: N trivial workflows on the same server
     const baselineQueue = `${taskQueue}-trivial`;
     const bundle = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'trivial-workflow.js'), logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) } });
-    trivialWorker = await Worker.create({ connection: worker.connection, namespace: config.temporalNamespace, taskQueue: baselineQueue, workflowBundle: bundle });
+    trivialConnection = await NativeConnection.connect({ address: dev.address });
+    trivialWorker = await Worker.create({ connection: trivialConnection, namespace: config.temporalNamespace, taskQueue: baselineQueue, workflowBundle: bundle });
     trivialRun = trivialWorker.run();
+    const baseLoad = os.loadavg();
     const baseStarted = process.hrtime.bigint();
     await pool(N, CONCURRENCY, async (i) => {
       await client.workflow.execute('trivialWorkflow', { taskQueue: baselineQueue, workflowId: `trivial-${taskQueue}-${i}`, args: [i] });
     });
     const baseSeconds = seconds(baseStarted);
     const workflowsPerSecond = N / baseSeconds;
-    console.log(`  baseline: ${fmt(N)} trivial workflows started and completed in ${fmt(baseSeconds, 2)} s → ${fmt(workflowsPerSecond, 1)} /s`);
-    const ratio = subscriptionsPerSecond / workflowsPerSecond;
-    console.log(`  ratio (subscription renewals / trivial workflows): ${fmt(ratio, 3)}`);
-    return { subscriptionsPerSecond, workflowsPerSecond, ratio };
+    console.log(`  baseline: ${fmt(N)} trivial workflows started and completed in ${fmt(baseSeconds, 2)} s → ${fmt(workflowsPerSecond, 1)} /s (load before: ${baseLoad.map((l) => l.toFixed(2)).join(' ')})`);
+    for (const p of phases) {
+      console.log(`  ratio (subscription renewals / trivial workflows), ${p.workers} worker process${p.workers > 1 ? 'es' : ''}: ${fmt(p.renewalsPerSecond / workflowsPerSecond, 3)}`);
+    }
+    const first = phases[0]!;
+    return { subscriptionsPerSecond: first.renewalsPerSecond, workflowsPerSecond, ratio: first.renewalsPerSecond / workflowsPerSecond, phases };
   } finally {
     if (trivialWorker && trivialWorker.getState() === 'RUNNING') trivialWorker.shutdown();
     await trivialRun?.catch(() => undefined);
-    await worker?.shutdown().catch(() => undefined);
+    await trivialConnection?.close().catch(() => undefined);
+    await Promise.all(workers.map((w) => w.stop()));
     await temporal.close();
     await db.$disconnect();
     await dev.stop();

@@ -18,6 +18,12 @@
 // state, so a command never interleaves with a billing step. Handlers only change state; the
 // main loop does the scheduled work. Continue-as-new after each period end (and when the SDK
 // suggests it), once every handler has finished.
+//
+// Since the patch `subscription-steps-in-one-activity` (docs/subscriptions.md): a due step and
+// the invoice steps it makes due at the same instant run in ONE activity (a renewal: period end,
+// finalize, first charge), which also acknowledges the test clock; and a run continues as new
+// after PERIODS_PER_RUN period ends instead of after each one. A renewal is then one activity and
+// two workflow tasks. Runs that started before the patch keep the step-by-step schedule.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -51,7 +57,7 @@ import {
   type SubscriptionWorkflowResult,
   type SubscriptionWorkflowState,
 } from '../src/contracts/subscriptions';
-import { isDue, isFinished, nextStep, shouldAcknowledgeClock, waitMs, type DueStep } from './subscription/schedule';
+import { isDue, isFinished, nextStep, shouldAcknowledgeClock, stepRequest, waitMs, type DueStep } from './subscription/schedule';
 import { checkCommand } from './subscription/commands';
 import { invoiceActionVerdict, manualCollectionStep } from '../src/contracts/subscription-commands';
 import { Mutex } from './subscription/mutex';
@@ -84,6 +90,9 @@ export const stateQuery = defineQuery<SubscriptionWorkflowState>(SUBSCRIPTION_ST
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const TRIAL_NOTICE_PATCH = 'subscription-trial-will-end';
+const STEPS_PATCH = 'subscription-steps-in-one-activity';
+/** With the steps patch: period ends per run before continue-as-new (about 12 events per period). */
+const PERIODS_PER_RUN = 12;
 
 /** A failed command becomes a failed Update (never a failed workflow task), typed with the API's error code. */
 function commandFailure(err: unknown): ApplicationFailure {
@@ -99,6 +108,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   // subscription.trial_will_end came after the first histories were recorded: decided once per
   // run, before any command, so a replayed older history keeps its schedule (docs/subscriptions.md).
   const sched = { trialNotices: patched(TRIAL_NOTICE_PATCH) };
+  // Decided once per run like the trial notices: one activity per due step and its follow-ups.
+  const oneActivity = patched(STEPS_PATCH);
+  const periodsPerRun = oneActivity ? PERIODS_PER_RUN : 1;
   const mutex = new Mutex();
   let view: SubscriptionView | null = null;
   let clockTime: number | null = input.clockTime ? Date.parse(input.clockTime) : null;
@@ -196,6 +208,16 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (step === null || !isDue(step, now())) return;
     const at = stepTime(step);
     const atIso = iso(at);
+    if (oneActivity) {
+      const clock = onClock() && clockTime !== null ? iso(clockTime) : null;
+      setView(await steps.runSubscriptionSteps({ ...ref, step: stepRequest(step), now: atIso, trialNotices: sched.trialNotices, clockTime: clock }));
+      if (step.kind === 'period_end') {
+        periodsThisRun += 1;
+        periodsBilled += 1;
+      }
+      if (lastStepAt === null || at > lastStepAt) lastStepAt = at;
+      return;
+    }
     switch (step.kind) {
       case 'finalize_invoice':
         setView(await steps.finalizeSubscriptionInvoice({ ...ref, invoiceId: step.invoiceId, now: atIso }));
@@ -228,8 +250,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (current === null || isFinished(current, sched)) break;
     const step = nextStep(current, sched);
     const t = now();
-    // One period per run: after a period end, start afresh before the next one.
-    if ((periodsThisRun > 0 && (step === null || step.kind === 'period_end')) || workflowInfo().continueAsNewSuggested) {
+    // One period per run (PERIODS_PER_RUN with the steps patch): start afresh before the next one.
+    if ((periodsThisRun >= periodsPerRun && (step === null || step.kind === 'period_end')) || workflowInfo().continueAsNewSuggested) {
       await condition(() => mutex.idle && allHandlersFinished());
       await continueAsNew<typeof subscriptionWorkflow>({
         ...input,

@@ -179,6 +179,28 @@ export interface ChargeStepInput extends InvoiceStepInput {
   manual: boolean;
 }
 
+/** One billing step of the schedule (workflows/subscription/schedule.ts DueStep without its timing). */
+export type StepRequest =
+  | { kind: 'period_end'; periodEnd: string }
+  | { kind: 'finalize_invoice'; invoiceId: string }
+  | { kind: 'charge_invoice'; invoiceId: string; attempt: number }
+  | { kind: 'check_bank_claim'; invoiceId: string }
+  | { kind: 'trial_notice'; trialEnd: string };
+
+/**
+ * Input of the activity that runs a due step and then, in the same activity, the invoice steps
+ * that became due at the same instant (a renewal's invoice: finalize, then its first charge).
+ */
+export interface RunStepsInput extends SubscriptionRef {
+  step: StepRequest;
+  /** The instant the step happens at (the subscription's time); follow-up steps due by then happen at it too. */
+  now: string;
+  /** The workflow's schedule options (trial notices on or off), so the activity reads the schedule as the workflow does. */
+  trialNotices: boolean;
+  /** Test clocks: the clock time the workflow knows; the activity acknowledges it when nothing is due by then. */
+  clockTime: string | null;
+}
+
 export interface PayInvoiceInput extends SubscriptionRef {
   invoiceId: string;
 }

@@ -17,7 +17,7 @@
 //
 // Trial notices came after the first recorded histories: workflows decide with `patched()` and
 // pass `{ trialNotices }`, so a replayed history from before keeps its original schedule.
-import type { InvoiceView, SubscriptionView } from '../../src/contracts/subscriptions';
+import type { InvoiceView, StepRequest, SubscriptionView } from '../../src/contracts/subscriptions';
 
 export type DueStep =
   | { kind: 'finalize_invoice'; reason: 'draft_invoice'; invoiceId: string; at: number }
@@ -125,4 +125,25 @@ export function shouldAcknowledgeClock(view: SubscriptionView, clockTime: number
   if (step !== null && isDue(step, clockTime)) return false;
   const synced = view.clockSyncedTo === null ? Number.NEGATIVE_INFINITY : ms(view.clockSyncedTo);
   return synced < clockTime;
+}
+
+/** The step as an activity input (its timing stays with the workflow). */
+export function stepRequest(step: DueStep): StepRequest {
+  switch (step.kind) {
+    case 'period_end':
+      return { kind: 'period_end', periodEnd: step.periodEnd };
+    case 'finalize_invoice':
+      return { kind: 'finalize_invoice', invoiceId: step.invoiceId };
+    case 'charge_invoice':
+      return { kind: 'charge_invoice', invoiceId: step.invoiceId, attempt: step.attempt };
+    case 'check_bank_claim':
+      return { kind: 'check_bank_claim', invoiceId: step.invoiceId };
+    case 'trial_notice':
+      return { kind: 'trial_notice', trialEnd: step.trialEnd };
+  }
+}
+
+/** Invoice work (finalize, charge attempt, claim check): what may follow a step in the same activity. */
+export function isInvoiceStep(step: DueStep): boolean {
+  return step.kind === 'finalize_invoice' || step.kind === 'charge_invoice' || step.kind === 'check_bank_claim';
 }

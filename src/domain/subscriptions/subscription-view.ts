@@ -1,45 +1,101 @@
 // What the subscription workflow knows of its subscription (src/contracts SubscriptionView),
-// read from the database after every change: the row, and the invoices that still need
-// automatic work (draft, or open with a next attempt / claim check).
+// read from the database after every change: the row, its test clock's time, and the invoices
+// that still need automatic work (draft, or open with a next attempt / claim check).
+//
+// One statement (the workflow reads it after every step, so it is on the renewal's hot path):
+// raw SQL, filtered explicitly by merchant and mode like every raw query (src/db/tenancy.ts).
+// Instants come back as epoch milliseconds and are formatted with toISOString, so the view is
+// byte for byte what the model queries gave (views are recorded in workflow histories).
+import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../../db/client';
-import type { SubscriptionRef, SubscriptionView } from '../../contracts/subscriptions';
+import type { TenantDb } from '../../db/tenancy';
+import type { CollectionMethod, Interval, SubscriptionRef, SubscriptionStatus, SubscriptionView } from '../../contracts/subscriptions';
 
-export async function loadSubscriptionView(db: Db, ref: SubscriptionRef): Promise<SubscriptionView | null> {
-  const sub = await db.subscription.findFirst({
-    where: { id: ref.subscriptionId, merchantId: ref.merchantId, mode: ref.mode },
-    include: { testClock: { select: { frozenTime: true, deletedAt: true } } },
-  });
-  if (!sub) return null;
-  const invoices = await db.invoice.findMany({
-    where: { merchantId: ref.merchantId, mode: ref.mode, subscriptionId: sub.id, OR: [{ status: 'draft' }, { status: 'open', nextPaymentAttemptAt: { not: null } }] },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    select: { id: true, status: true, collectionMethod: true, attemptCount: true, nextPaymentAttemptAt: true },
-  });
+interface ViewRow {
+  id: string;
+  merchant_id: string;
+  mode: 'test' | 'live';
+  customer_id: string;
+  status: SubscriptionStatus;
+  collection_method: CollectionMethod;
+  interval: Interval;
+  interval_count: number;
+  current_period_start: bigint;
+  current_period_end: bigint;
+  trial_end: bigint | null;
+  trial_will_end_notified_for: bigint | null;
+  cancel_at_period_end: boolean;
+  paused_at: bigint | null;
+  test_clock_id: string | null;
+  clock_time: bigint | null;
+  clock_deleted: boolean;
+  clock_synced_to: bigint | null;
+  invoices: Array<{ id: string; status: 'draft' | 'open'; collection_method: CollectionMethod | null; attempt_count: number; next_action_at: number | null }>;
+}
+
+const ms = (column: string) => Prisma.raw(`(extract(epoch from ${column}) * 1000)::bigint`);
+
+/** The SELECT of the view for the subscriptions matching `where` (a fragment over `s`). */
+function viewQuery(where: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    SELECT s.id, s.merchant_id, s.mode::text AS mode, s.customer_id, s.status::text AS status,
+           s.collection_method::text AS collection_method, s.interval::text AS interval, s.interval_count,
+           ${ms('s.current_period_start')} AS current_period_start, ${ms('s.current_period_end')} AS current_period_end,
+           ${ms('s.trial_end')} AS trial_end, ${ms('s.trial_will_end_notified_for')} AS trial_will_end_notified_for,
+           s.cancel_at_period_end, ${ms('s.paused_at')} AS paused_at, s.test_clock_id,
+           ${ms('c.frozen_time')} AS clock_time, (c.deleted_at IS NOT NULL) AS clock_deleted,
+           ${ms('s.clock_synced_to')} AS clock_synced_to,
+           COALESCE((
+             SELECT json_agg(json_build_object(
+                      'id', i.id, 'status', i.status, 'collection_method', i.collection_method,
+                      'attempt_count', i.attempt_count, 'next_action_at', ${ms('i.next_payment_attempt_at')})
+                    ORDER BY i.created_at, i.id)
+             FROM invoices i
+             WHERE i.merchant_id = s.merchant_id AND i.mode = s.mode AND i.subscription_id = s.id
+               AND (i.status = 'draft' OR (i.status = 'open' AND i.next_payment_attempt_at IS NOT NULL))
+           ), '[]'::json) AS invoices
+    FROM subscriptions s
+    LEFT JOIN test_clocks c ON c.merchant_id = s.merchant_id AND c.mode = s.mode AND c.id = s.test_clock_id
+    WHERE ${where}`;
+}
+
+const iso = (v: bigint | number) => new Date(Number(v)).toISOString();
+const isoOrNull = (v: bigint | number | null) => (v === null ? null : iso(v));
+
+function toView(row: ViewRow): SubscriptionView {
   return {
-    id: sub.id,
-    merchantId: sub.merchantId,
-    mode: sub.mode,
-    customerId: sub.customerId,
-    status: sub.status,
-    collectionMethod: sub.collectionMethod,
-    interval: sub.interval,
-    intervalCount: sub.intervalCount,
-    currentPeriodStart: sub.currentPeriodStart.toISOString(),
-    currentPeriodEnd: sub.currentPeriodEnd.toISOString(),
-    trialEnd: sub.trialEnd?.toISOString() ?? null,
-    trialWillEndNotifiedFor: sub.trialWillEndNotifiedFor?.toISOString() ?? null,
-    cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
-    pausedAt: sub.pausedAt?.toISOString() ?? null,
-    testClockId: sub.testClockId,
-    clockTime: sub.testClock?.frozenTime.toISOString() ?? null,
-    clockDeleted: sub.testClock?.deletedAt != null,
-    clockSyncedTo: sub.clockSyncedTo?.toISOString() ?? null,
-    invoices: invoices.map((i) => ({
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode,
+    customerId: row.customer_id,
+    status: row.status,
+    collectionMethod: row.collection_method,
+    interval: row.interval,
+    intervalCount: row.interval_count,
+    currentPeriodStart: iso(row.current_period_start),
+    currentPeriodEnd: iso(row.current_period_end),
+    trialEnd: isoOrNull(row.trial_end),
+    trialWillEndNotifiedFor: isoOrNull(row.trial_will_end_notified_for),
+    cancelAtPeriodEnd: row.cancel_at_period_end,
+    pausedAt: isoOrNull(row.paused_at),
+    testClockId: row.test_clock_id,
+    clockTime: isoOrNull(row.clock_time),
+    clockDeleted: row.test_clock_id !== null && row.clock_deleted,
+    clockSyncedTo: isoOrNull(row.clock_synced_to),
+    invoices: row.invoices.map((i) => ({
       id: i.id,
-      status: i.status as 'draft' | 'open',
-      collectionMethod: (i.collectionMethod ?? sub.collectionMethod) as 'charge_automatically' | 'send_invoice',
-      attemptCount: i.attemptCount,
-      nextActionAt: i.nextPaymentAttemptAt?.toISOString() ?? null,
+      status: i.status,
+      collectionMethod: i.collection_method ?? row.collection_method,
+      attemptCount: i.attempt_count,
+      nextActionAt: isoOrNull(i.next_action_at),
     })),
   };
+}
+
+/** The view of one subscription, or null when it is not there (or belongs to another merchant or mode). */
+export async function loadSubscriptionView(db: Db | TenantDb, ref: SubscriptionRef): Promise<SubscriptionView | null> {
+  const rows = await (db as Db).$queryRaw<ViewRow[]>(
+    viewQuery(Prisma.sql`s.id = ${ref.subscriptionId} AND s.merchant_id = ${ref.merchantId} AND s.mode = ${ref.mode}::"Mode"`),
+  );
+  return rows[0] ? toView(rows[0]) : null;
 }

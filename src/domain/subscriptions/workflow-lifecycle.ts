@@ -14,11 +14,16 @@ export async function attachWorkflow(db: Db, ref: SubscriptionRef, now: Date): P
 
 /** Records that the subscription has done everything due up to clockTime (never moves back). */
 export async function recordClockSync(db: Db, input: ClockSyncInput): Promise<SubscriptionView | null> {
+  await markClockSynced(db, input);
+  return loadSubscriptionView(db, input);
+}
+
+/** recordClockSync without reading the view back (the caller has it). */
+export async function markClockSynced(db: Db, input: ClockSyncInput): Promise<void> {
   const t = new Date(input.clockTime);
   await db.$executeRaw`UPDATE subscriptions SET clock_synced_to = ${t}
     WHERE id = ${input.subscriptionId} AND merchant_id = ${input.merchantId} AND mode = ${input.mode}::"Mode"
       AND (clock_synced_to IS NULL OR clock_synced_to < ${t})`;
-  return loadSubscriptionView(db, input);
 }
 
 export async function recordWorkflowEnded(db: Db, ref: SubscriptionRef, now: Date): Promise<{ testClockId: string | null }> {

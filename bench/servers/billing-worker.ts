@@ -1,0 +1,129 @@
+// The billing worker of bench/subscriptions.ts, in a process of its own so that its CPU, its
+// memory and its SQL statements are its own: counts every statement it sends to PostgreSQL
+// (grouped: transaction control, the card-acquirer simulator's own tables, everything else),
+// its peak resident memory, its CPU time, and the SDK's warnings (e.g. workflow tasks over 5 s).
+// Configured by environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE,
+// BENCH_POOL_SIZE); driven over IPC: `reset` starts a measured phase, `report` answers with
+// the counts since then. Exits on SIGTERM after a graceful worker shutdown.
+import pg from 'pg';
+import { DefaultLogger, Runtime, makeTelemetryFilterString, type LogLevel } from '@temporalio/worker';
+import { loadConfig } from '../../src/config';
+import { createDb } from '../../src/db/client';
+import { createBillingWorker } from '../../src/worker';
+
+export interface WorkerReport {
+  pid: number;
+  /** Statements sent since `reset`, by group. */
+  statements: { billing: number; transactionControl: number; simulator: number };
+  /** Transactions begun since `reset`. */
+  transactions: number;
+  /** CPU seconds (user + system) since `reset`. */
+  cpuSeconds: number;
+  /** Peak resident memory since `reset` (sampled every 100 ms) and over the process's life (MiB). */
+  peakRssMiBPhase: number;
+  peakRssMiBLife: number;
+  /** WARN/ERROR lines the SDK logged since `reset`, and how many of each kind (ids and numbers blanked). */
+  warnings: number;
+  warningKinds: Record<string, number>;
+}
+
+const counts = { billing: 0, transactionControl: 0, simulator: 0, transactions: 0 };
+const TX_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SET TRANSACTION|SAVEPOINT|RELEASE)/i;
+const SIMULATOR = /"?sim_[a-z_]+"?/;
+
+type QueryFn = (...args: unknown[]) => unknown;
+const original = pg.Client.prototype.query as unknown as QueryFn;
+(pg.Client.prototype as unknown as { query: QueryFn }).query = function countedQuery(this: unknown, ...args: unknown[]) {
+  const first = args[0] as string | { text?: string } | undefined;
+  const text = typeof first === 'string' ? first : (first?.text ?? '');
+  if (TX_CONTROL.test(text)) {
+    counts.transactionControl += 1;
+    if (/^\s*BEGIN/i.test(text)) counts.transactions += 1;
+  } else if (SIMULATOR.test(text)) counts.simulator += 1;
+  else counts.billing += 1;
+  return original.apply(this, args);
+};
+
+let warnings = 0;
+let warningKinds: Record<string, number> = {};
+class CountingLogger extends DefaultLogger {
+  constructor() {
+    super('WARN', (entry) => {
+      warnings += 1;
+      const kind = entry.message
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(:\d+)*/gi, '…')
+        .replace(/\b(sub|in|evt|pay|cus)_[A-Za-z0-9]+/g, '$1_…')
+        .slice(0, 160);
+      if (warningKinds[kind] !== undefined || Object.keys(warningKinds).length < 20) warningKinds[kind] = (warningKinds[kind] ?? 0) + 1;
+      if (process.env.BENCH_LOG === '1') process.stderr.write(`[worker ${process.pid}] ${entry.level as LogLevel}: ${entry.message}\n`);
+    });
+  }
+}
+
+let cpuAtReset = process.cpuUsage();
+let peakPhase = 0;
+const sample = () => {
+  const rss = process.memoryUsage.rss();
+  if (rss > peakPhase) peakPhase = rss;
+};
+setInterval(sample, 100).unref();
+
+function report(): WorkerReport {
+  sample();
+  const cpu = process.cpuUsage(cpuAtReset);
+  return {
+    pid: process.pid,
+    statements: { billing: counts.billing, transactionControl: counts.transactionControl, simulator: counts.simulator },
+    transactions: counts.transactions,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    peakRssMiBPhase: peakPhase / 1048576,
+    peakRssMiBLife: (process.resourceUsage().maxRSS * 1024) / 1048576,
+    warnings,
+    warningKinds,
+  };
+}
+
+async function main(): Promise<void> {
+  Runtime.install({
+    logger: new CountingLogger(),
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+  });
+  const config = loadConfig();
+  const db = createDb(config.databaseUrl!, { poolSize: Number(process.env.BENCH_POOL_SIZE ?? 40) });
+  const worker = await createBillingWorker({
+    db,
+    config,
+    log: () => undefined,
+    address: config.temporalAddress!,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    maxConcurrentActivities: 200,
+  });
+  const running = worker.run();
+  process.on('message', (m: { type: string }) => {
+    if (m.type === 'reset') {
+      counts.billing = counts.transactionControl = counts.simulator = counts.transactions = 0;
+      warnings = 0;
+      warningKinds = {};
+      cpuAtReset = process.cpuUsage();
+      peakPhase = 0;
+      sample();
+      process.send?.({ type: 'reset' });
+    } else if (m.type === 'report') {
+      process.send?.({ type: 'report', report: report() });
+    }
+  });
+  process.on('SIGTERM', () => {
+    void worker.shutdown().then(async () => {
+      await db.$disconnect();
+      process.exit(0);
+    });
+  });
+  process.send?.({ type: 'ready', pid: process.pid });
+  await running;
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
