@@ -34,13 +34,15 @@ import { testClocksRoutes } from './routes/test-clocks/router';
 import { subscriptionsRoutes } from './routes/subscriptions/router';
 import { subscriptionItemsRoutes } from './routes/subscription-items/router';
 import { createWorkflowClients } from '../src/temporal/workflow-clients';
+import { ledgerRoutes } from './routes/ledger/router';
+import { vatSettingsRoutes } from './routes/vat-settings/router';
 
 export type Auth = ReturnType<typeof authenticator>;
 /** Each resource area registers its routes on the one application router. */
 export type RouteRegistrar = (router: Router<AppState>, deps: AppDeps, auth: Auth) => void;
 
 /** Routers of the resource areas, in mount order. Each area adds its factory here. */
-export const AREA_ROUTES: RouteRegistrar[] = [healthRoutes, dashboardOnlyRoutes, merchantsRoutes, apiKeysRoutes, customersRoutes, productsRoutes, pricesRoutes, metersRoutes, usageEventsRoutes, webhookEndpointsRoutes, webhookDeliveriesRoutes, webhookEventsRoutes, paymentsRoutes, paymentMethodsRoutes, refundsRoutes, invoicesRoutes, invoiceItemsRoutes, creditNotesRoutes, testHelpersRoutes, paymentSessionsRoutes, checkoutRoutes, testClocksRoutes, subscriptionsRoutes, subscriptionItemsRoutes];
+export const AREA_ROUTES: RouteRegistrar[] = [healthRoutes, dashboardOnlyRoutes, merchantsRoutes, apiKeysRoutes, customersRoutes, productsRoutes, pricesRoutes, metersRoutes, usageEventsRoutes, webhookEndpointsRoutes, webhookDeliveriesRoutes, webhookEventsRoutes, paymentsRoutes, paymentMethodsRoutes, refundsRoutes, invoicesRoutes, invoiceItemsRoutes, creditNotesRoutes, testHelpersRoutes, paymentSessionsRoutes, checkoutRoutes, testClocksRoutes, subscriptionsRoutes, subscriptionItemsRoutes, vatSettingsRoutes, ledgerRoutes];
 
 export interface BillingApp extends Koa<AppState> {
   /** Stops the auth cache listener and flushes rate-limit counts. */

@@ -29,6 +29,7 @@ export const ID_PREFIXES = {
   customerPortal: 'cprt',
   accountingLink: 'al',
   ledgerEntry: 'be',
+  ledgerPosting: 'bp',
   testClock: 'clock',
 } as const;
 

@@ -8,4 +8,5 @@ export * from './tiers';
 export * from './discounts';
 export * from './invoice-lines';
 export * from './subscription-invoice';
+export * from './vat';
 export { assertSafeInteger, assertNonNegativeSafeInteger } from './integers';

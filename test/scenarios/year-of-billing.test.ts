@@ -23,11 +23,16 @@
 // B (bank invoices, kennitala, days_until_due 14): 4900 ISK/month from Jan 1.
 //   Jan 1 #1 due Jan 15, paid Jan 10. Feb 1 #2 due Feb 15, unpaid → past_due, paid late on
 //   Feb 20 → active; cancel at period end → canceled Mar 1 (no final invoice: nothing to bill).
+// VAT (prices include VAT, so the amounts above are unchanged): seats and the bank plan at the
+// standard rate, API calls at the reduced rate; the Jun 1 discount is split over both rates.
+// The ledger's invariants (test/support/ledger-invariants.ts) hold mid-year (an open invoice in
+// dunning) and at the end.
 import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../support/env';
 import { maybeRecordHistory } from '../support/histories';
 import { createGateways } from '../../src/gateways';
 import { workflowIds } from '../../src/temporal/workflow-ids';
+import { assertLedgerInvariants } from '../support/ledger-invariants';
 import { advanceClock, attachCard, attachToClock, createClock, createCustomer, createPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
 
 describe('scenario: a year of billing on a test clock', function () {
@@ -60,6 +65,7 @@ describe('scenario: a year of billing on a test clock', function () {
       recurring: { interval: 'month', usage_type: 'metered' },
       meter: meter.id,
       included_units: 1000,
+      vat_rate: 'reduced',
     });
     const bankPlan = await createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: 4900, recurring: { interval: 'month' } });
 
@@ -139,6 +145,8 @@ describe('scenario: a year of billing on a test clock', function () {
     await advance('2025-04-04T00:00:00.000Z');
     const a3id = (await invoices(subA.id))[2].id;
     assert.deepEqual([(await invoice(a3id)).status, (await env.db.invoice.findUniqueOrThrow({ where: { id: a3id } })).attemptCount], ['open', 2]);
+    const midYear = await assertLedgerInvariants(env.db, m.id);
+    assert.deepEqual(midYear.receivable, { [a.id]: 9000 });
     await setCard(card.id, 'succeed');
     await advance('2025-04-09T00:00:00.000Z');
     const a3 = await invoice(a3id);
@@ -152,7 +160,14 @@ describe('scenario: a year of billing on a test clock', function () {
     await advance('2025-06-01T00:00:00.000Z');
     const a5 = await invoice((await invoices(subA.id))[4].id);
     assert.deepEqual([a5.subtotal, a5.discount_amount, a5.total, a5.status], [11000, 1100, 9900, 'paid']);
-    assert.deepEqual(a5.lines.map((l: any) => [l.kind, l.amount]), [['licensed', 9000], ['metered', 2000], ['discount', -1100]]);
+    // The discount is split over the rates by their charges: 1100 × 9000/11000 = 900, × 2000/11000 = 200.
+    assert.deepEqual(a5.lines.map((l: any) => [l.kind, l.amount, l.vat_rate, l.vat_amount]), [
+      ['licensed', 9000, 'standard', 1742], // round(9000 × 24/124) = round(1741.94)
+      ['metered', 2000, 'reduced', 198], // round(2000 × 11/111) = round(198.2)
+      ['discount', -900, 'standard', -174], // round(-174.19)
+      ['discount', -200, 'reduced', -20], // round(-19.82)
+    ]);
+    assert.deepEqual([a5.vat_amount, a5.vat_breakdown.map((b: any) => [b.vat_rate, b.vat_amount, b.amount_including_vat])], [1746, [['standard', 1568, 8100], ['reduced', 178, 1800]]]);
 
     // Summer and autumn, month by month; then cancel at period end.
     for (const t of ['2025-07-01', '2025-08-01', '2025-09-01', '2025-10-01', '2025-11-01']) await advance(`${t}T00:00:00.000Z`);
@@ -191,6 +206,15 @@ describe('scenario: a year of billing on a test clock', function () {
     const charges = (await createGateways({ mode: 'test', db: env.db }).cardAcquirer.listCharges(m.id, { limit: 1000 })).filter((c) => c.status === 'succeeded');
     assert.equal(charges.length, 11);
     assert.equal(charges.reduce((n, c) => n + c.amount, 0), 90800);
+
+    // The ledger: every posting balances, nothing is receivable, revenue is the year's totals less VAT.
+    const ledger = await assertLedgerInvariants(env.db, m.id);
+    assert.deepEqual(ledger.receivable, {});
+    const vatYear = (await env.db.invoice.aggregate({ where: { merchantId: m.id }, _sum: { vatAmount: true } }))._sum.vatAmount!;
+    assert.equal(ledger.revenue, 90800 + 4900 * 2 - Number(vatYear));
+    const tb = (await ok(m.call('GET', '/v1/trial_balance'))).currencies[0];
+    const bal = Object.fromEntries(tb.accounts.map((x: any) => [x.account, x.balance]));
+    assert.deepEqual([bal.card_clearing, bal.bank_claim_clearing, tb.total_debit === tb.total_credit], [90800, 9800, true]);
 
     // Both workflows have finished; the clock is ready.
     const handleA = env.client.workflow.getHandle(workflowIds.subscription(subA.id));

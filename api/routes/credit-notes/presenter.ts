@@ -1,6 +1,7 @@
 // Credit notes as the API returns them (and as credit_note.created carries them).
 import type { CreditNote } from '../../../src/generated/prisma/client';
 import { iso } from '../../validate';
+import { presentVatBreakdown } from '../../../src/objects/vat-breakdown';
 
 export function presentCreditNote(cn: CreditNote) {
   return {
@@ -10,6 +11,8 @@ export function presentCreditNote(cn: CreditNote) {
     refund: cn.refundId,
     amount: Number(cn.amount),
     currency: cn.currency,
+    vat_amount: Number(cn.vatAmount),
+    vat_breakdown: presentVatBreakdown(cn.vatBreakdown),
     reason: cn.reason,
     status: cn.status,
     created_at: iso(cn.createdAt),

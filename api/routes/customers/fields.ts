@@ -1,6 +1,7 @@
 // yup field builders shared by the catalog routes (customers, products, prices, meters, events).
 import { yup } from '../../validate';
 import { isStorableText } from '../../../src/domain/customers/json-safe';
+import { VAT_RATE_IDS } from '../../../src/billing';
 
 /** A string of at most `max` characters without NUL (PostgreSQL text cannot hold it). */
 export function text(max: number) {
@@ -30,4 +31,9 @@ export function idField() {
     .string()
     .max(255, '${path} must be at most 255 characters')
     .matches(/^[A-Za-z0-9_-]+$/, { message: '${path} must be an object id', excludeEmptyString: false });
+}
+
+/** A VAT rate identifier (docs/vat.md) or null for the default. */
+export function vatRateField() {
+  return yup.string().nullable().oneOf([...VAT_RATE_IDS, null], '${path} must be one of standard, reduced, exempt (or null for the default)');
 }

@@ -16,6 +16,7 @@ export function presentInvoiceItem(ii: InvoiceItem) {
     currency: ii.currency,
     description: ii.description,
     proration: ii.proration,
+    vat_rate: ii.vatRate,
     period_start: iso(ii.periodStart),
     period_end: iso(ii.periodEnd),
     metadata: (ii.metadata ?? {}) as Record<string, string>,

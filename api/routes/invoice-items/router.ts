@@ -20,6 +20,7 @@ export function invoiceItemsRoutes(router: Router<AppState>, deps: AppDeps, auth
       subscriptionId: input.subscription,
       currency: input.currency,
       quantity: input.quantity,
+      vatRate: input.vat_rate,
       metadata: input.metadata,
     });
     ctx.status = 201;

@@ -1,5 +1,6 @@
 import { yup } from '../../validate';
 import { currencyField, idField, metadataField, positiveAmount, text } from '../payments/fields';
+import { vatRateField } from '../customers/fields';
 
 export const createInvoiceItemSchema = yup.object({
   customer: idField().required(),
@@ -8,6 +9,7 @@ export const createInvoiceItemSchema = yup.object({
   subscription: idField().nullable(),
   currency: currencyField().nullable(),
   quantity: yup.number().integer('${path} must be an integer').min(1, '${path} must be at least 1').max(1_000_000_000, '${path} must be at most 1000000000').nullable(),
+  vat_rate: vatRateField(),
   metadata: metadataField(),
 });
 export type CreateInvoiceItemBody = yup.InferType<typeof createInvoiceItemSchema>;

@@ -2,6 +2,7 @@
 // never in list items. Amounts are minor units.
 import type { Invoice, InvoiceLine } from '../../../src/generated/prisma/client';
 import { iso } from '../../validate';
+import { presentVatBreakdown } from '../../../src/objects/vat-breakdown';
 
 export function presentInvoiceLine(l: InvoiceLine) {
   return {
@@ -14,6 +15,9 @@ export function presentInvoiceLine(l: InvoiceLine) {
     quantity: Number(l.quantity),
     currency: l.currency,
     proration: l.proration,
+    vat_rate: l.vatRate,
+    vat_percent: l.vatBasisPoints / 100,
+    vat_amount: Number(l.vatAmount),
     period_start: iso(l.periodStart),
     period_end: iso(l.periodEnd),
   };
@@ -33,6 +37,10 @@ export function presentInvoice(inv: Invoice, lines?: InvoiceLine[]) {
     subtotal: Number(inv.subtotal),
     discount_amount: Number(inv.discountAmount),
     total: Number(inv.total),
+    vat_amount: Number(inv.vatAmount),
+    total_excluding_vat: Number(inv.total - inv.vatAmount),
+    prices_include_vat: inv.pricesIncludeVat,
+    vat_breakdown: presentVatBreakdown(inv.vatBreakdown),
     amount_due: Number(inv.amountDue),
     amount_paid: Number(inv.amountPaid),
     amount_remaining: Number(inv.amountDue - inv.amountPaid),

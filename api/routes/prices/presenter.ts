@@ -22,6 +22,7 @@ export function presentPrice(p: Price) {
     meter: p.meterId,
     included_units: p.includedUnits === null ? null : Number(p.includedUnits),
     accounting_code: p.accountingCode,
+    vat_rate: p.vatRate,
     active: p.active,
     metadata: p.metadata,
     created_at: iso(p.createdAt),

@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField, metadataField, text, wholeNumber } from '../customers/fields';
+import { idField, metadataField, text, vatRateField, wholeNumber } from '../customers/fields';
 import { AGGREGATE_USAGES, PRICE_INTERVALS, PRICE_TYPES, TIERS_MODES, USAGE_TYPES } from '../../../src/domain/prices/create-price';
 
 const tier = yup.object({
@@ -27,6 +27,7 @@ export const createPriceSchema = yup.object({
   meter: idField().nullable(),
   included_units: wholeNumber().nullable(),
   accounting_code: text(100).nullable(),
+  vat_rate: vatRateField(),
   active: yup.boolean(),
   metadata: metadataField(),
 });
@@ -35,6 +36,7 @@ export type CreatePriceBody = yup.InferType<typeof createPriceSchema>;
 export const updatePriceSchema = yup.object({
   active: yup.boolean(),
   accounting_code: text(100).nullable(),
+  vat_rate: vatRateField(),
   metadata: metadataField(),
 });
 

@@ -7,6 +7,7 @@ export function presentProduct(p: Product) {
     name: p.name,
     description: p.description,
     active: p.active,
+    vat_rate: p.vatRate,
     metadata: p.metadata,
     created_at: iso(p.createdAt),
     updated_at: iso(p.updatedAt),

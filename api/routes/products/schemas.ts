@@ -1,10 +1,11 @@
 import { yup } from '../../validate';
-import { metadataField, text } from '../customers/fields';
+import { metadataField, text, vatRateField } from '../customers/fields';
 
 export const createProductSchema = yup.object({
   name: text(250).required(),
   description: text(5000).nullable(),
   active: yup.boolean(),
+  vat_rate: vatRateField(),
   metadata: metadataField(),
 });
 export type CreateProductBody = yup.InferType<typeof createProductSchema>;
@@ -13,6 +14,7 @@ export const updateProductSchema = yup.object({
   name: text(250).min(1, 'name must not be empty'),
   description: text(5000).nullable(),
   active: yup.boolean(),
+  vat_rate: vatRateField(),
   metadata: metadataField(),
 });
 

@@ -35,7 +35,7 @@ export async function requireSubscription(db: TenantDb, tenant: Tenant, id: stri
 export async function createInvoiceItem(
   deps: { db: TenantDb; rootDb: Db },
   tenant: Tenant,
-  input: { customerId: string; amount: number; description: string; subscriptionId?: string | null; currency?: string | null; quantity?: number | null; metadata?: Record<string, string> | null },
+  input: { customerId: string; amount: number; description: string; subscriptionId?: string | null; currency?: string | null; quantity?: number | null; vatRate?: string | null; metadata?: Record<string, string> | null },
 ): Promise<InvoiceItem> {
   const { db } = deps;
   checkAmount(input.amount);
@@ -70,6 +70,7 @@ export async function createInvoiceItem(
       quantity,
       currency,
       description: input.description,
+      vatRate: input.vatRate ?? null,
       metadata,
     },
   });

@@ -2,9 +2,14 @@
 // with the payment and one line, `paid` when the payment succeeds, `void` when the payment is
 // canceled (docs/invoices.md). One per payment: UNIQUE(merchant_id, mode, payment_key).
 import type { Tenant, TenantDb } from '../../db/tenancy';
-import type { Invoice, InvoiceLine, Payment } from '../../generated/prisma/client';
+import type { Invoice, InvoiceLine, Payment, Prisma } from '../../generated/prisma/client';
+import type { VatBreakdownRow } from '../../billing';
 import { newId } from '../../ids';
 import { takeInvoiceNumber } from './invoice-number';
+import { applyVat } from '../../billing';
+import { getVatSettings } from '../vat/vat-settings';
+import { revenueAccount } from '../ledger/post-ledger';
+import { postInvoiceFinalized } from '../ledger/invoice-postings';
 
 export interface InvoiceWithLines {
   invoice: Invoice;
@@ -15,9 +20,16 @@ export function paymentLineDescription(p: Pick<Payment, 'id' | 'description'>): 
   return p.description && p.description.length > 0 ? p.description : `Payment ${p.id}`;
 }
 
+/**
+ * The amount charged is what the customer pays, so a payment's line always INCLUDES VAT at the
+ * merchant's default rate, whatever the prices-include-VAT setting (docs/vat.md).
+ */
 export async function createPaymentInvoice(db: TenantDb, tenant: Tenant, payment: Payment, now: Date): Promise<InvoiceWithLines> {
   const id = newId('invoice');
   const number = await takeInvoiceNumber(db, tenant);
+  const settings = await getVatSettings(db);
+  const vat = applyVat({ country: settings.country, pricesIncludeVat: true, discount: 0, lines: [{ amount: Number(payment.amount), rate: settings.defaultVatRate }] });
+  const vatLine = vat.lines[0]!;
   const invoice = await db.invoice.create({
     data: {
       id,
@@ -35,6 +47,9 @@ export async function createPaymentInvoice(db: TenantDb, tenant: Tenant, payment
       total: payment.amount,
       amountDue: payment.amount,
       amountPaid: 0n,
+      vatAmount: BigInt(vat.vat),
+      pricesIncludeVat: true,
+      vatBreakdown: vatBreakdownJson(vat.breakdown),
       periodStart: now,
       periodEnd: now,
       finalizedAt: now,
@@ -54,8 +69,13 @@ export async function createPaymentInvoice(db: TenantDb, tenant: Tenant, payment
       unitAmount: payment.amount,
       amount: payment.amount,
       currency: payment.currency,
+      vatRate: vatLine.rate,
+      vatBasisPoints: vatLine.basisPoints,
+      vatAmount: BigInt(vatLine.vat),
+      ledgerAccount: revenueAccount(null),
     },
   });
+  await postInvoiceFinalized(db, tenant, invoice, now, [line]);
   return { invoice, lines: [line] };
 }
 
@@ -72,4 +92,9 @@ export async function paymentInvoiceIds(db: TenantDb, paymentIds: string[]): Pro
   if (paymentIds.length === 0) return new Map();
   const rows = await db.invoice.findMany({ where: { paymentKey: { in: paymentIds } }, select: { id: true, paymentKey: true } });
   return new Map(rows.map((r) => [r.paymentKey!, r.id]));
+}
+
+/** The invoice's stored VAT breakdown (snake_case JSON, as presented). */
+export function vatBreakdownJson(rows: readonly VatBreakdownRow[]): Prisma.InputJsonValue {
+  return rows.map((r) => ({ rate: r.rate, basis_points: r.basisPoints, net: r.net, vat: r.vat, gross: r.gross }));
 }

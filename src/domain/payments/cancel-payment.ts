@@ -10,6 +10,7 @@ import type { Event } from './create-payment';
 import { recordEvent } from '../../events';
 import { presentPayment } from '../../../api/routes/payments/presenter';
 import { recordInvoiceVoided } from '../invoices/invoice-voided-event';
+import { postInvoiceVoided } from '../ledger/invoice-postings';
 
 export async function cancelPayment(
   db: TenantDb,
@@ -28,6 +29,7 @@ export async function cancelPayment(
   let voided = invoice;
   if (invoice && invoice.status === 'open') {
     voided = await db.invoice.update({ where: { id: invoice.id }, data: { status: 'void', voidedAt: input.now } });
+    await postInvoiceVoided(db, tenant, invoice, input.now);
     events.push(await recordInvoiceVoided(db, tenant, voided));
   }
   return { payment: updated, invoice: voided, events };

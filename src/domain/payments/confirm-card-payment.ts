@@ -10,6 +10,7 @@
 //
 // A payment that is not `requires_payment_method` or `failed` (failed may be retried) answers
 // invalid_state. The caller dispatches `events` after commit.
+import { postInvoicePaid } from '../ledger/invoice-postings';
 import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { Invoice, Payment, PaymentMethod } from '../../generated/prisma/client';
 import { errors } from '../../errors';
@@ -166,6 +167,7 @@ export async function confirmCardPayment(
       where: { id: invoiceFound.invoice.id },
       data: { status: 'paid', amountPaid: invoiceFound.invoice.amountDue, paidAt: now, attemptCount: { increment: 1 }, customerId },
     });
+    await postInvoicePaid(db, tenant, invoiceFound.invoice, { method: 'card', amount: invoiceFound.invoice.amountDue - invoiceFound.invoice.amountPaid, paymentId: updated.id, occurredAt: now });
   }
   events.push(await recordEvent(db, tenant, { type: 'payment.succeeded', data: presentPayment(updated, invoice?.id ?? null) }));
   if (invoice) events.push(await recordEvent(db, tenant, { type: 'invoice.paid', data: presentInvoice(invoice, invoiceFound!.lines) }));

@@ -44,6 +44,7 @@ export interface CreatePriceInput {
   meter?: string | null;
   included_units?: number | null;
   accounting_code?: string | null;
+  vat_rate?: string | null;
   active?: boolean;
   metadata?: Record<string, unknown> | null;
 }
@@ -132,6 +133,7 @@ export async function createPrice(db: TenantDb, tenant: Tenant, input: CreatePri
       meterId,
       includedUnits: usageType === 'metered' && input.included_units !== undefined && input.included_units !== null ? BigInt(input.included_units) : null,
       accountingCode: input.accounting_code?.trim() || null,
+      vatRate: input.vat_rate ?? null,
       active: input.active ?? true,
       metadata: metadataOrThrow(input.metadata),
     },

@@ -12,6 +12,7 @@ export const IMMUTABLE_PRICE_FIELDS = ['product', 'type', 'currency', 'unit_amou
 export interface UpdatePriceInput {
   active?: boolean;
   accounting_code?: string | null;
+  vat_rate?: string | null;
   metadata?: Record<string, unknown> | null;
 }
 
@@ -25,7 +26,7 @@ export async function findPrice(db: TenantDb, id: string): Promise<Price> {
 export function assertOnlyMutablePriceFields(body: Record<string, unknown>): void {
   for (const field of IMMUTABLE_PRICE_FIELDS) {
     if (Object.hasOwn(body, field)) {
-      throw errors.parameterNotAllowed(`${field} cannot be changed after a price is created; only active, accounting_code and metadata can. Create a new price instead.`, field);
+      throw errors.parameterNotAllowed(`${field} cannot be changed after a price is created; only active, accounting_code, vat_rate and metadata can. Create a new price instead.`, field);
     }
   }
 }
@@ -35,6 +36,7 @@ export async function updatePrice(db: TenantDb, id: string, input: UpdatePriceIn
   const data: Record<string, unknown> = {};
   if (input.active !== undefined) data.active = input.active;
   if (input.accounting_code !== undefined) data.accountingCode = input.accounting_code?.trim() || null;
+  if (input.vat_rate !== undefined) data.vatRate = input.vat_rate ?? null;
   if (input.metadata !== undefined) data.metadata = metadataOrThrow(input.metadata);
   if (Object.keys(data).length === 0) return existing;
   return db.price.update({ where: { id: existing.id }, data });

@@ -12,6 +12,8 @@ export interface ProductInput {
   name?: string;
   description?: string | null;
   active?: boolean;
+  /** VAT rate identifier (validated at the edge); null: the merchant's default. */
+  vat_rate?: string | null;
   metadata?: Record<string, unknown> | null;
 }
 
@@ -30,6 +32,7 @@ export async function createProduct(db: TenantDb, tenant: Tenant, input: Product
       name: name(input.name),
       description: input.description?.trim() || null,
       active: input.active ?? true,
+      vatRate: input.vat_rate ?? null,
       metadata: metadataOrThrow(input.metadata),
     },
   });
@@ -47,6 +50,7 @@ export async function updateProduct(db: TenantDb, id: string, input: ProductInpu
   if (input.name !== undefined) data.name = name(input.name);
   if (input.description !== undefined) data.description = input.description?.trim() || null;
   if (input.active !== undefined) data.active = input.active;
+  if (input.vat_rate !== undefined) data.vatRate = input.vat_rate ?? null;
   if (input.metadata !== undefined) data.metadata = metadataOrThrow(input.metadata);
   if (Object.keys(data).length === 0) return existing;
   return db.product.update({ where: { id: existing.id }, data });

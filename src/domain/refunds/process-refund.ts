@@ -10,12 +10,12 @@ import type { Db } from '../../db/client';
 import { scopedDb, type Tenant } from '../../db/tenancy';
 import type { CardAcquirer } from '../../gateways';
 import { errors } from '../../errors';
-import { newId } from '../../ids';
 import { recordEvent, type RecordedEvent } from '../../events';
 import type { AcquirerRefundAnswer, RecordRefundOutcomeInput, RefundOutcome } from '../../contracts/payments';
 import { lockPayment } from '../payments/lock-payment';
 import { presentRefund } from '../../../api/routes/refunds/presenter';
 import { presentCreditNote } from '../../../api/routes/credit-notes/presenter';
+import { issueCreditNote } from '../credit-notes/issue-credit-note';
 
 export async function refundAtAcquirer(deps: { db: Db; acquirer: CardAcquirer }, tenant: Tenant, refundId: string): Promise<AcquirerRefundAnswer> {
   const db = scopedDb(deps.db, tenant);
@@ -65,21 +65,10 @@ export async function recordRefundOutcome(
       data: { amountRefunded: total, status: total >= payment.amount ? 'refunded' : 'partially_refunded' },
     });
     const events = [await recordEvent(tx, tenant, { type: 'refund.succeeded', data: presentRefund(refund) })];
-    const invoice = await tx.invoice.findFirst({ where: { paymentKey: payment.id }, select: { id: true, status: true } });
+    // The payment's own invoice, or the subscription invoice it paid.
+    const invoice = await tx.invoice.findFirst({ where: { OR: [{ paymentKey: payment.id }, { paymentId: payment.id, status: 'paid' }] }, orderBy: { createdAt: 'asc' } });
     if (invoice && invoice.status === 'paid') {
-      const creditNote = await tx.creditNote.create({
-        data: {
-          id: newId('creditNote'),
-          merchantId: tenant.merchantId,
-          mode: tenant.mode,
-          invoiceId: invoice.id,
-          refundId: refund.id,
-          amount: refund.amount,
-          currency: refund.currency,
-          reason: refund.reason,
-          status: 'issued',
-        },
-      });
+      const creditNote = await issueCreditNote(tx, tenant, invoice, refund, now);
       events.push(await recordEvent(tx, tenant, { type: 'credit_note.created', data: presentCreditNote(creditNote) }));
     }
     return { status: 'succeeded' as const, events };

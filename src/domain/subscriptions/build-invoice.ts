@@ -12,6 +12,7 @@ import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { Invoice, Prisma, Subscription } from '../../generated/prisma/client';
 import { newId } from '../../ids';
 import {
+  applyVat,
   assembleSubscriptionInvoice,
   repeatingDiscountEndsAt,
   type Currency,
@@ -22,6 +23,9 @@ import {
 import { meterQuantity } from '../meters/meter-quantity';
 import { priceTerms } from '../prices/price-for-subscription';
 import { itemsOf } from './find-subscriptions';
+import { getVatSettings, lineVatRate } from '../vat/vat-settings';
+import { revenueAccount } from '../ledger/post-ledger';
+import { vatBreakdownJson } from '../invoices/payment-invoice';
 
 export type SubscriptionBillingReason = 'subscription_create' | 'subscription_cycle' | 'subscription_update';
 
@@ -159,6 +163,24 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
   });
   if (assembled.lines.length === 0) return null;
 
+  // VAT per line (docs/vat.md): the price's rate, else the product's, else the merchant's default;
+  // invoice items carry their own or the default. The discount becomes one line per rate.
+  const settings = await getVatSettings(db);
+  const pendingById = new Map(pendingRows.map((r) => [r.id, r]));
+  const lineRate = (l: (typeof assembled.lines)[number]) => {
+    if (l.priceId) {
+      const p = priceById.get(l.priceId);
+      return lineVatRate(settings, p?.vatRate, p?.product.vatRate);
+    }
+    return lineVatRate(settings, l.invoiceItemId ? pendingById.get(l.invoiceItemId)?.vatRate : null);
+  };
+  const vat = applyVat({
+    country: settings.country,
+    pricesIncludeVat: settings.pricesIncludeVat,
+    discount: assembled.discount,
+    lines: assembled.lines.map((l) => ({ amount: l.amount, rate: lineRate(l) })),
+  });
+
   const invoiceId = newId('invoice');
   const invoice = await db.invoice.create({
     data: {
@@ -174,9 +196,12 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
       currency: sub.currency,
       subtotal: BigInt(assembled.subtotal),
       discountAmount: BigInt(assembled.discount),
-      total: BigInt(assembled.total),
-      amountDue: BigInt(assembled.total),
+      total: BigInt(vat.total),
+      amountDue: BigInt(vat.total),
       amountPaid: 0n,
+      vatAmount: BigInt(vat.vat),
+      pricesIncludeVat: settings.pricesIncludeVat,
+      vatBreakdown: vatBreakdownJson(vat.breakdown),
       periodStart: input.period.start,
       periodEnd: input.period.end,
       metadata: {},
@@ -200,28 +225,39 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
     subscriptionItemId: l.itemId,
     invoiceItemId: l.invoiceItemId,
     proration: l.kind === 'proration',
+    vatRate: vat.lines[i]!.rate,
+    vatBasisPoints: vat.lines[i]!.basisPoints,
+    vatAmount: BigInt(vat.lines[i]!.vat),
+    ledgerAccount: revenueAccount(l.priceId ? priceById.get(l.priceId)?.accountingCode : null),
     details: (l.tierBreakdown.length > 0 || l.metered !== null
       ? JSON.parse(JSON.stringify({ tiers_mode: l.tiersMode, tiers: l.tierBreakdown, metered: l.metered }))
       : undefined) as Prisma.InputJsonValue | undefined,
   }));
   if (assembled.discount > 0) {
     const d = discount!;
-    lineRows.push({
-      id: newId('invoiceLine'),
-      merchantId: tenant.merchantId,
-      mode: tenant.mode,
-      invoiceId,
-      position: lineRows.length + 1,
-      kind: 'discount',
-      description: d.amount_off ? `Discount (${d.amount_off} off)` : `Discount (${d.percent_off}% off)`,
-      quantity: 1n,
-      unitAmount: null,
-      amount: BigInt(-assembled.discount),
-      currency: sub.currency,
-      periodStart: input.period.start,
-      periodEnd: input.period.end,
-      details: { duration: d.duration } as Prisma.InputJsonValue,
-    });
+    const label = d.amount_off ? `Discount (${d.amount_off} off)` : `Discount (${d.percent_off}% off)`;
+    // One discount line per VAT rate it reduces (a single line when the invoice has one rate).
+    for (const share of vat.discountLines) {
+      lineRows.push({
+        id: newId('invoiceLine'),
+        merchantId: tenant.merchantId,
+        mode: tenant.mode,
+        invoiceId,
+        position: lineRows.length + 1,
+        kind: 'discount',
+        description: vat.discountLines.length > 1 ? `${label}, ${share.rate} VAT` : label,
+        quantity: 1n,
+        unitAmount: null,
+        amount: BigInt(share.amount),
+        currency: sub.currency,
+        periodStart: input.period.start,
+        periodEnd: input.period.end,
+        vatRate: share.rate,
+        vatBasisPoints: share.basisPoints,
+        vatAmount: BigInt(share.vat),
+        details: { duration: d.duration } as Prisma.InputJsonValue,
+      });
+    }
   }
   await db.invoiceLine.createMany({ data: lineRows });
   if (pendingRows.length > 0) {

@@ -7,7 +7,7 @@
 // recorded. Dunning and claim schedules: ./dunning.ts (docs/subscriptions.md).
 import type { Db } from '../../db/client';
 import { scopedDb, type Tenant, type TenantDb } from '../../db/tenancy';
-import type { Invoice } from '../../generated/prisma/client';
+import type { Invoice, InvoiceLine } from '../../generated/prisma/client';
 import { recordEvent, type RecordedEvent } from '../../events';
 import { newId } from '../../ids';
 import { createBankClaims, GatewayUnavailableError, type ChargeResult } from '../../gateways';
@@ -19,6 +19,7 @@ import { cardAcquirerFor, gatewayConfig } from '../payments/acquirer';
 import { claimDueDate, claimExpiresAt, DEFAULT_DAYS_UNTIL_DUE, nextChargeAttemptAt, nextClaimCheckAt } from './dunning';
 import { refreshCollectionStatus } from './collection-status';
 import { STEP_TX } from './lock-subscription';
+import { postInvoiceFinalized, postInvoicePaid, postInvoiceWrittenOff } from '../ledger/invoice-postings';
 
 export interface StepOutcome {
   events: RecordedEvent[];
@@ -34,8 +35,8 @@ async function lockInvoice(tx: TenantDb, tenant: Tenant, id: string): Promise<In
   return tx.invoice.findFirst({ where: { id } });
 }
 
-async function invoiceEvent(tx: TenantDb, tenant: Tenant, type: 'invoice.finalized' | 'invoice.paid' | 'invoice.payment_failed', inv: Invoice): Promise<RecordedEvent> {
-  const lines = await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } });
+async function invoiceEvent(tx: TenantDb, tenant: Tenant, type: 'invoice.finalized' | 'invoice.paid' | 'invoice.payment_failed', inv: Invoice, known?: InvoiceLine[]): Promise<RecordedEvent> {
+  const lines = known ?? (await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } }));
   return recordEvent(tx, tenant, { type, data: presentInvoice(inv, lines) });
 }
 
@@ -70,8 +71,10 @@ export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInpu
         nextPaymentAttemptAt: zero ? null : now,
       },
     });
-    events.push(await invoiceEvent(tx, tenant, 'invoice.finalized', open));
-    if (zero) events.push(await invoiceEvent(tx, tenant, 'invoice.paid', open));
+    const lines = await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } });
+    await postInvoiceFinalized(tx, tenant, open, now, lines);
+    events.push(await invoiceEvent(tx, tenant, 'invoice.finalized', open, lines));
+    if (zero) events.push(await invoiceEvent(tx, tenant, 'invoice.paid', open, lines));
     return { events };
   }, STEP_TX);
 }
@@ -150,6 +153,7 @@ export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput):
         where: { id: locked.id },
         data: { status: 'paid', amountPaid: locked.amountDue, paidAt: now, attemptCount: input.attempt, nextPaymentAttemptAt: null, paymentId: payment.id },
       });
+      await postInvoicePaid(tx, tenant, locked, { method: 'card', amount: locked.amountDue - locked.amountPaid, paymentId: payment.id, occurredAt: now });
       events.push(await recordEvent(tx, tenant, { type: 'payment.succeeded', data: presentPayment(payment, locked.id) }));
       events.push(await invoiceEvent(tx, tenant, 'invoice.paid', updated));
     } else {
@@ -163,6 +167,7 @@ export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput):
           ...(next === null ? { status: 'uncollectible', uncollectibleAt: locked.uncollectibleAt ?? now } : {}),
         },
       });
+      if (next === null) await postInvoiceWrittenOff(tx, tenant, locked, now);
       events.push(await recordEvent(tx, tenant, { type: 'payment.failed', data: presentPayment(payment, locked.id) }));
       events.push(await invoiceEvent(tx, tenant, 'invoice.payment_failed', updated));
     }
@@ -228,9 +233,11 @@ export async function checkInvoiceBankClaim(db: Db, input: InvoiceStepInput): Pr
         where: { id: locked.id },
         data: { status: 'paid', amountPaid: locked.amountDue, paidAt: claim.paidAt ?? now, nextPaymentAttemptAt: null },
       });
+      await postInvoicePaid(tx, tenant, locked, { method: 'bank_claim', amount: locked.amountDue - locked.amountPaid, occurredAt: claim.paidAt ?? now });
       events.push(await invoiceEvent(tx, tenant, 'invoice.paid', updated));
     } else if (claim.status === 'expired') {
       updated = await tx.invoice.update({ where: { id: locked.id }, data: { status: 'uncollectible', uncollectibleAt: now, nextPaymentAttemptAt: null } });
+      await postInvoiceWrittenOff(tx, tenant, locked, now);
     } else if (claim.status === 'cancelled') {
       updated = await tx.invoice.update({ where: { id: locked.id }, data: { nextPaymentAttemptAt: null } });
     } else {

@@ -3,6 +3,7 @@
 import { errors } from '../../../errors';
 import { invoiceActionVerdict } from '../../../contracts/subscription-commands';
 import { recordInvoiceVoided } from '../../invoices/invoice-voided-event';
+import { postInvoiceVoided } from '../../ledger/invoice-postings';
 import { refreshCollectionStatus } from '../collection-status';
 import { refusalError } from '../command-refusal';
 import type { CommandContext } from './command-context';
@@ -15,6 +16,7 @@ export async function voidSubscriptionInvoice(ctx: CommandContext, invoiceId: st
   if (verdict === 'unchanged') return;
   if (verdict !== 'apply') throw refusalError(verdict);
   const voided = await tx.invoice.update({ where: { id: inv.id }, data: { status: 'void', voidedAt: now, nextPaymentAttemptAt: null } });
+  await postInvoiceVoided(tx, tenant, inv, now);
   ctx.outcome.events.push(await recordInvoiceVoided(tx, tenant, voided));
   const claim = await tx.invoiceBankClaim.findFirst({ where: { invoiceId: inv.id } });
   if (claim) ctx.outcome.claimToCancel = { invoiceId: inv.id, claimId: claim.claimId };

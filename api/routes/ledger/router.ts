@@ -1,0 +1,40 @@
+// The billing ledger, read-only (docs/ledger.md):
+//   GET /v1/ledger_entries   entries newest first; invoice, customer, account, created[gt|gte|lt|lte]
+//   GET /v1/trial_balance    sums per currency and account; as_of (default now), customer
+import Router from '@koa/router';
+import type { AppDeps, AppState } from '../../context';
+import { dbOf, tenantOf } from '../../context';
+import type { Auth } from '../../app';
+import { errors } from '../../../src/errors';
+import { listLedgerEntries } from '../../../src/domain/ledger/list-ledger-entries';
+import { trialBalance } from '../../../src/domain/ledger/trial-balance';
+import { parseEventTimestamp } from '../../../src/domain/usage-events/event-input';
+import { presentLedgerEntry, presentTrialBalance } from '../../../src/objects/ledger';
+import { pageParams, parseQuery } from '../../validate';
+import { listLedgerEntriesQuery, trialBalanceQuery } from './schemas';
+
+function instant(raw: string | undefined, param: string): Date | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const d = parseEventTimestamp(raw);
+  if (!d) throw errors.validationFailed(`${param} must be an ISO 8601 timestamp with a time zone, such as 2026-03-01T12:00:00.000Z`, param);
+  return d;
+}
+
+export function ledgerRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
+  router.get('/v1/ledger_entries', auth(), async (ctx) => {
+    const q = parseQuery(listLedgerEntriesQuery, ctx.query);
+    const created: Record<string, Date> = {};
+    for (const op of ['gt', 'gte', 'lt', 'lte'] as const) {
+      const d = instant(q[`created[${op}]`], `created[${op}]`);
+      if (d) created[op] = d;
+    }
+    const page = await listLedgerEntries(dbOf(ctx), { invoiceId: q.invoice, customerId: q.customer, account: q.account, created }, pageParams(ctx.query));
+    ctx.body = { data: page.data.map(presentLedgerEntry), has_more: page.hasMore };
+  });
+
+  router.get('/v1/trial_balance', auth(), async (ctx) => {
+    const q = parseQuery(trialBalanceQuery, ctx.query);
+    const asOf = instant(q.as_of, 'as_of') ?? new Date();
+    ctx.body = presentTrialBalance(await trialBalance(dbOf(ctx), tenantOf(ctx), { asOf, customerId: q.customer }));
+  });
+}
