@@ -127,6 +127,7 @@ describe('billing ledger', function () {
   });
 
   it('refuses an unbalanced posting in the posting function and in the database; entries are append-only', async () => {
+    const m = await newMerchant(env); // its own merchant: the postings below belong to no invoice
     const tenant = { merchantId: m.id, mode: 'test' as const };
     const scoped = scopedDb(env.db, tenant);
     await assert.rejects(
