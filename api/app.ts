@@ -36,13 +36,15 @@ import { subscriptionItemsRoutes } from './routes/subscription-items/router';
 import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import { ledgerRoutes } from './routes/ledger/router';
 import { vatSettingsRoutes } from './routes/vat-settings/router';
+import { customerPortalsRoutes } from './routes/customer-portals/router';
+import { loggablePath } from './portal/paths';
 
 export type Auth = ReturnType<typeof authenticator>;
 /** Each resource area registers its routes on the one application router. */
 export type RouteRegistrar = (router: Router<AppState>, deps: AppDeps, auth: Auth) => void;
 
 /** Routers of the resource areas, in mount order. Each area adds its factory here. */
-export const AREA_ROUTES: RouteRegistrar[] = [healthRoutes, dashboardOnlyRoutes, merchantsRoutes, apiKeysRoutes, customersRoutes, productsRoutes, pricesRoutes, metersRoutes, usageEventsRoutes, webhookEndpointsRoutes, webhookDeliveriesRoutes, webhookEventsRoutes, paymentsRoutes, paymentMethodsRoutes, refundsRoutes, invoicesRoutes, invoiceItemsRoutes, creditNotesRoutes, testHelpersRoutes, paymentSessionsRoutes, checkoutRoutes, testClocksRoutes, subscriptionsRoutes, subscriptionItemsRoutes, vatSettingsRoutes, ledgerRoutes];
+export const AREA_ROUTES: RouteRegistrar[] = [healthRoutes, dashboardOnlyRoutes, merchantsRoutes, apiKeysRoutes, customersRoutes, productsRoutes, pricesRoutes, metersRoutes, usageEventsRoutes, webhookEndpointsRoutes, webhookDeliveriesRoutes, webhookEventsRoutes, paymentsRoutes, paymentMethodsRoutes, refundsRoutes, invoicesRoutes, invoiceItemsRoutes, creditNotesRoutes, testHelpersRoutes, paymentSessionsRoutes, checkoutRoutes, testClocksRoutes, subscriptionsRoutes, subscriptionItemsRoutes, vatSettingsRoutes, ledgerRoutes, customerPortalsRoutes];
 
 export interface BillingApp extends Koa<AppState> {
   /** Stops the auth cache listener and flushes rate-limit counts. */
@@ -79,7 +81,7 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
         await next();
       } finally {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        deps.log(`${ctx.method} ${ctx.path} ${ctx.status} ${ms.toFixed(1)}ms ${ctx.state.requestId}`);
+        deps.log(`${ctx.method} ${loggablePath(ctx.path)} ${ctx.status} ${ms.toFixed(1)}ms ${ctx.state.requestId}`);
       }
     });
   }

@@ -27,6 +27,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'we',
   webhookDelivery: 'del',
   customerPortal: 'cprt',
+  portalSession: 'cpses',
   accountingLink: 'al',
   ledgerEntry: 'be',
   ledgerPosting: 'bp',

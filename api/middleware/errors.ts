@@ -1,5 +1,6 @@
 import { ApiError, DOC_BASE, errors } from '../../src/errors';
 import type { Middleware } from '../context';
+import { loggablePath } from '../portal/paths';
 
 export function errorBody(err: ApiError, requestId: string) {
   return {
@@ -27,7 +28,7 @@ export function errorEnvelope(log: (line: string) => void): Middleware {
       if (raw instanceof ApiError) {
         err = raw;
       } else {
-        log(`[${ctx.state.requestId}] unhandled error on ${ctx.method} ${ctx.path}: ${(raw as Error)?.stack ?? String(raw)}`);
+        log(`[${ctx.state.requestId}] unhandled error on ${ctx.method} ${loggablePath(ctx.path)}: ${(raw as Error)?.stack ?? String(raw)}`);
         err = errors.internal('An internal error occurred. The request id identifies it in our logs.');
       }
       ctx.status = err.status;
