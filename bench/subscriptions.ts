@@ -92,7 +92,9 @@ interface WorkerProcess {
 }
 
 function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = fork(path.join(__dirname, 'servers', 'billing-worker.js'), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // BENCH_CPU_PROF=<dir>: each worker writes a V8 CPU profile there when it exits.
+  const execArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = fork(path.join(__dirname, 'servers', 'billing-worker.js'), [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const ask = <T>(type: 'reset' | 'report') =>
     new Promise<T>((resolve, reject) => {

@@ -5,6 +5,7 @@
 // Configured by environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE,
 // BENCH_POOL_SIZE); driven over IPC: `reset` starts a measured phase, `report` answers with
 // the counts since then. Exits on SIGTERM after a graceful worker shutdown.
+import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { DefaultLogger, Runtime, makeTelemetryFilterString, type LogLevel } from '@temporalio/worker';
 import { loadConfig } from '../../src/config';
@@ -31,16 +32,37 @@ const counts = { billing: 0, transactionControl: 0, simulator: 0, transactions: 
 const TX_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SET TRANSACTION|SAVEPOINT|RELEASE)/i;
 const SIMULATOR = /"?sim_[a-z_]+"?/;
 
+/** BENCH_STATEMENT_LOG=<file>: the statements of the measured phase are written there (grouped by text) on `report`. */
+let statementLog: string[] | null = process.env.BENCH_STATEMENT_LOG ? [] : null;
 type QueryFn = (...args: unknown[]) => unknown;
 const original = pg.Client.prototype.query as unknown as QueryFn;
 (pg.Client.prototype as unknown as { query: QueryFn }).query = function countedQuery(this: unknown, ...args: unknown[]) {
   const first = args[0] as string | { text?: string } | undefined;
   const text = typeof first === 'string' ? first : (first?.text ?? '');
+  const short = text.replace(/\s+/g, ' ');
+  if (statementLog) statementLog.push(short.slice(0, 140));
+  // A transaction is attributed to the simulator when all its statements touched the simulator's tables.
+  const self = this as { benchTx?: { sim: number; other: number }; benchLast?: string };
   if (TX_CONTROL.test(text)) {
-    counts.transactionControl += 1;
-    if (/^\s*BEGIN/i.test(text)) counts.transactions += 1;
-  } else if (SIMULATOR.test(text)) counts.simulator += 1;
-  else counts.billing += 1;
+    if (/^\s*BEGIN/i.test(text)) self.benchTx = { sim: 0, other: 0 };
+    else if (/^\s*(COMMIT|ROLLBACK)/i.test(text) && self.benchTx) {
+      const tx = self.benchTx;
+      self.benchTx = undefined;
+      if (tx.other === 0 && tx.sim > 0) counts.simulator += 2;
+      else {
+        counts.transactionControl += 2;
+        counts.transactions += 1;
+      }
+      if (statementLog && tx.other + tx.sim === 1) statementLog.push(`(a transaction of one statement: ${self.benchLast ?? '?'})`);
+    }
+  } else if (SIMULATOR.test(text)) {
+    counts.simulator += 1;
+    if (self.benchTx) self.benchTx.sim += 1;
+  } else {
+    counts.billing += 1;
+    if (self.benchTx) self.benchTx.other += 1;
+  }
+  (self as { benchLast?: string }).benchLast = short.slice(0, 100);
   return original.apply(this, args);
 };
 
@@ -109,7 +131,14 @@ async function main(): Promise<void> {
       peakPhase = 0;
       sample();
       process.send?.({ type: 'reset' });
+      if (statementLog) statementLog = [];
     } else if (m.type === 'report') {
+      if (statementLog) {
+        const byText = new Map<string, number>();
+        for (const t of statementLog) byText.set(t, (byText.get(t) ?? 0) + 1);
+        const lines = [...byText.entries()].sort((a, b) => b[1] - a[1]).map(([t, c]) => `${String(c).padStart(7)}  ${t}`);
+        writeFileSync(`${process.env.BENCH_STATEMENT_LOG}.${process.pid}`, lines.join('\n') + '\n');
+      }
       process.send?.({ type: 'report', report: report() });
     }
   });

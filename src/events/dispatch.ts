@@ -12,6 +12,7 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Db } from '../db/client';
+import { Prisma } from '../generated/prisma/client';
 import type { TemporalProvider } from '../temporal/client';
 import { workflowIds } from '../temporal/workflow-ids';
 import { SA_MERCHANT, SA_MODE } from '../temporal/search-attributes';
@@ -94,14 +95,42 @@ export async function dispatchEvent(target: DispatchTarget, eventId: string): Pr
 }
 
 /**
- * Dispatches events together: one read of the events, one of the endpoints of their merchants
- * and modes, one insert of the deliveries, one read of the deliveries not started yet, one update
- * of dispatched_at — whatever the number of events — plus one workflow start per delivery.
+ * Dispatches events together. Events nobody can receive are marked in one statement; the
+ * others take one read of the events, one of the endpoints of their merchants and modes, one
+ * insert of the deliveries, one read of the deliveries not started yet, one update of
+ * dispatched_at — whatever the number of events — plus one workflow start per delivery.
  * Idempotent. An event is marked only when every one of its deliveries has its workflow; one
  * whose start failed (or that is not found) is returned in `failed` and left to the reconciler.
  * Throws when the database fails (nothing marked).
  */
 async function dispatchBatch(
+  target: DispatchTarget,
+  allIds: readonly string[],
+): Promise<{ dispatched: number; workflowsStarted: number; failed: Array<{ id: string; error: Error }> }> {
+  const { db } = target;
+  // Where nobody listens (the common case: a merchant without enabled endpoints, and no delivery
+  // row a crashed dispatch left behind), one statement marks the events dispatched; whatever it
+  // does not mark (not found, already dispatched, or listened to) takes the way below.
+  const quiet = await markUnheardDispatched(db, allIds);
+  const ids = allIds.filter((id) => !quiet.has(id));
+  if (ids.length === 0) return { dispatched: quiet.size, workflowsStarted: 0, failed: [] };
+  const rest = await dispatchListened(target, ids);
+  return { ...rest, dispatched: rest.dispatched + quiet.size };
+}
+
+/** Marks dispatched, in one statement, the events of `ids` that no enabled endpoint of their merchant and mode can receive. */
+async function markUnheardDispatched(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    UPDATE webhook_events e SET dispatched_at = ${new Date()}
+    WHERE e.id IN (${Prisma.join([...ids])}) AND e.dispatched_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM webhook_endpoints w
+                      WHERE w.merchant_id = e.merchant_id AND w.mode = e.mode AND w.status = 'enabled' AND w.deleted_at IS NULL)
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+    RETURNING e.id`;
+  return new Set(rows.map((r) => r.id));
+}
+
+async function dispatchListened(
   target: DispatchTarget,
   ids: readonly string[],
 ): Promise<{ dispatched: number; workflowsStarted: number; failed: Array<{ id: string; error: Error }> }> {

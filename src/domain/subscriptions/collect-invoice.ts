@@ -10,6 +10,7 @@ import { scopedDb, type Tenant, type TenantDb } from '../../db/tenancy';
 import type { Invoice, InvoiceLine } from '../../generated/prisma/client';
 import { recordEvent, type RecordedEvent } from '../../events';
 import { newId } from '../../ids';
+import { camelRow } from '../../db/raw-rows';
 import { createBankClaims, GatewayUnavailableError, type ChargeResult } from '../../gateways';
 import type { ChargeStepInput, InvoiceStepInput } from '../../contracts/subscriptions';
 import { presentInvoice } from '../../../api/routes/invoices/presenter';
@@ -30,9 +31,11 @@ function tenantOf(input: InvoiceStepInput): Tenant {
   return { merchantId: input.merchantId, mode: input.mode };
 }
 
+/** Locks the invoice and reads it, in one statement (src/db/raw-rows.ts). */
 async function lockInvoice(tx: TenantDb, tenant: Tenant, id: string): Promise<Invoice | null> {
-  await tx.$executeRaw`SELECT 1 FROM invoices WHERE id = ${id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" FOR UPDATE`;
-  return tx.invoice.findFirst({ where: { id } });
+  const rows = await tx.$queryRaw<Array<Record<string, unknown>>>`SELECT * FROM invoices
+    WHERE id = ${id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" FOR UPDATE`;
+  return rows[0] ? camelRow<Invoice>(rows[0]) : null;
 }
 
 async function invoiceEvent(tx: TenantDb, tenant: Tenant, type: 'invoice.finalized' | 'invoice.paid' | 'invoice.payment_failed', inv: Invoice, known?: InvoiceLine[]): Promise<RecordedEvent> {
@@ -56,10 +59,11 @@ export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInpu
     const inv = await lockInvoice(tx, tenant, input.invoiceId);
     const events: RecordedEvent[] = [];
     if (!inv || inv.status !== 'draft') return { events };
-    const sub = inv.subscriptionId ? await tx.subscription.findFirst({ where: { id: inv.subscriptionId } }) : null;
+    const sendInvoice = inv.collectionMethod === 'send_invoice';
+    // Only a bank invoice needs the subscription (its days_until_due).
+    const sub = inv.subscriptionId && sendInvoice ? await tx.subscription.findFirst({ where: { id: inv.subscriptionId } }) : null;
     const number = await takeInvoiceNumber(tx, tenant);
     const zero = inv.amountDue === 0n;
-    const sendInvoice = inv.collectionMethod === 'send_invoice';
     const open = await tx.invoice.update({
       where: { id: inv.id },
       data: {
@@ -80,6 +84,23 @@ export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInpu
 }
 
 /**
+ * The invoice and its customer's default payment method (attached), in one statement: what a
+ * charge attempt reads before it calls the acquirer.
+ */
+async function invoiceToCharge(db: TenantDb, tenant: Tenant, invoiceId: string): Promise<{ invoice: Invoice | null; paymentMethod: { id: string; acquirerToken: string | null } | null }> {
+  const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
+    SELECT i.*, pm.id AS charge_pm_id, pm.acquirer_token AS charge_pm_token
+    FROM invoices i
+    LEFT JOIN customers c ON c.merchant_id = i.merchant_id AND c.mode = i.mode AND c.id = i.customer_id
+    LEFT JOIN payment_methods pm ON pm.merchant_id = i.merchant_id AND pm.mode = i.mode AND pm.id = c.default_payment_method_id AND pm.detached_at IS NULL
+    WHERE i.id = ${invoiceId} AND i.merchant_id = ${tenant.merchantId} AND i.mode = ${tenant.mode}::"Mode"`;
+  const row = rows[0];
+  if (!row) return { invoice: null, paymentMethod: null };
+  const { charge_pm_id: pmId, charge_pm_token: pmToken, ...invoice } = row;
+  return { invoice: camelRow<Invoice>(invoice), paymentMethod: pmId ? { id: pmId as string, acquirerToken: (pmToken as string | null) ?? null } : null };
+}
+
+/**
  * Charge attempt `attempt` of an open charge_automatically invoice with the customer's default
  * payment method. Success: invoice paid, payment.succeeded + invoice.paid. Decline: the invoice
  * stays open with the next attempt scheduled (or becomes uncollectible after the last one),
@@ -90,12 +111,10 @@ export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput):
   const tenant = tenantOf(input);
   const now = new Date(input.now);
   const scoped = scopedDb(db, tenant);
-  const inv = await scoped.invoice.findFirst({ where: { id: input.invoiceId } });
+  const { invoice: inv, paymentMethod: pm } = await invoiceToCharge(scoped, tenant, input.invoiceId);
   if (!inv || (inv.status !== 'open' && inv.status !== 'uncollectible') || inv.attemptCount >= input.attempt) return { events: [] };
   if (!input.manual && inv.status !== 'open') return { events: [] };
 
-  const customer = inv.customerId ? await scoped.customer.findFirst({ where: { id: inv.customerId } }) : null;
-  const pm = customer?.defaultPaymentMethodId ? await scoped.paymentMethod.findFirst({ where: { id: customer.defaultPaymentMethodId, detachedAt: null } }) : null;
   let result: ChargeResult | { status: 'declined'; code: string; message: string; chargeId: null };
   if (!pm?.acquirerToken) {
     result = { status: 'declined', code: 'no_payment_method', message: 'The customer has no default payment method', chargeId: null };

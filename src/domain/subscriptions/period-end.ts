@@ -15,7 +15,7 @@ import type { RecordedEvent } from '../../events';
 import { periodContaining, type BillingInterval } from '../../billing';
 import type { PeriodEndInput } from '../../contracts/subscriptions';
 import { buildSubscriptionInvoice } from './build-invoice';
-import { lockSubscription, STEP_TX } from './lock-subscription';
+import { lockedSubscription, STEP_TX } from './lock-subscription';
 import { recordSubscriptionEvent } from './subscription-events';
 
 export interface PeriodEndOutcome {
@@ -29,8 +29,7 @@ export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<Perio
   const scoped = scopedDb(db, tenant);
   return scoped.$transaction(
     async (tx) => {
-      await lockSubscription(tx, tenant, input.subscriptionId);
-      const sub = await tx.subscription.findFirst({ where: { id: input.subscriptionId } });
+      const sub = await lockedSubscription(tx, tenant, input.subscriptionId);
       const nothing: PeriodEndOutcome = { done: 'nothing', invoiceId: null, events: [] };
       if (!sub || sub.status === 'canceled' || sub.currentPeriodEnd.toISOString() !== input.periodEnd) return nothing;
       const closing = { start: sub.currentPeriodStart, end: sub.currentPeriodEnd };
