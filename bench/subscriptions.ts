@@ -308,7 +308,8 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
       const marks = await historyMarks(client, sample);
       await Promise.all(workers.map((w) => w.ask('reset')));
       const cpuBefore = cpuSnapshot(serverPid);
-      const workerTicksBefore = workers.map((w) => procTicks(w.pid));
+      const ticksBefore = new Map(workers.map((w) => [w.pid, procTicks(w.pid)]));
+      const ticksUsed = new Map<number, number>(); // pid → CPU ticks in the phase
       const load = os.loadavg();
       const started = process.hrtime.bigint();
       await scoped.$transaction((tx) => advanceTestClock(tx, tenant, clock.id, monthAfter(k + 1)));
@@ -319,6 +320,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
         await waitFor('a third of the renewal invoices', async () => (await cycleInvoices()) >= Math.ceil(N / 3), deadline);
         const victim = workers.shift()!;
         killed.push(await victim.ask<WorkerReport>('report'));
+        ticksUsed.set(victim.pid, procTicks(victim.pid) - (ticksBefore.get(victim.pid) ?? 0));
         await victim.kill();
         console.log(`  killed worker ${victim.pid} (SIGKILL) with ${fmt(await cycleInvoices())} of ${fmt(N)} renewal invoices created, ${fmt(await cycleInvoices({ status: 'paid' }))} paid; starting another`);
         workers.unshift(await startWorkerProcess(workerEnv));
@@ -326,7 +328,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
       await waitFor('renewals invoiced and charged', async () => (await cycleInvoices({ status: 'paid' })) >= goal, deadline);
       const invoicedSeconds = seconds(started);
       const cpuInvoiced = cpuSnapshot(serverPid);
-      const workerTicksInvoiced = workers.map((w) => procTicks(w.pid));
+      for (const w of workers) ticksUsed.set(w.pid, procTicks(w.pid) - (ticksBefore.get(w.pid) ?? 0));
       await waitFor('clock ready', async () => (await db.testClock.findUniqueOrThrow({ where: { id: clock.id } })).status === 'ready', deadline);
       const readySeconds = seconds(started);
       const reports = [...killed, ...(await Promise.all(workers.map((w) => w.ask<WorkerReport>('report'))))];
@@ -360,10 +362,10 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
       const cores = os.cpus().length;
       const busy = (cpuInvoiced.machine.busy - cpuBefore.machine.busy) / (cpuInvoiced.machine.total - cpuBefore.machine.total);
       const share = (ticks: number) => `${fmt((100 * ticks) / TICK / wall, 0)} %`;
-      const workerTicks = workerTicksInvoiced.reduce((a, t, i) => a + t - (workerTicksBefore[i] ?? 0), 0);
+      const workerTicks = [...ticksUsed.values()].reduce((a, t) => a + t, 0);
       console.log(
         `    CPU while renewing (100 % = one core; ${cores} cores, machine ${fmt(100 * busy, 0)} % busy): workers ${share(workerTicks)} ` +
-          `(${workers.map((w, i) => share(workerTicksInvoiced[i]! - (workerTicksBefore[i] ?? 0))).join(' + ')}), Temporal server ${share(cpuInvoiced.server - cpuBefore.server)}, ` +
+          `(${[...ticksUsed.values()].map(share).join(' + ')}), Temporal server ${share(cpuInvoiced.server - cpuBefore.server)}, ` +
           `PostgreSQL (all databases) ${share(cpuInvoiced.postgres - cpuBefore.postgres)}, this process ${share(cpuInvoiced.bench - cpuBefore.bench)}`,
       );
       phases.push({
