@@ -7,6 +7,7 @@ import { dispatchEventsFromActivity } from '../src/events';
 import { cardAcquirerFor } from '../src/domain/payments/acquirer';
 import { recordRefundOutcome, refundAtAcquirer } from '../src/domain/refunds/process-refund';
 import { startPendingRefundWorkflows } from '../src/domain/refunds/reconcile-refunds';
+import { workflowClientsOfActivity } from './workflow-clients';
 import type { AcquirerRefundAnswer, RecordRefundOutcomeInput, RefundOutcome, RefundReconcileInput, RefundWorkflowInput } from '../src/contracts/payments';
 import { AdapterNotConfiguredError, GatewayError, type GatewayConfig } from '../src/gateways';
 
@@ -47,7 +48,7 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
     /** One batch of the refund reconciler; returns how many refunds it looked at and started. */
     async startPendingRefundWorkflows(input: RefundReconcileInput): Promise<{ looked: number; started: number }> {
       const ctx = Context.current();
-      const r = await startPendingRefundWorkflows({ db: deps.db, client: ctx.client, taskQueue: ctx.info.taskQueue, now: new Date(), heartbeat: () => ctx.heartbeat() }, input);
+      const r = await startPendingRefundWorkflows({ db: deps.db, workflows: workflowClientsOfActivity(), now: new Date(), heartbeat: () => ctx.heartbeat() }, input);
       if (r.started > 0) deps.log(`refund reconciler started ${r.started} refund workflow(s) left unstarted`);
       return r;
     },

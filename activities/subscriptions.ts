@@ -20,9 +20,9 @@ import { runPeriodEnd } from '../src/domain/subscriptions/period-end';
 import { sendTrialWillEnd } from '../src/domain/subscriptions/trial-notice';
 import { chargeSubscriptionInvoice, checkInvoiceBankClaim, finalizeSubscriptionInvoice } from '../src/domain/subscriptions/collect-invoice';
 import { reconcileSubscriptions } from '../src/domain/subscriptions/reconcile-subscriptions';
-import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import { testClockWorkflowClient } from '../src/temporal/test-clock-workflow';
 import { isDue, isInvoiceStep, nextStep, shouldAcknowledgeClock, stepRequest } from '../workflows/subscription/schedule';
+import { workflowClientsOfActivity } from './workflow-clients';
 import {
   COMMAND_ERROR_TYPES,
   type CommandErrorType,
@@ -81,13 +81,7 @@ function refusalOf(err: unknown): CommandActivityResult['refusal'] {
 
 export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
   const { db } = deps;
-  // Workflows are started and signalled with the worker's own client, inside the running activity.
-  const workflows = createWorkflowClients({
-    client: async () => Context.current().client,
-    get taskQueue() {
-      return Context.current().info.taskQueue;
-    },
-  });
+  const workflows = workflowClientsOfActivity();
   const dispatch = async (events: RecordedEvent[]) => {
     if (events.length > 0) await dispatchEventsFromActivity(db, events, deps.log);
   };

@@ -78,7 +78,3 @@ export function pathId(raw: string | undefined, param = 'id'): string {
   }
   return raw;
 }
-
-export function iso(d: Date | null | undefined): string | null {
-  return d ? d.toISOString() : null;
-}

@@ -274,7 +274,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     const setupStarted = process.hrtime.bigint();
     const subscriptionIds: string[] = [];
     await pool(N, CONCURRENCY, async (i) => {
-      const customer = await createCustomer(scoped, tenant, { email: `bench${i}@example.is` });
+      const { customer } = await createCustomer(scoped, tenant, { email: `bench${i}@example.is` });
       await attachTestCard({ db: scoped, rootDb: db }, tenant, { customerId: customer.id, cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvc: '123' });
       // Every creation locks the one clock row (a subscription starts at the clock's time, which
       // an advance must not move meanwhile), so these transactions queue behind each other:

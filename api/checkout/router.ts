@@ -17,9 +17,9 @@ import { formatAmount, isSupportedCurrency } from '../../src/billing/currency';
 import type { CardAcquirer } from '../../src/gateways';
 import type { Mode } from '../../src/generated/prisma/client';
 import { cardAcquirerFor } from '../../src/domain/payments/acquirer';
-import { effectiveStatus, findCheckoutSessionById, findCheckoutSessionBySecret, type SessionWithPayment } from '../../src/domain/payment-sessions/find-payment-session';
+import { effectiveStatus } from '../../src/objects/payment-sessions';
+import { findCheckoutSessionById, findCheckoutSessionBySecret, type SessionWithPayment } from '../../src/domain/payment-sessions/find-payment-session';
 import { MAX_CHECKOUT_ATTEMPTS, payCheckoutSession, type CheckoutPaymentResult } from '../../src/domain/payment-sessions/complete-checkout';
-import { signalPaymentSessionCompleted } from '../../src/domain/payment-sessions/expiry-workflow';
 import { returnUrlWithSession } from '../../src/domain/payment-sessions/redirects';
 import type { CheckoutMethod } from '../../src/domain/payment-sessions/create-payment-session';
 import { parseBody } from '../validate';
@@ -112,7 +112,7 @@ export function checkoutRoutesWith(opts: CheckoutOptions = {}) {
       await dispatchEvents(deps, result.events);
       if (result.outcome !== 'succeeded') return;
       try {
-        await signalPaymentSessionCompleted({ client: await deps.temporal.client() }, s.id);
+        await deps.workflows.paymentSession.signalCompleted(s.id);
       } catch (err) {
         // The workflow's timer still fires later; its activity sees `complete` and does nothing.
         deps.log(`payment session ${s.id}: completion signal failed: ${(err as Error).message}`);

@@ -2,7 +2,7 @@
 // card's content is checked by the domain (src/gateways checkCardFormat), so its messages name
 // card.number, card.expiry and card.cvc.
 import { yup } from '../validate';
-import { text } from '../routes/payments/fields';
+import { text } from '../fields';
 
 const cardSchema = yup
   .object({

@@ -10,15 +10,13 @@
 // Which endpoints match: enabled, not deleted, subscribed to the type (or "*"), and created no
 // later than the event (an endpoint does not receive events from before it existed).
 import { Context } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Db } from '../db/client';
 import { Prisma } from '../generated/prisma/client';
 import type { TemporalProvider } from '../temporal/client';
-import { workflowIds } from '../temporal/workflow-ids';
-import { SA_MERCHANT, SA_MODE } from '../temporal/search-attributes';
+import { startDeliveryWorkflow } from '../temporal/delivery-workflow';
 import { newId } from '../ids';
 import { endpointReceives } from './types';
-import { RETRY_DELIVERY_NOW_SIGNAL, WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryInput } from '../contracts/webhooks';
 
 /** Where delivery workflows are started: a Temporal client and the task queue of the workers. */
 export interface DispatchTarget {
@@ -182,54 +180,4 @@ async function dispatchListened(
   const dispatched = done.length > 0 ? (await db.event.updateMany({ where: { id: { in: done }, dispatchedAt: null }, data: { dispatchedAt: new Date() } })).count : 0;
   for (const [id, error] of unstarted) failed.push({ id, error });
   return { dispatched, workflowsStarted, failed };
-}
-
-/** Starts `delivery/<evt>/<we>`; false when it exists already (running or finished). */
-export async function startDeliveryWorkflow(
-  target: Pick<DispatchTarget, 'client' | 'taskQueue'>,
-  d: { deliveryId: string; eventId: string; endpointId: string; merchantId: string; mode: string },
-): Promise<boolean> {
-  const args: [WebhookDeliveryInput] = [{ deliveryId: d.deliveryId }];
-  try {
-    await target.client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
-      taskQueue: target.taskQueue,
-      workflowId: workflowIds.delivery(d.eventId, d.endpointId),
-      args,
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      workflowIdConflictPolicy: 'FAIL',
-      typedSearchAttributes: [
-        { key: SA_MERCHANT, value: d.merchantId },
-        { key: SA_MODE, value: d.mode },
-      ],
-    });
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw err;
-  }
-}
-
-/**
- * Manual retry: if the delivery's workflow is running (waiting for its next attempt), signal it
- * to attempt now; if it has finished, start a new run under the same id that makes one attempt
- * now (signal-with-start does both atomically on the Temporal side, so two concurrent requests
- * never make two runs). Throws when Temporal is unreachable, so the caller can report it.
- */
-export async function signalDeliveryRetry(
-  target: Pick<DispatchTarget, 'client' | 'taskQueue'>,
-  d: { deliveryId: string; eventId: string; endpointId: string; merchantId: string; mode: string },
-): Promise<void> {
-  const args: [WebhookDeliveryInput] = [{ deliveryId: d.deliveryId, manual: true }];
-  await target.client.workflow.signalWithStart(WEBHOOK_DELIVERY_WORKFLOW, {
-    taskQueue: target.taskQueue,
-    workflowId: workflowIds.delivery(d.eventId, d.endpointId),
-    args,
-    signal: RETRY_DELIVERY_NOW_SIGNAL,
-    signalArgs: [],
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    typedSearchAttributes: [
-      { key: SA_MERCHANT, value: d.merchantId },
-      { key: SA_MODE, value: d.mode },
-    ],
-  });
 }

@@ -4,12 +4,21 @@
 import type { TemporalTarget } from './connection';
 import { subscriptionWorkflowClient, type SubscriptionWorkflowClient } from './subscription-workflow';
 import { testClockWorkflowClient, type TestClockWorkflowClient } from './test-clock-workflow';
+import { paymentSessionWorkflowClient, type PaymentSessionWorkflowClient } from './payment-session-workflow';
+import { refundWorkflowClient, type RefundWorkflowClient } from './refund-workflow';
 
 export interface WorkflowClients {
   subscription: SubscriptionWorkflowClient;
   testClock: TestClockWorkflowClient;
+  paymentSession: PaymentSessionWorkflowClient;
+  refund: RefundWorkflowClient;
 }
 
 export function createWorkflowClients(target: TemporalTarget): WorkflowClients {
-  return { subscription: subscriptionWorkflowClient(target), testClock: testClockWorkflowClient(target) };
+  return {
+    subscription: subscriptionWorkflowClient(target),
+    testClock: testClockWorkflowClient(target),
+    paymentSession: paymentSessionWorkflowClient(target),
+    refund: refundWorkflowClient(target),
+  };
 }

@@ -3,3 +3,4 @@ export * from './kennitala';
 export * from './country';
 export * from './email';
 export * from './metadata';
+export * from './storable-text';

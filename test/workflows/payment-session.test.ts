@@ -12,7 +12,7 @@ import { expirePaymentSessionWithEvents } from '../../src/domain/payment-session
 
 /** The expiry's outcome alone (its events are dispatched by the activity; see the workflow tests). */
 const expirePaymentSession = async (...args: Parameters<typeof expirePaymentSessionWithEvents>) => (await expirePaymentSessionWithEvents(...args)).result;
-import { startPaymentSessionWorkflow } from '../../src/domain/payment-sessions/expiry-workflow';
+import { paymentSessionWorkflowClient } from '../../src/temporal/payment-session-workflow';
 import type { PaymentSessionWorkflowResult } from '../../src/contracts/payment-sessions';
 import { created, hostedSession, payHosted, type Merchant } from '../api/payment-sessions/fixtures';
 
@@ -85,7 +85,7 @@ describe('payment session workflow (real Temporal)', function () {
   it('the workflow id is deterministic and a repeated start never makes a second run', async () => {
     const s = await created(await hostedSession(m));
     const row = (await env.db.paymentSession.findUnique({ where: { id: s.id } }))!;
-    const started = await startPaymentSessionWorkflow({ client: env.client, taskQueue: env.config.taskQueue }, row);
+    const started = await paymentSessionWorkflowClient({ client: async () => env.client, taskQueue: env.config.taskQueue }).start(row);
     assert.equal(started, false);
     await assert.rejects(
       env.client.workflow.start('paymentSessionWorkflow', { taskQueue: env.config.taskQueue, workflowId: workflowIds.paymentSession(s.id), args: [{}], workflowIdReusePolicy: 'REJECT_DUPLICATE' }),

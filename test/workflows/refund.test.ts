@@ -11,8 +11,8 @@ import { workflowIds } from '../../src/temporal/workflow-ids';
 import { newId } from '../../src/ids';
 import { recordRefundOutcome, refundAtAcquirer } from '../../src/domain/refunds/process-refund';
 import { cardAcquirerFor } from '../../src/domain/payments/acquirer';
-import { startRefundWorkflow } from '../../src/domain/refunds/start-refund-workflow';
-import { ensureRefundSchedules } from '../../src/domain/refunds/reconcile-refunds';
+import { refundWorkflowClient } from '../../src/temporal/refund-workflow';
+import { ensureRefundSchedules } from '../../src/temporal/schedules';
 import { REFUND_RECONCILER_WORKFLOW, type RefundReconcileResult } from '../../src/contracts/payments';
 import { scheduleIds } from '../../src/temporal/workflow-ids';
 
@@ -38,7 +38,7 @@ describe('refund workflow (real Temporal)', function () {
     const result = (await h.result()) as RefundWorkflowResult;
     assert.deepEqual(result, { refundId: r.id, status: 'succeeded' });
     await maybeRecordHistory(h, 'refund-succeeded');
-    const started = await startRefundWorkflow({ client: env.client, taskQueue: env.config.taskQueue }, { refundId: r.id, merchantId: m.id, mode: 'test' });
+    const started = await refundWorkflowClient({ client: async () => env.client, taskQueue: env.config.taskQueue }).start({ refundId: r.id, merchantId: m.id, mode: 'test' });
     assert.equal(started, false);
     const desc = await h.describe();
     assert.equal(desc.typedSearchAttributes.get({ name: 'BillingMerchantId', type: 'KEYWORD' } as never), m.id);

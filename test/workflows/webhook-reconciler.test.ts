@@ -6,7 +6,7 @@ import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant } from '../support/api';
 import { maybeRecordHistory } from '../support/histories';
 import { createEndpoint, startHarness, startReceiver, type Harness, type Receiver } from '../api/webhooks/harness';
-import { ensureWebhookSchedules } from '../../src/events/schedule';
+import { ensureWebhookSchedules } from '../../src/temporal/schedules';
 import { dispatchEvents } from '../../src/events/dispatch';
 import type { TemporalProvider } from '../../src/temporal/client';
 import type { Client } from '@temporalio/client';

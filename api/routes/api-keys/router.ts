@@ -7,7 +7,7 @@ import { errors } from '../../../src/errors';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../../src/domain/api-keys/manage-api-keys';
 import { pageParams, parseBody, pathId } from '../../validate';
 import { createApiKeySchema } from './schemas';
-import { presentApiKey } from './presenter';
+import { presentApiKey } from '../../../src/objects/api-keys';
 
 export function apiKeysRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);

@@ -5,7 +5,7 @@ import type { Auth } from '../../app';
 import { findCreditNote, listCreditNotes } from '../../../src/domain/credit-notes/find-credit-notes';
 import { pageParams, parseQuery, pathId } from '../../validate';
 import { listCreditNotesQuery } from './schemas';
-import { presentCreditNote } from './presenter';
+import { presentCreditNote } from '../../../src/objects/credit-notes';
 
 export function creditNotesRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
   router.get('/v1/credit_notes', auth(), async (ctx) => {

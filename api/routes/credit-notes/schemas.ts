@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField } from '../payments/fields';
+import { idField } from '../../fields';
 
 export const listCreditNotesQuery = yup.object({
   invoice: idField(),

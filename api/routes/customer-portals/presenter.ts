@@ -3,7 +3,7 @@
 // and null in an Idempotency-Key replay of the creation).
 import type { CustomerPortalLink } from '../../../src/generated/prisma/client';
 import { portalLinkStatus } from '../../../src/domain/customer-portals/link-status';
-import { iso } from '../../validate';
+import { iso } from '../../../src/objects/iso';
 import { PORTAL_OPEN_PREFIX } from '../../portal/paths';
 
 export function portalLinkUrl(publicBaseUrl: string, token: string): string {

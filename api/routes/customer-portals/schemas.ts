@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField, metadataField } from '../payments/fields';
+import { idField, metadataField } from '../../fields';
 
 export const createPortalLinkSchema = yup.object({
   customer: idField().required(),

@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { metadataField, text } from './fields';
+import { metadataField, text } from '../../fields';
 
 const fields = {
   name: text(256).nullable(),

@@ -7,7 +7,7 @@ import type { Auth } from '../../app';
 import { getEvent, listEvents } from '../../../src/domain/webhooks/list-events';
 import { pageParams, parseQuery, pathId } from '../../validate';
 import { listEventsQuery } from './schemas';
-import { presentEvent } from './presenter';
+import { presentEvent } from '../../../src/objects/events';
 
 export function webhookEventsRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
   router.get('/v1/webhook_events', auth(), async (ctx) => {

@@ -6,7 +6,7 @@ import { transactional } from '../../middleware/transaction';
 import { createInvoiceItem, findInvoiceItem, listInvoiceItems } from '../../../src/domain/invoice-items/manage-invoice-items';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { createInvoiceItemSchema, listInvoiceItemsQuery } from './schemas';
-import { presentInvoiceItem } from './presenter';
+import { presentInvoiceItem } from '../../../src/objects/invoice-items';
 
 export function invoiceItemsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);

@@ -1,6 +1,5 @@
 import { yup } from '../../validate';
-import { currencyField, idField, metadataField, positiveAmount, text } from '../payments/fields';
-import { vatRateField } from '../customers/fields';
+import { currencyField, idField, metadataField, positiveAmount, text, vatRateField } from '../../fields';
 
 export const createInvoiceItemSchema = yup.object({
   customer: idField().required(),

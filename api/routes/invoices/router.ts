@@ -11,7 +11,7 @@ import { payInvoiceNow } from '../../../src/domain/invoices/pay-invoice-now';
 import { voidInvoice } from '../../../src/domain/invoices/void-invoice';
 import { pageParams, parseQuery, pathId } from '../../validate';
 import { listInvoicesQuery } from './schemas';
-import { presentInvoice } from './presenter';
+import { presentInvoice } from '../../../src/objects/invoices';
 
 async function presentInvoiceById(ctx: AppContext, id: string): Promise<void> {
   const { invoice, lines } = await findInvoice(dbOf(ctx), id);

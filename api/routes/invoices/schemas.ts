@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField } from '../payments/fields';
+import { idField } from '../../fields';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 

@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField, text } from '../customers/fields';
+import { idField, text } from '../../fields';
 
 const timestamp = () => text(64);
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import type { Auth } from '../../app';
-import { iso } from '../../validate';
+import { iso } from '../../../src/objects/iso';
 
 export function merchantsRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
   router.get('/v1/merchants/current', auth({ merchantHeaderOptional: true, allowPublishable: () => false }), async (ctx) => {

@@ -9,7 +9,7 @@ import { getMeterQuantities } from '../../../src/domain/meters/get-meter-quantit
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { parseEventTimestamp } from '../../../src/domain/usage-events/event-input';
 import { createMeterSchema, listMetersQuery, quantitiesQuery } from './schemas';
-import { presentMeter, presentQuantity } from './presenter';
+import { presentMeter, presentQuantity } from '../../../src/objects/meters';
 
 function timestampParam(raw: string, param: string): Date {
   const d = parseEventTimestamp(raw);

@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField, text } from '../customers/fields';
+import { idField, text } from '../../fields';
 import { AGGREGATE_TYPES } from '../../../src/metering';
 import { METER_LIMITS } from '../../../src/domain/meters/manage-meters';
 

@@ -6,7 +6,7 @@ import { transactional } from '../../middleware/transaction';
 import { detachPaymentMethod, findPaymentMethod, listPaymentMethods, setDefaultPaymentMethod } from '../../../src/domain/payment-methods/manage-payment-methods';
 import { pageParams, parseQuery, pathId } from '../../validate';
 import { listPaymentMethodsQuery } from './schemas';
-import { presentPaymentMethod } from './presenter';
+import { presentPaymentMethod } from '../../../src/objects/payment-methods';
 
 export function paymentMethodsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);

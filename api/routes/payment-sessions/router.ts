@@ -7,10 +7,9 @@ import { errors } from '../../../src/errors';
 import { dispatchEvents } from '../../../src/events';
 import { createPaymentSession } from '../../../src/domain/payment-sessions/create-payment-session';
 import { getPaymentSession } from '../../../src/domain/payment-sessions/find-payment-session';
-import { startPaymentSessionWorkflow } from '../../../src/domain/payment-sessions/expiry-workflow';
 import { parseBody, pathId } from '../../validate';
 import { createPaymentSessionSchema } from './schemas';
-import { presentPaymentSession } from './presenter';
+import { presentPaymentSession } from '../../../src/objects/payment-sessions';
 
 const CREATE_PATH = '/v1/payment_sessions';
 
@@ -80,10 +79,7 @@ export function paymentSessionsRoutes(router: Router<AppState>, deps: AppDeps, a
       },
     );
     const { session, events } = created;
-    ctx.state.afterCommit.push(async () => {
-      const client = await deps.temporal.client();
-      await startPaymentSessionWorkflow({ client, taskQueue: deps.temporal.taskQueue }, session, new Date());
-    });
+    ctx.state.afterCommit.push(async () => void (await deps.workflows.paymentSession.start(session, new Date())));
     ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, events)));
     // The client secret is shown once: an Idempotency-Key replay returns null in its place.
     ctx.state.redactOnReplay = ['client_secret'];

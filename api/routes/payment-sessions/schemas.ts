@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { currencyField, idField, metadataField, positiveAmount, text } from '../payments/fields';
+import { currencyField, idField, metadataField, positiveAmount, text } from '../../fields';
 
 export const createPaymentSessionSchema = yup.object({
   mode: yup.string().oneOf(['hosted', 'embedded'] as const, 'mode must be hosted or embedded').nullable(),

@@ -9,7 +9,7 @@ import { cancelPayment } from '../../../src/domain/payments/cancel-payment';
 import { findPayment, listPayments } from '../../../src/domain/payments/find-payments';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { confirmPaymentSchema, createPaymentSchema, listPaymentsQuery } from './schemas';
-import { presentPayment } from './presenter';
+import { presentPayment } from '../../../src/objects/payments';
 
 export function paymentsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);

@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { currencyField, idField, metadataField, positiveAmount, text } from './fields';
+import { currencyField, idField, metadataField, positiveAmount, text } from '../../fields';
 
 export const PAYMENT_STATUSES = ['requires_payment_method', 'processing', 'succeeded', 'failed', 'canceled', 'partially_refunded', 'refunded'] as const;
 

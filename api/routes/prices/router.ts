@@ -7,7 +7,7 @@ import { createPrice } from '../../../src/domain/prices/create-price';
 import { assertOnlyMutablePriceFields, findPrice, listPrices, updatePrice } from '../../../src/domain/prices/manage-prices';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { createPriceSchema, listPricesQuery, updatePriceSchema } from './schemas';
-import { presentPrice } from './presenter';
+import { presentPrice } from '../../../src/objects/prices';
 
 export function pricesRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);

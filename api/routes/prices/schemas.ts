@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField, metadataField, text, vatRateField, wholeNumber } from '../customers/fields';
+import { idField, metadataField, text, vatRateField, wholeNumber } from '../../fields';
 import { AGGREGATE_USAGES, PRICE_INTERVALS, PRICE_TYPES, TIERS_MODES, USAGE_TYPES } from '../../../src/domain/prices/create-price';
 
 const tier = yup.object({

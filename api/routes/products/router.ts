@@ -6,7 +6,7 @@ import { transactional } from '../../middleware/transaction';
 import { createProduct, findProduct, listProducts, updateProduct } from '../../../src/domain/products/manage-products';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { createProductSchema, listProductsQuery, updateProductSchema } from './schemas';
-import { presentProduct } from './presenter';
+import { presentProduct } from '../../../src/objects/products';
 
 export function productsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);

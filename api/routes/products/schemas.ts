@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { metadataField, text, vatRateField } from '../customers/fields';
+import { metadataField, text, vatRateField } from '../../fields';
 
 export const createProductSchema = yup.object({
   name: text(250).required(),

@@ -6,10 +6,9 @@ import { transactional } from '../../middleware/transaction';
 import { dispatchEvents } from '../../../src/events';
 import { createRefund } from '../../../src/domain/refunds/create-refund';
 import { findRefund, listRefunds } from '../../../src/domain/refunds/find-refunds';
-import { startRefundWorkflow } from '../../../src/domain/refunds/start-refund-workflow';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { createRefundSchema, listRefundsQuery } from './schemas';
-import { presentRefund } from './presenter';
+import { presentRefund } from '../../../src/objects/refunds';
 
 export function refundsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);
@@ -21,7 +20,7 @@ export function refundsRoutes(router: Router<AppState>, deps: AppDeps, auth: Aut
     ctx.state.afterCommit.push(async () => {
       await dispatchEvents(deps, events);
       // If this fails (Temporal down) the refund stays pending; docs/payments.md says how it is repaired.
-      await startRefundWorkflow({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue }, { refundId: refund.id, merchantId: tenant.merchantId, mode: tenant.mode });
+      await deps.workflows.refund.start({ refundId: refund.id, merchantId: tenant.merchantId, mode: tenant.mode });
     });
     ctx.status = 201;
     ctx.body = presentRefund(refund);

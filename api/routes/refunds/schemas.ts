@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField, metadataField, positiveAmount, text } from '../payments/fields';
+import { idField, metadataField, positiveAmount, text } from '../../fields';
 
 export const createRefundSchema = yup.object({
   payment: idField().required(),

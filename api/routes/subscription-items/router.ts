@@ -11,7 +11,7 @@ import { findSubscriptionItem, requireSubscription } from '../../../src/domain/s
 import { runSubscriptionCommand } from '../../../src/domain/subscriptions/run-subscription-command';
 import { parseBody, parseQuery, pathId } from '../../validate';
 import { createSubscriptionItemSchema, deleteSubscriptionItemQuery, updateSubscriptionItemSchema } from './schemas';
-import { presentDeletedSubscriptionItem, presentSubscriptionItem } from './presenter';
+import { presentDeletedSubscriptionItem, presentSubscriptionItem } from '../../../src/objects/subscription-items';
 
 export function subscriptionItemsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);

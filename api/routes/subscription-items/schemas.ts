@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField, metadataField } from '../customers/fields';
+import { idField, metadataField } from '../../fields';
 import { includedUnitsField, prorationBehaviorField, quantityField } from '../subscriptions/schemas';
 
 export const createSubscriptionItemSchema = yup.object({

@@ -12,7 +12,7 @@ import { findSubscriptionWithItems, listSubscriptions } from '../../../src/domai
 import { runSubscriptionCommand, type SubscriptionChangeCommand } from '../../../src/domain/subscriptions/run-subscription-command';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { cancelSubscriptionSchema, createSubscriptionSchema, listSubscriptionsQuery, updateSubscriptionSchema } from './schemas';
-import { presentSubscription } from './presenter';
+import { presentSubscription } from '../../../src/objects/subscriptions';
 
 async function commandAndPresent(ctx: AppContext, deps: AppDeps, id: string, command: SubscriptionChangeCommand): Promise<void> {
   await runSubscriptionCommand(deps, scopeOf(ctx), id, command);

@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField, metadataField } from '../customers/fields';
+import { idField, metadataField } from '../../fields';
 import { MAX_DAYS_UNTIL_DUE, MAX_ITEMS, MAX_QUANTITY, MAX_TRIAL_DAYS } from '../../../src/domain/subscriptions/subscription-rules';
 
 const int = () => yup.number().integer('${path} must be an integer');

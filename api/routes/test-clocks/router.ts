@@ -18,7 +18,7 @@ import {
 import { cancelSubscriptionsOfDeletedClock } from '../../../src/domain/subscriptions/cancel-clock-subscriptions';
 import { pageParams, parseBody, pathId } from '../../validate';
 import { advanceTestClockSchema, attachCustomerSchema, createTestClockSchema } from './schemas';
-import { presentDeletedTestClock, presentTestClock } from './presenter';
+import { presentDeletedTestClock, presentTestClock } from '../../../src/objects/test-clocks';
 
 const BASE = '/v1/test_helpers/test_clocks';
 

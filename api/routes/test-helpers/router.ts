@@ -10,9 +10,9 @@ import { dispatchEvents } from '../../../src/events';
 import { attachTestCard } from '../../../src/domain/payment-methods/attach-test-card';
 import { payTestBankClaim } from '../../../src/domain/invoices/pay-test-bank-claim';
 import { parseBody, pathId } from '../../validate';
-import { presentPaymentMethod } from '../payment-methods/presenter';
+import { presentPaymentMethod } from '../../../src/objects/payment-methods';
 import { findInvoice } from '../../../src/domain/invoices/find-invoices';
-import { presentInvoice } from '../invoices/presenter';
+import { presentInvoice } from '../../../src/objects/invoices';
 import { attachTestCardSchema, payBankClaimSchema } from './schemas';
 
 /** After auth(): refuses live keys. For every route under /v1/test_helpers/. */

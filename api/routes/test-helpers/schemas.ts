@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { text } from '../payments/fields';
+import { text } from '../../fields';
 
 export const attachTestCardSchema = yup.object({
   card_number: text(30).required(),

@@ -11,7 +11,7 @@ import { listUsageEvents } from '../../../src/domain/usage-events/list-usage-eve
 import { parseEventTimestamp } from '../../../src/domain/usage-events/event-input';
 import { pageParams, parseQuery } from '../../validate';
 import { listEventsQuery } from './schemas';
-import { presentBatchResult, presentUsageEvent } from './presenter';
+import { presentBatchResult, presentUsageEvent } from '../../../src/objects/usage-events';
 
 function timestampParam(raw: string | undefined, param: string): Date | undefined {
   if (raw === undefined || raw === '') return undefined;

@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField, text } from '../customers/fields';
+import { idField, text } from '../../fields';
 import { EVENT_LIMITS } from '../../../src/domain/usage-events/event-input';
 
 // Bodies of POST /v1/events and /v1/events/batch are checked by src/domain/usage-events/event-input.ts

@@ -4,12 +4,12 @@ import { dbOf } from '../../context';
 import type { Auth } from '../../app';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
-import { signalDeliveryRetry } from '../../../src/events/dispatch';
+import { signalDeliveryRetry } from '../../../src/temporal/delivery-workflow';
 import { getWebhookDelivery, listWebhookDeliveries } from '../../../src/domain/webhooks/list-webhook-deliveries';
 import { retryWebhookDelivery, type RequestRetry } from '../../../src/domain/webhooks/retry-webhook-delivery';
 import { pageParams, parseQuery, pathId } from '../../validate';
 import { listWebhookDeliveriesQuery } from './schemas';
-import { presentWebhookDelivery } from './presenter';
+import { presentWebhookDelivery } from '../../../src/objects/webhook-deliveries';
 
 export function webhookDeliveriesRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);

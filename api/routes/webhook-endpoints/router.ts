@@ -9,7 +9,7 @@ import { updateWebhookEndpoint } from '../../../src/domain/webhooks/update-webho
 import { deleteWebhookEndpoint } from '../../../src/domain/webhooks/delete-webhook-endpoint';
 import { pageParams, parseBody, pathId } from '../../validate';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './schemas';
-import { presentWebhookEndpoint } from './presenter';
+import { presentWebhookEndpoint } from '../../../src/objects/webhook-endpoints';
 
 export function webhookEndpointsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);

@@ -1,10 +1,10 @@
 // Semantic checks and normal forms for customer fields, shared by create and update. The edge
 // (api/routes/customers/schemas.ts) has already checked types and lengths; here the values are
 // checked for meaning: e-mail format, kennitala, ISO country, supported currency, metadata.
-import { validateEmail, validateKennitala, normalizeCountryCode, validateMetadata, type Metadata } from '../../validation';
+import { validateEmail, validateKennitala, normalizeCountryCode, type Metadata } from '../../validation';
 import { isSupportedCurrency } from '../../billing/currency';
 import { errors } from '../../errors';
-import { isStorableText } from './json-safe';
+import { metadataOrThrow } from '../checks/metadata';
 
 /** Fields as the API names them (flat address), all optional; `null` clears an optional field. */
 export interface CustomerFieldsInput {
@@ -105,15 +105,4 @@ export function customerColumns(input: CustomerFieldsInput): CustomerColumns {
   // external_id is the merchant's own key: stored exactly as given (no trimming), as the spec says.
   if (input.external_id !== undefined) out.externalId = input.external_id === '' ? null : input.external_id;
   return out;
-}
-
-/** A complete metadata object (create, or a PATCH that replaces it); `null` means `{}`. */
-export function metadataOrThrow(value: unknown, param = 'metadata'): Metadata {
-  if (value === null || value === undefined) return {};
-  const problems = validateMetadata(value);
-  if (problems.length > 0) throw errors.validationFailed(problems[0]!.message, param);
-  for (const [k, v] of Object.entries(value as Metadata)) {
-    if (!isStorableText(k) || !isStorableText(v)) throw errors.validationFailed('metadata must not contain NUL characters or invalid Unicode', param);
-  }
-  return value as Metadata;
 }

@@ -7,7 +7,7 @@ import type { InvoiceItem } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { newId } from '../../ids';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
-import { checkAmount, checkCurrency, checkMetadata, checkText } from '../payments/payment-input';
+import { checkAmount, checkCurrency, checkMetadata, checkText } from '../checks/payment-fields';
 import { requireCustomer } from '../customers/find-customers';
 
 export const INVOICE_ITEM_DESCRIPTION_MAX = 500;

@@ -2,7 +2,7 @@
 import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { Invoice } from '../../generated/prisma/client';
 import { recordEvent, type RecordedEvent } from '../../events';
-import { presentInvoice } from '../../../api/routes/invoices/presenter';
+import { presentInvoice } from '../../objects/invoices';
 
 export async function recordInvoiceVoided(db: TenantDb, tenant: Tenant, invoice: Invoice): Promise<RecordedEvent> {
   const lines = await db.invoiceLine.findMany({ where: { invoiceId: invoice.id }, orderBy: { position: 'asc' } });

@@ -6,7 +6,7 @@ import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { Meter } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { newId } from '../../ids';
-import { isStorableText } from '../customers/json-safe';
+import { isStorableText } from '../../validation/storable-text';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
 import { AGGREGATE_TYPES, type AggregateType, type MeterDefinition } from '../../metering';
 

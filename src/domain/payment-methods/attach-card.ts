@@ -8,7 +8,7 @@ import { errors } from '../../errors';
 import { newId } from '../../ids';
 import { recordEvent, type RecordedEvent } from '../../events';
 import type { CardAcquirer, CardDetails } from '../../gateways';
-import { presentPaymentMethod } from '../../../api/routes/payment-methods/presenter';
+import { presentPaymentMethod } from '../../objects/payment-methods';
 
 export type AttachCardResult =
   | { outcome: 'attached'; paymentMethod: PaymentMethod; isDefault: boolean; events: RecordedEvent[] }

@@ -16,7 +16,7 @@ import { validateEmail } from '../../validation/email';
 import { confirmCardPayment } from '../payments/confirm-card-payment';
 import type { Event } from '../payments/create-payment';
 import { lockPaymentSession } from './expire-payment-session';
-import { effectiveStatus } from './find-payment-session';
+import { effectiveStatus } from '../../objects/payment-sessions';
 import { returnUrlWithSession } from './redirects';
 import type { CheckoutMethod } from './create-payment-session';
 

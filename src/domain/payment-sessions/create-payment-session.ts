@@ -17,7 +17,7 @@ import { errors } from '../../errors';
 import { newId } from '../../ids';
 import { validateEmail } from '../../validation/email';
 import { createPayment, type Event } from '../payments/create-payment';
-import { checkAmount, checkCurrency, checkMetadata, checkText, DESCRIPTION_MAX, EXTERNAL_REFERENCE_MAX } from '../payments/payment-input';
+import { checkAmount, checkCurrency, checkMetadata, checkText, DESCRIPTION_MAX, EXTERNAL_REFERENCE_MAX } from '../checks/payment-fields';
 import { newClientSecret } from './client-secret';
 import { checkRedirectUrl, normalizeOrigin } from './redirects';
 

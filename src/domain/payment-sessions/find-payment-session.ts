@@ -8,14 +8,6 @@ import { hashClientSecret, looksLikeClientSecret } from './client-secret';
 
 export type SessionWithPayment = PaymentSession & { payment: Payment };
 
-/**
- * The status a reader sees: an open session whose expires_at has passed is `expired` even if its
- * expiry workflow has not run yet (it cannot complete any more; the workflow catches up).
- */
-export function effectiveStatus(s: Pick<PaymentSession, 'status' | 'expiresAt'>, now: Date): PaymentSession['status'] {
-  return s.status === 'open' && s.expiresAt.getTime() <= now.getTime() ? 'expired' : s.status;
-}
-
 export async function getPaymentSession(db: TenantDb, id: string): Promise<SessionWithPayment> {
   const s = await db.paymentSession.findFirst({ where: { id }, include: { payment: true } });
   if (!s) throw errors.resourceMissing(`No such payment session: '${id}'`, 'id');

@@ -8,7 +8,7 @@ import { errors } from '../../errors';
 import { lockPayment } from './lock-payment';
 import type { Event } from './create-payment';
 import { recordEvent } from '../../events';
-import { presentPayment } from '../../../api/routes/payments/presenter';
+import { presentPayment } from '../../objects/payments';
 import { recordInvoiceVoided } from '../invoices/invoice-voided-event';
 import { postInvoiceVoided } from '../ledger/invoice-postings';
 

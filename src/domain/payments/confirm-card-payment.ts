@@ -16,8 +16,8 @@ import type { Invoice, Payment, PaymentMethod } from '../../generated/prisma/cli
 import { errors } from '../../errors';
 import { recordEvent } from '../../events';
 import { gatewayErrorToApiError, GatewayIdempotencyKeyReusedError, type CardAcquirer, type ChargeResult, type Wallet } from '../../gateways';
-import { presentPayment } from '../../../api/routes/payments/presenter';
-import { presentInvoice } from '../../../api/routes/invoices/presenter';
+import { presentPayment } from '../../objects/payments';
+import { presentInvoice } from '../../objects/invoices';
 import { findPaymentInvoice, paymentLineDescription } from '../invoices/payment-invoice';
 import { lockPayment } from './lock-payment';
 import { attachSavedCard } from '../payment-methods/attach-card';

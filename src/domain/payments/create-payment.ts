@@ -7,8 +7,8 @@ import { errors } from '../../errors';
 import { newId } from '../../ids';
 import { recordEvent, type RecordedEvent } from '../../events';
 import { createPaymentInvoice } from '../invoices/payment-invoice';
-import { presentInvoice } from '../../../api/routes/invoices/presenter';
-import { checkAmount, checkCurrency, checkMetadata, checkText, DESCRIPTION_MAX, EXTERNAL_REFERENCE_MAX } from './payment-input';
+import { presentInvoice } from '../../objects/invoices';
+import { checkAmount, checkCurrency, checkMetadata, checkText, DESCRIPTION_MAX, EXTERNAL_REFERENCE_MAX } from '../checks/payment-fields';
 
 /** An outbox event recorded in the transaction (src/events); dispatch it after commit. */
 export type Event = RecordedEvent;

@@ -10,7 +10,7 @@ import type { Price } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { newId } from '../../ids';
 import { isSupportedCurrency, validateTiers, type PriceTier } from '../../billing';
-import { metadataOrThrow } from '../customers/customer-fields';
+import { metadataOrThrow } from '../checks/metadata';
 
 export const PRICE_TYPES = ['one_time', 'recurring'] as const;
 export const PRICE_INTERVALS = ['day', 'week', 'month', 'year'] as const;

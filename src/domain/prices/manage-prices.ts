@@ -4,7 +4,7 @@ import type { TenantDb } from '../../db/tenancy';
 import type { Price } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
-import { metadataOrThrow } from '../customers/customer-fields';
+import { metadataOrThrow } from '../checks/metadata';
 
 /** Create fields that cannot change afterwards (docs/catalog.md). */
 export const IMMUTABLE_PRICE_FIELDS = ['product', 'type', 'currency', 'unit_amount', 'recurring', 'tiers_mode', 'tiers', 'meter', 'included_units'] as const;

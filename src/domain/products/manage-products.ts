@@ -6,7 +6,7 @@ import type { Product } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { newId } from '../../ids';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
-import { metadataOrThrow } from '../customers/customer-fields';
+import { metadataOrThrow } from '../checks/metadata';
 
 export interface ProductInput {
   name?: string;

@@ -10,8 +10,8 @@ import { errors } from '../../errors';
 import { newId } from '../../ids';
 import { recordEvent, type RecordedEvent } from '../../events';
 import { lockPayment } from '../payments/lock-payment';
-import { checkMetadata, checkText } from '../payments/payment-input';
-import { presentRefund } from '../../../api/routes/refunds/presenter';
+import { checkMetadata, checkText } from '../checks/payment-fields';
+import { presentRefund } from '../../objects/refunds';
 
 export const REFUND_REASON_MAX = 200;
 

@@ -13,8 +13,8 @@ import { errors } from '../../errors';
 import { recordEvent, type RecordedEvent } from '../../events';
 import type { AcquirerRefundAnswer, RecordRefundOutcomeInput, RefundOutcome } from '../../contracts/payments';
 import { lockPayment } from '../payments/lock-payment';
-import { presentRefund } from '../../../api/routes/refunds/presenter';
-import { presentCreditNote } from '../../../api/routes/credit-notes/presenter';
+import { presentRefund } from '../../objects/refunds';
+import { presentCreditNote } from '../../objects/credit-notes';
 import { issueCreditNote } from '../credit-notes/issue-credit-note';
 
 export async function refundAtAcquirer(deps: { db: Db; acquirer: CardAcquirer }, tenant: Tenant, refundId: string): Promise<AcquirerRefundAnswer> {

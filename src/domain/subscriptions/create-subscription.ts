@@ -15,7 +15,7 @@ import type { RecordedEvent } from '../../events';
 import { periodAt, type BillingInterval } from '../../billing';
 import type { CollectionMethod } from '../../contracts/subscriptions';
 import { requireCustomer } from '../customers/find-customers';
-import { metadataOrThrow } from '../customers/customer-fields';
+import { metadataOrThrow } from '../checks/metadata';
 import { testClockOfCustomer } from '../test-clocks/manage-test-clocks';
 import { checkCollection, checkItemSet, parseDiscount, resolveItems, type DiscountInput, type ItemInput } from './subscription-rules';
 import { buildSubscriptionInvoice } from './build-invoice';

@@ -1,17 +1,12 @@
-// The reconciler behind DESIGN.md §1's invariant "a subscription row never exists without its
-// workflow": every minute (schedule `subscriptions/reconciler`) it starts the workflow of every
+// The reconciler behind the invariant "a subscription row never exists without its
+// workflow" (docs/architecture.md): every minute (schedule `subscriptions/reconciler`) it starts the workflow of every
 // subscription row that has none yet (the after-commit start of its request was lost: a crash
 // or a Temporal outage between commit and start), and wakes test clocks whose advance signal
 // was lost. Starting is idempotent (USE_EXISTING), so racing the request's own start is harmless.
-import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
-import { ensureIntervalSchedule } from '../../temporal/interval-schedule';
-import { scheduleIds } from '../../temporal/workflow-ids';
-import { SUBSCRIPTION_RECONCILER_WORKFLOW, type ReconcileSubscriptionsInput, type ReconcileSubscriptionsResult } from '../../contracts/subscriptions';
+import type { ReconcileSubscriptionsInput, ReconcileSubscriptionsResult } from '../../contracts/subscriptions';
 import type { WorkflowClients } from '../../temporal/workflow-clients';
 
-export const SUBSCRIPTION_RECONCILE_MIN_AGE_SECONDS = 30;
-export const SUBSCRIPTION_RECONCILE_BATCH_SIZE = 500;
 export const CLOCK_STUCK_SECONDS = 120;
 
 export async function reconcileSubscriptions(db: Db, workflows: WorkflowClients, input: ReconcileSubscriptionsInput, heartbeat: () => void = () => undefined): Promise<ReconcileSubscriptionsResult> {
@@ -47,16 +42,4 @@ export async function reconcileSubscriptions(db: Db, workflows: WorkflowClients,
     heartbeat();
   }
   return { started, clocksNudged: clocks.length };
-}
-
-/** Creates (or updates) the reconciler's schedule; called by the worker's composition root. */
-export async function ensureSubscriptionSchedules(client: Client, opts: { taskQueue: string }): Promise<void> {
-  const args: [ReconcileSubscriptionsInput] = [{ minAgeSeconds: SUBSCRIPTION_RECONCILE_MIN_AGE_SECONDS, batchSize: SUBSCRIPTION_RECONCILE_BATCH_SIZE }];
-  await ensureIntervalSchedule(client, {
-    scheduleId: scheduleIds.subscriptionReconciler,
-    every: '1 minute',
-    workflowType: SUBSCRIPTION_RECONCILER_WORKFLOW,
-    taskQueue: opts.taskQueue,
-    args,
-  });
 }

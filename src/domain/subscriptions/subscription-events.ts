@@ -3,7 +3,7 @@
 import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { Subscription } from '../../generated/prisma/client';
 import { recordEvent, type EventType, type RecordedEvent } from '../../events';
-import { presentSubscription } from '../../../api/routes/subscriptions/presenter';
+import { presentSubscription } from '../../objects/subscriptions';
 import { itemsOf } from './find-subscriptions';
 
 export async function recordSubscriptionEvent(db: TenantDb, tenant: Tenant, type: Extract<EventType, `subscription.${string}`>, sub: Subscription): Promise<RecordedEvent> {

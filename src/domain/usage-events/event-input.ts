@@ -10,7 +10,7 @@
 //   is refused beyond FUTURE_TOLERANCE_MS (clock skew allowance);
 // - metadata: an object (any JSON inside), or absent/null for {}; at most METADATA_MAX_BYTES
 //   once serialised.
-import { isStorableJsonText, isStorableText } from '../customers/json-safe';
+import { isStorableJsonText, isStorableText } from '../../validation/storable-text';
 
 export const EVENT_LIMITS = {
   eventNameLength: 200,

@@ -17,31 +17,9 @@ import { validateEventForMeter, type AggregateType } from '../../metering';
 import type { Meter } from '../../generated/prisma/client';
 import { meterDefinition } from '../meters/manage-meters';
 import { checkEvent, type EventInput } from './event-input';
+import type { BatchError, BatchResult, StoredUsageEvent } from '../../objects/usage-events';
 
 export const MAX_BATCH_EVENTS = 1000;
-
-export interface BatchError {
-  index: number;
-  message: string;
-}
-
-export interface BatchResult {
-  /** Events recorded by this request. */
-  ingested: number;
-  /** Valid events whose idempotency_key was already recorded (not recorded again). */
-  duplicates: number;
-  errors: BatchError[];
-}
-
-export interface StoredUsageEvent {
-  id: string;
-  customerId: string;
-  eventName: string;
-  idempotencyKey: string | null;
-  timestamp: Date;
-  metadata: unknown;
-  receivedAt: Date;
-}
 
 interface Resolved {
   index: number;

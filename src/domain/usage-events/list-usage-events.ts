@@ -5,7 +5,7 @@
 import type { TenantDb } from '../../db/tenancy';
 import { errors } from '../../errors';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
-import type { StoredUsageEvent } from './ingest-usage-events';
+import type { StoredUsageEvent } from '../../objects/usage-events';
 
 export interface UsageEventFilter {
   customer?: string;

@@ -1,13 +1,12 @@
 // Delivery records, newest first, each with its attempts (newest attempt first, at most
 // MAX_ATTEMPTS_SHOWN of them). Filtered by endpoint and/or event.
 import type { TenantDb } from '../../db/tenancy';
-import type { WebhookDelivery, WebhookDeliveryAttempt } from '../../generated/prisma/client';
+import type { DeliveryWithAttempts } from '../../objects/webhook-deliveries';
 import { errors } from '../../errors';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
 
 export const MAX_ATTEMPTS_SHOWN = 50;
 
-export type DeliveryWithAttempts = WebhookDelivery & { attempts: WebhookDeliveryAttempt[] };
 
 const withAttempts = { attempts: { orderBy: { attemptNumber: 'desc' as const }, take: MAX_ATTEMPTS_SHOWN } };
 

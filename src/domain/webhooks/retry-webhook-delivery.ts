@@ -5,7 +5,8 @@
 // commits (it waits for the row lock), so the final status is always the attempt's.
 import type { TenantDb } from '../../db/tenancy';
 import { errors } from '../../errors';
-import { getWebhookDelivery, type DeliveryWithAttempts } from './list-webhook-deliveries';
+import { getWebhookDelivery } from './list-webhook-deliveries';
+import type { DeliveryWithAttempts } from '../../objects/webhook-deliveries';
 
 export type RequestRetry = (d: { deliveryId: string; eventId: string; endpointId: string; merchantId: string; mode: string }) => Promise<void>;
 

@@ -1,6 +1,6 @@
 // add_item: a new item (a price of the subscription's currency and interval), prorated when licensed.
 import type { ItemFields, ProrationBehavior } from '../../../contracts/subscriptions';
-import { metadataOrThrow } from '../../customers/customer-fields';
+import { metadataOrThrow } from '../../checks/metadata';
 import { checkItemSet, resolveItems } from '../subscription-rules';
 import { itemsOf } from '../find-subscriptions';
 import { emit, type CommandContext } from './command-context';

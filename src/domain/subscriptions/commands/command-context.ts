@@ -5,7 +5,7 @@ import type { Subscription } from '../../../generated/prisma/client';
 import { errors } from '../../../errors';
 import type { RecordedEvent } from '../../../events';
 import { mergeMetadataPatch, validateMetadataPatch, type Metadata } from '../../../validation';
-import { metadataOrThrow } from '../../customers/customer-fields';
+import { metadataOrThrow } from '../../checks/metadata';
 import { recordSubscriptionEvent } from '../subscription-events';
 
 export interface CommandOutcome {

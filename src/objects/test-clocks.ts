@@ -1,5 +1,5 @@
-import type { TestClock } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { TestClock } from '../generated/prisma/client';
+import { iso } from './iso';
 
 export function presentTestClock(c: TestClock) {
   return {

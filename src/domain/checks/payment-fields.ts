@@ -1,5 +1,6 @@
-// Checks shared by the payment use cases (the API validates the same at the edge; these keep
-// other callers, such as checkout, from storing what the API would refuse).
+// Checks shared by the payment use cases (payments, payment sessions, invoice items, refunds):
+// the API validates the same at the edge; these keep other callers, such as checkout, from
+// storing what the API would refuse.
 import { isSupportedCurrency, SUPPORTED_CURRENCIES } from '../../billing/currency';
 import { errors } from '../../errors';
 import { validateMetadata } from '../../validation/metadata';

@@ -1,5 +1,5 @@
-import type { SubscriptionItem } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { SubscriptionItem } from '../generated/prisma/client';
+import { iso } from './iso';
 
 export function presentSubscriptionItem(i: SubscriptionItem) {
   return {

@@ -1,9 +1,16 @@
 // The payment session as the API returns it. `client_secret` is present only in the create
 // response of an embedded session (it is stored hashed); `status` is the effective status: an
-// open session past expires_at reads `expired` (src/domain/payment-sessions/find-payment-session.ts).
-import type { Payment, PaymentSession } from '../../../src/generated/prisma/client';
-import { effectiveStatus } from '../../../src/domain/payment-sessions/find-payment-session';
-import { iso } from '../../validate';
+// open session past expires_at reads `expired` (effectiveStatus below).
+import type { Payment, PaymentSession } from '../generated/prisma/client';
+import { iso } from './iso';
+
+/**
+ * The status a reader sees: an open session whose expires_at has passed is `expired` even if its
+ * expiry workflow has not run yet (it cannot complete any more; the workflow catches up).
+ */
+export function effectiveStatus(s: Pick<PaymentSession, 'status' | 'expiresAt'>, now: Date): PaymentSession['status'] {
+  return s.status === 'open' && s.expiresAt.getTime() <= now.getTime() ? 'expired' : s.status;
+}
 
 export function checkoutUrl(publicBaseUrl: string, sessionId: string): string {
   return `${publicBaseUrl}/checkout/${sessionId}`;

@@ -1,5 +1,5 @@
-import type { Price } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { Price } from '../generated/prisma/client';
+import { iso } from './iso';
 
 export function presentPrice(p: Price) {
   return {

@@ -1,6 +1,6 @@
 // The payment as the API returns it (and as payment.* events carry it). Amounts are minor units.
-import type { Payment } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { Payment } from '../generated/prisma/client';
+import { iso } from './iso';
 
 export function presentPayment(p: Payment, invoiceId: string | null) {
   return {

@@ -1,7 +1,7 @@
 // Invoice items as the API returns them. `amount` is the unit amount; the invoice line is
 // amount × quantity. `invoice` is null while the item is pending.
-import type { InvoiceItem } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { InvoiceItem } from '../generated/prisma/client';
+import { iso } from './iso';
 
 export function presentInvoiceItem(ii: InvoiceItem) {
   return {

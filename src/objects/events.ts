@@ -1,5 +1,5 @@
-import type { Event } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { Event } from '../generated/prisma/client';
+import { iso } from './iso';
 
 /** The same `{ id, type, created_at, data }` a webhook delivery carries, plus `object`. */
 export function presentEvent(e: Event) {

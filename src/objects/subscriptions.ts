@@ -1,8 +1,8 @@
 // Subscriptions as the API (and subscription.* events) present them: flat, ids for related
 // objects, ISO timestamps, items inline.
-import type { Subscription, SubscriptionItem } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
-import { presentSubscriptionItem } from '../subscription-items/presenter';
+import type { Subscription, SubscriptionItem } from '../generated/prisma/client';
+import { iso } from './iso';
+import { presentSubscriptionItem } from './subscription-items';
 
 interface StoredDiscount {
   amount_off?: number | null;

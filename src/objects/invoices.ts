@@ -1,8 +1,8 @@
 // Invoices as the API returns them: `lines` only when given (retrieve and invoice.* events),
 // never in list items. Amounts are minor units.
-import type { Invoice, InvoiceLine } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
-import { presentVatBreakdown } from '../../../src/objects/vat-breakdown';
+import type { Invoice, InvoiceLine } from '../generated/prisma/client';
+import { iso } from './iso';
+import { presentVatBreakdown } from './vat-breakdown';
 
 export function presentInvoiceLine(l: InvoiceLine) {
   return {

@@ -1,5 +1,7 @@
-import type { DeliveryWithAttempts } from '../../../src/domain/webhooks/list-webhook-deliveries';
-import { iso } from '../../validate';
+import type { WebhookDelivery, WebhookDeliveryAttempt } from '../generated/prisma/client';
+import { iso } from './iso';
+
+export type DeliveryWithAttempts = WebhookDelivery & { attempts: WebhookDeliveryAttempt[] };
 
 /**
  * A delivery record: the newest attempt's status code, latency and error at the top level, the

@@ -1,5 +1,5 @@
-import type { Meter } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { Meter } from '../generated/prisma/client';
+import { iso } from './iso';
 
 export function presentMeter(m: Meter) {
   return {

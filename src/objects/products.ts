@@ -1,5 +1,5 @@
-import type { Product } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { Product } from '../generated/prisma/client';
+import { iso } from './iso';
 
 export function presentProduct(p: Product) {
   return {

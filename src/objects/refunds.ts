@@ -1,6 +1,6 @@
 // Refunds as the API returns them (and as refund.* events carry them).
-import type { Refund } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { Refund } from '../generated/prisma/client';
+import { iso } from './iso';
 
 export function presentRefund(r: Refund) {
   return {

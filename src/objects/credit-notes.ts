@@ -1,7 +1,7 @@
 // Credit notes as the API returns them (and as credit_note.created carries them).
-import type { CreditNote } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
-import { presentVatBreakdown } from '../../../src/objects/vat-breakdown';
+import type { CreditNote } from '../generated/prisma/client';
+import { iso } from './iso';
+import { presentVatBreakdown } from './vat-breakdown';
 
 export function presentCreditNote(cn: CreditNote) {
   return {

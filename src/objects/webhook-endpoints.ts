@@ -1,5 +1,5 @@
-import type { WebhookEndpoint } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { WebhookEndpoint } from '../generated/prisma/client';
+import { iso } from './iso';
 
 /** `secret` only in the create response. */
 export function presentWebhookEndpoint(e: WebhookEndpoint, opts: { withSecret?: boolean } = {}) {

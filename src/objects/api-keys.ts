@@ -1,5 +1,5 @@
-import type { ApiKey } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { ApiKey } from '../generated/prisma/client';
+import { iso } from './iso';
 
 export function presentApiKey(k: ApiKey, fullKey?: string) {
   return {

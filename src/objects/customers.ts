@@ -1,7 +1,13 @@
-import type { Customer } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { Customer } from '../generated/prisma/client';
+import { iso } from './iso';
 
-export function presentCustomer(c: Customer) {
+/** The customer as the API and its customer.* events present it; `test_clock` is null outside test clocks. */
+export function presentCustomer(c: Customer, testClockId: string | null) {
+  return { ...presentCustomerFields(c), test_clock: testClockId };
+}
+
+/** Every field but the test clock (which PATCH cannot change): what decides whether a PATCH changed anything. */
+export function presentCustomerFields(c: Customer) {
   const hasAddress = [c.billingAddressLine1, c.billingAddressLine2, c.billingCity, c.billingPostalCode, c.billingCountry].some((v) => v !== null);
   return {
     id: c.id,

@@ -1,7 +1,7 @@
 // Payment methods as the API returns them (and as payment_method.attached carries them). The
 // acquirer's token is never returned.
-import type { PaymentMethod } from '../../../src/generated/prisma/client';
-import { iso } from '../../validate';
+import type { PaymentMethod } from '../generated/prisma/client';
+import { iso } from './iso';
 
 export function presentPaymentMethod(pm: PaymentMethod, isDefault: boolean) {
   const hasCard = pm.type === 'card' || pm.type === 'apple_pay' || pm.type === 'google_pay';
