@@ -5,7 +5,7 @@ import type { AppDeps, AppState } from './context';
 import { requestId } from './middleware/request-id';
 import { errorEnvelope } from './middleware/errors';
 import { jsonBody } from './middleware/json-body';
-import { authenticator } from './middleware/auth';
+import { authenticator, type Auth } from './middleware/auth';
 import { createAuthCache } from './middleware/auth-cache';
 import { createRateLimiter } from './middleware/rate-limiter';
 import { errors } from '../src/errors';
@@ -39,7 +39,6 @@ import { vatSettingsRoutes } from './routes/vat-settings/router';
 import { customerPortalsRoutes } from './routes/customer-portals/router';
 import { loggablePath } from './portal/paths';
 
-export type Auth = ReturnType<typeof authenticator>;
 /** Each resource area registers its routes on the one application router. */
 export type RouteRegistrar = (router: Router<AppState>, deps: AppDeps, auth: Auth) => void;
 

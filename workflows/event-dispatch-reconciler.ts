@@ -1,5 +1,5 @@
 // The outbox reconciler: started every minute by the schedule `webhooks/dispatch-reconciler`
-// (src/events/schedule.ts). It dispatches events that committed but were never dispatched (a
+// (src/temporal/schedules.ts). It dispatches events that committed but were never dispatched (a
 // crash or a Temporal outage between commit and dispatch), so no event is ever lost. Dispatch is
 // idempotent (src/events/dispatch.ts), so racing the creator's own dispatch is harmless.
 import { log, proxyActivities } from '@temporalio/workflow';

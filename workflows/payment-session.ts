@@ -1,5 +1,5 @@
 // The life of one payment session: workflow id `payment-session/<ps_id>` (src/temporal/workflow-ids.ts),
-// started after the session's transaction commits (src/domain/payment-sessions/expiry-workflow.ts).
+// started after the session's transaction commits (src/temporal/payment-session-workflow.ts).
 //
 // It waits for whichever comes first: the completion signal (checkout succeeded; the session row
 // is already `complete`) or the session's expiry time. At expiry an idempotent activity marks the

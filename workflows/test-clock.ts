@@ -1,4 +1,4 @@
-// The workflow of one test clock, `test-clock/clock_…` (DESIGN.md §3, docs/test-clocks.md).
+// The workflow of one test clock, `test-clock/clock_…` (docs/test-clocks.md).
 // Started (or woken) by signal-with-start after an advance commits. For each advance it tells
 // every subscription of the clock's customers the new time (an activity signals their
 // workflows, starting any that never started), then waits until all of them have caught up

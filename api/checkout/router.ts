@@ -10,7 +10,7 @@
 // the client secret, which reaches it only by postMessage from the mounting script.
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState } from '../context';
-import type { Auth } from '../app';
+import type { Auth } from '../middleware/auth';
 import { errors } from '../../src/errors';
 import { dispatchEvents } from '../../src/events';
 import { formatAmount, isSupportedCurrency } from '../../src/billing/currency';

@@ -29,6 +29,9 @@ interface KeyRow {
   live_enabled_at: Date | null;
 }
 
+/** The `auth()` middleware factory every route registrar receives. */
+export type Auth = ReturnType<typeof authenticator>;
+
 export function authenticator(deps: AppDeps, cache: AuthCache, limiter: RateLimiter) {
   const { db } = deps;
 

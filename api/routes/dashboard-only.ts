@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../context';
-import type { Auth } from '../app';
+import type { Auth } from '../middleware/auth';
 
 /**
  * Settings that the spec says are managed in the merchant dashboard (convention 10) and that

@@ -1,6 +1,6 @@
 // Proration by whole seconds of the period.
 //
-// DESIGN asks for "exact seconds of the period": both the period length and the offset of the
+// Proration is by "exact seconds of the period" (docs/subscriptions.md): both the period length and the offset of the
 // change from the period start are floored to whole seconds, then
 //   remaining = periodSeconds - elapsedSeconds
 //   amount    = round(fullAmount × remaining / periodSeconds)   (the one rounding rule, once)

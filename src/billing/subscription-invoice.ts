@@ -17,7 +17,7 @@
 // Lines
 //   licensed:   priceAmount(price, quantity) for the opening period: unit_amount × quantity, or the
 //               graduated / volume tiers (tiers.ts). Included units are NOT applied to licensed
-//               items: SPEC defines included_units as "units included before metered charges".
+//               items: the API defines included_units as "units included before metered charges".
 //   metered:    the closing period's usage (an exact decimal, see below) minus the allowance,
 //               floored at 0 and rounded UP to whole units (a started unit is billed: 10.2 units
 //               beyond the allowance bill 11), then priceAmount(price, units) through the unit
@@ -81,7 +81,7 @@ export interface SubscriptionInvoicePeriod {
   readonly end: Instant;
 }
 
-/** The pricing fields of the item's Price (SPEC: exactly one of unitAmount and tiersMode). */
+/** The pricing fields of the item's Price (exactly one of unitAmount and tiersMode: docs/catalog.md). */
 export interface SubscriptionInvoicePrice {
   readonly unitAmount: number | null;
   readonly tiersMode: TiersMode | null;

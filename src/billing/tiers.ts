@@ -180,7 +180,7 @@ export function billableQuantity(quantity: number, includedUnits: number | null 
   return Math.max(0, quantity - included);
 }
 
-/** The pricing fields of a Price (SPEC: unit_amount is null when tiers_mode is set). */
+/** The pricing fields of a Price (unit_amount is null when tiers_mode is set: docs/catalog.md). */
 export interface PricingScheme {
   readonly unit_amount?: number | null;
   readonly tiers_mode?: TiersMode | null;

@@ -3,7 +3,7 @@
 // Times travel as ISO strings (payloads are JSON); the pure schedule works in epoch ms.
 import { NON_RETRYABLE_GATEWAY_ERROR_TYPES } from './gateway-failures';
 
-export { SA_STATUS, SA_CUSTOMER } from '../temporal/search-attributes';
+export { SA_STATUS, SA_CUSTOMER } from './search-attributes';
 
 export const SUBSCRIPTION_WORKFLOW = 'subscriptionWorkflow';
 export const TEST_CLOCK_WORKFLOW = 'testClockWorkflow';

@@ -1,7 +1,7 @@
 // The catalogue of event types, in one place. Areas record events with these names through
 // recordEvent (./record-event.ts); endpoints subscribe to them (or to "*"); docs/events.md lists
 // each with a sample, and test/api/webhooks/events-doc.test.ts keeps the two in step.
-// Adding a type is backward compatible (SPEC "Versioning"); renaming or removing one is not.
+// Adding a type is backward compatible (docs/events.md); renaming or removing one is not.
 
 export const EVENT_TYPES = {
   'payment.succeeded': 'A payment completed and a charge was captured',

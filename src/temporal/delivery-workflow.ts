@@ -6,7 +6,7 @@
 //    concurrent retries never make two runs).
 import type { Client } from '@temporalio/client';
 import { workflowIds } from './workflow-ids';
-import { SA_MERCHANT, SA_MODE } from './search-attributes';
+import { SA_MERCHANT, SA_MODE } from '../contracts/search-attributes';
 import { startOnce } from './start-once';
 import { RETRY_DELIVERY_NOW_SIGNAL, WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryInput } from '../contracts/webhooks';
 

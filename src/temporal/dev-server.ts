@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { CUSTOM_SEARCH_ATTRIBUTES } from './search-attributes';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 

@@ -5,7 +5,7 @@
 // it as `expired` (docs/checkout.md).
 import type { Client } from '@temporalio/client';
 import { workflowIds } from './workflow-ids';
-import { SA_CUSTOMER, SA_MERCHANT, SA_MODE } from './search-attributes';
+import { SA_CUSTOMER, SA_MERCHANT, SA_MODE } from '../contracts/search-attributes';
 import { connectedClient, type TemporalTarget } from './connection';
 import { signalIfRunning, startOnce } from './start-once';
 import { PAYMENT_SESSION_COMPLETED_SIGNAL, PAYMENT_SESSION_WORKFLOW, type PaymentSessionWorkflowInput } from '../contracts/payment-sessions';

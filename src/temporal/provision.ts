@@ -2,7 +2,7 @@
 // (idempotent; the dev server started by this project registers them at start already).
 import type { Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { CUSTOM_SEARCH_ATTRIBUTES } from './search-attributes';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
 
 export async function ensureSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string): Promise<string[]> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });

@@ -1,4 +1,4 @@
-// The client side of a refund's workflow `refund/re_…` (workflows/refund.ts). The id is derived
+// The client side of a refund's workflow `refund/ref_…` (workflows/refund.ts). The id is derived
 // from the refund, so a repeated start never runs a refund twice:
 //  - after the refund's transaction committed: reuse policy REJECT_DUPLICATE;
 //  - from the reconciler: ALLOW_DUPLICATE_FAILED_ONLY, so a workflow that failed or was
@@ -6,7 +6,7 @@
 //    running or completed one is left alone.
 import type { Client } from '@temporalio/client';
 import { workflowIds } from './workflow-ids';
-import { SA_MERCHANT, SA_MODE } from './search-attributes';
+import { SA_MERCHANT, SA_MODE } from '../contracts/search-attributes';
 import { connectedClient, type TemporalTarget } from './connection';
 import { startOnce } from './start-once';
 import { REFUND_WORKFLOW, type RefundWorkflowInput } from '../contracts/payments';

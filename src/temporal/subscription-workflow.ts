@@ -8,7 +8,7 @@
 import { ApplicationFailure, type Workflow } from '@temporalio/common';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { workflowIds } from './workflow-ids';
-import { SA_CUSTOMER, SA_MERCHANT, SA_MODE, SA_STATUS } from './search-attributes';
+import { SA_CUSTOMER, SA_MERCHANT, SA_MODE, SA_STATUS } from '../contracts/search-attributes';
 import { connectedClient, type TemporalTarget } from './connection';
 import { signalIfRunning, startOnce } from './start-once';
 import {

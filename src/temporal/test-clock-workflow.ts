@@ -4,7 +4,7 @@
 //  - conflict policy USE_EXISTING for signal-with-start.
 import type { Client } from '@temporalio/client';
 import { workflowIds } from './workflow-ids';
-import { SA_MERCHANT, SA_MODE } from './search-attributes';
+import { SA_MERCHANT, SA_MODE } from '../contracts/search-attributes';
 import { connectedClient, type TemporalTarget } from './connection';
 import { signalIfRunning } from './start-once';
 import {

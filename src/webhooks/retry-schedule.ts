@@ -1,4 +1,4 @@
-// Retry schedule for webhook deliveries (DESIGN §6: days, not minutes).
+// Retry schedule for webhook deliveries (docs/webhooks.md: days, not minutes).
 //
 // Pure and deterministic: no clock, no Math.random, no Node built-ins, so a delivery
 // workflow can import this file directly (import it from here, not from ./index, which

@@ -1,4 +1,4 @@
-// One HTTPS POST of a webhook event to an endpoint (DESIGN §6, SPEC "Delivery"). The retry
+// One HTTPS POST of a webhook event to an endpoint (docs/webhooks.md). The retry
 // policy lives in the delivery workflow (see retry-schedule.ts); this file does one attempt
 // and reports what happened, never throwing for anything the receiver or network does.
 //
@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signPayload, type RawBody } from './signature';
 import { checkEndpointUrl, resolveAndCheck, type LookupAll, type ResolvedAddress } from './url-guard';
 
-/** Per attempt, covering DNS, connect, TLS and the response (SPEC: 2xx within 30 s). */
+/** Per attempt, covering DNS, connect, TLS and the response (docs/webhooks.md: 2xx within 30 s). */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 30_000;
 /** The part of the response body kept for the delivery record. */
 export const MAX_RESPONSE_SNIPPET_BYTES = 4096;

@@ -1,4 +1,4 @@
-// Webhook signatures (SPEC "Events" > "Delivery", DESIGN §6).
+// Webhook signatures (docs/webhooks.md).
 //
 //   Service-Timestamp: <unix seconds>
 //   Service-Signature: hex(HMAC-SHA256(key = endpoint secret, message = `${timestamp}.${rawBody}`))

@@ -1,4 +1,4 @@
-// Which webhook endpoint URLs the service may call (DESIGN §6): HTTPS only, and never an
+// Which webhook endpoint URLs the service may call (docs/webhooks.md): HTTPS only, and never an
 // address inside our own network (loopback, private, link-local, cloud metadata, ...),
 // neither as a literal in the URL nor after DNS resolution. The sender connects to the
 // address checked here (see sender.ts), so a DNS answer cannot change between check and use.

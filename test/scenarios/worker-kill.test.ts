@@ -1,4 +1,4 @@
-// Exactly once under crashes (DESIGN.md §2): a worker process is SIGKILLed while a charge is in
+// Exactly once under crashes (docs/subscriptions.md "Exactly once"): a worker process is SIGKILLed while a charge is in
 // flight (the acquirer has taken the money, the worker never heard back) — at the first invoice
 // and again at a renewal — and a new worker process takes over. Each period still has exactly
 // one invoice and exactly one successful charge: the retried step asks the acquirer the same

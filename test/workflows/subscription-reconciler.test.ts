@@ -1,4 +1,4 @@
-// DESIGN.md §1: "a subscription row never exists without its workflow". A subscription created
+// docs/architecture.md: "a subscription row never exists without its workflow". A subscription created
 // while Temporal is unreachable (the after-commit start fails) gets its workflow from the
 // reconciler, which then bills it like any other.
 import assert from 'node:assert/strict';

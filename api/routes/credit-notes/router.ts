@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { findCreditNote, listCreditNotes } from '../../../src/domain/credit-notes/find-credit-notes';
 import { pageParams, parseQuery, pathId } from '../../validate';
 import { listCreditNotesQuery } from './schemas';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { createCustomer } from '../../../src/domain/customers/create-customer';
 import { updateCustomer } from '../../../src/domain/customers/update-customer';

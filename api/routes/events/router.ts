@@ -1,9 +1,9 @@
-// Merchant-facing webhook events. `/v1/events` is the usage-event API (SPEC), so these live at
+// Merchant-facing webhook events. `/v1/events` is the usage-event API (docs/metering.md), so these live at
 // `/v1/webhook_events` (docs/events.md).
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { getEvent, listEvents } from '../../../src/domain/webhooks/list-events';
 import { pageParams, parseQuery, pathId } from '../../validate';
 import { listEventsQuery } from './schemas';

@@ -4,7 +4,7 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState } from '../../context';
 import { dbOf, scopeOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { findInvoice, listInvoices } from '../../../src/domain/invoices/find-invoices';
 import { payInvoiceNow } from '../../../src/domain/invoices/pay-invoice-now';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { iso } from '../../../src/objects/iso';
 
 export function merchantsRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {

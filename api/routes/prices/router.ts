@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { createPrice } from '../../../src/domain/prices/create-price';
 import { assertOnlyMutablePriceFields, findPrice, listPrices, updatePrice } from '../../../src/domain/prices/manage-prices';

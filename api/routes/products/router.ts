@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { createProduct, findProduct, listProducts, updateProduct } from '../../../src/domain/products/manage-products';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';

@@ -4,7 +4,7 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState } from '../../context';
 import { dbOf, scopeOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { dispatchEvents } from '../../../src/events';
 import { createSubscription } from '../../../src/domain/subscriptions/create-subscription';

@@ -1,9 +1,9 @@
-// Test clocks, under the test-helper prefix (DESIGN.md §7): test mode only, live keys get 403
+// Test clocks, under the test-helper prefix (docs/test-clocks.md): test mode only, live keys get 403
 // test_mode_only before anything else is looked at. docs/test-clocks.md.
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { testModeOnly } from '../test-helpers/router';
 import {

@@ -1,9 +1,9 @@
-// Test-mode-only helpers (DESIGN.md §7), all under /v1/test_helpers/. Live keys are refused
+// Test-mode-only helpers (docs/architecture.md), all under /v1/test_helpers/. Live keys are refused
 // with 403 test_mode_only before anything else is looked at.
 import Router from '@koa/router';
 import type { AppDeps, AppState, Middleware } from '../../context';
 import { dbOf, scopeOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { dispatchEvents } from '../../../src/events';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { signalDeliveryRetry } from '../../../src/temporal/delivery-workflow';

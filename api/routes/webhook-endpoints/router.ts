@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { createWebhookEndpoint } from '../../../src/domain/webhooks/create-webhook-endpoint';
 import { getWebhookEndpoint, listWebhookEndpoints } from '../../../src/domain/webhooks/list-webhook-endpoints';

@@ -1,6 +1,6 @@
 // Creates a payment session (hosted or embedded) for a new payment or an existing unpaid one.
 // Runs inside the request's transaction; the caller starts the expiry workflow and dispatches
-// `events` after commit. Rules (SPEC "Payment sessions", docs/checkout.md):
+// `events` after commit. Rules (docs/checkout.md):
 //  - hosted: requires return_url, may have cancel_url, gets `url`; origin is not allowed;
 //  - embedded: requires origin, gets a client secret (returned once); return_url/cancel_url are
 //    not allowed (completion is reported to the origin with postMessage);

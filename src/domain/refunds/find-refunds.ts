@@ -1,4 +1,4 @@
-// Retrieve and list refunds. The list is bounded (SPEC "Paging"): at most `limit` refunds,
+// Retrieve and list refunds. The list is bounded (docs/payments.md): at most `limit` refunds,
 // newest first, no cursor and no has_more; filtered by `payment` when given.
 import type { TenantDb } from '../../db/tenancy';
 import type { Refund } from '../../generated/prisma/client';

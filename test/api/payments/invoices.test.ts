@@ -45,7 +45,7 @@ describe('invoices and invoice items', () => {
       );
       assert.match(got.lines[0].id, /^ili_/);
       assert.deepEqual({ ...got, lines: undefined }, { ...list.data[1], lines: undefined });
-      // limit out of range falls back (SPEC "Paging").
+      // limit out of range falls back (docs/payments.md).
       assert.equal((await mm.call('GET', '/v1/invoices?limit=0')).body.data.length, 3);
       assert.equal((await mm.call('GET', '/v1/invoices?limit=1000')).body.data.length, 3);
     });

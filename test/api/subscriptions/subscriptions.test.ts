@@ -6,7 +6,7 @@ import { expectError } from '../../support/api';
 import { maybeRecordHistory } from '../../support/histories';
 import { workflowIds } from '../../../src/temporal/workflow-ids';
 import { addMonthsClamped } from '../../../src/billing';
-import { SA_CUSTOMER, SA_STATUS } from '../../../src/temporal/search-attributes';
+import { SA_CUSTOMER, SA_STATUS } from '../../../src/contracts/search-attributes';
 import { attachCard, createCustomer, createPrice, eventually, monthlyPrice, ok, subMerchant, type SubMerchant } from './fixtures';
 
 describe('subscriptions API', function () {

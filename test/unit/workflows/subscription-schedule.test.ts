@@ -1,8 +1,8 @@
 // The subscription workflow's scheduling decisions and the dunning schedule, table-driven and
 // pure (no Temporal, no database): given a view and "now", what is due next and when.
 import assert from 'node:assert/strict';
-import type { InvoiceView, SubscriptionView } from '../../src/contracts/subscriptions';
-import { isDue, isFinished, nextStep, pendingSteps, shouldAcknowledgeClock, waitMs } from '../../workflows/subscription/schedule';
+import type { InvoiceView, SubscriptionView } from '../../../src/contracts/subscriptions';
+import { isDue, isFinished, nextStep, pendingSteps, shouldAcknowledgeClock, waitMs } from '../../../workflows/subscription/schedule';
 import {
   claimDueDate,
   claimExpiresAt,
@@ -11,7 +11,7 @@ import {
   nextChargeAttemptAt,
   nextClaimCheckAt,
   statusAfterCollection,
-} from '../../src/domain/subscriptions/dunning';
+} from '../../../src/domain/subscriptions/dunning';
 
 const T = (iso: string) => Date.parse(iso);
 

@@ -1,0 +1,65 @@
+// The layering of docs/architecture.md, checked on the real import graph: no import runs from a
+// lower layer up to a higher one, workflows import only what is deterministic, and no import
+// circle exists. The rules are first shown to catch planted violations, so a rule that cannot
+// fail would be noticed.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { importCycles, importsOf, layeringViolations, readImportGraph, type ImportGraph } from './import-graph';
+
+const root = path.resolve(__dirname, '..', '..', '..', '..');
+
+/** The real graph plus one file with the given source (as if it were in the repository). */
+function withPlanted(graph: ImportGraph, file: string, source: string): ImportGraph {
+  const planted = new Map(graph);
+  planted.set(file, importsOf(root, file, source));
+  return planted;
+}
+
+describe('layering', () => {
+  const graph = readImportGraph(root);
+
+  it('reads the whole project', () => {
+    assert.ok(graph.size > 300, `${graph.size} files`);
+    assert.ok(graph.get('api/app.ts')?.some((e) => e.to === 'src/temporal/workflow-clients.ts'), 'api/app.ts imports are resolved to files');
+  });
+
+  describe('each rule catches a planted violation', () => {
+    const planted: Array<[string, string, string]> = [
+      ['src/domain/customers/planted.ts', "import { presentCustomer } from '../../../api/routes/customers/presenter';", 'nothing in src/ imports api/'],
+      ['workflows/planted.ts', "import { createDb } from '../src/db/client';", 'workflows import only'],
+      ['workflows/planted.ts', "import { createSubscriptionActivities } from '../activities/subscriptions';", 'workflows import only'],
+      ['workflows/planted.ts', "import { readFileSync } from 'node:fs';", 'workflows import only'],
+      ['src/billing/planted.ts', "import { errors } from '../errors';", 'src/billing imports nothing'],
+      ['src/contracts/planted.ts', "import { workflowIds } from '../temporal/workflow-ids';", 'src/contracts imports only'],
+      ['src/objects/planted.ts', "import { findInvoice } from '../domain/invoices/find-invoices';", 'src/objects'],
+      ['src/events/planted.ts', "import { createCustomer } from '../domain/customers/create-customer';", 'layers below the domain'],
+      ['src/domain/planted.ts', "import { Client } from '@temporalio/client';", 'the domain does not import'],
+    ];
+    for (const [file, source, rule] of planted) {
+      it(`${rule}: ${source}`, () => {
+        const found = layeringViolations(withPlanted(graph, file, source)).filter((v) => v.file === file);
+        assert.ok(found.some((v) => v.rule.startsWith(rule)), `not caught: ${JSON.stringify(found)}`);
+      });
+    }
+
+    it('a type-only import of activities from a workflow is allowed', () => {
+      const g = withPlanted(graph, 'workflows/planted.ts', "import type { SubscriptionActivities } from '../activities/subscriptions';");
+      assert.deepEqual(layeringViolations(g).filter((v) => v.file === 'workflows/planted.ts'), []);
+    });
+
+    it('an import circle, also through type-only imports', () => {
+      const g = withPlanted(graph, 'src/ids.ts', "import type { Config } from './config';");
+      const g2 = withPlanted(g, 'src/config.ts', "import type { newId } from './ids';");
+      assert.ok(importCycles(g2).some((c) => c.includes('src/ids.ts') && c.includes('src/config.ts')));
+    });
+  });
+
+  it('no import runs against the layering', () => {
+    const violations = layeringViolations(graph);
+    assert.deepEqual(violations, [], violations.map((v) => `${v.file} imports ${v.imports}: ${v.rule}`).join('\n'));
+  });
+
+  it('no import circle', () => {
+    assert.deepEqual(importCycles(graph), []);
+  });
+});
