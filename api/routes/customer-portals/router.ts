@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { createPortalLink } from '../../../src/domain/customer-portals/create-portal-link';
 import { findPortalLink, listPortalLinks } from '../../../src/domain/customer-portals/find-portal-links';

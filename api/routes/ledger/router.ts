@@ -4,7 +4,7 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { errors } from '../../../src/errors';
 import { listLedgerEntries } from '../../../src/domain/ledger/list-ledger-entries';
 import { trialBalance } from '../../../src/domain/ledger/trial-balance';

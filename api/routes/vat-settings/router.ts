@@ -4,7 +4,7 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { getVatSettings, updateVatSettings } from '../../../src/domain/vat/vat-settings';
 import { presentVatSettings } from '../../../src/objects/vat-settings';

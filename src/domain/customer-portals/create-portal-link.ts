@@ -4,7 +4,7 @@ import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { CustomerPortalLink } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { newId } from '../../ids';
-import { metadataOrThrow } from '../customers/customer-fields';
+import { metadataOrThrow } from '../checks/metadata';
 import { requireCustomer } from '../customers/find-customers';
 import { hashToken, newLinkToken } from './portal-tokens';
 
