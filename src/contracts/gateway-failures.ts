@@ -5,9 +5,11 @@
 // GatewayUnavailable (timeouts, outages) stays retryable, with the same idempotency key.
 export const NON_RETRYABLE_GATEWAY_ERROR_TYPES = [
   'GatewayInvalidRequestError',
+  'GatewayRefusedError',
   'GatewayIdempotencyKeyReusedError',
   'AdapterNotConfiguredError',
   'GatewayInvalidRequest',
+  'GatewayRefused',
   'GatewayIdempotencyKeyReused',
   'AdapterNotConfigured',
 ] as const;

@@ -10,7 +10,7 @@ export const EVENT_TYPES = {
   'payment_method.attached': 'A payment method was saved to a customer',
   'invoice.finalized': 'An invoice left draft and became open (payable)',
   'invoice.paid': 'An invoice was marked paid by automatic charge or manual payment',
-  'invoice.payment_failed': 'A charge attempt for an invoice failed',
+  'invoice.payment_failed': 'A collection attempt for an invoice failed: a declined charge, or a refusal by the bank or acquirer (see last_payment_error)',
   'invoice.voided': 'An open invoice was voided and is no longer collectible',
   'subscription.created': 'A new subscription was created',
   'subscription.updated': 'A subscription changed (items, quantities, discount, status, cancel_at_period_end, …)',

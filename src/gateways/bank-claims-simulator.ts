@@ -4,14 +4,27 @@
 // inside the decision; the default clock is used only when a caller passes no time.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/client';
-import { validateKennitala } from '../validation';
+import { checkKennitala } from '../validation';
 import type { BankClaim, BankClaims, BankClaimStatus, CancelClaimInput, CreateClaimInput, GetClaimInput } from './bank-claims';
 import type { SimulatorConfig } from './config';
-import { GatewayIdempotencyKeyReusedError, GatewayInvalidRequestError } from './errors';
+import { GatewayIdempotencyKeyReusedError, GatewayInvalidRequestError, GatewayRefusedError, GatewayUnavailableError } from './errors';
+import { takeSimulatorFault } from './simulator-faults';
 import { requestHash, requireAmount, requireDate, requireString, simulatorId } from './simulator-support';
 import type { SimBankClaim } from '../generated/prisma/client';
 
 const SYSTEM = 'bank_claims' as const;
+
+/** The most a single simulated claim may carry (ISK); more is refused (`amount_invalid`). */
+export const MAX_CLAIM_AMOUNT = 100_000_000;
+
+/**
+ * Test kennitölur the simulated bank refuses as a real one would (docs/test-cards.md "Bank
+ * claims"). They pass the service's kennitala rule, so the API accepts them: only the bank says no.
+ */
+export const REFUSED_KENNITOLUR: Readonly<Record<string, { code: string; message: string }>> = {
+  '1111111119': { code: 'payer_not_found', message: 'The bank refused the claim: no payer with this kennitala is in the national register.' },
+  '1212121219': { code: 'account_closed', message: "The bank refused the claim: the payer's account for claims is closed." },
+};
 
 /** The status of a stored claim at `now`: an open claim past its final date is expired. Pure. */
 export function claimStatusAt(row: Pick<SimBankClaim, 'status' | 'expiresAt'>, now: Date): BankClaimStatus {
@@ -58,14 +71,40 @@ export class BankClaimsSimulator implements BankClaims {
   }
 
   async createClaim(input: CreateClaimInput & { now?: Date }): Promise<BankClaim> {
+    const fault = typeof input.merchantId === 'string' ? takeSimulatorFault(input.merchantId, 'claim.create') : null;
+    switch (fault) {
+      case null:
+        return this.createOnce(input);
+      case 'declined':
+        throw new GatewayRefusedError(SYSTEM, 'claim_refused', 'The bank refused the claim (simulated fault).', 'kennitala');
+      case 'invalid_request':
+        throw new GatewayInvalidRequestError(SYSTEM, 'request_rejected', 'The bank rejected the claim request (simulated fault); no claim was created.');
+      case 'transient':
+        throw new GatewayUnavailableError(SYSTEM, 'unavailable', 'The bank is unavailable (simulated fault); no claim was created. Retry with the same idempotency key.');
+      case 'timeout':
+        await this.createOnce(input);
+        throw new GatewayUnavailableError(SYSTEM, 'timeout', 'The bank did not answer in time (simulated fault); the claim may have been created. Retry with the same idempotency key.');
+      case 'duplicate': {
+        const [, second] = await Promise.all([this.createOnce(input), this.createOnce(input)]);
+        return second;
+      }
+    }
+  }
+
+  private async createOnce(input: CreateClaimInput & { now?: Date }): Promise<BankClaim> {
     const merchantId = requireString(SYSTEM, input.merchantId, 'merchantId');
     const idempotencyKey = requireString(SYSTEM, input.idempotencyKey, 'idempotencyKey');
     if (input.currency !== 'ISK') {
       throw new GatewayInvalidRequestError(SYSTEM, 'currency_not_supported', `bank claims are in ISK only, got ${String(input.currency)}`, 'currency');
     }
-    const kt = typeof input.kennitala === 'string' ? validateKennitala(input.kennitala) : ({ ok: false, message: 'kennitala must be a string' } as const);
+    const kt = typeof input.kennitala === 'string' ? checkKennitala(input.kennitala) : ({ ok: false, message: 'kennitala must be a string' } as const);
     if (!kt.ok) throw new GatewayInvalidRequestError(SYSTEM, 'kennitala_invalid', kt.message, 'kennitala');
+    const refusal = REFUSED_KENNITOLUR[kt.value];
+    if (refusal) throw new GatewayRefusedError(SYSTEM, refusal.code, refusal.message, 'kennitala');
     const amount = requireAmount(SYSTEM, input.amount);
+    if (amount > MAX_CLAIM_AMOUNT) {
+      throw new GatewayRefusedError(SYSTEM, 'amount_invalid', `The bank refused the claim: ${amount} ISK is more than the ${MAX_CLAIM_AMOUNT} ISK a single claim may carry.`, 'amount');
+    }
     const dueDate = requireDate(SYSTEM, input.dueDate, 'dueDate');
     const expiresAt = input.expiresAt === undefined || input.expiresAt === null ? null : requireDate(SYSTEM, input.expiresAt, 'expiresAt');
     if (expiresAt && expiresAt.getTime() < dueDate.getTime()) {
@@ -99,7 +138,24 @@ export class BankClaimsSimulator implements BankClaims {
   }
 
   async getClaim(input: GetClaimInput): Promise<BankClaim> {
-    return toClaim(await this.findClaim(input.merchantId, input.claimId), this.timeOf(input.now));
+    const fault = typeof input.merchantId === 'string' ? takeSimulatorFault(input.merchantId, 'claim.get') : null;
+    switch (fault) {
+      case null:
+      case 'duplicate': // a read asked twice is the same read
+        return toClaim(await this.findClaim(input.merchantId, input.claimId), this.timeOf(input.now));
+      case 'declined': {
+        // The bank cancelled the claim on its side (the payer disputed it): it stays cancelled.
+        const now = this.timeOf(input.now);
+        const row = await this.findClaim(input.merchantId, input.claimId);
+        await this.db.simBankClaim.updateMany({ where: { id: row.id, status: 'open' }, data: { status: 'cancelled', cancelledAt: now, cancelIdempotencyKey: `bank:${row.id}` } });
+        return toClaim(await this.findClaim(input.merchantId, input.claimId), now);
+      }
+      case 'invalid_request':
+        throw new GatewayInvalidRequestError(SYSTEM, 'request_rejected', 'The bank rejected the claim read (simulated fault).');
+      case 'transient':
+      case 'timeout':
+        throw new GatewayUnavailableError(SYSTEM, fault === 'timeout' ? 'timeout' : 'unavailable', 'The bank did not answer (simulated fault). Retry.');
+    }
   }
 
   async cancelClaim(input: CancelClaimInput): Promise<BankClaim> {

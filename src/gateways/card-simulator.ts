@@ -25,6 +25,7 @@ import { DEFAULT_SLOW_DELAY_MS, type SimulatorConfig } from './config';
 import { GatewayIdempotencyKeyReusedError, GatewayInvalidRequestError, GatewayUnavailableError } from './errors';
 import { requestHash, requireAmount, requireString, simulatorId, sleep, TX_OPTIONS } from './simulator-support';
 import { findTestCard, type TestCardBehaviour } from './test-cards';
+import { takeSimulatorFault } from './simulator-faults';
 import type { SimCardToken, SimCharge, SimRefund } from '../generated/prisma/client';
 
 /** Test-helper override of a saved card's charge outcome; 'default' goes back to its number's. */
@@ -185,6 +186,28 @@ export class CardSimulator implements CardAcquirer {
   }
 
   async charge(input: ChargeInput): Promise<ChargeResult> {
+    const fault = typeof input.merchantId === 'string' ? takeSimulatorFault(input.merchantId, 'charge') : null;
+    switch (fault) {
+      case null:
+        return this.chargeOnce(input, null);
+      case 'declined':
+        return this.chargeOnce(input, 'card_declined');
+      case 'invalid_request':
+        throw new GatewayInvalidRequestError(SYSTEM, 'request_rejected', 'The card acquirer rejected the request (simulated fault); nothing was charged.');
+      case 'transient':
+        throw new GatewayUnavailableError(SYSTEM, 'unavailable', 'The card acquirer is unavailable (simulated fault); nothing was charged. Retry with the same idempotency key.');
+      case 'timeout':
+        await this.chargeOnce(input, null);
+        throw new GatewayUnavailableError(SYSTEM, 'timeout', 'The card acquirer did not answer in time (simulated fault); the charge may have been made. Retry with the same idempotency key.');
+      case 'duplicate': {
+        const [, second] = await Promise.all([this.chargeOnce(input, null), this.chargeOnce(input, null)]);
+        return second;
+      }
+    }
+  }
+
+  /** One charge request as the acquirer handles it; `forcedDecline` is a planned fault's decline. */
+  private async chargeOnce(input: ChargeInput, forcedDecline: CardDeclineCode | null): Promise<ChargeResult> {
     const merchantId = requireString(SYSTEM, input.merchantId, 'merchantId');
     const idempotencyKey = requireString(SYSTEM, input.idempotencyKey, 'idempotencyKey');
     const amount = requireAmount(SYSTEM, input.amount);
@@ -227,7 +250,7 @@ export class CardSimulator implements CardAcquirer {
       number = format.number;
     }
     const testCard = findTestCard(number)!;
-    const outcome = decideCharge(testCard.behaviour, override);
+    const outcome: ChargeOutcome = forcedDecline ? { status: 'declined', code: forcedDecline } : decideCharge(testCard.behaviour, override);
 
     if (outcome.status === 'succeeded' && outcome.transientFirstAttempt) {
       const marker = await this.db.simChargeFault.createMany({ data: [{ merchantId, idempotencyKey, kind: 'timeout' }], skipDuplicates: true });
@@ -274,6 +297,28 @@ export class CardSimulator implements CardAcquirer {
    * computed, so concurrent refunds never add up to more than the charge.
    */
   async refund(input: RefundInput): Promise<RefundResult> {
+    const fault = typeof input.merchantId === 'string' ? takeSimulatorFault(input.merchantId, 'refund') : null;
+    switch (fault) {
+      case null:
+        return this.refundOnce(input, false);
+      case 'declined':
+        return this.refundOnce(input, true);
+      case 'invalid_request':
+        throw new GatewayInvalidRequestError(SYSTEM, 'request_rejected', 'The card acquirer rejected the refund request (simulated fault); nothing was refunded.');
+      case 'transient':
+        throw new GatewayUnavailableError(SYSTEM, 'unavailable', 'The card acquirer is unavailable (simulated fault); nothing was refunded. Retry with the same idempotency key.');
+      case 'timeout':
+        await this.refundOnce(input, false);
+        throw new GatewayUnavailableError(SYSTEM, 'timeout', 'The card acquirer did not answer in time (simulated fault); the refund may have been made. Retry with the same idempotency key.');
+      case 'duplicate': {
+        const [, second] = await Promise.all([this.refundOnce(input, false), this.refundOnce(input, false)]);
+        return second;
+      }
+    }
+  }
+
+  /** One refund request as the acquirer handles it; `refused` is a planned fault's refusal. */
+  private async refundOnce(input: RefundInput, refused: boolean): Promise<RefundResult> {
     const merchantId = requireString(SYSTEM, input.merchantId, 'merchantId');
     const idempotencyKey = requireString(SYSTEM, input.idempotencyKey, 'idempotencyKey');
     const chargeId = requireString(SYSTEM, input.chargeId, 'chargeId');
@@ -292,7 +337,9 @@ export class CardSimulator implements CardAcquirer {
       const charge = await tx.simCharge.findUniqueOrThrow({ where: { id: chargeId } });
 
       let failure: { code: RefundFailureCode; message: string } | null = null;
-      if (charge.status !== 'succeeded') {
+      if (refused) {
+        failure = { code: 'expired_or_canceled_card', message: 'The refund failed: the card has expired or was cancelled (simulated fault).' };
+      } else if (charge.status !== 'succeeded') {
         failure = { code: 'charge_not_refundable', message: 'The charge was declined; there is nothing to refund.' };
       } else if (findTestCard(charge.number)?.behaviour.kind === 'refunds_fail') {
         failure = { code: 'expired_or_canceled_card', message: 'The refund failed: the card has expired or was cancelled.' };

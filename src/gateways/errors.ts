@@ -47,6 +47,19 @@ export class GatewayInvalidRequestError extends GatewayError {
   }
 }
 
+/**
+ * The outside system understood the request and said no, for a reason about the payer or the
+ * account that retrying will not change: the bank does not know the payer, the payer's account
+ * is closed, the amount is over what it accepts. A business outcome for the caller to record
+ * (docs/subscriptions.md "Refusals"), never a reason to retry or to fail a workflow.
+ */
+export class GatewayRefusedError extends GatewayInvalidRequestError {
+  constructor(system: GatewaySystem, code: string, message: string, param?: string) {
+    super(system, code, message, param);
+    this.name = 'GatewayRefused';
+  }
+}
+
 export class GatewayIdempotencyKeyReusedError extends GatewayInvalidRequestError {
   constructor(system: GatewaySystem, idempotencyKey: string) {
     super(system, 'idempotency_key_reused', `idempotency key '${idempotencyKey}' was already used with different parameters`, 'idempotencyKey');
@@ -73,6 +86,24 @@ export const NON_RETRYABLE_GATEWAY_ERROR_TYPES: readonly string[] = NON_RETRYABL
 export function isRetryableGatewayError(err: unknown): boolean {
   if (err instanceof GatewayError || err instanceof AdapterNotConfiguredError) return err.retryable;
   return false;
+}
+
+/** A refusal as the merchant reads it: the outside system's code and message. */
+export interface GatewayRefusal {
+  code: string;
+  message: string;
+}
+
+/**
+ * The business outcome carried by a gateway error that retrying cannot change (a refusal, a
+ * request the outside system will never accept, live mode without an adapter); null for
+ * anything else (transient trouble, our own bugs), which the caller rethrows so the activity
+ * retries it.
+ */
+export function gatewayRefusal(err: unknown): GatewayRefusal | null {
+  if (err instanceof GatewayInvalidRequestError) return { code: err.code, message: err.message };
+  if (err instanceof AdapterNotConfiguredError) return { code: err.code, message: err.message };
+  return null;
 }
 
 /** For API handlers that call an adapter directly: the API error to render. */

@@ -8,6 +8,7 @@ export * from './config';
 export { normalizeCardNumber, luhnValid, detectBrand, isExpired, normalizeExpYear, checkCardFormat, type CardFormatInput, type CardFormatResult } from './cards';
 export { TEST_CARDS, findTestCard, type TestCard, type TestCardBehaviour } from './test-cards';
 export { CardSimulator, decideCharge, CARD_BEHAVIOUR_OVERRIDES, type CardBehaviourOverride, type SimulatedCharge, type SimulatedRefund } from './card-simulator';
-export { BankClaimsSimulator, claimStatusAt, simulatedBankReference } from './bank-claims-simulator';
+export { BankClaimsSimulator, claimStatusAt, simulatedBankReference, REFUSED_KENNITOLUR, MAX_CLAIM_AMOUNT } from './bank-claims-simulator';
+export { planSimulatorFault, clearSimulatorFaults, plannedFaults, FAULT_KINDS, FAULT_OPERATIONS, type FaultKind, type FaultOperation, type PlannedFault } from './simulator-faults';
 export { UnconfiguredCardAcquirer, UnconfiguredBankClaims } from './unconfigured';
 export { createGateways, createCardAcquirer, createBankClaims, type Gateways, type TestGateways, type GatewayOptions } from './factory';

@@ -50,6 +50,11 @@ export function presentInvoice(inv: Invoice, lines?: InvoiceLine[]) {
     finalized_at: iso(inv.finalizedAt),
     paid_at: iso(inv.paidAt),
     voided_at: iso(inv.voidedAt),
+    /** When the next automatic collection attempt is due; null when none is (paid, void, or waiting for the merchant). */
+    next_payment_attempt: iso(inv.nextPaymentAttemptAt),
+    /** The last failed collection attempt: a decline, or an outside system's refusal (docs/subscriptions.md "Refusals"). */
+    last_payment_error:
+      inv.lastPaymentErrorCode === null ? null : { code: inv.lastPaymentErrorCode, message: inv.lastPaymentErrorMessage, occurred_at: iso(inv.lastPaymentErrorAt) },
     metadata: (inv.metadata ?? {}) as Record<string, string>,
     created_at: iso(inv.createdAt),
     ...(lines ? { lines: [...lines].sort((a, b) => a.position - b.position).map(presentInvoiceLine) } : {}),

@@ -39,6 +39,21 @@ export function kennitalaCheckDigit(firstEight: string): number | null {
   return check === 10 ? null : check;
 }
 
+/**
+ * The service's one kennitala rule, used by the API (customers), the bank-claim simulator and
+ * the bank-claim step alike, so a kennitala the API accepted is never refused by our own checks
+ * later: format, calendar date, day range and century digit are checked; the check digit is
+ * NOT (Registers Iceland stopped issuing it for new personal ids on 18 February 2026 and asks
+ * that it not be verified; docs/catalog.md). What a bank may still refuse (a payer it does not
+ * know, a closed account) is the bank's answer, handled as a refusal (docs/subscriptions.md).
+ */
+export const KENNITALA_CHECK_DIGIT = 'ignore' as const;
+
+/** validateKennitala under the service's rule (KENNITALA_CHECK_DIGIT). */
+export function checkKennitala(input: string): KennitalaResult {
+  return validateKennitala(input, { checkDigit: KENNITALA_CHECK_DIGIT });
+}
+
 export function validateKennitala(input: string, options: KennitalaOptions = {}): KennitalaResult {
   const match = INPUT_FORMAT.exec(input.trim());
   if (!match) {

@@ -4,11 +4,17 @@
 import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant } from '../support/api';
-import { validateKennitala } from '../../src/validation';
+import { checkKennitala, validateKennitala } from '../../src/validation';
 import {
   createBankClaims,
   GatewayIdempotencyKeyReusedError,
   GatewayInvalidRequestError,
+  GatewayRefusedError,
+  GatewayUnavailableError,
+  MAX_CLAIM_AMOUNT,
+  planSimulatorFault,
+  plannedFaults,
+  REFUSED_KENNITOLUR,
   type BankClaimsSimulator,
   type CreateClaimInput,
 } from '../../src/gateways';
@@ -180,7 +186,6 @@ describe('gateways: bank claims simulator', () => {
     const cases: Array<[string, Partial<CreateClaimInput>, string, string]> = [
       ['EUR', { currency: 'EUR' }, 'currency_not_supported', 'currency'],
       ['lower-case isk', { currency: 'isk' }, 'currency_not_supported', 'currency'],
-      ['a kennitala with a wrong check digit', { kennitala: '1201743389' }, 'kennitala_invalid', 'kennitala'],
       ['a kennitala with an impossible date', { kennitala: '3102743399' }, 'kennitala_invalid', 'kennitala'],
       ['a kennitala of nine digits', { kennitala: '120174339' }, 'kennitala_invalid', 'kennitala'],
       ['a non-string kennitala', { kennitala: 1201743399 as unknown as string }, 'kennitala_invalid', 'kennitala'],
@@ -199,10 +204,66 @@ describe('gateways: bank claims simulator', () => {
         assert.equal(await env.db.simBankClaim.count({ where: { merchantId, idempotencyKey: req.idempotencyKey } }), 0);
       });
     }
-    it('the kennitala message is validateKennitala’s', async () => {
-      const res = validateKennitala('1201743389');
+    it('the kennitala message is the service rule’s (checkKennitala)', async () => {
+      const res = checkKennitala('3102743399');
       assert.equal(res.ok, false);
-      await assert.rejects(claims.createClaim(input({ kennitala: '1201743389' })), (e: Error) => !res.ok && e.message === res.message);
+      await assert.rejects(claims.createClaim(input({ kennitala: '3102743399' })), (e: Error) => !res.ok && e.message === res.message);
+    });
+    it('one kennitala rule: a wrong check digit, which the API accepts, is accepted here too', async () => {
+      assert.equal(validateKennitala('1203894569').ok, false);
+      assert.equal(checkKennitala('1203894569').ok, true);
+      const claim = await claims.createClaim(input({ kennitala: '120389-4569' }));
+      assert.deepEqual([claim.status, claim.kennitala], ['open', '1203894569']);
+    });
+  });
+
+  describe('what the bank refuses (GatewayRefusedError, not retryable, nothing recorded)', () => {
+    for (const [kt, refusal] of Object.entries(REFUSED_KENNITOLUR)) {
+      it(`${kt}: ${refusal.code}`, async () => {
+        assert.equal(checkKennitala(kt).ok, true, 'the API accepts it');
+        const req = input({ kennitala: kt });
+        await assert.rejects(claims.createClaim(req), (e: unknown) => e instanceof GatewayRefusedError && e.code === refusal.code && e.message === refusal.message && !e.retryable);
+        assert.equal(await env.db.simBankClaim.count({ where: { merchantId, idempotencyKey: req.idempotencyKey } }), 0);
+      });
+    }
+    it('an amount over the most a claim may carry: amount_invalid', async () => {
+      await assert.rejects(claims.createClaim(input({ amount: MAX_CLAIM_AMOUNT + 1 })), (e: unknown) => e instanceof GatewayRefusedError && e.code === 'amount_invalid');
+    });
+  });
+
+  describe('planned faults', () => {
+    it('transient: unavailable before anything happens, then the same key works', async () => {
+      planSimulatorFault({ merchantId, operation: 'claim.create', kind: 'transient', times: 2 });
+      const req = input();
+      for (let i = 0; i < 2; i++) await assert.rejects(claims.createClaim(req), (e: unknown) => e instanceof GatewayUnavailableError);
+      assert.equal(await env.db.simBankClaim.count({ where: { merchantId, idempotencyKey: req.idempotencyKey } }), 0);
+      assert.equal((await claims.createClaim(req)).status, 'open');
+      assert.equal(plannedFaults(merchantId, 'claim.create'), 0);
+    });
+    it('timeout: the claim is created but the answer is lost; the retry gets the same claim', async () => {
+      planSimulatorFault({ merchantId, operation: 'claim.create', kind: 'timeout' });
+      const req = input();
+      await assert.rejects(claims.createClaim(req), (e: unknown) => e instanceof GatewayUnavailableError && e.reason === 'timeout');
+      const row = await env.db.simBankClaim.findFirstOrThrow({ where: { merchantId, idempotencyKey: req.idempotencyKey } });
+      assert.equal((await claims.createClaim(req)).claimId, row.id);
+    });
+    it('duplicate: the request arrives twice; one claim', async () => {
+      planSimulatorFault({ merchantId, operation: 'claim.create', kind: 'duplicate' });
+      const req = input();
+      const claim = await claims.createClaim(req);
+      assert.equal(await env.db.simBankClaim.count({ where: { merchantId, idempotencyKey: req.idempotencyKey } }), 1);
+      assert.equal((await claims.createClaim(req)).claimId, claim.claimId);
+    });
+    it('declined and invalid_request on create; declined on read cancels the claim at the bank', async () => {
+      planSimulatorFault({ merchantId, operation: 'claim.create', kind: 'declined' });
+      planSimulatorFault({ merchantId, operation: 'claim.create', kind: 'invalid_request' });
+      await assert.rejects(claims.createClaim(input()), (e: unknown) => e instanceof GatewayRefusedError && e.code === 'claim_refused');
+      await rejectsWithCode(claims.createClaim(input()), 'request_rejected');
+      const claim = await claims.createClaim(input());
+      planSimulatorFault({ merchantId, operation: 'claim.get', kind: 'declined' });
+      const read = await claims.getClaim({ merchantId, claimId: claim.claimId, now: d('2031-03-02T00:00:00Z') });
+      assert.equal(read.status, 'cancelled');
+      assert.equal((await claims.getClaim({ merchantId, claimId: claim.claimId, now: d('2031-03-03T00:00:00Z') })).status, 'cancelled');
     });
   });
 

@@ -10,6 +10,7 @@ import {
   GatewayInvalidRequestError,
   GatewayUnavailableError,
   isRetryableGatewayError,
+  planSimulatorFault,
   type CardDetails,
   type CardSimulator,
   type ChargeResult,
@@ -319,6 +320,58 @@ describe('gateways: card simulator', function () {
       const k2 = key('transient');
       await rejectsWith(chargeCard(card('4000000000005126'), k2), GatewayUnavailableError);
       assert.equal((await chargeCard(card('4000000000005126'), k2)).status, 'succeeded');
+    });
+  });
+
+  describe('planned faults (docs/gateways.md "Fault injection")', () => {
+    const visa = '4242424242424242';
+    it('declined: the charge is declined and recorded under its key, which keeps its answer', async () => {
+      const { token } = succeeded(await tokenize(card(visa)));
+      planSimulatorFault({ merchantId, operation: 'charge', kind: 'declined' });
+      const k = key('ch');
+      const first = await chargeToken(token, k);
+      assert.deepEqual([first.status, (first as any).code], ['declined', 'card_declined']);
+      assert.deepEqual(await chargeToken(token, k), first);
+      assert.equal((await chargeToken(token)).status, 'succeeded', 'the next attempt is normal again');
+    });
+    it('invalid_request and transient: thrown before anything is charged', async () => {
+      const { token } = succeeded(await tokenize(card(visa)));
+      planSimulatorFault({ merchantId, operation: 'charge', kind: 'invalid_request' });
+      planSimulatorFault({ merchantId, operation: 'charge', kind: 'transient', times: 2 });
+      const k = key('ch');
+      await rejectsWith(chargeToken(token, k), GatewayInvalidRequestError, (e) => assert.equal(e.code, 'request_rejected'));
+      await rejectsWith(chargeToken(token, k), GatewayUnavailableError);
+      await rejectsWith(chargeToken(token, k), GatewayUnavailableError);
+      assert.equal(await chargeRows(k), 0);
+      assert.equal((await chargeToken(token, k)).status, 'succeeded');
+    });
+    it('timeout: charged, the answer lost; the retry with the key gets the one charge', async () => {
+      const { token } = succeeded(await tokenize(card(visa)));
+      planSimulatorFault({ merchantId, operation: 'charge', kind: 'timeout' });
+      const k = key('ch');
+      await rejectsWith(chargeToken(token, k), GatewayUnavailableError, (e) => assert.equal(e.reason, 'timeout'));
+      assert.equal(await chargeRows(k), 1);
+      assert.equal((await chargeToken(token, k)).status, 'succeeded');
+      assert.equal(await chargeRows(k), 1);
+    });
+    it('duplicate: the request arrives twice; one charge', async () => {
+      const { token } = succeeded(await tokenize(card(visa)));
+      planSimulatorFault({ merchantId, operation: 'charge', kind: 'duplicate' });
+      const k = key('ch');
+      assert.equal((await chargeToken(token, k)).status, 'succeeded');
+      assert.equal(await chargeRows(k), 1);
+    });
+    it('refunds: declined fails the refund; timeout refunds once', async () => {
+      const res = await chargeCard(card(visa), key('ch'), 5000);
+      const chargeId = (res as any).chargeId as string;
+      planSimulatorFault({ merchantId, operation: 'refund', kind: 'declined' });
+      const refused = await sim.refund({ merchantId, chargeId, amount: 1000, idempotencyKey: key('re') });
+      assert.deepEqual([refused.status, (refused as any).code], ['failed', 'expired_or_canceled_card']);
+      planSimulatorFault({ merchantId, operation: 'refund', kind: 'timeout' });
+      const k = key('re');
+      await rejectsWith(sim.refund({ merchantId, chargeId, amount: 1000, idempotencyKey: k }), GatewayUnavailableError);
+      assert.equal((await sim.refund({ merchantId, chargeId, amount: 1000, idempotencyKey: k })).status, 'succeeded');
+      assert.equal(await env.db.simRefund.count({ where: { merchantId, idempotencyKey: k } }), 1);
     });
   });
 

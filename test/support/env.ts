@@ -13,6 +13,7 @@ import { ensureSearchAttributes } from '../../src/temporal/provision';
 import { createBillingWorker, type WorkerHandle } from '../../src/worker';
 import { listen, type HttpHandle } from '../../src/runtime/http';
 import { createApp } from '../../api/app';
+import { SUBSCRIPTION_WORKFLOW } from '../../src/contracts/subscriptions';
 
 export interface TestEnv {
   config: Config;
@@ -109,6 +110,24 @@ async function start(): Promise<TestEnv> {
 export function testEnv(): Promise<TestEnv> {
   envPromise ??= start();
   return envPromise;
+}
+
+/**
+ * Subscription workflows of this run (its task queue) that ended FAILED, as the Temporal
+ * visibility API lists them: a subscription workflow never fails on business data, so the
+ * suite checks at its end that there are none (test/support/hooks.ts).
+ */
+export async function failedSubscriptionWorkflows(): Promise<string[]> {
+  return envPromise ? subscriptionWorkflowsWithStatus('Failed') : [];
+}
+
+/** Subscription workflow runs of this test run in an execution status ('Failed', 'Running', …). */
+export async function subscriptionWorkflowsWithStatus(status: string): Promise<string[]> {
+  const env = await testEnv();
+  const ids: string[] = [];
+  const query = `WorkflowType = '${SUBSCRIPTION_WORKFLOW}' AND ExecutionStatus = '${status}' AND TaskQueue = '${env.config.taskQueue}'`;
+  for await (const wf of env.client.workflow.list({ query })) ids.push(`${wf.workflowId} (run ${wf.runId})`);
+  return ids;
 }
 
 export async function teardownTestEnv(): Promise<void> {

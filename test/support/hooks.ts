@@ -1,7 +1,7 @@
 // Mocha root hooks. Integration suites start the shared environment lazily (test/support/env.ts),
 // so a run of unit tests alone starts neither PostgreSQL databases nor Temporal.
 import { DefaultLogger, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
-import { teardownTestEnv } from './env';
+import { failedSubscriptionWorkflows, teardownTestEnv } from './env';
 
 // SDK and workflow logs only from WARN up (TEST_LOG=1 shows everything).
 Runtime.install({
@@ -11,6 +11,14 @@ Runtime.install({
 
 export const mochaHooks = {
   async afterAll(): Promise<void> {
-    await teardownTestEnv();
+    // A subscription workflow never ends FAILED (docs/subscriptions.md "Refusals"): checked
+    // through the Temporal visibility API for every subscription this run started.
+    let failed: string[] = [];
+    try {
+      failed = await failedSubscriptionWorkflows();
+    } finally {
+      await teardownTestEnv();
+    }
+    if (failed.length > 0) throw new Error(`subscription workflows ended FAILED in this run: ${failed.join(', ')}`);
   },
 };

@@ -1,7 +1,7 @@
 // Semantic checks and normal forms for customer fields, shared by create and update. The edge
 // (api/routes/customers/schemas.ts) has already checked types and lengths; here the values are
 // checked for meaning: e-mail format, kennitala, ISO country, supported currency, metadata.
-import { validateEmail, validateKennitala, normalizeCountryCode, type Metadata } from '../../validation';
+import { validateEmail, checkKennitala, normalizeCountryCode, type Metadata } from '../../validation';
 import { isSupportedCurrency } from '../../billing/currency';
 import { errors } from '../../errors';
 import { metadataOrThrow } from '../checks/metadata';
@@ -40,12 +40,6 @@ export interface CustomerColumns {
   billingCountry?: string | null;
 }
 
-/**
- * Kennitala check digit: Registers Iceland no longer issues check digits for new personal ids
- * (from 18 February 2026, skra.is "Kennitölur án vartölu") and asks that they not be verified.
- * Format, date and century are still checked for every id (docs/catalog.md).
- */
-export const KENNITALA_CHECK_DIGIT = 'ignore' as const;
 
 /** Empty or whitespace-only optional text is stored as null. */
 function optionalText(value: string | null | undefined): string | null | undefined {
@@ -65,7 +59,8 @@ export function customerColumns(input: CustomerFieldsInput): CustomerColumns {
     const raw = optionalText(input.kennitala);
     if (raw === null || raw === undefined) out.kennitala = null;
     else {
-      const r = validateKennitala(raw, { checkDigit: KENNITALA_CHECK_DIGIT });
+      // The service's one kennitala rule (src/validation/kennitala.ts, docs/catalog.md).
+      const r = checkKennitala(raw);
       if (!r.ok) throw errors.validationFailed(r.message, 'kennitala');
       out.kennitala = r.value;
     }

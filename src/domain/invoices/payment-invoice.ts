@@ -87,11 +87,23 @@ export async function findPaymentInvoice(db: TenantDb, paymentId: string): Promi
   return { invoice, lines };
 }
 
-/** Invoice ids of payments, for presenting lists of payments. */
+/**
+ * The invoice of each payment, for presenting payments: a payment's own invoice (payment_key),
+ * or the subscription invoice it collects (invoices.payment_id), so GET /v1/payments/{id}
+ * links its invoice for every kind of payment, as its payment.* events do.
+ */
 export async function paymentInvoiceIds(db: TenantDb, paymentIds: string[]): Promise<Map<string, string>> {
   if (paymentIds.length === 0) return new Map();
-  const rows = await db.invoice.findMany({ where: { paymentKey: { in: paymentIds } }, select: { id: true, paymentKey: true } });
-  return new Map(rows.map((r) => [r.paymentKey!, r.id]));
+  const rows = await db.invoice.findMany({
+    where: { OR: [{ paymentKey: { in: paymentIds } }, { paymentId: { in: paymentIds } }] },
+    select: { id: true, paymentKey: true, paymentId: true },
+  });
+  const out = new Map<string, string>();
+  for (const r of rows) {
+    const paymentId = r.paymentKey ?? r.paymentId;
+    if (paymentId !== null && !out.has(paymentId)) out.set(paymentId, r.id);
+  }
+  return out;
 }
 
 /** The invoice's stored VAT breakdown (snake_case JSON, as presented). */

@@ -5,13 +5,20 @@
 //   bank claim       → key `${invoiceId}:claim`.
 // Then one transaction records the outcome, and does nothing if the attempt was already
 // recorded. Dunning and claim schedules: ./dunning.ts (docs/subscriptions.md).
+//
+// Refusals are outcomes, never failures: an outside system's "no" that retrying will not change
+// (the bank refuses the claim, the payer's account is closed, the acquirer rejects the request,
+// live mode has no adapter) is recorded on the invoice (`last_payment_error`, automatic
+// collection stopped), moves the subscription to past_due and sends invoice.payment_failed;
+// the workflow carries on with its next step. Only transient trouble (GatewayUnavailable) and
+// our own bugs are thrown, and the activity retries them (docs/subscriptions.md "Refusals").
 import type { Db } from '../../db/client';
 import { scopedDb, type Tenant, type TenantDb } from '../../db/tenancy';
 import type { Invoice, InvoiceLine } from '../../generated/prisma/client';
 import { recordEvent, type RecordedEvent } from '../../events';
 import { newId } from '../../ids';
 import { camelRow } from '../../db/raw-rows';
-import { createBankClaims, GatewayUnavailableError, type ChargeResult } from '../../gateways';
+import { createBankClaims, gatewayRefusal, GatewayUnavailableError, type ChargeResult, type GatewayRefusal } from '../../gateways';
 import type { ChargeStepInput, InvoiceStepInput } from '../../contracts/subscriptions';
 import { presentInvoice } from '../../objects/invoices';
 import { presentPayment } from '../../objects/payments';
@@ -41,6 +48,37 @@ async function lockInvoice(tx: TenantDb, tenant: Tenant, id: string): Promise<In
 async function invoiceEvent(tx: TenantDb, tenant: Tenant, type: 'invoice.finalized' | 'invoice.paid' | 'invoice.payment_failed', inv: Invoice, known?: InvoiceLine[]): Promise<RecordedEvent> {
   const lines = known ?? (await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } }));
   return recordEvent(tx, tenant, { type, data: presentInvoice(inv, lines) });
+}
+
+/** The columns that record a failed collection attempt on the invoice (API `last_payment_error`). */
+function paymentError(refusal: GatewayRefusal, now: Date) {
+  return { lastPaymentErrorCode: refusal.code, lastPaymentErrorMessage: refusal.message, lastPaymentErrorAt: now };
+}
+
+/**
+ * A send_invoice invoice that cannot be collected automatically (no claim could be issued, or
+ * the bank dropped it): recorded once per attempt, with the invoice locked. The invoice stays
+ * open and waits for the merchant (fix the customer and pay by hand, or void).
+ */
+async function recordClaimRefusal(db: Db, tenant: Tenant, invoiceId: string, attempt: number, refusal: GatewayRefusal, now: Date, dropClaim: boolean): Promise<StepOutcome> {
+  return scopedDb(db, tenant).$transaction(async (tx) => {
+    const events: RecordedEvent[] = [];
+    const locked = await lockInvoice(tx, tenant, invoiceId);
+    if (!locked || locked.status !== 'open' || locked.attemptCount >= attempt) return { events };
+    if (dropClaim) await tx.invoiceBankClaim.deleteMany({ where: { invoiceId } });
+    const updated = await tx.invoice.update({
+      where: { id: locked.id },
+      data: { attemptCount: attempt, nextPaymentAttemptAt: null, ...paymentError(refusal, now) },
+    });
+    events.push(await invoiceEvent(tx, tenant, 'invoice.payment_failed', updated));
+    await afterInvoiceChange(tx, tenant, updated, now, events);
+    return { events };
+  }, STEP_TX);
+}
+
+/** The bank-claim idempotency key of claim attempt n (the first keeps the original form). */
+export function claimKey(invoiceId: string, attempt: number): string {
+  return attempt <= 1 ? `${invoiceId}:claim` : `${invoiceId}:claim:${attempt}`;
 }
 
 async function afterInvoiceChange(tx: TenantDb, tenant: Tenant, inv: Invoice, now: Date, events: RecordedEvent[]): Promise<void> {
@@ -132,8 +170,9 @@ export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput):
       // Transient trouble: retry the activity with the same key. Anything else (an unusable
       // token, live mode without an acquirer) is a failed attempt, not a stuck workflow.
       if (err instanceof GatewayUnavailableError) throw err;
-      const e = err as { code?: string; message?: string };
-      result = { status: 'declined', code: e.code ?? 'payment_error', message: e.message ?? String(err), chargeId: null };
+      const refusal = gatewayRefusal(err);
+      if (refusal === null) throw err; // our bug or an unknown failure: retried, never recorded as the customer's
+      result = { status: 'declined', ...refusal, chargeId: null };
     }
   }
 
@@ -177,12 +216,14 @@ export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput):
       events.push(await invoiceEvent(tx, tenant, 'invoice.paid', updated));
     } else {
       const next = nextChargeAttemptAt(now, input.attempt);
+      const failed = result as { code: string; message: string };
       updated = await tx.invoice.update({
         where: { id: locked.id },
         data: {
           attemptCount: input.attempt,
           paymentId: payment.id,
           nextPaymentAttemptAt: next,
+          ...paymentError({ code: failed.code, message: failed.message }, now),
           ...(next === null ? { status: 'uncollectible', uncollectibleAt: locked.uncollectibleAt ?? now } : {}),
         },
       });
@@ -212,23 +253,31 @@ export async function checkInvoiceBankClaim(db: Db, input: InvoiceStepInput): Pr
   const row = await scoped.invoiceBankClaim.findFirst({ where: { invoiceId: inv.id } });
 
   if (!row) {
+    const attempt = inv.attemptCount + 1;
     const customer = inv.customerId ? await scoped.customer.findFirst({ where: { id: inv.customerId } }) : null;
     if (!customer?.kennitala) {
-      // Nothing to claim against (the kennitala was removed): no automatic collection.
-      await scoped.invoice.updateMany({ where: { id: inv.id, status: 'open' }, data: { nextPaymentAttemptAt: null } });
-      return { events: [] };
+      // Nothing to claim against (the kennitala was removed): the merchant must act.
+      const refusal = { code: 'customer_kennitala_missing', message: 'No bank claim could be issued: the customer has no kennitala. Add one to the customer, then pay the invoice by hand.' };
+      return recordClaimRefusal(db, tenant, inv.id, attempt, refusal, now, false);
     }
-    const claim = await bank.createClaim({
-      merchantId: tenant.merchantId,
-      kennitala: customer.kennitala,
-      amount: Number(inv.amountDue),
-      currency: inv.currency,
-      dueDate,
-      expiresAt,
-      reference: inv.number ?? inv.id,
-      idempotencyKey: `${inv.id}:claim`,
-      now,
-    });
+    let claim;
+    try {
+      claim = await bank.createClaim({
+        merchantId: tenant.merchantId,
+        kennitala: customer.kennitala,
+        amount: Number(inv.amountDue),
+        currency: inv.currency,
+        dueDate,
+        expiresAt,
+        reference: inv.number ?? inv.id,
+        idempotencyKey: claimKey(inv.id, attempt),
+        now,
+      });
+    } catch (err) {
+      const refusal = gatewayRefusal(err);
+      if (refusal === null) throw err; // transient (retried with the same key) or our bug
+      return recordClaimRefusal(db, tenant, inv.id, attempt, refusal, now, false);
+    }
     await scoped.$transaction(async (tx) => {
       const exists = await tx.invoiceBankClaim.findFirst({ where: { invoiceId: inv.id } });
       if (!exists) {
@@ -241,7 +290,19 @@ export async function checkInvoiceBankClaim(db: Db, input: InvoiceStepInput): Pr
     return { events: [] };
   }
 
-  const claim = await bank.getClaim({ merchantId: tenant.merchantId, claimId: row.claimId, now });
+  let claim;
+  try {
+    claim = await bank.getClaim({ merchantId: tenant.merchantId, claimId: row.claimId, now });
+  } catch (err) {
+    const refusal = gatewayRefusal(err);
+    if (refusal === null) throw err;
+    return recordClaimRefusal(db, tenant, inv.id, inv.attemptCount + 1, refusal, now, true);
+  }
+  if (claim.status === 'cancelled') {
+    // Cancelled by the bank, not by us (our void makes the invoice void first): the claim is gone.
+    const refusal = { code: 'claim_cancelled', message: `The bank cancelled the claim ${row.bankReference}; it can no longer be paid. Pay the invoice by hand to issue a new claim, or void it.` };
+    return recordClaimRefusal(db, tenant, inv.id, inv.attemptCount + 1, refusal, now, true);
+  }
   return scoped.$transaction(async (tx) => {
     const events: RecordedEvent[] = [];
     const locked = await lockInvoice(tx, tenant, inv.id);
@@ -255,10 +316,10 @@ export async function checkInvoiceBankClaim(db: Db, input: InvoiceStepInput): Pr
       await postInvoicePaid(tx, tenant, locked, { method: 'bank_claim', amount: locked.amountDue - locked.amountPaid, occurredAt: claim.paidAt ?? now });
       events.push(await invoiceEvent(tx, tenant, 'invoice.paid', updated));
     } else if (claim.status === 'expired') {
-      updated = await tx.invoice.update({ where: { id: locked.id }, data: { status: 'uncollectible', uncollectibleAt: now, nextPaymentAttemptAt: null } });
+      const refusal = { code: 'claim_expired', message: `The bank claim ${row.bankReference} expired unpaid on ${row.expiresAt.toISOString().slice(0, 10)}.` };
+      updated = await tx.invoice.update({ where: { id: locked.id }, data: { status: 'uncollectible', uncollectibleAt: now, nextPaymentAttemptAt: null, ...paymentError(refusal, now) } });
       await postInvoiceWrittenOff(tx, tenant, locked, now);
-    } else if (claim.status === 'cancelled') {
-      updated = await tx.invoice.update({ where: { id: locked.id }, data: { nextPaymentAttemptAt: null } });
+      events.push(await invoiceEvent(tx, tenant, 'invoice.payment_failed', updated));
     } else {
       updated = await tx.invoice.update({ where: { id: locked.id }, data: { nextPaymentAttemptAt: nextClaimCheckAt(now, row.dueDate, row.expiresAt) } });
     }

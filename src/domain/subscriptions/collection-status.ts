@@ -16,6 +16,8 @@ export async function refreshCollectionStatus(db: TenantDb, tenant: Tenant, sub:
         OR: [
           { collectionMethod: 'charge_automatically', attemptCount: { gt: 0 } },
           { collectionMethod: 'send_invoice', dueDate: { lte: now } },
+          // no claim stands for it (refused, or dropped by the bank): the merchant must act
+          { collectionMethod: 'send_invoice', nextPaymentAttemptAt: null },
         ],
       },
     })) > 0;

@@ -45,7 +45,7 @@ export function nextClaimCheckAt(now: Date, dueDate: Date, expiresAt: Date): Dat
 export interface CollectionSituation {
   /** Some invoice of the subscription is uncollectible (dunning exhausted, claim expired) and unpaid. */
   uncollectible: boolean;
-  /** Some open invoice has a failed charge attempt or an overdue claim. */
+  /** Some open invoice has a failed charge attempt, an overdue claim, or no claim (refused). */
   overdue: boolean;
 }
 

@@ -6,6 +6,7 @@ import {
   AdapterNotConfiguredError,
   GatewayIdempotencyKeyReusedError,
   GatewayInvalidRequestError,
+  GatewayRefusedError,
   GatewayUnavailableError,
   NON_RETRYABLE_GATEWAY_ERROR_TYPES,
 } from '../../../src/gateways';
@@ -13,6 +14,7 @@ import {
 describe('gateway errors as Temporal failures', () => {
   const cases: Array<[string, Error, boolean]> = [
     ['invalid request', new GatewayInvalidRequestError('card_acquirer', 'unknown token', 'token'), false],
+    ['refused by the bank', new GatewayRefusedError('bank_claims', 'account_closed', 'account closed', 'kennitala'), false],
     ['idempotency key reused', new GatewayIdempotencyKeyReusedError('card_acquirer', 'k1'), false],
     ['adapter not configured', new AdapterNotConfiguredError('card_acquirer'), false],
     ['unavailable (timeout)', new GatewayUnavailableError('card_acquirer', 'timeout', 'acquirer timed out'), true],
