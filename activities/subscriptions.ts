@@ -227,8 +227,10 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
 
     async reconcileSubscriptionWorkflows(input: ReconcileSubscriptionsInput): Promise<ReconcileSubscriptionsResult> {
       const ctx = Context.current();
-      const r = await reconcileSubscriptions(db, workflows, input, () => ctx.heartbeat());
-      if (r.started > 0 || r.clocksNudged > 0) deps.log(`subscription reconciler: started ${r.started} workflow(s), woke ${r.clocksNudged} clock(s)`);
+      const r = await reconcileSubscriptions(db, workflows, input, () => ctx.heartbeat(), deps.log);
+      if (r.started > 0 || r.clocksNudged > 0 || r.restarted || r.halted) {
+        deps.log(`subscription reconciler: started ${r.started} workflow(s), woke ${r.clocksNudged} clock(s), restarted ${r.restarted ?? 0}, halted ${r.halted ?? 0}`);
+      }
       return r;
     },
 

@@ -32,6 +32,7 @@ export const ID_PREFIXES = {
   ledgerEntry: 'be',
   ledgerPosting: 'bp',
   testClock: 'clock',
+  workflowRecovery: 'wfr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

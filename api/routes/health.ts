@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../context';
+import { recentWorkflowRecoveries } from '../../src/domain/subscriptions/revive-subscription-workflows';
 
 /** GET /healthz: no auth; 200 when PostgreSQL and Temporal both answer, 503 otherwise. */
 export function healthRoutes(router: Router<AppState>, deps: AppDeps): void {
@@ -13,6 +14,9 @@ export function healthRoutes(router: Router<AppState>, deps: AppDeps): void {
     const temporal = { ok: temporalOk, address: deps.temporal.address, namespace: deps.temporal.namespace };
     const ok = database.ok && temporalOk;
     ctx.status = ok ? 200 : 503;
-    ctx.body = { status: ok ? 'ok' : 'degraded', database, temporal };
+    // For monitoring: subscription workflows the reconciler found closed in the last day
+    // (restarted, or halted and waiting for an operator: alert on halted > 0).
+    const subscriptionWorkflows = database.ok ? await recentWorkflowRecoveries(deps.db).catch(() => null) : null;
+    ctx.body = { status: ok ? 'ok' : 'degraded', database, temporal, subscription_workflows: subscriptionWorkflows };
   });
 }

@@ -249,6 +249,10 @@ export interface ReconcileSubscriptionsInput {
 export interface ReconcileSubscriptionsResult {
   started: number;
   clocksNudged: number;
+  /** Workflows found closed (failed, terminated, …) and restarted from their row. */
+  restarted?: number;
+  /** Workflows found closed after too many restarts: left to an operator (alert). */
+  halted?: number;
 }
 
 /**

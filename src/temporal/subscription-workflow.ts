@@ -6,7 +6,7 @@
 //  - conflict policy USE_EXISTING: a repeated start (the after-commit hook, the reconciler, a
 //    command's update-with-start) joins the running workflow.
 import { ApplicationFailure, type Workflow } from '@temporalio/common';
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { workflowIds } from './workflow-ids';
 import { SA_CUSTOMER, SA_MERCHANT, SA_MODE, SA_STATUS } from '../contracts/search-attributes';
 import { connectedClient, type TemporalTarget } from './connection';
@@ -43,7 +43,29 @@ export type CommandUpdateOutcome =
   /** The workflow has finished: the caller answers from the database. */
   | { kind: 'ended' };
 
+/** A subscription workflow run that closed without finishing its work (failed, terminated, …). */
+export interface ClosedSubscriptionRun {
+  subscriptionId: string;
+  runId: string;
+  /** Temporal's execution status name: FAILED, TERMINATED, TIMED_OUT or CANCELLED. */
+  status: string;
+  closedAt: Date | null;
+}
+
 export interface SubscriptionWorkflowClient {
+  /**
+   * Runs of this task queue's subscription workflows that closed abnormally since `since`
+   * (visibility query), newest first, at most `limit`.
+   */
+  closedAbnormally(since: Date, limit: number): Promise<ClosedSubscriptionRun[]>;
+  /** True when the subscription's workflow (its latest run) is running. */
+  isRunning(subscriptionId: string): Promise<boolean>;
+  /**
+   * Starts the workflow again after its last run closed abnormally (reuse policy
+   * ALLOW_DUPLICATE_FAILED_ONLY: a workflow that completed normally is never restarted); joins
+   * a running one. The new run reads everything from the row. False when refused.
+   */
+  restart(ref: SubscriptionStartRef): Promise<boolean>;
   /** Starts the subscription's workflow, or joins the running one. False when it had already finished. */
   start(ref: SubscriptionStartRef): Promise<boolean>;
   /** Tells the subscription its clock moved (starting its workflow if it never started). False when it had finished. */
@@ -88,6 +110,36 @@ function outcomeOfFailure(err: WorkflowUpdateFailedError): CommandUpdateOutcome 
 export function subscriptionWorkflowClient(target: TemporalTarget): SubscriptionWorkflowClient {
   const client = (): Promise<Client> => connectedClient(target);
   return {
+    async closedAbnormally(since, limit) {
+      const c = await client();
+      const query =
+        `WorkflowType = '${SUBSCRIPTION_WORKFLOW}' AND TaskQueue = '${target.taskQueue}' ` +
+        `AND ExecutionStatus IN ('Failed', 'Terminated', 'TimedOut', 'Canceled') AND CloseTime > '${since.toISOString()}'`;
+      const out: ClosedSubscriptionRun[] = [];
+      for await (const wf of c.workflow.list({ query, pageSize: Math.min(limit, 1000) })) {
+        const prefix = workflowIds.subscription('');
+        const subscriptionId = wf.workflowId.startsWith(prefix) ? wf.workflowId.slice(prefix.length) : null;
+        if (subscriptionId) out.push({ subscriptionId, runId: wf.runId, status: wf.status.name, closedAt: wf.closeTime ?? null });
+        if (out.length >= limit) break;
+      }
+      return out;
+    },
+
+    async isRunning(subscriptionId) {
+      const c = await client();
+      try {
+        return (await c.workflow.getHandle(workflowIds.subscription(subscriptionId)).describe()).status.name === 'RUNNING';
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return false;
+        throw err;
+      }
+    },
+
+    async restart(ref) {
+      const c = await client();
+      return startOnce(() => c.workflow.start(SUBSCRIPTION_WORKFLOW, { ...startOptions(target.taskQueue, ref), workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' }));
+    },
+
     async start(ref) {
       const c = await client();
       return startOnce(() => c.workflow.start(SUBSCRIPTION_WORKFLOW, startOptions(target.taskQueue, ref)));

@@ -3,13 +3,21 @@
 // subscription row that has none yet (the after-commit start of its request was lost: a crash
 // or a Temporal outage between commit and start), and wakes test clocks whose advance signal
 // was lost. Starting is idempotent (USE_EXISTING), so racing the request's own start is harmless.
+// It also restarts workflows that closed abnormally (./revive-subscription-workflows.ts).
 import type { Db } from '../../db/client';
 import type { ReconcileSubscriptionsInput, ReconcileSubscriptionsResult } from '../../contracts/subscriptions';
 import type { WorkflowClients } from '../../temporal/workflow-clients';
+import { reviveSubscriptionWorkflows } from './revive-subscription-workflows';
 
 export const CLOCK_STUCK_SECONDS = 120;
 
-export async function reconcileSubscriptions(db: Db, workflows: WorkflowClients, input: ReconcileSubscriptionsInput, heartbeat: () => void = () => undefined): Promise<ReconcileSubscriptionsResult> {
+export async function reconcileSubscriptions(
+  db: Db,
+  workflows: WorkflowClients,
+  input: ReconcileSubscriptionsInput,
+  heartbeat: () => void = () => undefined,
+  log: (line: string) => void = () => undefined,
+): Promise<ReconcileSubscriptionsResult> {
   const cutoff = new Date(Date.now() - input.minAgeSeconds * 1000);
   const rows = await db.subscription.findMany({
     where: { workflowAttachedAt: null, workflowEndedAt: null, createdAt: { lte: cutoff } },
@@ -41,5 +49,7 @@ export async function reconcileSubscriptions(db: Db, workflows: WorkflowClients,
     await workflows.testClock.signalAdvance({ testClockId: c.id, merchantId: c.merchantId });
     heartbeat();
   }
-  return { started, clocksNudged: clocks.length };
+  // Workflows that closed abnormally while their row still needs them: restarted (or halted).
+  const revived = await reviveSubscriptionWorkflows(db, workflows, { batchSize: input.batchSize, log }, heartbeat);
+  return { started, clocksNudged: clocks.length, restarted: revived.restarted, halted: revived.halted };
 }
