@@ -296,6 +296,13 @@ export async function checkInvoiceBankClaim(db: Db, input: InvoiceStepInput): Pr
   } catch (err) {
     const refusal = gatewayRefusal(err);
     if (refusal === null) throw err;
+    // The claim is forgotten; should the bank still hold it, it is cancelled there first, so a
+    // new claim (paying by hand) never stands beside an old one that could be paid too.
+    try {
+      await bank.cancelClaim({ merchantId: tenant.merchantId, claimId: row.claimId, idempotencyKey: `${inv.id}:claim:cancel`, now });
+    } catch (cancelErr) {
+      if (gatewayRefusal(cancelErr) === null) throw cancelErr; // transient: retry the step
+    }
     return recordClaimRefusal(db, tenant, inv.id, inv.attemptCount + 1, refusal, now, true);
   }
   if (claim.status === 'cancelled') {
