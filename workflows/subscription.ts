@@ -58,7 +58,7 @@ import {
   type SubscriptionWorkflowState,
 } from '../src/contracts/subscriptions';
 import { isDue, isFinished, nextStep, shouldAcknowledgeClock, stepRequest, waitMs, type DueStep } from './subscription/schedule';
-import { checkCommand } from './subscription/commands';
+import { checkCommand } from './subscription/check-command';
 import { invoiceActionVerdict, manualCollectionStep } from '../src/contracts/subscription-commands';
 import { Mutex } from './subscription/mutex';
 import { workflowTime } from './subscription/time';
