@@ -6,6 +6,7 @@ import { createWebhookActivities } from './webhooks';
 import { createPaymentActivities } from './payments';
 import { createPaymentSessionActivities } from './payment-sessions';
 import { createSubscriptionActivities } from './subscriptions';
+import { createAccountingActivities } from './accounting';
 import type { WebhookTestingOptions } from '../src/domain/webhooks/testing';
 
 export interface ActivityDeps {
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPaymentActivities(deps),
     ...createPaymentSessionActivities(deps),
     ...createSubscriptionActivities(deps),
+    ...createAccountingActivities(deps),
   };
 }
 

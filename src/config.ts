@@ -19,6 +19,15 @@ export interface Config {
   paymentSessionLifetimeSeconds: number;
   /** How long a request waits for a pooled database connection before 503 (ms). */
   transactionMaxWaitMs: number;
+  /** Accounting link (docs/accounting.md): 32-byte key (base64 or hex) encrypting credentials at rest. */
+  accountingEncryptionKey?: string;
+  /** Base URLs of the sandbox accounting providers (test mode); unset: that sandbox is unavailable. */
+  accountingSandboxOAuthUrl?: string;
+  accountingSandboxOAuthClientId?: string;
+  accountingSandboxOAuthClientSecret?: string;
+  accountingSandboxFormUrl?: string;
+  /** How often an idle accounting sync looks for new ledger records (seconds). */
+  accountingSyncPollSeconds: number;
 }
 
 function int(name: string, fallback: number, min: number, max: number): number {
@@ -49,6 +58,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: env.LOG_REQUESTS !== '0',
     paymentSessionLifetimeSeconds: int('PAYMENT_SESSION_LIFETIME_SECONDS', 86_400, 60, 30 * 86_400),
     transactionMaxWaitMs: int('DB_TX_MAX_WAIT_MS', 5_000, 100, 120_000),
+    accountingEncryptionKey: env.ACCOUNTING_ENCRYPTION_KEY || undefined,
+    accountingSandboxOAuthUrl: env.ACCOUNTING_SANDBOX_OAUTH_URL || undefined,
+    accountingSandboxOAuthClientId: env.ACCOUNTING_SANDBOX_OAUTH_CLIENT_ID || undefined,
+    accountingSandboxOAuthClientSecret: env.ACCOUNTING_SANDBOX_OAUTH_CLIENT_SECRET || undefined,
+    accountingSandboxFormUrl: env.ACCOUNTING_SANDBOX_FORM_URL || undefined,
+    accountingSyncPollSeconds: int('ACCOUNTING_SYNC_POLL_SECONDS', 30, 1, 3600),
   };
 }
 

@@ -41,6 +41,7 @@ export const errors = {
   invalidSubscription: make(400, 'invalid_request_error', 'invalid_subscription'),
   invalidPriceType: make(400, 'invalid_request_error', 'invalid_price_type'),
   urlNotAllowed: make(400, 'invalid_request_error', 'url_not_allowed'),
+  oauthStateInvalid: make(400, 'invalid_request_error', 'oauth_state_invalid'),
   // 401
   unauthorized: make(401, 'authentication_error', 'unauthorized'),
   // 402
@@ -74,6 +75,8 @@ export const errors = {
   internal: make(500, 'api_error', 'internal_error'),
   serviceUnavailable: make(503, 'api_error', 'service_unavailable'),
   adapterNotConfigured: make(503, 'api_error', 'adapter_not_configured'),
+  // 502
+  accountingProviderError: make(502, 'api_error', 'accounting_provider_error'),
 } as const;
 
 export type ErrorFactoryName = keyof typeof errors;

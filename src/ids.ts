@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   accountingLink: 'al',
   ledgerEntry: 'be',
   ledgerPosting: 'bp',
+  accountingSyncRecord: 'asr',
   testClock: 'clock',
   workflowRecovery: 'wfr',
 } as const;

@@ -9,3 +9,4 @@ export { paymentSessionSweeperWorkflow } from './payment-session-sweeper';
 export { testClockWorkflow } from './test-clock';
 export { subscriptionWorkflow } from './subscription';
 export { subscriptionReconcilerWorkflow } from './subscription/reconciler';
+export { accountingSyncWorkflow } from './accounting-sync';

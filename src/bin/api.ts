@@ -7,9 +7,11 @@ import { listen } from '../runtime/http';
 import { createTemporalProvider } from '../temporal/client';
 import { createApp } from '../../api/app';
 import { fail, log } from './common';
+import { resolveAccountingKey } from '../runtime/accounting';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const loaded = loadConfig();
+  const config = { ...loaded, accountingEncryptionKey: resolveAccountingKey(loaded, log) };
   const databaseUrl = await prepareDatabase(config.databaseUrl, log);
   const db = createDb(databaseUrl);
   const temporal = createTemporalProvider({

@@ -12,11 +12,14 @@ import { ensureSchedules } from '../temporal/schedules';
 import { createBillingWorker } from '../worker';
 import { createApp } from '../../api/app';
 import { fail, log } from './common';
+import { resolveAccountingKey, startSandboxes } from '../runtime/accounting';
 
 let startedDevServer: { stop(): Promise<void> } | undefined;
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const loaded = loadConfig();
+  const withKey = { ...loaded, accountingEncryptionKey: resolveAccountingKey(loaded, log) };
+  const { config, sandboxes } = await startSandboxes(withKey);
   const databaseUrl = await prepareDatabase(config.databaseUrl, log);
   const temporalEndpoint = await prepareTemporal({
     address: config.temporalAddress,
@@ -39,6 +42,9 @@ async function main(): Promise<void> {
   log(`API listening on http://localhost:${http.port}  (health: http://localhost:${http.port}/healthz)`);
   log(`Temporal at ${temporalEndpoint.address}${temporalEndpoint.uiUrl ? `; Web UI: ${temporalEndpoint.uiUrl}` : ''}`);
   log(`worker polling task queue "${config.taskQueue}" in namespace "${config.temporalNamespace}"`);
+  if (sandboxes) {
+    log(`accounting sandboxes (test mode): OAuth provider ${sandboxes.oauth.url} · form provider ${sandboxes.form.url} (company_id ${sandboxes.form.defaultCompany.id}, api_token ${sandboxes.form.defaultCompany.apiToken})`);
+  }
   if (seeded) {
     process.stdout.write(
       [
@@ -67,6 +73,7 @@ async function main(): Promise<void> {
     await temporal.close();
     await db.$disconnect();
     if (temporalEndpoint.devServer) await temporalEndpoint.devServer.stop();
+    await sandboxes?.close();
     log('stopped');
     process.exit(0);
   };

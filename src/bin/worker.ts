@@ -7,9 +7,11 @@ import { ensureSearchAttributes } from '../temporal/provision';
 import { ensureSchedules } from '../temporal/schedules';
 import { createBillingWorker } from '../worker';
 import { fail, log } from './common';
+import { resolveAccountingKey } from '../runtime/accounting';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const loaded = loadConfig();
+  const config = { ...loaded, accountingEncryptionKey: resolveAccountingKey(loaded, log) };
   const databaseUrl = await prepareDatabase(config.databaseUrl, log);
   const db = createDb(databaseUrl);
   const address = config.temporalAddress ?? '127.0.0.1:7233';

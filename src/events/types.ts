@@ -24,6 +24,7 @@ export const EVENT_TYPES = {
   'credit_note.created': 'A credit note was issued (for a refund against a paid invoice)',
   'customer.created': 'A customer was created',
   'customer.updated': 'A customer was changed',
+  'accounting_link.error': 'The accounting link went to error: the provider refused its credentials or tokens (consent revoked); syncing waits until it is connected again',
 } as const satisfies Record<string, string>;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -7,6 +7,8 @@ export const workflowIds = {
   refund: (refundId: string) => `refund/${refundId}`,
   delivery: (eventId: string, endpointId: string) => `delivery/${eventId}/${endpointId}`,
   testClock: (clockId: string) => `test-clock/${clockId}`,
+  /** One sync per accounting link (docs/accounting.md). */
+  accountingSync: (linkId: string) => `accounting-sync/${linkId}`,
 } as const;
 
 export const scheduleIds = {

@@ -14,6 +14,8 @@ import { createBillingWorker, type WorkerHandle } from '../../src/worker';
 import { listen, type HttpHandle } from '../../src/runtime/http';
 import { createApp } from '../../api/app';
 import { SUBSCRIPTION_WORKFLOW } from '../../src/contracts/subscriptions';
+import { newEncryptionKey } from '../../src/domain/accounting/secret-box';
+import { startAccountingSandbox, type AccountingSandbox } from '../../src/gateways/accounting/sandbox/server';
 
 export interface TestEnv {
   config: Config;
@@ -25,6 +27,8 @@ export interface TestEnv {
   worker: WorkerHandle;
   http: HttpHandle;
   baseUrl: string;
+  /** The two accounting sandbox providers (generous rate limits, no random failures; tests inject faults). */
+  sandboxes: { oauth: AccountingSandbox; form: AccountingSandbox };
   /** Starts another API instance on the same database with config overrides (closed at teardown). */
   startApp(overrides: Partial<Config>, temporal?: TemporalProvider): Promise<string>;
 }
@@ -65,7 +69,19 @@ async function start(): Promise<TestEnv> {
     cleanups.push(() => dev.stop());
     temporalAddress = dev.address;
   }
-  const config = testConfig({ databaseUrl, temporalAddress });
+  // The accounting sandboxes: real HTTP providers on loopback (docs/accounting.md).
+  const sandboxes = await startTestSandboxes();
+  cleanups.push(() => sandboxes.close());
+  const config = testConfig({
+    databaseUrl,
+    temporalAddress,
+    accountingEncryptionKey: newEncryptionKey(),
+    accountingSandboxOAuthUrl: sandboxes.oauth.url,
+    accountingSandboxOAuthClientId: sandboxes.oauth.clientId,
+    accountingSandboxOAuthClientSecret: sandboxes.oauth.clientSecret,
+    accountingSandboxFormUrl: sandboxes.form.url,
+    accountingSyncPollSeconds: 1,
+  });
   const temporal = createTemporalProvider({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   cleanups.push(() => temporal.close());
   const client = await temporal.client();
@@ -84,8 +100,11 @@ async function start(): Promise<TestEnv> {
     await app.shutdown();
   });
 
+  // Links the service builds (checkout, OAuth callback) point at this app.
+  config.publicBaseUrl = `http://127.0.0.1:${http.port}`;
   return {
     config,
+    sandboxes,
     databaseUrl,
     db,
     temporalAddress,
@@ -105,6 +124,12 @@ async function start(): Promise<TestEnv> {
       return `http://127.0.0.1:${h.port}`;
     },
   };
+}
+
+async function startTestSandboxes(): Promise<{ oauth: AccountingSandbox; form: AccountingSandbox; close(): Promise<void> }> {
+  const oauth = await startAccountingSandbox({ kind: 'oauth', rateLimitPerSecond: 10_000 });
+  const form = await startAccountingSandbox({ kind: 'form', rateLimitPerSecond: 10_000 });
+  return { oauth, form, close: async () => void (await Promise.all([oauth.close(), form.close()])) };
 }
 
 export function testEnv(): Promise<TestEnv> {

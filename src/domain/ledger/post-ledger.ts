@@ -2,7 +2,8 @@
 // statement, inside the caller's transaction, so the ledger changes if and only if the state
 // change commits. The posting is checked here (entries net per account, debits = credits) and
 // again by the database (trigger ledger_entries_check refuses an unbalanced posting). A second
-// posting with the same source key (`${kind}:${sourceId}`) is a no-op.
+// posting with the same source key (`${kind}:${sourceId}`) is a no-op. When the merchant has a
+// current accounting link, the same statement queues the posting for the sync (docs/accounting.md).
 import { Prisma } from '../../generated/prisma/client';
 import type { Tenant, TenantDb } from '../../db/tenancy';
 import { newId } from '../../ids';
@@ -117,7 +118,11 @@ export async function postLedger(db: TenantDb, tenant: Tenant, input: PostingInp
               ${input.paymentId ?? null}, ${input.creditNoteId ?? null}, ${input.refundId ?? null}, ${input.currency}, ${input.amount}::bigint,
               ${input.method ?? null}, ${input.occurredAt})
       ON CONFLICT (merchant_id, mode, source_key) DO NOTHING
-      RETURNING id
+      RETURNING id, seq
+    ), s AS (
+      INSERT INTO accounting_sync_records (id, merchant_id, mode, link_id, posting_id, seq)
+      SELECT ${newId('accountingSyncRecord')}, l.merchant_id, l.mode, l.id, p.id, p.seq
+        FROM p JOIN accounting_links l ON l.current_key = ${`${tenant.merchantId}:${tenant.mode}`}
     ), e AS (
       INSERT INTO ledger_entries (id, merchant_id, mode, posting_id, account, debit, credit, currency, invoice_id, customer_id, vat_rate, occurred_at)
       SELECT v.id, ${tenant.merchantId}, ${tenant.mode}::"Mode", p.id, v.account, v.debit, v.credit, ${input.currency},

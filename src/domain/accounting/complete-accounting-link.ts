@@ -1,0 +1,34 @@
+// POST /v1/accounting_link/complete (form providers): checks the credentials with the provider
+// (it must name the company), then creates the current link. OAuth providers are refused here.
+import type { Config } from '../../config';
+import type { Tenant, TenantDb } from '../../db/tenancy';
+import type { AccountingLink } from '../../generated/prisma/client';
+import { errors } from '../../errors';
+import { ProviderAuthError, type ProviderCredentials } from '../../gateways/accounting/adapter';
+import { adapterFor } from './link-credentials';
+import { providerFor } from './connect-accounting-link';
+import { createAccountingLink } from './create-accounting-link';
+import { providerErrorToApi } from './provider-errors';
+
+export async function completeAccountingLink(
+  db: TenantDb,
+  tenant: Tenant,
+  config: Config,
+  input: { provider: string; credentials: Record<string, unknown>; now: Date },
+): Promise<{ link: AccountingLink; replaced: string | null }> {
+  const info = providerFor(tenant, input.provider, tenant.mode);
+  if (info.authType !== 'form') throw errors.invalidState(`${info.name} connects with OAuth: POST /v1/accounting_link/connect and send the user to its redirect_url`, 'provider');
+  const c = input.credentials;
+  for (const f of ['api_token', 'company_id'] as const) {
+    if (typeof c[f] !== 'string' || (c[f] as string).length === 0 || (c[f] as string).length > 500) throw errors.validationFailed(`credentials.${f} is required (a string of 1 to 500 characters)`, `credentials.${f}`);
+  }
+  const credentials: ProviderCredentials = { kind: 'form', apiToken: c.api_token as string, companyId: c.company_id as string };
+  let company: { tenant: string };
+  try {
+    company = await adapterFor(config, info.id).verify(credentials);
+  } catch (err) {
+    if (err instanceof ProviderAuthError) throw errors.validationFailed(`${info.name} refused the credentials: ${err.message}`, 'credentials');
+    providerErrorToApi(err, 'provider');
+  }
+  return createAccountingLink(db, tenant, config, { provider: info.id, credentials, accessTokenExpiresAt: null, providerTenant: company.tenant, now: input.now });
+}

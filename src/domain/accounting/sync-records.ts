@@ -1,0 +1,39 @@
+// The sync log: one record per ledger posting queued for the link (pending → synced with the
+// provider's id, or failed with the provider's message), newest first; and the manual re-sync of
+// a failed record (back to pending; the caller nudges the sync workflow).
+import type { TenantDb } from '../../db/tenancy';
+import type { AccountingSyncRecord, AccountingSyncStatus } from '../../generated/prisma/client';
+import { errors } from '../../errors';
+import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
+import { findAccountingLink } from './find-accounting-link';
+
+export type SyncRecordView = AccountingSyncRecord & { posting: { kind: string; invoiceId: string | null } };
+
+export async function listSyncRecords(db: TenantDb, filter: { status?: AccountingSyncStatus }, params: PageParams): Promise<Page<SyncRecordView>> {
+  const link = await findAccountingLink(db);
+  const where = { linkId: link.id, ...(filter.status ? { status: filter.status } : {}) };
+  return listPage({
+    params,
+    findCursor: async (id) => {
+      const r = await db.accountingSyncRecord.findFirst({ where: { id, linkId: link.id }, select: { id: true, createdAt: true } });
+      return r && { id: r.id, sortKey: r.createdAt };
+    },
+    fetch: async (after, take) => {
+      const rows = await db.accountingSyncRecord.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take });
+      const postings = await db.ledgerPosting.findMany({ where: { id: { in: rows.map((r) => r.postingId) } }, select: { id: true, kind: true, invoiceId: true } });
+      const byId = new Map(postings.map((p) => [p.id, p]));
+      return rows.map((r) => ({ ...r, posting: { kind: byId.get(r.postingId)?.kind ?? 'unknown', invoiceId: byId.get(r.postingId)?.invoiceId ?? null } }));
+    },
+  });
+}
+
+export async function resyncRecord(db: TenantDb, id: string): Promise<SyncRecordView> {
+  const row = await db.accountingSyncRecord.findFirst({ where: { id } });
+  if (!row) throw errors.resourceMissing(`No such sync record: '${id}'`, 'id');
+  const link = await db.accountingLink.findFirstOrThrow({ where: { id: row.linkId } });
+  if (link.currentKey === null) throw errors.invalidState('The record belongs to a disconnected accounting link', 'id');
+  if (row.status === 'synced') throw errors.invalidState('The record is already in the accounting software', 'id');
+  const updated = row.status === 'failed' ? await db.accountingSyncRecord.update({ where: { id }, data: { status: 'pending', providerMessage: null } }) : row;
+  const posting = await db.ledgerPosting.findFirstOrThrow({ where: { id: row.postingId }, select: { kind: true, invoiceId: true } });
+  return { ...updated, posting };
+}
