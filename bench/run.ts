@@ -4,6 +4,7 @@ import { DefaultLogger, Runtime, makeTelemetryFilterString } from '@temporalio/w
 import { main as authRoute } from './auth-route';
 import { main as ingest } from './ingest';
 import { main as subscriptions } from './subscriptions';
+import { main as accounting } from './accounting';
 
 // Benchmarks print their own progress; SDK logs only from WARN, core logs only from ERROR
 // (BENCH_LOG=1 shows everything).
@@ -16,6 +17,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   auth: authRoute,
   ingest,
   subscriptions,
+  accounting,
 };
 
 async function run(): Promise<void> {
