@@ -1,7 +1,23 @@
 // The accounting link, its providers and its sync records as the API returns them
 // (docs/accounting.md). Credentials and tokens are never part of any of these.
 import type { AccountingLink, AccountingSyncRecord } from '../generated/prisma/client';
-import type { LedgerAccountInfo, ProviderInfo, VatCodeInfo } from '../gateways/accounting/adapter';
+
+interface ProviderInfo {
+  id: string;
+  name: string;
+  authType: string;
+  environment: string;
+}
+interface LedgerAccountInfo {
+  code: string;
+  name: string;
+  type: string;
+}
+interface VatCodeInfo {
+  code: string;
+  name: string;
+  rate: number;
+}
 
 export function presentAccountingLink(l: AccountingLink) {
   return {

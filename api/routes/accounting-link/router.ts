@@ -13,7 +13,7 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import type { Tenant } from '../../../src/db/tenancy';
@@ -28,7 +28,7 @@ import { disconnectAccountingLink } from '../../../src/domain/accounting/disconn
 import { chartOfAccounts, vatCodes, type CatalogDeps } from '../../../src/domain/accounting/provider-catalog';
 import { updateAccountingSettings } from '../../../src/domain/accounting/update-accounting-settings';
 import { listSyncRecords, resyncRecord } from '../../../src/domain/accounting/sync-records';
-import { nudgeSyncWorkflow, startSyncWorkflow, stopSyncWorkflow } from '../../../src/domain/accounting/sync-workflow-control';
+import { nudgeSyncWorkflow, startSyncWorkflow, stopSyncWorkflow } from '../../../src/temporal/accounting-sync-workflow';
 import {
   presentAccountingLink,
   presentAccountingSettings,

@@ -1,5 +1,5 @@
 import { yup } from '../../validate';
-import { idField, text } from '../customers/fields';
+import { idField, text } from '../../fields';
 
 export const connectSchema = yup.object({
   provider: text(100).required(),

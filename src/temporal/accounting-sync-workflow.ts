@@ -2,9 +2,9 @@
 // when a link is created, nudged when there is new work (settings saved, a record re-synced),
 // told to stop when the link is disconnected. All calls are safe to repeat.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { ACCOUNTING_SYNC_WORKFLOW, ACCOUNTING_SYNC_NUDGE, ACCOUNTING_SYNC_STOP, type AccountingSyncInput } from '../../contracts/accounting';
-import { workflowIds } from '../../temporal/workflow-ids';
-import { SA_MERCHANT, SA_MODE } from '../../temporal/search-attributes';
+import { ACCOUNTING_SYNC_WORKFLOW, ACCOUNTING_SYNC_NUDGE, ACCOUNTING_SYNC_STOP, type AccountingSyncInput } from '../contracts/accounting';
+import { workflowIds } from './workflow-ids';
+import { SA_MERCHANT, SA_MODE } from '../contracts/search-attributes';
 
 export interface SyncTarget {
   client: Client;
