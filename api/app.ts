@@ -39,6 +39,7 @@ import { vatSettingsRoutes } from './routes/vat-settings/router';
 import { customerPortalsRoutes } from './routes/customer-portals/router';
 import { loggablePath } from './portal/paths';
 import { accountingLinkRoutes } from './routes/accounting-link/router';
+import { dashboardApp } from './dashboard';
 
 /** Each resource area registers its routes on the one application router. */
 export type RouteRegistrar = (router: Router<AppState>, deps: AppDeps, auth: Auth) => void;
@@ -86,6 +87,8 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
     });
   }
   app.use(errorEnvelope(deps.log));
+  // The merchant dashboard's pages (/dashboard/…): url-encoded forms, so before the JSON parser.
+  app.use(dashboardApp(deps) as unknown as Koa.Middleware<AppState>);
   app.use(jsonBody(deps.config.bodyLimitBytes));
 
   const router = new Router<AppState>();

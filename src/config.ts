@@ -28,6 +28,9 @@ export interface Config {
   accountingSandboxFormUrl?: string;
   /** How often an idle accounting sync looks for new ledger records (seconds). */
   accountingSyncPollSeconds: number;
+  /** Merchant dashboard: absolute session lifetime and idle timeout (docs/dashboard.md). */
+  dashboardSessionHours: number;
+  dashboardIdleMinutes: number;
 }
 
 function int(name: string, fallback: number, min: number, max: number): number {
@@ -64,6 +67,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountingSandboxOAuthClientSecret: env.ACCOUNTING_SANDBOX_OAUTH_CLIENT_SECRET || undefined,
     accountingSandboxFormUrl: env.ACCOUNTING_SANDBOX_FORM_URL || undefined,
     accountingSyncPollSeconds: int('ACCOUNTING_SYNC_POLL_SECONDS', 30, 1, 3600),
+    dashboardSessionHours: int('DASHBOARD_SESSION_HOURS', 12, 1, 24 * 30),
+    dashboardIdleMinutes: int('DASHBOARD_IDLE_MINUTES', 60, 1, 24 * 60),
   };
 }
 

@@ -53,6 +53,9 @@ export const errors = {
   wrongAuthMethod: make(403, 'permission_error', 'wrong_auth_method'),
   originNotAllowed: make(403, 'permission_error', 'origin_not_allowed'),
   testModeOnly: make(403, 'permission_error', 'test_mode_only'),
+  // Dashboard sessions (docs/dashboard.md)
+  roleNotAllowed: make(403, 'permission_error', 'role_not_allowed'),
+  csrfTokenInvalid: make(403, 'permission_error', 'csrf_token_invalid'),
   // 404
   resourceMissing: make(404, 'invalid_request_error', 'resource_missing'),
   resourceNotFound: make(404, 'invalid_request_error', 'resource_not_found'),
@@ -71,6 +74,7 @@ export const errors = {
   unsupportedMediaType: make(415, 'invalid_request_error', 'unsupported_media_type'),
   // 429
   rateLimited: make(429, 'rate_limit_error', 'rate_limited'),
+  signInLocked: make(429, 'rate_limit_error', 'sign_in_locked'),
   // 500, 503
   internal: make(500, 'api_error', 'internal_error'),
   serviceUnavailable: make(503, 'api_error', 'service_unavailable'),

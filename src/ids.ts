@@ -34,6 +34,9 @@ export const ID_PREFIXES = {
   accountingSyncRecord: 'asr',
   testClock: 'clock',
   workflowRecovery: 'wfr',
+  dashboardUser: 'du',
+  dashboardInvitation: 'dinv',
+  dashboardAuditEntry: 'aud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

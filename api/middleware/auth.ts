@@ -9,6 +9,9 @@ import { scopedDb } from '../../src/db/tenancy';
 import type { AuthCache, CachedKey } from './auth-cache';
 import type { RateLimiter } from './rate-limiter';
 
+/** The dashboard's session cookie (api/dashboard/http.ts); named here so api/middleware does not import the dashboard. */
+export const DASHBOARD_SESSION_COOKIE = 'billing_dashboard';
+
 export interface AuthOptions {
   /** GET /v1/merchants/current infers the merchant from the key. */
   merchantHeaderOptional?: boolean;
@@ -62,6 +65,10 @@ export function authenticator(deps: AppDeps, cache: AuthCache, limiter: RateLimi
   return function auth(opts: AuthOptions = {}): Middleware {
     return async (ctx, next) => {
       const header = ctx.get('Authorization');
+      if (!header && ctx.cookies.get(DASHBOARD_SESSION_COOKIE)) {
+        // A dashboard session never works as an API key (docs/auth.md).
+        throw errors.wrongAuthMethod('A dashboard session cannot call the API. Send an API key: Authorization: Bearer <API_KEY>.');
+      }
       if (!header) throw errors.unauthorized('No API key provided. Send Authorization: Bearer <API_KEY>.');
       const m = /^Bearer ([^\s]+)$/.exec(header);
       if (!m) throw errors.unauthorized('Malformed Authorization header. Expected: Bearer <API_KEY>.');

@@ -1,13 +1,24 @@
+// Settings that the spec says are managed in the merchant dashboard and that have no API-key
+// route: allowed redirect domains, embedded-checkout origins, bank-invoice settings, going live
+// and the merchant's profile. With any API key they answer 403 wrong_auth_method (a request with
+// an invalid key gets 401 first). With a dashboard session cookie they work as JSON routes for the
+// dashboard's own pages and scripts: writes need the session's CSRF token in X-CSRF-Token and a
+// role that allows them, and are written to the audit log (api/dashboard/actions.ts).
 import Router from '@koa/router';
-import type { AppDeps, AppState } from '../context';
+import type { AppContext, AppDeps, AppState, Middleware } from '../context';
 import type { Auth } from '../middleware/auth';
+import { errors } from '../../src/errors';
+import type { Db } from '../../src/db/client';
+import type { Merchant } from '../../src/generated/prisma/client';
+import { loadDashboard, dash } from '../dashboard/session';
+import { act } from '../dashboard/actions';
+import { setRedirectDomains } from '../../src/domain/merchant-settings/redirect-domains';
+import { setAllowedOrigins } from '../../src/domain/merchant-settings/allowed-origins';
+import { updateMerchantProfile } from '../../src/domain/merchant-settings/update-merchant-profile';
+import { bankInvoiceSettings, refuseBankInvoiceSettingsChange } from '../../src/domain/merchant-settings/bank-invoice-settings';
+import { markMerchantLive } from '../../src/domain/merchants/create-merchant';
+import { iso } from '../validate';
 
-/**
- * Settings that the spec says are managed in the merchant dashboard (convention 10) and that
- * have no API route of their own: allowed redirect domains, embedded-checkout origins,
- * bank-invoice settings and going live. With an API key they answer 403 wrong_auth_method;
- * there is no dashboard session yet, so operators use the `billing` CLI (docs/auth.md).
- */
 export const DASHBOARD_ONLY_ROUTES: Array<[method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string]> = [
   ['get', '/v1/redirect_domains'],
   ['put', '/v1/redirect_domains'],
@@ -19,8 +30,96 @@ export const DASHBOARD_ONLY_ROUTES: Array<[method: 'get' | 'post' | 'put' | 'pat
   ['patch', '/v1/merchants/current'],
 ];
 
-export function dashboardOnlyRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
-  for (const [method, path] of DASHBOARD_ONLY_ROUTES) {
-    router[method](path, auth({ dashboardOnly: true, merchantHeaderOptional: true }), async () => undefined);
-  }
+function presentMerchant(m: Merchant) {
+  return { id: m.id, object: 'merchant', name: m.name, default_currency: m.defaultCurrency, live_enabled_at: iso(m.liveEnabledAt), created_at: iso(m.createdAt) };
+}
+
+/** API keys are refused; a dashboard session (with the second factor done) is required. */
+function sessionOnly(deps: AppDeps, auth: Auth): Middleware {
+  const keyRefusal = auth({ dashboardOnly: true, merchantHeaderOptional: true });
+  return async (ctx, next) => {
+    if (ctx.get('Authorization') !== '') return keyRefusal(ctx, next);
+    const d = await loadDashboard(ctx, deps);
+    if (!d || d.session.secondFactorPending) {
+      throw errors.unauthorized('This route is managed in the merchant dashboard: sign in at /dashboard (API keys are not accepted here).');
+    }
+    ctx.state.dashboard = d;
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  };
+}
+
+function list(ctx: AppContext, name: string): unknown {
+  const v = ctx.state.body[name];
+  if (v === undefined) throw errors.validationFailed(`${name} is a required field`, name);
+  return v;
+}
+
+export function dashboardOnlyRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+  const session = sessionOnly(deps, auth);
+  const merchantRow = (ctx: AppContext) => deps.db.merchant.findUniqueOrThrow({ where: { id: dash(ctx).merchant.id } });
+
+  router.get('/v1/redirect_domains', session, async (ctx) => {
+    ctx.body = { object: 'redirect_domains', domains: (await merchantRow(ctx)).redirectDomains };
+  });
+  router.put('/v1/redirect_domains', session, async (ctx) => {
+    const d = dash(ctx);
+    const domains = await act(ctx, d, {
+      permission: 'manage_developers',
+      action: 'redirect_domains.update',
+      objectType: 'merchant',
+      objectId: d.merchant.id,
+      modeScoped: false,
+      run: async (tx) => setRedirectDomains(tx as unknown as Db, d.merchant.id, list(ctx, 'domains')),
+      detail: (l) => ({ domains: l }),
+    });
+    ctx.body = { object: 'redirect_domains', domains };
+  });
+
+  router.get('/v1/allowed_origins', session, async (ctx) => {
+    ctx.body = { object: 'allowed_origins', origins: (await merchantRow(ctx)).allowedOrigins };
+  });
+  router.put('/v1/allowed_origins', session, async (ctx) => {
+    const d = dash(ctx);
+    const origins = await act(ctx, d, {
+      permission: 'manage_developers',
+      action: 'allowed_origins.update',
+      objectType: 'merchant',
+      objectId: d.merchant.id,
+      modeScoped: false,
+      run: async (tx) => setAllowedOrigins(tx as unknown as Db, d.merchant.id, list(ctx, 'origins')),
+      detail: (l) => ({ origins: l }),
+    });
+    ctx.body = { object: 'allowed_origins', origins };
+  });
+
+  router.get('/v1/bank_invoice_settings', session, async (ctx) => {
+    const s = bankInvoiceSettings();
+    ctx.body = { object: 'bank_invoice_settings', default_days_until_due: s.defaultDaysUntilDue, claim_expiry_days: s.claimExpiryDays, claim_recheck_days: s.claimRecheckDays, editable: s.editable };
+  });
+  router.put('/v1/bank_invoice_settings', session, async (ctx) => {
+    const d = dash(ctx);
+    await act(ctx, d, { permission: 'manage_accounting', action: 'bank_invoice_settings.update', objectType: 'merchant', objectId: d.merchant.id, modeScoped: false, run: async () => refuseBankInvoiceSettingsChange() });
+  });
+
+  router.post('/v1/merchants/current/go_live', session, async (ctx) => {
+    const d = dash(ctx);
+    const m = await act(ctx, d, { permission: 'manage_business', action: 'merchant.go_live', objectType: 'merchant', objectId: d.merchant.id, modeScoped: false, run: async (tx) => markMerchantLive(tx as unknown as Db, d.merchant.id, new Date()) });
+    ctx.body = presentMerchant(m);
+  });
+
+  router.patch('/v1/merchants/current', session, async (ctx) => {
+    const d = dash(ctx);
+    const body = ctx.state.body;
+    const m = await act(ctx, d, {
+      permission: 'manage_business',
+      action: 'merchant.update',
+      objectType: 'merchant',
+      objectId: d.merchant.id,
+      modeScoped: false,
+      run: async (tx) => updateMerchantProfile(tx as unknown as Db, d.merchant.id, { name: body.name, default_currency: body.default_currency }),
+      detail: (r) => ({ name: r.name, default_currency: r.defaultCurrency }),
+    });
+    ctx.body = presentMerchant(m);
+  });
 }

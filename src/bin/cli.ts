@@ -7,7 +7,10 @@
 //   billing keys revoke --merchant <id> <key_id>
 //   billing origins add|remove|list --merchant <id> [origin]          (embedded checkout origins)
 //   billing redirect-domains add|remove|list --merchant <id> [domain] (hosted checkout return URLs)
+//   billing users create --merchant <id> --email E --role owner|developer|finance|read_only [--name N] [--password-stdin] [--json]
+//   billing users list --merchant <id> [--json]                       (merchant dashboard users)
 //   billing migrate
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig, DEFAULT_DATABASE_URL } from '../config';
 import { createDb, type Db } from '../db/client';
@@ -15,6 +18,10 @@ import { prepareDatabase } from '../runtime/database';
 import { createMerchant, goLive, insertKey } from '../domain/merchants/create-merchant';
 import { ApiError } from '../errors';
 import { notifyKeyChanged } from '../domain/api-keys/invalidation';
+import { createDashboardUser } from '../domain/dashboard-users/create-dashboard-user';
+import { listTeam } from '../domain/dashboard-users/manage-team';
+import { normaliseAllowedOrigin } from '../domain/merchant-settings/allowed-origins';
+import { normaliseRedirectDomain } from '../domain/merchant-settings/redirect-domains';
 
 const USAGE = `usage:
   billing merchants create --name NAME [--currency ISK] [--json]
@@ -25,6 +32,8 @@ const USAGE = `usage:
   billing keys revoke --merchant MERCHANT_ID KEY_ID
   billing origins add|remove|list --merchant MERCHANT_ID [ORIGIN]
   billing redirect-domains add|remove|list --merchant MERCHANT_ID [DOMAIN]
+  billing users create --merchant MERCHANT_ID --email EMAIL --role owner|developer|finance|read_only [--name NAME] [--password-stdin] [--json]
+  billing users list --merchant MERCHANT_ID [--json]
   billing migrate
 environment: DATABASE_URL (default ${DEFAULT_DATABASE_URL})`;
 
@@ -41,23 +50,10 @@ async function merchantOrFail(db: Db, id: string | undefined) {
   return m;
 }
 
-function normaliseOrigin(raw: string): string {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new Error(`not an origin: ${raw} (expected e.g. https://shop.example.is)`);
-  }
-  if (!['https:', 'http:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) {
-    throw new Error(`not an origin: ${raw} (scheme, host and optional port only)`);
-  }
-  return u.origin;
-}
-
-function normaliseDomain(raw: string): string {
-  const d = raw.trim().toLowerCase();
-  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(d) && d !== 'localhost') throw new Error(`not a domain name: ${raw}`);
-  return d;
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export async function runCli(argv: string[], env = process.env): Promise<number> {
@@ -71,6 +67,9 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
       type: { type: 'string' },
       mode: { type: 'string' },
       label: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -139,11 +138,32 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
       let list = [...m[field]];
       if (action !== 'list') {
         if (!arg) throw new UsageError(`${area} ${action} --merchant MERCHANT_ID VALUE`);
-        const v = area === 'origins' ? normaliseOrigin(arg) : normaliseDomain(arg);
+        const v = area === 'origins' ? normaliseAllowedOrigin(arg, 'origin') : normaliseRedirectDomain(arg, 'domain');
         list = action === 'add' ? [...new Set([...list, v])] : list.filter((x) => x !== v);
         await db.merchant.update({ where: { id: m.id }, data: { [field]: list } });
       }
       out(json, list, list.join('\n') || '(none)');
+    } else if (area === 'users' && action === 'create') {
+      const m = await merchantOrFail(db, values.merchant);
+      if (!values.email) throw new UsageError('--email is required');
+      if (!values.role) throw new UsageError('--role is required (owner, developer, finance or read_only)');
+      // Without --password-stdin a strong password is generated and shown once.
+      const generated = !values['password-stdin'];
+      const password = generated ? randomBytes(15).toString('base64url') : (await readStdin()).replace(/\r?\n$/, '');
+      const user = await createDashboardUser(db, { merchantId: m.id, email: values.email, role: values.role, password, name: values.name ?? null });
+      out(
+        json,
+        { id: user.id, merchant_id: m.id, email: user.email, role: user.role, ...(generated ? { password } : {}) },
+        `dashboard user ${user.id} ${user.email} (${user.role}) of ${m.id}${generated ? `\n  password: ${password}\n(shown once; change it in the dashboard under Account)` : ''}`,
+      );
+    } else if (area === 'users' && action === 'list') {
+      const m = await merchantOrFail(db, values.merchant);
+      const users = await listTeam(db, m.id);
+      out(
+        json,
+        users.map((u) => ({ id: u.id, email: u.email, role: u.role, two_step: u.totpEnabledAt !== null, created_at: u.createdAt.toISOString() })),
+        users.map((u) => `${u.id}  ${u.role.padEnd(9)} ${u.email}${u.totpEnabledAt ? '  (two-step)' : ''}`).join('\n') || '(no users)',
+      );
     } else {
       throw new UsageError(`unknown command: ${positionals.join(' ')}`);
     }

@@ -51,9 +51,15 @@ export async function goLive(db: Db, merchantId: string, now: Date): Promise<Mer
   const m = await db.merchant.findUnique({ where: { id: merchantId } });
   if (!m) throw errors.resourceMissing(`No such merchant: '${merchantId}'`, 'id');
   if (m.liveEnabledAt) return m;
-  return db.$transaction(async (tx) => {
-    const updated = await tx.merchant.update({ where: { id: merchantId }, data: { liveEnabledAt: now } });
-    await notifyMerchantChanged(tx, merchantId);
-    return updated;
-  });
+  return db.$transaction((tx) => markMerchantLive(tx, merchantId, now));
+}
+
+/** The same inside a transaction the caller already holds (the dashboard's "Go live"). */
+export async function markMerchantLive(tx: Pick<Db, 'merchant' | '$executeRaw'>, merchantId: string, now: Date): Promise<Merchant> {
+  const m = await tx.merchant.findUnique({ where: { id: merchantId } });
+  if (!m) throw errors.resourceMissing(`No such merchant: '${merchantId}'`, 'id');
+  if (m.liveEnabledAt) return m;
+  const updated = await tx.merchant.update({ where: { id: merchantId }, data: { liveEnabledAt: now } });
+  await notifyMerchantChanged(tx, merchantId);
+  return updated;
 }

@@ -1,0 +1,88 @@
+// One path for every dashboard action: role check on the server, CSRF check, the domain function
+// in one transaction with the audit entry of its success, side effects after commit, and an
+// audit entry for a refusal or failure too. Pages and the dashboard-only JSON routes both use it.
+import type { AppContext } from '../context';
+import { ApiError, errors } from '../../src/errors';
+import type { ScopedTx } from '../../src/db/tenancy';
+import type { Permission } from '../../src/domain/dashboard-users/roles';
+import { recordAuditEntry } from '../../src/domain/dashboard-audit/record-audit-entry';
+import { assertPermission, csrfValid, type Dashboard } from './session';
+import { assertSameOrigin } from './http';
+
+export interface ActionSpec<T> {
+  permission: Permission;
+  /** `invoice.pay`, `api_key.create`, … */
+  action: string;
+  objectType?: string;
+  objectId?: string | null;
+  /** Whether the object lives in a mode (test/live data) rather than in the merchant as a whole. */
+  modeScoped?: boolean;
+  /** The domain call, inside the transaction. Push side effects onto `afterCommit`. */
+  run: (tx: ScopedTx, afterCommit: Array<() => Promise<void>>) => Promise<T>;
+  /** Details worth keeping (never secrets). */
+  detail?: (result: T) => Record<string, unknown>;
+  /** The object id known only from the result (e.g. a created key). */
+  resultId?: (result: T) => string | null | undefined;
+}
+
+const TX = { timeout: 60_000, maxWait: 10_000 };
+
+async function audit(d: Dashboard, spec: ActionSpec<unknown>, outcome: 'succeeded' | 'failed' | 'denied', detail: Record<string, unknown>, objectId: string | null | undefined, db = d.deps.db): Promise<void> {
+  await recordAuditEntry(db, {
+    merchantId: d.merchant.id,
+    objectMode: spec.modeScoped === false ? null : d.tenant.mode,
+    actorUserId: d.user.id,
+    actorEmail: d.user.email,
+    action: spec.action,
+    objectType: spec.objectType ?? null,
+    objectId: objectId ?? null,
+    outcome,
+    detail,
+    ip: d.ip,
+    userAgent: d.userAgent,
+  });
+}
+
+export async function act<T>(ctx: AppContext, d: Dashboard, spec: ActionSpec<T>): Promise<T> {
+  try {
+    assertSameOrigin(ctx);
+    if (!csrfValid(ctx, d)) throw errors.csrfTokenInvalid('This form has expired or did not come from the dashboard; reload the page and try again', '_csrf');
+    assertPermission(d, spec.permission);
+  } catch (err) {
+    const e = err as ApiError;
+    await audit(d, spec as ActionSpec<unknown>, 'denied', { code: e.code }, spec.objectId).catch((x: unknown) => d.deps.log(`audit write failed: ${(x as Error).message}`));
+    throw err;
+  }
+  const afterCommit: Array<() => Promise<void>> = [];
+  let result: T;
+  try {
+    result = await d.db.$transaction(async (tx) => {
+      const r = await spec.run(tx, afterCommit);
+      await audit(d, spec as ActionSpec<unknown>, 'succeeded', spec.detail?.(r) ?? {}, spec.resultId?.(r) ?? spec.objectId, tx as unknown as typeof d.deps.db);
+      return r;
+    }, TX);
+  } catch (err) {
+    const code = err instanceof ApiError ? err.code : 'internal_error';
+    await audit(d, spec as ActionSpec<unknown>, 'failed', { code, ...(err instanceof ApiError ? { message: err.message, param: err.param } : {}) }, spec.objectId).catch((x: unknown) =>
+      d.deps.log(`audit write failed: ${(x as Error).message}`),
+    );
+    throw err;
+  }
+  for (const task of afterCommit) {
+    try {
+      await task();
+    } catch (err) {
+      d.deps.log(`[${ctx.state.requestId}] dashboard after-commit task failed: ${(err as Error).stack ?? String(err)}`);
+    }
+  }
+  return result;
+}
+
+/** Actions on the merchant's users and sessions (not in a mode): same checks, raw client. */
+export async function actOnTeam<T>(ctx: AppContext, d: Dashboard, spec: Omit<ActionSpec<T>, 'run' | 'modeScoped'> & { run: (db: Dashboard['deps']['db']) => Promise<T> }): Promise<T> {
+  return act(ctx, d, {
+    ...spec,
+    modeScoped: false,
+    run: async (tx) => spec.run(tx as unknown as Dashboard['deps']['db']),
+  });
+}

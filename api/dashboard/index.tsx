@@ -1,0 +1,76 @@
+// The merchant dashboard (docs/dashboard.md): server-rendered pages under /dashboard, built on the
+// same domain functions as the API. Mounted by createApp before the JSON body parser (forms are
+// url-encoded). An API key is never accepted here (wrong_auth_method); a session cookie is never
+// accepted by the API (api/middleware/auth.ts).
+import Router from '@koa/router';
+import type { Next } from 'koa';
+import type { AppContext, AppDeps, AppState } from '../context';
+import { ApiError, errors } from '../../src/errors';
+import { readForm, setDashboardHeaders } from './http';
+import { sendBare } from './render';
+import { AuthPage } from './views/layout';
+import { assetRoutes } from './pages/assets';
+import { authPages } from './pages/auth';
+import { homePages } from './pages/home';
+import { developerPages } from './pages/developers';
+import { settingsPages } from './pages/settings';
+import { teamPages } from './pages/team';
+import { accountPages } from './pages/account';
+import { customerPages } from './pages/customers';
+import { billingPages } from './pages/billing';
+import { subscriptionPages } from './pages/subscriptions';
+
+export type DashboardRouter = Router<AppState>;
+export type PageRegistrar = (router: DashboardRouter, deps: AppDeps) => void;
+
+export const DASHBOARD_PAGES: PageRegistrar[] = [assetRoutes, authPages, homePages, customerPages, subscriptionPages, billingPages, developerPages, settingsPages, teamPages, accountPages];
+
+export function isDashboardPath(path: string): boolean {
+  return path === '/dashboard' || path.startsWith('/dashboard/');
+}
+
+export function dashboardApp(deps: AppDeps) {
+  const router: DashboardRouter = new Router<AppState>({ prefix: '/dashboard', strict: false });
+  for (const register of DASHBOARD_PAGES) register(router, deps);
+  const routes = router.routes();
+  const allowed = router.allowedMethods();
+
+  return async (ctx: AppContext, next: Next) => {
+    if (!isDashboardPath(ctx.path)) return next();
+    // An API key is never a way in (the error envelope, as for any API client).
+    if (ctx.get('Authorization') !== '') {
+      throw errors.wrongAuthMethod('Dashboard pages are used with a dashboard session (sign in at /dashboard), not with an API key.');
+    }
+    setDashboardHeaders(ctx);
+    try {
+      ctx.state.dashboardForm = await readForm(ctx);
+      await routes(ctx, async () => {
+        await allowed(ctx, async () => undefined);
+      });
+      if (ctx.status === 404 && ctx.body === undefined) {
+        sendBare(ctx, 'Not found', <AuthPage title="Not found"><p>There is no such dashboard page. <a href="/dashboard">Go to the dashboard</a>.</p></AuthPage>, 404);
+      }
+    } catch (err) {
+      const e = err instanceof ApiError ? err : null;
+      if (!e) deps.log(`[${ctx.state.requestId}] dashboard error on ${ctx.method} ${ctx.path}: ${(err as Error)?.stack ?? String(err)}`);
+      const status = e?.status ?? 500;
+      const message = e?.message ?? 'Something went wrong on our side. The request id below identifies it in the logs.';
+      sendBare(
+        ctx,
+        e ? 'Not possible' : 'Error',
+        <AuthPage title={status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'Something went wrong'}>
+          <p id="error-message" data-code={e?.code ?? 'internal_error'}>
+            {message}
+          </p>
+          <p class="muted">
+            Request id <span class="mono">{ctx.state.requestId}</span>
+          </p>
+          <p>
+            <a href="/dashboard">Back to the dashboard</a>
+          </p>
+        </AuthPage>,
+        status,
+      );
+    }
+  };
+}

@@ -1,0 +1,80 @@
+// Rendering helpers shared by the page modules: a page in the frame, a form's state from an API
+// error, the fixed notices shown after a redirect (looked up by key, never reflected from the URL).
+import type { ComponentChildren } from 'preact';
+import type { AppContext } from '../context';
+import { ApiError } from '../../src/errors';
+import { documentHtml, Page } from './views/layout';
+import type { FormState } from './views/ui';
+import type { Dashboard } from './session';
+import type { FormBody } from './http';
+
+export const NOTICES: Record<string, string> = {
+  signed_out_everywhere: 'Every session of yours has ended, this one too. Sign in again.',
+  mode_switched: 'Switched.',
+  key_revoked: 'The key was revoked. It stops working at once.',
+  endpoint_updated: 'The webhook endpoint was saved.',
+  endpoint_deleted: 'The webhook endpoint was deleted.',
+  delivery_retried: 'A new delivery attempt was started. Its result appears below within seconds.',
+  invoice_paid: 'Payment attempted: see the invoice status.',
+  invoice_voided: 'The invoice was voided.',
+  subscription_changed: 'The subscription was changed.',
+  refund_created: 'The refund was created. It is pending until the card network confirms it.',
+  settings_saved: 'Saved.',
+  went_live: 'Live mode is on. Create live keys under Developers → API keys with the live data switch.',
+  invitation_revoked: 'The invitation was revoked.',
+  role_changed: 'The role was changed.',
+  user_removed: 'The user was removed and signed out everywhere.',
+  totp_enabled: 'Two-step sign-in is on. You will be asked for a code at every sign-in.',
+  totp_disabled: 'Two-step sign-in is off.',
+  password_changed: 'Your password was changed. Your other sessions have ended.',
+};
+
+export function noticeOf(ctx: AppContext): string | null {
+  const key = ctx.query.notice;
+  return typeof key === 'string' ? (NOTICES[key] ?? null) : null;
+}
+
+export function sendPage(
+  ctx: AppContext,
+  d: Dashboard,
+  opts: { title: string; active: string; body: ComponentChildren; status?: number; charts?: boolean; notice?: string | null },
+): void {
+  ctx.status = opts.status ?? 200;
+  ctx.type = 'text/html; charset=utf-8';
+  const notice = opts.notice === undefined ? noticeOf(ctx) : opts.notice;
+  ctx.body = documentHtml({
+    title: opts.title,
+    charts: opts.charts,
+    body: (
+      <Page d={d} title={opts.title} active={opts.active} notice={notice}>
+        {opts.body}
+      </Page>
+    ),
+  });
+}
+
+export function sendBare(ctx: AppContext, title: string, body: ComponentChildren, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = documentHtml({ title, body });
+}
+
+/** The form re-rendered after an API error: the message beside the field its `param` names. */
+export function formStateFrom(err: ApiError, form: FormBody, fields: readonly string[]): FormState {
+  const values: FormState['values'] = {};
+  for (const [k, v] of Object.entries(form)) if (k !== '_csrf' && !/password|secret|code/.test(k)) values[k] = v;
+  const param = err.param?.split(/[.[]/)[0];
+  if (param && fields.includes(param)) return { values, errors: { [param]: err.message } };
+  return { values, formError: err.message };
+}
+
+export function redirectWithNotice(ctx: AppContext, path: string, notice: keyof typeof NOTICES): void {
+  ctx.status = 303;
+  ctx.redirect(`${path}${path.includes('?') ? '&' : '?'}notice=${notice}`);
+  ctx.status = 303;
+}
+
+/** Status code for an error page: the API's own. */
+export function statusOf(err: ApiError): number {
+  return err.status;
+}

@@ -1,0 +1,285 @@
+// Building blocks of the dashboard pages (Preact components rendered to strings on the server;
+// every text and attribute value is escaped by the renderer). Forms post to the dashboard with
+// the session's CSRF token; an API error that names a field is shown next to that field.
+import type { ComponentChildren, JSX } from 'preact';
+import { formatAmount, isSupportedCurrency } from '../../../src/billing/currency';
+
+export interface FormState {
+  values?: Record<string, string | string[] | undefined>;
+  /** Messages by field name (the API's `param`). */
+  errors?: Record<string, string>;
+  /** An error that names no field on this form. */
+  formError?: string;
+}
+
+export function money(amount: bigint | number | null | undefined, currency: string): string {
+  if (amount === null || amount === undefined) return '—';
+  const n = Number(amount);
+  const c = currency.toUpperCase();
+  return isSupportedCurrency(c) ? formatAmount(n, c) : `${n} ${c}`;
+}
+
+export function when(d: Date | null | undefined): string {
+  if (!d) return '—';
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export function day(d: Date | null | undefined): string {
+  return d ? d.toISOString().slice(0, 10) : '—';
+}
+
+const GOOD = new Set(['succeeded', 'paid', 'active', 'enabled', 'complete', 'issued', 'ok', 'trialing']);
+const WARN = new Set(['pending', 'open', 'draft', 'past_due', 'paused', 'requires_payment_method', 'processing', 'advancing', 'disabled']);
+const BAD = new Set(['failed', 'canceled', 'void', 'uncollectible', 'unpaid', 'denied', 'expired', 'revoked']);
+
+export function Status({ value }: { value: string | null | undefined }) {
+  const v = value ?? '—';
+  const tone = GOOD.has(v) ? 'ok' : WARN.has(v) ? 'warn' : BAD.has(v) ? 'bad' : '';
+  return <span class={`badge ${tone}`}>{v.replace(/_/g, ' ')}</span>;
+}
+
+export function Panel({ title, children, id }: { title?: string; children: ComponentChildren; id?: string }) {
+  return (
+    <section class="panel" id={id} aria-labelledby={title && id ? `${id}-title` : undefined}>
+      {title ? <h2 id={id ? `${id}-title` : undefined}>{title}</h2> : null}
+      {children}
+    </section>
+  );
+}
+
+export interface Column<T> {
+  label: string;
+  cell: (row: T) => ComponentChildren;
+  num?: boolean;
+}
+
+export function Table<T>({ columns, rows, empty, caption }: { columns: Column<T>[]; rows: T[]; empty: string; caption?: string }) {
+  if (rows.length === 0) return <p class="muted">{empty}</p>;
+  return (
+    <div class="table-wrap">
+      <table>
+        {caption ? <caption class="skip">{caption}</caption> : null}
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th scope="col" class={c.num ? 'num' : undefined}>
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr>
+              {columns.map((c) => (
+                <td class={c.num ? 'num' : undefined}>{c.cell(r)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** "Next page" with the last row's id as starting_after, keeping the page's other filters. */
+export function Pager({ basePath, query, hasMore, lastId }: { basePath: string; query: Record<string, string | undefined>; hasMore: boolean; lastId: string | undefined }) {
+  const first = Boolean(query.starting_after);
+  if (!hasMore && !first) return null;
+  const build = (extra: Record<string, string | undefined>) => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...query, ...extra })) if (v) p.set(k, v);
+    const s = p.toString();
+    return s ? `${basePath}?${s}` : basePath;
+  };
+  return (
+    <nav class="pager" aria-label="Pages">
+      {first ? <a href={build({ starting_after: undefined })}>« First page</a> : null}
+      {hasMore && lastId ? (
+        <a href={build({ starting_after: lastId })} rel="next">
+          Next page »
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
+export function Csrf({ token }: { token: string }) {
+  return <input type="hidden" name="_csrf" value={token} />;
+}
+
+export function FormErrors({ state }: { state?: FormState }) {
+  if (!state?.formError) return null;
+  return (
+    <div class="form-error" role="alert" id="form-error">
+      {state.formError}
+    </div>
+  );
+}
+
+type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'name' | 'label' | 'value'>;
+
+function valueOf(state: FormState | undefined, name: string, fallback?: string | null): string {
+  const v = state?.values?.[name];
+  if (v !== undefined) return Array.isArray(v) ? (v[0] ?? '') : v;
+  return fallback ?? '';
+}
+
+export function Field({
+  name,
+  label,
+  state,
+  value,
+  hint,
+  type = 'text',
+  input,
+}: {
+  name: string;
+  label: string;
+  state?: FormState;
+  value?: string | null;
+  hint?: string;
+  type?: string;
+  input?: InputProps;
+}) {
+  const error = state?.errors?.[name];
+  const id = `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {hint ? (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <input id={id} name={name} type={type} value={type === 'password' ? '' : valueOf(state, name, value)} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy} {...input} />
+      {error ? (
+        <p class="field-error" id={`${id}-error`} data-field={name}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function TextArea({ name, label, state, value, hint }: { name: string; label: string; state?: FormState; value?: string | null; hint?: string }) {
+  const error = state?.errors?.[name];
+  const id = `f-${name}`;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {hint ? (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <textarea id={id} name={name} aria-invalid={error ? 'true' : undefined} aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}>
+        {valueOf(state, name, value)}
+      </textarea>
+      {error ? (
+        <p class="field-error" id={`${id}-error`} data-field={name}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Select({ name, label, options, state, value, hint }: { name: string; label: string; options: Array<[string, string]>; state?: FormState; value?: string; hint?: string }) {
+  const error = state?.errors?.[name];
+  const id = `f-${name}`;
+  const current = valueOf(state, name, value);
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {hint ? (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <select id={id} name={name} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-error` : undefined}>
+        {options.map(([v, l]) => (
+          <option value={v} selected={v === current}>
+            {l}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p class="field-error" id={`${id}-error`} data-field={name}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A one-button form for an action on an object. */
+export function ActionButton({
+  action,
+  csrf,
+  label,
+  confirm,
+  danger,
+  busy,
+  hidden,
+  id,
+}: {
+  action: string;
+  csrf: string;
+  label: string;
+  confirm?: string;
+  danger?: boolean;
+  busy?: string;
+  hidden?: Record<string, string>;
+  id?: string;
+}) {
+  return (
+    <form method="post" action={action} class="inline" data-confirm={confirm} data-busy={busy}>
+      <Csrf token={csrf} />
+      {Object.entries(hidden ?? {}).map(([k, v]) => (
+        <input type="hidden" name={k} value={v} />
+      ))}
+      <button type="submit" class={danger ? 'danger' : 'secondary'} id={id}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
+export function Props({ rows }: { rows: Array<[string, ComponentChildren]> }) {
+  return (
+    <dl class="props">
+      {rows.map(([k, v]) => (
+        <>
+          <dt>{k}</dt>
+          <dd>{v ?? '—'}</dd>
+        </>
+      ))}
+    </dl>
+  );
+}
+
+/** A chart drawn by dashboard.js from the JSON block (no inline script: it is data, not code). */
+export function Chart({ id, title, spec }: { id: string; title: string; spec: { type?: 'bar' | 'line'; labels: string[]; series: Array<{ label: string; data: number[] }>; currency?: string } }) {
+  const json = JSON.stringify(spec).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+  const summary = spec.series.map((s) => `${s.label}: ${s.data.map((v, i) => `${spec.labels[i]} ${spec.currency ? `${v} ${spec.currency}` : v}`).join(', ')}`).join('; ');
+  return (
+    <figure class="chart">
+      <div class="chart-box">
+        <canvas id={id} role="img" aria-label={`${title}. ${summary}`}></canvas>
+      </div>
+      <script type="application/json" data-chart={id} dangerouslySetInnerHTML={{ __html: json }}></script>
+    </figure>
+  );
+}
+
+export function SecretOnce({ label, value, id }: { label: string; value: string; id: string }) {
+  return (
+    <div class="secret-once" role="status">
+      <strong>{label}</strong>
+      <code id={id}>{value}</code>
+      <span class="muted">Copy it now: the dashboard shows it only this once.</span>
+    </div>
+  );
+}

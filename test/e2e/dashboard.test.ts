@@ -1,0 +1,353 @@
+// The merchant dashboard in a real browser: headless Chromium driven by playwright-core against
+// the real API, database and Temporal. Screenshots of every page (laptop and phone widths) are
+// kept in test-artifacts/dashboard/ (or DASHBOARD_SCREENSHOT_DIR) for a person to look at.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { TOTP, Secret } from 'otpauth';
+import { testEnv, type TestEnv } from '../support/env';
+import { call, newMerchant, expectError, type TestMerchant } from '../support/api';
+import { newDashboardUser, signInHttp, TEST_PASSWORD } from '../support/dashboard';
+import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../support/browser';
+
+export const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOT_DIR ?? path.resolve(__dirname, '..', '..', '..', 'test-artifacts', 'dashboard');
+
+type User = Awaited<ReturnType<typeof newDashboardUser>>;
+
+describe('merchant dashboard in Chromium (e2e)', function () {
+  this.timeout(180_000);
+  let env: TestEnv;
+  let a: TestMerchant;
+  let b: TestMerchant;
+  let ownerA: User;
+  let developerA: User;
+  let financeA: User;
+  let readOnlyA: User;
+  let ownerB: User;
+  let profileDir: string;
+  let context: BrowserContext;
+  const cspViolations: string[] = [];
+
+  before(async function () {
+    this.timeout(20 * 60_000);
+    ensureChromium();
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    env = await testEnv();
+    a = await newMerchant(env);
+    b = await newMerchant(env);
+    ownerA = await newDashboardUser(env, a.id, 'owner');
+    developerA = await newDashboardUser(env, a.id, 'developer');
+    financeA = await newDashboardUser(env, a.id, 'finance');
+    readOnlyA = await newDashboardUser(env, a.id, 'read_only');
+    ownerB = await newDashboardUser(env, b.id, 'owner');
+    profileDir = mkdtempSync(path.join(os.tmpdir(), 'dashboard-e2e-profile-'));
+    context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, locale: 'en-US', viewport: { width: 1280, height: 860 } });
+  });
+
+  after(async () => {
+    await context?.close();
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  });
+
+  /** A fresh page in its own browser context (own cookies), with CSP violations collected. */
+  async function freshPage(viewport = { width: 1280, height: 860 }): Promise<{ page: Page; close: () => Promise<void> }> {
+    const browser = context.browser();
+    const ctx = browser ? await browser.newContext({ viewport }) : await chromium.launchPersistentContext(mkdtempSync(path.join(os.tmpdir(), 'dashboard-e2e-')), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport });
+    const page = await ctx.newPage();
+    page.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) cspViolations.push(`${page.url()}: ${msg.text()}`);
+    });
+    page.on('dialog', (d) => void d.accept());
+    return { page, close: () => ctx.close() };
+  }
+
+  async function signIn(page: Page, user: { email: string; password?: string }, password = user.password ?? TEST_PASSWORD) {
+    await page.goto(`${env.baseUrl}/dashboard/sign-in`);
+    await page.fill('#f-email', user.email);
+    await page.fill('#f-password', password);
+    await page.click('#sign-in-button');
+  }
+
+  async function shot(page: Page, name: string) {
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  }
+
+  it('signs in, shows the home page with its charts, and signs out', async () => {
+    const { page, close } = await freshPage();
+    const res = await page.goto(`${env.baseUrl}/dashboard`);
+    assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in', 'not signed in: sent to sign-in');
+    assert.equal(res?.status(), 200);
+    const csp = res?.headers()['content-security-policy'] ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'/);
+    await shot(page, 'sign-in');
+    await signIn(page, ownerA);
+    await page.waitForURL(`${env.baseUrl}/dashboard`);
+    assert.equal(await page.locator('#user-email').textContent(), ownerA.email);
+    assert.equal(await page.locator('#merchant-name').textContent(), (await env.db.merchant.findUnique({ where: { id: a.id } }))!.name);
+    await page.locator('#chart-revenue').waitFor();
+    // Chart.js (served by the service) drew on the canvas.
+    await page.waitForFunction(() => typeof (window as unknown as { Chart?: unknown }).Chart === 'function');
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name === 'billing_dashboard')!;
+    assert.equal(session.httpOnly, true);
+    assert.equal(session.sameSite, 'Lax');
+    await page.click('#sign-out');
+    await page.waitForURL(/\/dashboard\/sign-in/);
+    assert.match((await page.locator('#notice').textContent()) ?? '', /signed out/);
+    const back = await page.goto(`${env.baseUrl}/dashboard/developers/api-keys`);
+    assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in', 'the old session no longer works');
+    assert.equal(back?.status(), 200);
+    await close();
+  });
+
+  it('a wrong password is shown beside the field; five failures lock the e-mail with a clear message', async () => {
+    const victim = await newDashboardUser(env, a.id, 'finance');
+    const { page, close } = await freshPage();
+    for (let i = 1; i <= 4; i++) {
+      await signIn(page, victim, 'wrong password!');
+      await page.locator('.field-error[data-field="password"]').waitFor();
+      assert.match((await page.locator('.field-error[data-field="password"]').textContent()) ?? '', /Wrong e-mail or password/);
+    }
+    assert.match((await page.locator('.field-error[data-field="password"]').textContent()) ?? '', /One more failed attempt locks this e-mail for 15 minutes/);
+    await signIn(page, victim, 'wrong password!');
+    await page.locator('.field-error[data-field="email"]').waitFor();
+    const locked = (await page.locator('.field-error[data-field="email"]').textContent()) ?? '';
+    assert.match(locked, /Too many failed sign-ins for this e-mail: it is locked for 15 minutes, until \d\d:\d\d UTC/);
+    await shot(page, 'sign-in-locked');
+    // Locked means locked: even the right password is refused now.
+    await signIn(page, victim);
+    await page.locator('.field-error[data-field="email"]').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in');
+    const audit = await env.db.dashboardAuditEntry.findMany({ where: { merchantId: a.id, objectId: victim.id, action: 'session.sign_in' } });
+    // Four plain failures, then the fifth (which locked) and the right password while locked.
+    assert.equal(audit.filter((e) => e.outcome === 'failed').length, 4);
+    assert.equal(audit.filter((e) => e.outcome === 'denied').length, 2);
+    assert.equal(await env.db.dashboardSignInAttempt.count({ where: { email: victim.email, succeeded: false } }), 5);
+    await close();
+  });
+
+  it('a developer creates a key (shown once, works at once) and rotates it (the old value stops)', async () => {
+    const { page, close } = await freshPage();
+    await signIn(page, developerA);
+    await page.waitForURL(`${env.baseUrl}/dashboard`);
+    await page.goto(`${env.baseUrl}/dashboard/developers/api-keys`);
+    await page.fill('#f-label', 'e2e backend');
+    await page.click('#create-key-button');
+    await page.locator('#shown-key').waitFor();
+    const key = ((await page.locator('#shown-key').textContent()) ?? '').trim();
+    assert.match(key, /^sk_test_[0-9A-Za-z]{32}$/);
+    await shot(page, 'api-keys-created');
+    const ok = await call(env, 'GET', '/v1/customers', { key, merchant: a.id });
+    assert.equal(ok.status, 200, ok.text);
+    // Reloading does not show it again.
+    await page.goto(`${env.baseUrl}/dashboard/developers/api-keys`);
+    assert.equal(await page.locator('#shown-key').count(), 0);
+    assert.equal((await page.content()).includes(key), false);
+
+    const row = await env.db.apiKey.findFirstOrThrow({ where: { merchantId: a.id, label: 'e2e backend' } });
+    await page.click(`#rotate-${row.id}`);
+    await page.locator('#shown-key').waitFor();
+    const rotated = ((await page.locator('#shown-key').textContent()) ?? '').trim();
+    assert.notEqual(rotated, key);
+    expectError(await call(env, 'GET', '/v1/customers', { key, merchant: a.id }), 401, 'unauthorized');
+    assert.equal((await call(env, 'GET', '/v1/customers', { key: rotated, merchant: a.id })).status, 200);
+    await close();
+  });
+
+  it('a read-only user sees no action buttons, and the server refuses a forged action too', async () => {
+    const { page, close } = await freshPage();
+    await signIn(page, readOnlyA);
+    await page.waitForURL(`${env.baseUrl}/dashboard`);
+    await page.goto(`${env.baseUrl}/dashboard/developers/api-keys`);
+    assert.equal(await page.locator('#create-key-form').count(), 0);
+    assert.equal(await page.locator('[id^="revoke-"]').count(), 0);
+    await shot(page, 'api-keys-read-only');
+    const before = await env.db.apiKey.count({ where: { merchantId: a.id } });
+    // The same form a developer gets, submitted from this page with this session's CSRF token.
+    const status = await page.evaluate(async () => {
+      const token = (document.querySelector('input[name=_csrf]') as HTMLInputElement).value;
+      const res = await fetch('/dashboard/developers/api-keys', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: token, label: 'sneaky', type: 'secret' }) });
+      return { status: res.status, text: await res.text() };
+    });
+    assert.equal(status.status, 403);
+    assert.match(status.text, /does not allow this action/);
+    assert.equal(await env.db.apiKey.count({ where: { merchantId: a.id } }), before);
+    const denied = await env.db.dashboardAuditEntry.findFirst({ where: { actorUserId: readOnlyA.id, action: 'api_key.create' } });
+    assert.equal(denied?.outcome, 'denied');
+    await close();
+  });
+
+  it('a state change without the CSRF token, or from another origin, is refused', async () => {
+    const { page, close } = await freshPage();
+    await signIn(page, ownerA);
+    await page.waitForURL(`${env.baseUrl}/dashboard`);
+    const before = await env.db.apiKey.count({ where: { merchantId: a.id } });
+    const noToken = await page.evaluate(async () => {
+      const res = await fetch('/dashboard/developers/api-keys', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ label: 'no token', type: 'secret' }) });
+      return { status: res.status, text: await res.text() };
+    });
+    assert.equal(noToken.status, 403);
+    assert.match(noToken.text, /did not come from the dashboard/);
+    const wrongToken = await page.evaluate(async () => {
+      const res = await fetch('/dashboard/developers/api-keys', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: 'x'.repeat(43), label: 'bad token', type: 'secret' }) });
+      return res.status;
+    });
+    assert.equal(wrongToken, 403);
+    assert.equal(await env.db.apiKey.count({ where: { merchantId: a.id } }), before);
+    // Outside the browser: the session cookie with a foreign Origin is refused even with the token.
+    const http = await signInHttp(env, ownerA.email);
+    const foreign = await fetch(`${env.baseUrl}/dashboard/developers/api-keys`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Cookie: http.cookie, 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example' },
+      body: new URLSearchParams({ _csrf: http.csrf, label: 'foreign', type: 'secret' }).toString(),
+    });
+    assert.equal(foreign.status, 403);
+    assert.match(await foreign.text(), /came from another site/);
+    assert.equal(await env.db.apiKey.count({ where: { merchantId: a.id } }), before);
+    await close();
+  });
+
+  it("merchant A's session never sees merchant B's objects", async () => {
+    const bKey = await b.call('POST', '/v1/api_keys', { body: { type: 'secret', mode: 'test', label: 'only-b-key' } });
+    assert.equal(bKey.status, 201);
+    const bEndpoint = await env.db.webhookEndpoint.create({ data: { id: `we_b${Date.now()}`, merchantId: b.id, mode: 'test', url: 'https://b.example.com/hook', events: ['*'], secret: 'whsec_b' } });
+    const { page, close } = await freshPage();
+    await signIn(page, ownerA);
+    await page.waitForURL(`${env.baseUrl}/dashboard`);
+    await page.goto(`${env.baseUrl}/dashboard/developers/api-keys`);
+    assert.equal((await page.content()).includes('only-b-key'), false);
+    const res = await page.goto(`${env.baseUrl}/dashboard/developers/webhooks/${bEndpoint.id}`);
+    assert.equal(res?.status(), 404);
+    assert.equal(await page.locator('#error-message').getAttribute('data-code'), 'resource_missing');
+    await page.goto(`${env.baseUrl}/dashboard/developers/api-keys`);
+    // Forged actions on B's objects fail the same way and change nothing.
+    const rotate = await page.evaluate(async (id) => {
+      const token = (document.querySelector('input[name=_csrf]') as HTMLInputElement).value;
+      const r = await fetch(`/dashboard/developers/api-keys/${id}/rotate`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: token }) });
+      return r.status;
+    }, bKey.body.id);
+    assert.equal(rotate, 404);
+    assert.equal((await env.db.apiKey.findUnique({ where: { id: bKey.body.id } }))!.rotatedAt, null);
+    await close();
+    // And B's owner sees B's key, not A's.
+    const other = await freshPage();
+    await signIn(other.page, ownerB);
+    await other.page.waitForURL(`${env.baseUrl}/dashboard`);
+    await other.page.goto(`${env.baseUrl}/dashboard/developers/api-keys`);
+    assert.ok((await other.page.content()).includes('only-b-key'));
+    assert.equal((await other.page.content()).includes('e2e backend'), false);
+    await other.close();
+  });
+
+  it('two-step sign-in: set up with an authenticator code, then asked for a code at sign-in', async () => {
+    const user = await newDashboardUser(env, a.id, 'developer');
+    const { page, close } = await freshPage();
+    await signIn(page, user);
+    await page.waitForURL(`${env.baseUrl}/dashboard`);
+    await page.goto(`${env.baseUrl}/dashboard/account`);
+    await page.click('#totp-setup');
+    const secret = ((await page.locator('#totp-secret').textContent()) ?? '').trim();
+    const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+    await page.fill('#f-code', '000000');
+    await page.click('#totp-confirm-form button[type=submit]');
+    await page.locator('.field-error[data-field="code"]').waitFor();
+    await page.fill('#f-code', totp.generate());
+    await page.click('#totp-confirm-form button[type=submit]');
+    await page.locator('#totp-status').waitFor();
+    assert.match((await page.locator('#totp-status').textContent()) ?? '', /^On since/);
+    await page.click('#sign-out');
+    await page.waitForURL(/sign-in/);
+    await signIn(page, user);
+    await page.waitForURL(/\/dashboard\/sign-in\/two-step/);
+    // Nothing else works before the code.
+    await page.goto(`${env.baseUrl}/dashboard/developers/api-keys`);
+    assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in/two-step');
+    await shot(page, 'sign-in-two-step');
+    // The code used to turn it on cannot be replayed; wait for the next step.
+    const next = totp.generate({ timestamp: Date.now() + 30_000 });
+    await page.fill('#f-code', next);
+    await page.click('#two-step-button');
+    await page.waitForURL(`${env.baseUrl}/dashboard`);
+    await close();
+  });
+
+  it('sign out everywhere ends every session of the user', async () => {
+    const first = await freshPage();
+    const second = await freshPage();
+    await signIn(first.page, financeA);
+    await first.page.waitForURL(`${env.baseUrl}/dashboard`);
+    await signIn(second.page, financeA);
+    await second.page.waitForURL(`${env.baseUrl}/dashboard`);
+    await first.page.goto(`${env.baseUrl}/dashboard/account`);
+    await first.page.click('#sign-out-everywhere');
+    await first.page.waitForURL(/sign-in/);
+    await second.page.goto(`${env.baseUrl}/dashboard/developers/webhooks`);
+    assert.equal(new URL(second.page.url()).pathname, '/dashboard/sign-in');
+    await first.close();
+    await second.close();
+  });
+
+  it('the owner reads the audit log of the actions above; other roles cannot', async () => {
+    const { page, close } = await freshPage();
+    await signIn(page, ownerA);
+    await page.waitForURL(`${env.baseUrl}/dashboard`);
+    await page.goto(`${env.baseUrl}/dashboard/audit`);
+    const text = (await page.locator('#audit').textContent()) ?? '';
+    for (const action of ['api_key.create', 'api_key.rotate', 'session.sign_in']) assert.ok(text.includes(action), `${action} in the audit log`);
+    assert.ok(text.includes(developerA.email));
+    await shot(page, 'audit-log');
+    await close();
+    const dev = await freshPage();
+    await signIn(dev.page, developerA);
+    await dev.page.waitForURL(`${env.baseUrl}/dashboard`);
+    const res = await dev.page.goto(`${env.baseUrl}/dashboard/audit`);
+    assert.equal(res?.status(), 403);
+    await dev.close();
+    // The log is append-only in the database itself.
+    await assert.rejects(env.db.$executeRawUnsafe(`UPDATE dashboard_audit_log SET action = 'x' WHERE merchant_id = '${a.id}'`), /append-only/);
+    await assert.rejects(env.db.$executeRawUnsafe(`DELETE FROM dashboard_audit_log WHERE merchant_id = '${a.id}'`), /append-only/);
+  });
+
+  const PAGES = [
+    ['home', '/dashboard'],
+    ['customers', '/dashboard/customers'],
+    ['subscriptions', '/dashboard/subscriptions'],
+    ['invoices', '/dashboard/invoices'],
+    ['credit-notes', '/dashboard/credit-notes'],
+    ['payments', '/dashboard/payments'],
+    ['refunds', '/dashboard/refunds'],
+    ['usage', '/dashboard/usage'],
+    ['api-keys', '/dashboard/developers/api-keys'],
+    ['webhooks', '/dashboard/developers/webhooks'],
+    ['deliveries', '/dashboard/developers/deliveries'],
+    ['events', '/dashboard/developers/events'],
+    ['settings', '/dashboard/settings'],
+    ['team', '/dashboard/team'],
+    ['audit', '/dashboard/audit'],
+    ['account', '/dashboard/account'],
+  ] as const;
+
+  it('every page renders for the owner at laptop and phone widths, under its CSP (screenshots kept)', async () => {
+    for (const [label, viewport] of [
+      ['laptop', { width: 1280, height: 860 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      const { page, close } = await freshPage(viewport);
+      await signIn(page, ownerA);
+      await page.waitForURL(`${env.baseUrl}/dashboard`);
+      for (const [name, url] of PAGES) {
+        const res = await page.goto(`${env.baseUrl}${url}`);
+        assert.equal(res?.status(), 200, `${url}: ${res?.status()}`);
+        assert.equal(await page.locator('h1').count(), 1, `${url} has one heading`);
+        await shot(page, `${label}-${name}`);
+      }
+      await close();
+    }
+    assert.deepEqual(cspViolations, []);
+    console.log(`      screenshots: ${SCREENSHOT_DIR}`);
+  });
+});
