@@ -31,6 +31,8 @@ export interface Config {
   /** Merchant dashboard: absolute session lifetime and idle timeout (docs/dashboard.md). */
   dashboardSessionHours: number;
   dashboardIdleMinutes: number;
+  /** Base URL of the Temporal Web UI, for links from the dashboard to a workflow. */
+  temporalUiUrl: string;
 }
 
 function int(name: string, fallback: number, min: number, max: number): number {
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountingSyncPollSeconds: int('ACCOUNTING_SYNC_POLL_SECONDS', 30, 1, 3600),
     dashboardSessionHours: int('DASHBOARD_SESSION_HOURS', 12, 1, 24 * 30),
     dashboardIdleMinutes: int('DASHBOARD_IDLE_MINUTES', 60, 1, 24 * 60),
+    temporalUiUrl: (env.TEMPORAL_UI_URL || `http://localhost:${int('TEMPORAL_UI_PORT', 8233, 1, 65535)}`).replace(/\/+$/, ''),
   };
 }
 

@@ -7,7 +7,8 @@ import type { ScopedTx } from '../../src/db/tenancy';
 import type { Permission } from '../../src/domain/dashboard-users/roles';
 import { recordAuditEntry } from '../../src/domain/dashboard-audit/record-audit-entry';
 import { assertPermission, csrfValid, type Dashboard } from './session';
-import { assertSameOrigin } from './http';
+import { assertSameOrigin, field } from './http';
+import type { RequestScope } from '../../src/domain/request-scope';
 
 export interface ActionSpec<T> {
   permission: Permission;
@@ -18,7 +19,7 @@ export interface ActionSpec<T> {
   /** Whether the object lives in a mode (test/live data) rather than in the merchant as a whole. */
   modeScoped?: boolean;
   /** The domain call, inside the transaction. Push side effects onto `afterCommit`. */
-  run: (tx: ScopedTx, afterCommit: Array<() => Promise<void>>) => Promise<T>;
+  run: (tx: ScopedTx, afterCommit: Array<() => Promise<void>>, scope: RequestScope) => Promise<T>;
   /** Details worth keeping (never secrets). */
   detail?: (result: T) => Record<string, unknown>;
   /** The object id known only from the result (e.g. a created key). */
@@ -57,7 +58,12 @@ export async function act<T>(ctx: AppContext, d: Dashboard, spec: ActionSpec<T>)
   let result: T;
   try {
     result = await d.db.$transaction(async (tx) => {
-      const r = await spec.run(tx, afterCommit);
+      // The form's one-time token names the request to workflows: a form sent twice (a double
+      // click, a resubmit) applies its command once.
+      const nonce = field(d.form, '_idem');
+      const requestKey = `dashboard:${/^[A-Za-z0-9_-]{16,64}$/.test(nonce) ? nonce : ctx.state.requestId}`;
+      const scope: RequestScope = { tenant: d.tenant, db: tx, requestKey, afterCommit: (work) => void afterCommit.push(work) };
+      const r = await spec.run(tx, afterCommit, scope);
       await audit(d, spec as ActionSpec<unknown>, 'succeeded', spec.detail?.(r) ?? {}, spec.resultId?.(r) ?? spec.objectId, tx as unknown as typeof d.deps.db);
       return r;
     }, TX);

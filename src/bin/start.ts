@@ -35,7 +35,7 @@ async function main(): Promise<void> {
 
   const worker = await createBillingWorker({ db, config, log, address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const workerRun = worker.run();
-  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, log });
+  const app = createApp({ db, config: { ...config, databaseUrl, temporalUiUrl: temporalEndpoint.uiUrl ?? config.temporalUiUrl }, temporal, log });
   const http = await listen(app, config.port);
 
   const seeded = await seedDefaultMerchant(db);
@@ -44,6 +44,19 @@ async function main(): Promise<void> {
   log(`worker polling task queue "${config.taskQueue}" in namespace "${config.temporalNamespace}"`);
   if (sandboxes) {
     log(`accounting sandboxes (test mode): OAuth provider ${sandboxes.oauth.url} · form provider ${sandboxes.form.url} (company_id ${sandboxes.form.defaultCompany.id}, api_token ${sandboxes.form.defaultCompany.apiToken})`);
+  }
+  log(`merchant dashboard: http://localhost:${http.port}/dashboard`);
+  if ((await db.dashboardUser.count()) === 0) {
+    const merchant = seeded?.merchantId ?? (await db.merchant.findFirst({ orderBy: { createdAt: 'asc' } }))?.id ?? 'MERCHANT_ID';
+    process.stdout.write(
+      [
+        '',
+        'No dashboard user yet. Create the first (an owner; the password is generated and shown once):',
+        `  npx billing users create --merchant ${merchant} --email you@example.is --role owner`,
+        `then sign in at http://localhost:${http.port}/dashboard and invite the rest of the team from its Team page.`,
+        '',
+      ].join('\n') + '\n',
+    );
   }
   if (seeded) {
     process.stdout.write(

@@ -11,6 +11,8 @@ import { testEnv, type TestEnv } from '../support/env';
 import { call, newMerchant, expectError, type TestMerchant } from '../support/api';
 import { newDashboardUser, signInHttp, TEST_PASSWORD } from '../support/dashboard';
 import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../support/browser';
+import { attachCard, createCustomer, eventually, monthlyPrice, ok, TEST_CARDS } from '../api/subscriptions/fixtures';
+import { receiverVerifies, startHarness, startReceiver } from '../api/webhooks/harness';
 
 export const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOT_DIR ?? path.resolve(__dirname, '..', '..', '..', 'test-artifacts', 'dashboard');
 
@@ -310,6 +312,152 @@ describe('merchant dashboard in Chromium (e2e)', function () {
     // The log is append-only in the database itself.
     await assert.rejects(env.db.$executeRawUnsafe(`UPDATE dashboard_audit_log SET action = 'x' WHERE merchant_id = '${a.id}'`), /append-only/);
     await assert.rejects(env.db.$executeRawUnsafe(`DELETE FROM dashboard_audit_log WHERE merchant_id = '${a.id}'`), /append-only/);
+  });
+
+  /** A subscription whose first invoice failed to charge (a card that saves but is always declined). */
+  async function failedSubscriptionInvoice(): Promise<{ customer: any; subscription: any; invoice: any }> {
+    const customer = await createCustomer(a);
+    await attachCard(a, customer.id, TEST_CARDS.alwaysDeclines);
+    const price = await monthlyPrice(a, 4900);
+    const subscription = await ok(a.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
+    const invoice = await eventually(async () => {
+      const list = await ok(a.call('GET', `/v1/invoices?subscription=${subscription.id}`));
+      const inv = list.data[0];
+      const row = inv ? await env.db.invoice.findUnique({ where: { id: inv.id } }) : null;
+      return inv && inv.status === 'open' && row!.attemptCount >= 1 ? inv : undefined;
+    }, 'the first invoice to fail');
+    return { customer, subscription, invoice };
+  }
+
+  it('finance retries a failed invoice and sees it paid, and voids another (read-only cannot)', async () => {
+    const first = await failedSubscriptionInvoice();
+    const second = await failedSubscriptionInvoice();
+    // The customer fixes the card: a good one becomes the default.
+    const good = await attachCard(a, first.customer.id, TEST_CARDS.visa);
+    await ok(a.call('POST', `/v1/payment_methods/${good.id}/set_default`));
+
+    const ro = await freshPage();
+    await signIn(ro.page, readOnlyA);
+    await ro.page.waitForURL(`${env.baseUrl}/dashboard`);
+    await ro.page.goto(`${env.baseUrl}/dashboard/invoices/${first.invoice.id}`);
+    assert.equal(await ro.page.locator('#invoice-pay').count(), 0);
+    const forged = await ro.page.evaluate(async (id) => {
+      const token = (document.querySelector('input[name=_csrf]') as HTMLInputElement).value;
+      return (await fetch(`/dashboard/invoices/${id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: token }) })).status;
+    }, first.invoice.id);
+    assert.equal(forged, 403);
+    assert.equal((await ok(a.call('GET', `/v1/invoices/${first.invoice.id}`))).status, 'open');
+    await ro.close();
+
+    const { page, close } = await freshPage();
+    await signIn(page, financeA);
+    await page.waitForURL(`${env.baseUrl}/dashboard`);
+    await page.goto(`${env.baseUrl}/dashboard/invoices?status=open`);
+    assert.ok((await page.locator('#invoices').textContent())?.includes(first.invoice.number));
+    await shot(page, 'invoices-open');
+    await page.goto(`${env.baseUrl}/dashboard/invoices/${first.invoice.id}`);
+    assert.equal((await page.locator('#invoice-status').textContent())?.trim(), 'open');
+    await shot(page, 'invoice-failed');
+    await page.click('#invoice-pay');
+    await page.waitForURL(/notice=invoice_paid/);
+    assert.equal((await page.locator('#invoice-status').textContent())?.trim(), 'paid');
+    await shot(page, 'invoice-paid');
+    assert.equal((await ok(a.call('GET', `/v1/invoices/${first.invoice.id}`))).status, 'paid');
+
+    await page.goto(`${env.baseUrl}/dashboard/invoices/${second.invoice.id}`);
+    await page.click('#invoice-void');
+    await page.waitForURL(/notice=invoice_voided/);
+    assert.equal((await page.locator('#invoice-status').textContent())?.trim(), 'void');
+    assert.equal((await ok(a.call('GET', `/v1/invoices/${second.invoice.id}`))).status, 'void');
+    // A void invoice offers nothing more.
+    assert.equal(await page.locator('#invoice-actions').count(), 0);
+
+    // The subscription page: items, the next invoice preview, the workflow link; pause through the command path.
+    await page.goto(`${env.baseUrl}/dashboard/subscriptions/${first.subscription.id}`);
+    assert.match((await page.locator('#workflow-link').getAttribute('href')) ?? '', /subscription%2Fsub_/);
+    assert.match((await page.locator('#preview-total').textContent()) ?? '', /4\.900/);
+    await shot(page, 'subscription');
+    await page.click('#sub-pause');
+    await page.waitForURL(/notice=subscription_changed/);
+    assert.equal((await page.locator('#subscription-status').textContent())?.trim(), 'paused');
+    assert.equal((await ok(a.call('GET', `/v1/subscriptions/${first.subscription.id}`))).status, 'paused');
+    await page.click('#sub-resume');
+    await page.waitForURL(/notice=subscription_changed/);
+    assert.equal((await page.locator('#subscription-status').textContent())?.trim(), 'active');
+
+    // Customers: search by e-mail finds the customer, with its invoices.
+    await page.goto(`${env.baseUrl}/dashboard/customers?q=${encodeURIComponent(first.customer.email.toUpperCase())}`);
+    await page.click(`a[href="/dashboard/customers/${first.customer.id}"]`);
+    assert.ok((await page.locator('#customer-invoices').textContent())?.includes(first.invoice.number));
+    await shot(page, 'customer');
+    const audit = await env.db.dashboardAuditEntry.findMany({ where: { actorUserId: financeA.id, action: { in: ['invoice.pay', 'invoice.void'] } } });
+    assert.deepEqual(audit.map((e) => [e.action, e.objectId, e.outcome]).sort(), [
+      ['invoice.pay', first.invoice.id, 'succeeded'],
+      ['invoice.void', second.invoice.id, 'succeeded'],
+    ]);
+    await close();
+  });
+
+  it('a developer adds a webhook endpoint (secret shown once) and retries a failed delivery', async () => {
+    // An API + worker allowed to deliver to a loopback HTTPS receiver, with one attempt and no automatic retry.
+    const h = await startHarness(env, { retryDelaysMs: [] });
+    const receiver = await startReceiver((n) => (n === 1 ? 500 : 200));
+    try {
+      const { page, close } = await freshPage();
+      await page.goto(`${h.baseUrl}/dashboard/sign-in`);
+      await page.fill('#f-email', developerA.email);
+      await page.fill('#f-password', TEST_PASSWORD);
+      await page.click('#sign-in-button');
+      await page.waitForURL(`${h.baseUrl}/dashboard`);
+      await page.goto(`${h.baseUrl}/dashboard/developers/webhooks`);
+      // An error from the API is shown beside its field.
+      await page.fill('#f-url', 'http://example.com/hook');
+      await page.check('input[name=events][value="customer.created"]');
+      await page.click('#add-endpoint-form button[type=submit]');
+      await page.locator('.field-error[data-field="url"]').waitFor();
+      await shot(page, 'webhooks-url-error');
+      await page.fill('#f-url', receiver.url('/hook'));
+      await page.click('#add-endpoint-form button[type=submit]');
+      await page.locator('#shown-secret').waitFor();
+      const secret = ((await page.locator('#shown-secret').textContent()) ?? '').trim();
+      assert.match(secret, /^whsec_/);
+      await shot(page, 'webhook-endpoint-created');
+      const endpoint = await env.db.webhookEndpoint.findFirstOrThrow({ where: { merchantId: a.id, url: receiver.url('/hook') } });
+
+      await ok(h.call(a, 'POST', '/v1/customers', { body: { email: 'webhook-e2e@example.is' } }), 201);
+      await receiver.waitFor(1);
+      const delivery = await eventually(async () => {
+        const d = await env.db.webhookDelivery.findFirst({ where: { merchantId: a.id, eventType: 'customer.created', status: 'failed' } });
+        return d ?? undefined;
+      }, 'the failed delivery');
+      await page.goto(`${h.baseUrl}/dashboard/developers/deliveries/${delivery.id}`);
+      assert.equal((await page.locator('#delivery-status').textContent())?.trim(), 'failed');
+      await page.click('#retry-delivery');
+      await page.waitForURL(/notice=delivery_retried/);
+      await receiver.waitFor(2);
+      await eventually(async () => ((await env.db.webhookDelivery.findUnique({ where: { id: delivery.id } }))?.status === 'succeeded' ? true : undefined), 'the retried delivery to succeed');
+      await page.reload();
+      assert.equal((await page.locator('#delivery-status').textContent())?.trim(), 'succeeded');
+      assert.equal(await page.locator('#attempts tbody tr').count(), 2);
+      await shot(page, 'delivery-retried');
+      const second = receiver.requests[1]!;
+      assert.ok(receiverVerifies(secret, second.headers, second.body), 'signed with the secret the page showed');
+      assert.equal(second.json.type, 'customer.created');
+
+      // The secret is not shown again; rotating shows a new one, which signs from then on.
+      await page.goto(`${h.baseUrl}/dashboard/developers/webhooks/${endpoint.id}`);
+      assert.equal((await page.content()).includes(secret), false);
+      await page.click('#rotate-secret');
+      await page.locator('#shown-secret').waitFor();
+      assert.notEqual(((await page.locator('#shown-secret').textContent()) ?? '').trim(), secret);
+      await page.click('#disable-endpoint');
+      await page.waitForURL(/notice=endpoint_updated/);
+      assert.equal((await page.locator('#endpoint-status').textContent())?.trim(), 'disabled');
+      await close();
+    } finally {
+      await receiver.close();
+      await h.close();
+    }
   });
 
   const PAGES = [

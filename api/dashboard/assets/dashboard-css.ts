@@ -19,6 +19,8 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .main { padding:1.25rem 1.75rem 3rem; min-width:0; }
 .topbar { display:flex; flex-wrap:wrap; gap:.75rem; align-items:center; justify-content:space-between; margin-bottom:1rem; }
 .topbar h1 { margin:0; font-size:1.4rem; }
+.topbar .who select { width:auto; }
+td .mono { word-break:normal; white-space:nowrap; }
 .topbar .who { display:flex; flex-wrap:wrap; gap:.5rem; align-items:center; color:var(--muted); font-size:.9rem; }
 .mode-test-banner { background:#fff4e5; border:1px solid #f5c07a; color:#7a3e00; padding:.4rem .75rem; border-radius:6px; margin-bottom:1rem; }
 .panel { background:var(--panel); border:1px solid var(--line); border-radius:8px; padding:1rem 1.1rem; margin-bottom:1rem; }

@@ -1,3 +1,423 @@
-import type { AppDeps } from '../../context';
+// Invoices and credit notes (filter by status; retry payment now and void through the one
+// command path; the bank claim of a bank invoice; documents), payments and refunds (with a refund
+// action), and usage per meter and customer as a chart.
+import type { AppContext, AppDeps } from '../../context';
+import { errors } from '../../../src/errors';
+import { pageParams, parseBody, parseQuery, pathId, yup } from '../../validate';
+import { listInvoicesQuery, INVOICE_STATUSES } from '../../routes/invoices/schemas';
+import { listPaymentsQuery } from '../../routes/payments/schemas';
+import { findInvoice, listInvoices } from '../../../src/domain/invoices/find-invoices';
+import { payInvoiceNow } from '../../../src/domain/invoices/pay-invoice-now';
+import { voidInvoice } from '../../../src/domain/invoices/void-invoice';
+import { invoiceActionVerdict } from '../../../src/contracts/subscription-commands';
+import { pageCreditNotes } from '../../../src/domain/credit-notes/page-credit-notes';
+import { findPayment, listPayments } from '../../../src/domain/payments/find-payments';
+import { createRefund } from '../../../src/domain/refunds/create-refund';
+import { pageRefunds } from '../../../src/domain/refunds/page-refunds';
+import { listRefunds } from '../../../src/domain/refunds/find-refunds';
+import { startRefundWorkflow } from '../../../src/domain/refunds/start-refund-workflow';
+import { listMeters } from '../../../src/domain/meters/manage-meters';
+import { getMeterQuantities } from '../../../src/domain/meters/get-meter-quantities';
+import { dispatchEvents } from '../../../src/events';
+import { PAYMENT_STATUSES } from '../../routes/payments/schemas';
+import type { CreditNote, Refund } from '../../../src/generated/prisma/client';
 import type { DashboardRouter } from '../index';
-export function billingPages(_router: DashboardRouter, _deps: AppDeps): void {}
+import { dash, requireSession, type Dashboard } from '../session';
+import { field } from '../http';
+import { formPost } from '../forms';
+import { redirectWithNotice, sendPage } from '../render';
+import { ActionButton, Chart, Csrf, Field, FormErrors, Pager, Panel, Props, Status, Table, TextArea, day, money, when, type FormState } from '../views/ui';
+import { InvoicesTable, PaymentsTable } from '../views/tables';
+
+function qs(ctx: AppContext, names: string[]): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const n of names) {
+    const v = ctx.query[n];
+    if (typeof v === 'string' && v !== '') out[n] = v;
+  }
+  return out;
+}
+
+function StatusFilter({ action, statuses, current, hidden }: { action: string; statuses: readonly string[]; current?: string; hidden?: Record<string, string | undefined> }) {
+  return (
+    <form method="get" action={action} class="filters">
+      <div class="field">
+        <label for="f-status">Status</label>
+        <select id="f-status" name="status">
+          <option value="">Every status</option>
+          {statuses.map((s) => (
+            <option value={s} selected={s === current}>
+              {s.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </select>
+      </div>
+      {Object.entries(hidden ?? {}).map(([k, v]) => (v ? <input type="hidden" name={k} value={v} /> : null))}
+      <button type="submit" class="secondary" id="filter-button">
+        Filter
+      </button>
+    </form>
+  );
+}
+
+async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: FormState) {
+  const { invoice: i, lines } = await findInvoice(d.db, id);
+  const [claim, creditNotes] = await Promise.all([d.db.invoiceBankClaim.findFirst({ where: { invoiceId: i.id } }), d.db.creditNote.findMany({ where: { invoiceId: i.id }, orderBy: { createdAt: 'desc' }, take: 50 })]);
+  const payment = i.paymentId ? await d.db.payment.findFirst({ where: { id: i.paymentId } }) : null;
+  const canAct = d.can('manage_billing') && i.subscriptionId !== null;
+  const canPay = canAct && invoiceActionVerdict('pay', i.status) === 'apply';
+  const canVoid = canAct && invoiceActionVerdict('void', i.status) === 'apply';
+  sendPage(ctx, d, {
+    title: `Invoice ${i.number ?? i.id}`,
+    active: '/dashboard/invoices',
+    body: (
+      <>
+        <FormErrors state={state} />
+        <Panel title="Invoice" id="invoice">
+          <Props
+            rows={[
+              ['Status', <span id="invoice-status"><Status value={i.status} /></span>],
+              ['Number', i.number],
+              ['Customer', i.customerId ? <a href={`/dashboard/customers/${i.customerId}`} class="mono">{i.customerId}</a> : null],
+              ['Subscription', i.subscriptionId ? <a href={`/dashboard/subscriptions/${i.subscriptionId}`} class="mono">{i.subscriptionId}</a> : null],
+              ['Payment', payment ? <a href={`/dashboard/payments/${payment.id}`} class="mono">{payment.id}</a> : null],
+              ['Total', money(i.total, i.currency)],
+              ['Paid', <span id="invoice-paid">{money(i.amountPaid, i.currency)}</span>],
+              ['Period', `${day(i.periodStart)} – ${day(i.periodEnd)}`],
+              ['Due date', day(i.dueDate)],
+              ['Collection attempts', String(i.attemptCount)],
+              ['Next automatic attempt', when(i.nextPaymentAttemptAt)],
+              ['Paid at', when(i.paidAt)],
+              ['Voided at', when(i.voidedAt)],
+            ]}
+          />
+          {canPay || canVoid ? (
+            <div class="actions" id="invoice-actions">
+              {canPay ? <ActionButton action={`/dashboard/invoices/${i.id}/pay`} csrf={d.csrf} label={i.collectionMethod === 'send_invoice' ? 'Check the bank claim now' : 'Retry payment now'} id="invoice-pay" busy="Collecting…" /> : null}
+              {canVoid ? <ActionButton action={`/dashboard/invoices/${i.id}/void`} csrf={d.csrf} label="Void" id="invoice-void" danger confirm="Void this invoice? It will no longer be collected." /> : null}
+            </div>
+          ) : null}
+          {i.subscriptionId === null && i.status !== 'paid' ? <p class="muted">This invoice belongs to a payment: it follows the payment's status.</p> : null}
+        </Panel>
+        <Panel title="Lines" id="lines">
+          <Table
+            caption="Lines"
+            rows={lines}
+            empty="No lines."
+            columns={[
+              { label: 'Description', cell: (l) => l.description },
+              { label: 'Period', cell: (l) => (l.periodStart ? `${day(l.periodStart)} – ${day(l.periodEnd)}` : '—') },
+              { label: 'Quantity', num: true, cell: (l) => String(l.quantity) },
+              { label: 'Unit', num: true, cell: (l) => (l.unitAmount === null ? '—' : money(l.unitAmount, l.currency)) },
+              { label: 'Amount', num: true, cell: (l) => money(l.amount, l.currency) },
+            ]}
+          />
+        </Panel>
+        {claim ? (
+          <Panel title="Bank claim (krafa)" id="bank-claim">
+            <Props rows={[['Claim', <span class="mono">{claim.claimId}</span>], ['Bank reference', claim.bankReference], ['Due', day(claim.dueDate)], ['Expires', day(claim.expiresAt)], ['Issued', when(claim.createdAt)]]} />
+          </Panel>
+        ) : i.collectionMethod === 'send_invoice' ? (
+          <Panel title="Bank claim (krafa)" id="bank-claim">
+            <p class="muted">No claim issued yet (it is issued when the invoice is finalized, against the customer's kennitala).</p>
+          </Panel>
+        ) : null}
+        <Panel title="Credit notes" id="invoice-credit-notes">
+          <CreditNotesTable rows={creditNotes} />
+        </Panel>
+        <Panel title="Documents" id="documents">
+          <p class="muted">Invoice documents (HTML and PDF) can be downloaded here once the document feature is installed.</p>
+        </Panel>
+      </>
+    ),
+  });
+}
+
+function CreditNotesTable({ rows }: { rows: CreditNote[] }) {
+  return (
+    <Table<CreditNote>
+      caption="Credit notes"
+      rows={rows}
+      empty="No credit notes."
+      columns={[
+        { label: 'Credit note', cell: (c) => <span class="mono">{c.id}</span> },
+        { label: 'Invoice', cell: (c) => <a href={`/dashboard/invoices/${c.invoiceId}`} class="mono">{c.invoiceId}</a> },
+        { label: 'Amount', num: true, cell: (c) => money(c.amount, c.currency) },
+        { label: 'Status', cell: (c) => <Status value={c.status} /> },
+        { label: 'Reason', cell: (c) => c.reason ?? '—' },
+        { label: 'Refund', cell: (c) => (c.refundId ? <span class="mono">{c.refundId}</span> : '—') },
+        { label: 'Issued', cell: (c) => when(c.createdAt) },
+      ]}
+    />
+  );
+}
+
+function RefundsTable({ rows }: { rows: Refund[] }) {
+  return (
+    <Table<Refund>
+      caption="Refunds"
+      rows={rows}
+      empty="No refunds."
+      columns={[
+        { label: 'Refund', cell: (r) => <span class="mono">{r.id}</span> },
+        { label: 'Payment', cell: (r) => <a href={`/dashboard/payments/${r.paymentId}`} class="mono">{r.paymentId}</a> },
+        { label: 'Amount', num: true, cell: (r) => money(r.amount, r.currency) },
+        { label: 'Status', cell: (r) => <Status value={r.status} /> },
+        { label: 'Reason', cell: (r) => r.reason ?? '—' },
+        { label: 'Failure', cell: (r) => r.failureMessage ?? '—' },
+        { label: 'Created', cell: (r) => when(r.createdAt) },
+      ]}
+    />
+  );
+}
+
+async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: FormState) {
+  const { payment: p, invoiceId } = await findPayment(d.db, id);
+  const refunds = await listRefunds(d.db, { paymentId: p.id }, 100);
+  const promised = refunds.filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount, 0n);
+  const refundable = (p.status === 'succeeded' || p.status === 'partially_refunded') && p.amount - promised > 0n;
+  sendPage(ctx, d, {
+    title: `Payment ${p.id}`,
+    active: '/dashboard/payments',
+    body: (
+      <>
+        <Panel title="Payment" id="payment">
+          <Props
+            rows={[
+              ['Status', <span id="payment-status"><Status value={p.status} /></span>],
+              ['Amount', money(p.amount, p.currency)],
+              ['Refunded', money(p.amountRefunded, p.currency)],
+              ['Customer', p.customerId ? <a href={`/dashboard/customers/${p.customerId}`} class="mono">{p.customerId}</a> : null],
+              ['Invoice', invoiceId ? <a href={`/dashboard/invoices/${invoiceId}`} class="mono">{invoiceId}</a> : null],
+              ['Description', p.description],
+              ['Attempts', String(p.attemptCount)],
+              ['Failure', p.failureMessage],
+              ['Succeeded at', when(p.succeededAt)],
+              ['Created', when(p.createdAt)],
+            ]}
+          />
+        </Panel>
+        <Panel title="Refunds" id="payment-refunds">
+          <RefundsTable rows={refunds} />
+        </Panel>
+        {refundable && d.can('manage_billing') ? (
+          <Panel title="Refund" id="refund">
+            <form method="post" action={`/dashboard/payments/${p.id}/refund`} id="refund-form" data-busy="Refunding…" data-confirm="Refund this payment?">
+              <Csrf token={d.csrf} />
+              <FormErrors state={state} />
+              <Field
+                name="amount"
+                label="Amount (in minor units)"
+                state={state}
+                hint={`Leave empty to refund everything left: ${money(p.amount - promised, p.currency)} (${String(p.amount - promised)}).`}
+                input={{ inputmode: 'numeric', pattern: '[0-9]*' }}
+              />
+              <TextArea name="reason" label="Reason (optional)" state={state} />
+              <button type="submit" id="refund-button">
+                Refund
+              </button>
+            </form>
+          </Panel>
+        ) : state ? (
+          <FormErrors state={state} />
+        ) : null}
+      </>
+    ),
+  });
+}
+
+const refundFormSchema = yup.object({
+  amount: yup.number().integer('amount must be a whole number of minor units').min(1, 'amount must be at least 1').nullable(),
+  reason: yup.string().max(200).nullable(),
+});
+
+export function billingPages(router: DashboardRouter, deps: AppDeps): void {
+  const session = requireSession(deps);
+
+  router.get('/invoices', session, async (ctx) => {
+    const d = dash(ctx);
+    const query = qs(ctx, ['status', 'customer', 'subscription', 'starting_after']);
+    const filter = parseQuery(listInvoicesQuery, query);
+    const page = await listInvoices(d.db, { status: filter.status, customerId: filter.customer, subscriptionId: filter.subscription }, pageParams(query));
+    sendPage(ctx, d, {
+      title: 'Invoices',
+      active: '/dashboard/invoices',
+      body: (
+        <Panel title="Invoices" id="invoices">
+          <StatusFilter action="/dashboard/invoices" statuses={INVOICE_STATUSES} current={filter.status} hidden={{ customer: filter.customer, subscription: filter.subscription }} />
+          <InvoicesTable rows={page.data} />
+          <Pager basePath="/dashboard/invoices" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+        </Panel>
+      ),
+    });
+  });
+
+  router.get('/invoices/:id', session, async (ctx) => invoicePage(ctx, dash(ctx), pathId(ctx.params.id)));
+
+  for (const [suffix, label, run, notice] of [
+    ['pay', 'invoice.pay', payInvoiceNow, 'invoice_paid'],
+    ['void', 'invoice.void', voidInvoice, 'invoice_voided'],
+  ] as const) {
+    router.post(`/invoices/:id/${suffix}`, session, async (ctx) => {
+      const d = dash(ctx);
+      const id = pathId(ctx.params.id);
+      await formPost(
+        ctx,
+        d,
+        { permission: 'manage_billing', action: label, objectType: 'invoice', objectId: id, run: async (_tx, _after, scope) => run(deps, scope, id) },
+        { fields: [], success: () => redirectWithNotice(ctx, `/dashboard/invoices/${id}`, notice), failure: (state) => invoicePage(ctx, d, id, state) },
+      );
+    });
+  }
+
+  router.get('/credit-notes', session, async (ctx) => {
+    const d = dash(ctx);
+    const query = qs(ctx, ['status', 'invoice', 'starting_after']);
+    const status = parseQuery(yup.object({ status: yup.string().oneOf(['issued', 'void'] as const, 'status must be issued or void') }), query).status;
+    const page = await pageCreditNotes(d.db, { status, invoiceId: query.invoice }, pageParams(query));
+    sendPage(ctx, d, {
+      title: 'Credit notes',
+      active: '/dashboard/credit-notes',
+      body: (
+        <Panel title="Credit notes" id="credit-notes">
+          <StatusFilter action="/dashboard/credit-notes" statuses={['issued', 'void']} current={status} />
+          <CreditNotesTable rows={page.data} />
+          <Pager basePath="/dashboard/credit-notes" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+        </Panel>
+      ),
+    });
+  });
+
+  router.get('/payments', session, async (ctx) => {
+    const d = dash(ctx);
+    const query = qs(ctx, ['status', 'customer', 'starting_after']);
+    const filter = parseQuery(listPaymentsQuery, query);
+    const page = await listPayments(d.db, { status: filter.status, customerId: filter.customer }, pageParams(query));
+    sendPage(ctx, d, {
+      title: 'Payments',
+      active: '/dashboard/payments',
+      body: (
+        <Panel title="Payments" id="payments">
+          <StatusFilter action="/dashboard/payments" statuses={PAYMENT_STATUSES} current={filter.status} hidden={{ customer: filter.customer }} />
+          <PaymentsTable rows={page.data.map((p) => p.payment)} />
+          <Pager basePath="/dashboard/payments" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.payment.id} />
+        </Panel>
+      ),
+    });
+  });
+
+  router.get('/payments/:id', session, async (ctx) => paymentPage(ctx, dash(ctx), pathId(ctx.params.id)));
+
+  router.post('/payments/:id/refund', session, async (ctx) => {
+    const d = dash(ctx);
+    const id = pathId(ctx.params.id);
+    await formPost(
+      ctx,
+      d,
+      {
+        permission: 'manage_billing',
+        action: 'refund.create',
+        objectType: 'payment',
+        objectId: id,
+        run: async (tx, after) => {
+          const raw = field(d.form, 'amount').trim();
+          if (raw !== '' && !/^\d{1,16}$/.test(raw)) throw errors.validationFailed('amount must be a whole number of minor units', 'amount');
+          const input = parseBody(refundFormSchema, { amount: raw === '' ? null : Number(raw), reason: field(d.form, 'reason') || null });
+          const { refund, events } = await createRefund(tx, d.tenant, { paymentId: id, amount: input.amount ?? null, reason: input.reason ?? null });
+          after.push(async () => {
+            await dispatchEvents(deps, events);
+            await startRefundWorkflow({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue }, { refundId: refund.id, merchantId: d.tenant.merchantId, mode: d.tenant.mode });
+          });
+          return refund;
+        },
+        detail: (r) => ({ refund: r.id, amount: String(r.amount), currency: r.currency }),
+      },
+      { fields: ['amount', 'reason'], success: () => redirectWithNotice(ctx, `/dashboard/payments/${id}`, 'refund_created'), failure: (state) => paymentPage(ctx, d, id, state) },
+    );
+  });
+
+  router.get('/refunds', session, async (ctx) => {
+    const d = dash(ctx);
+    const query = qs(ctx, ['starting_after']);
+    const page = await pageRefunds(d.db, {}, pageParams(query));
+    sendPage(ctx, d, {
+      title: 'Refunds',
+      active: '/dashboard/refunds',
+      body: (
+        <Panel title="Refunds" id="refunds">
+          <RefundsTable rows={page.data} />
+          <Pager basePath="/dashboard/refunds" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+        </Panel>
+      ),
+    });
+  });
+
+  router.get('/usage', session, async (ctx) => {
+    const d = dash(ctx);
+    const query = qs(ctx, ['meter', 'customer', 'days']);
+    const meters = await listMeters(d.db, { limit: 100 }, { includeArchived: false });
+    const days = Math.min(90, Math.max(7, Number(query.days ?? 30) || 30));
+    let chart: { labels: string[]; data: number[]; unit: string } | null = null;
+    let error: string | null = null;
+    if (query.meter && query.customer) {
+      const now = new Date();
+      const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+      const labels: string[] = [];
+      const data: number[] = [];
+      try {
+        for (let i = 0; i < days; i++) {
+          const from = new Date(start.getTime() + i * 86_400_000);
+          const to = new Date(from.getTime() + 86_400_000 - 1);
+          const r = await getMeterQuantities(d.db, d.tenant, { meterId: query.meter, customerId: query.customer, from, to });
+          labels.push(from.toISOString().slice(5, 10));
+          data.push(Number(r.quantity ?? 0));
+        }
+        const m = meters.data.find((x) => x.id === query.meter);
+        chart = { labels, data, unit: m?.unitLabel ?? 'units' };
+      } catch (err) {
+        if (!(err as { code?: string }).code) throw err;
+        error = (err as Error).message;
+      }
+    }
+    sendPage(ctx, d, {
+      title: 'Usage',
+      active: '/dashboard/usage',
+      charts: true,
+      body: (
+        <Panel title="A meter's quantity per customer, per day" id="usage">
+          <form method="get" action="/dashboard/usage" class="filters">
+            <div class="field">
+              <label for="f-meter">Meter</label>
+              <select id="f-meter" name="meter">
+                <option value="">Choose a meter</option>
+                {meters.data.map((m) => (
+                  <option value={m.id} selected={m.id === query.meter}>
+                    {m.name} ({m.eventName})
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div class="field">
+              <label for="f-customer">Customer id</label>
+              <input id="f-customer" name="customer" type="text" value={query.customer ?? ''} placeholder="cus_…" maxLength={255} />
+            </div>
+            <div class="field">
+              <label for="f-days">Days</label>
+              <input id="f-days" name="days" type="number" min={7} max={90} value={String(days)} />
+            </div>
+            <button type="submit" class="secondary" id="usage-button">
+              Show
+            </button>
+          </form>
+          {error ? (
+            <div class="form-error" role="alert">
+              {error}
+            </div>
+          ) : null}
+          {chart ? <Chart id="chart-usage" title="Usage per day" spec={{ type: 'bar', labels: chart.labels, series: [{ label: chart.unit, data: chart.data }] }} /> : <p class="muted">Choose a meter and a customer (find the id under Customers).</p>}
+          {meters.data.length === 0 ? <p class="muted">No meters in this mode yet.</p> : null}
+        </Panel>
+      ),
+    });
+  });
+}

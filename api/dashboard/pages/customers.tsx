@@ -1,3 +1,124 @@
-import type { AppDeps } from '../../context';
+// Customers: search by e-mail, name, kennitala or external id; a customer's subscriptions,
+// invoices, payments and payment methods.
+import type { AppContext, AppDeps } from '../../context';
+import { pageParams, pathId } from '../../validate';
+import { searchCustomers } from '../../../src/domain/customers/search-customers';
+import { findCustomer } from '../../../src/domain/customers/find-customers';
+import { listSubscriptions } from '../../../src/domain/subscriptions/find-subscriptions';
+import { listInvoices } from '../../../src/domain/invoices/find-invoices';
+import { listPayments } from '../../../src/domain/payments/find-payments';
+import { listPaymentMethods } from '../../../src/domain/payment-methods/manage-payment-methods';
+import type { Customer } from '../../../src/generated/prisma/client';
 import type { DashboardRouter } from '../index';
-export function customerPages(_router: DashboardRouter, _deps: AppDeps): void {}
+import { dash, requireSession } from '../session';
+import { sendPage } from '../render';
+import { Pager, Panel, Props, Table, when } from '../views/ui';
+import { InvoicesTable, PaymentsTable, SubscriptionsTable } from '../views/tables';
+
+function q(ctx: AppContext, name: string): string | undefined {
+  const v = ctx.query[name];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+export function customerPages(router: DashboardRouter, deps: AppDeps): void {
+  const session = requireSession(deps);
+
+  router.get('/customers', session, async (ctx) => {
+    const d = dash(ctx);
+    const query = { q: q(ctx, 'q'), starting_after: q(ctx, 'starting_after') };
+    const page = await searchCustomers(d.db, query.q ?? '', pageParams(query));
+    sendPage(ctx, d, {
+      title: 'Customers',
+      active: '/dashboard/customers',
+      body: (
+        <Panel title={query.q ? `Customers matching “${query.q}”` : 'Customers'} id="customers">
+          <form method="get" action="/dashboard/customers" class="filters" role="search">
+            <div class="field">
+              <label for="f-q">Search</label>
+              <input id="f-q" name="q" type="search" value={query.q ?? ''} maxLength={200} placeholder="e-mail, name, kennitala or external id" />
+            </div>
+            <button type="submit" class="secondary" id="search-button">
+              Search
+            </button>
+          </form>
+          <Table<Customer>
+            caption="Customers"
+            rows={page.data}
+            empty={query.q ? 'No customer matches.' : 'No customers yet.'}
+            columns={[
+              { label: 'Customer', cell: (c) => <a href={`/dashboard/customers/${c.id}`}>{c.name ?? c.email}</a> },
+              { label: 'E-mail', cell: (c) => c.email },
+              { label: 'Kennitala', cell: (c) => (c.kennitala ? `${c.kennitala.slice(0, 6)}-${c.kennitala.slice(6)}` : '—') },
+              { label: 'External id', cell: (c) => c.externalId ?? '—' },
+              { label: 'Created', cell: (c) => when(c.createdAt) },
+            ]}
+          />
+          <Pager basePath="/dashboard/customers" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+        </Panel>
+      ),
+    });
+  });
+
+  router.get('/customers/:id', session, async (ctx) => {
+    const d = dash(ctx);
+    const c = await findCustomer(d.db, pathId(ctx.params.id));
+    const [subs, invoices, payments, methods] = await Promise.all([
+      listSubscriptions(d.db, { customerId: c.id }, { limit: 25 }),
+      listInvoices(d.db, { customerId: c.id }, { limit: 25 }),
+      listPayments(d.db, { customerId: c.id }, { limit: 25 }),
+      listPaymentMethods(d.db, { customerId: c.id }, { limit: 25 }),
+    ]);
+    sendPage(ctx, d, {
+      title: c.name ?? c.email,
+      active: '/dashboard/customers',
+      body: (
+        <>
+          <Panel title="Customer" id="customer">
+            <Props
+              rows={[
+                ['Id', <span class="mono">{c.id}</span>],
+                ['E-mail', c.email],
+                ['Name', c.name],
+                ['Kennitala', c.kennitala],
+                ['VAT number', c.vatNumber],
+                ['External id', c.externalId],
+                ['Phone', c.phone],
+                ['Address', [c.billingAddressLine1, c.billingAddressLine2, [c.billingPostalCode, c.billingCity].filter(Boolean).join(' '), c.billingCountry].filter(Boolean).join(', ') || null],
+                ['Created', when(c.createdAt)],
+              ]}
+            />
+            <p class="muted" id="portal-link-hook">
+              Customer-portal links are created here once the customer-portal feature is installed.
+            </p>
+          </Panel>
+          <Panel title="Subscriptions" id="customer-subscriptions">
+            <SubscriptionsTable rows={subs.data} />
+            {subs.hasMore ? <a href={`/dashboard/subscriptions?customer=${c.id}`}>All subscriptions</a> : null}
+          </Panel>
+          <Panel title="Invoices" id="customer-invoices">
+            <InvoicesTable rows={invoices.data} />
+            {invoices.hasMore ? <a href={`/dashboard/invoices?customer=${c.id}`}>All invoices</a> : null}
+          </Panel>
+          <Panel title="Payments" id="customer-payments">
+            <PaymentsTable rows={payments.data.map((p) => p.payment)} />
+            {payments.hasMore ? <a href={`/dashboard/payments?customer=${c.id}`}>All payments</a> : null}
+          </Panel>
+          <Panel title="Payment methods" id="customer-payment-methods">
+            <Table
+              caption="Payment methods"
+              rows={methods.data}
+              empty="No saved payment methods."
+              columns={[
+                { label: 'Method', cell: (m) => <span class="mono">{m.paymentMethod.id}</span> },
+                { label: 'Type', cell: (m) => m.paymentMethod.type },
+                { label: 'Card', cell: (m) => (m.paymentMethod.brand ? `${m.paymentMethod.brand} …${m.paymentMethod.last4 ?? ''} ${m.paymentMethod.expMonth ?? ''}/${m.paymentMethod.expYear ?? ''}` : '—') },
+                { label: 'Default', cell: (m) => (m.isDefault ? 'yes' : '') },
+                { label: 'Saved', cell: (m) => when(m.paymentMethod.createdAt) },
+              ]}
+            />
+          </Panel>
+        </>
+      ),
+    });
+  });
+}

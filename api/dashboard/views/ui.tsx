@@ -1,6 +1,7 @@
 // Building blocks of the dashboard pages (Preact components rendered to strings on the server;
 // every text and attribute value is escaped by the renderer). Forms post to the dashboard with
 // the session's CSRF token; an API error that names a field is shown next to that field.
+import { randomBytes } from 'node:crypto';
 import type { ComponentChildren, JSX } from 'preact';
 import { formatAmount, isSupportedCurrency } from '../../../src/billing/currency';
 
@@ -237,6 +238,7 @@ export function ActionButton({
   return (
     <form method="post" action={action} class="inline" data-confirm={confirm} data-busy={busy}>
       <Csrf token={csrf} />
+      <input type="hidden" name="_idem" value={randomBytes(16).toString('base64url')} />
       {Object.entries(hidden ?? {}).map(([k, v]) => (
         <input type="hidden" name={k} value={v} />
       ))}

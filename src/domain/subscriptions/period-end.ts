@@ -14,7 +14,8 @@ import { scopedDb, type Tenant } from '../../db/tenancy';
 import type { RecordedEvent } from '../../events';
 import { periodContaining, type BillingInterval } from '../../billing';
 import type { PeriodEndInput } from '../../contracts/subscriptions';
-import { buildSubscriptionInvoice } from './build-invoice';
+import type { Subscription } from '../../generated/prisma/client';
+import { buildSubscriptionInvoice, type BuildInvoiceInput } from './build-invoice';
 import { lockedSubscription, STEP_TX } from './lock-subscription';
 import { recordSubscriptionEvent } from './subscription-events';
 
@@ -22,6 +23,26 @@ export interface PeriodEndOutcome {
   done: 'trial_end' | 'renewal' | 'canceled' | 'rolled' | 'nothing';
   invoiceId: string | null;
   events: RecordedEvent[];
+}
+
+/**
+ * The invoice the end of the current period builds, or null when it builds none (canceled,
+ * paused, unpaid, or a trialing subscription set to cancel). Used by runPeriodEnd and by the
+ * dashboard's next-invoice preview, so both bill the same periods.
+ */
+export function periodEndInvoiceInput(sub: Subscription): BuildInvoiceInput | null {
+  if (sub.status === 'canceled') return null;
+  const closing = { start: sub.currentPeriodStart, end: sub.currentPeriodEnd };
+  const boundary = sub.currentPeriodEnd;
+  const base = { subscription: sub, billingReason: 'subscription_cycle' as const, keyPart: boundary.toISOString(), discountBoundary: boundary, pendingScope: 'customer' as const };
+  if (sub.cancelAtPeriodEnd) {
+    return sub.status === 'active' || sub.status === 'past_due' ? { ...base, period: closing, openingPeriod: null, closingPeriod: closing } : null;
+  }
+  if (sub.status === 'paused' || sub.status === 'unpaid') return null;
+  const next = periodContaining(sub.billingCycleAnchor, sub.interval as BillingInterval, sub.intervalCount, boundary);
+  const opening = { start: next.start, end: next.end };
+  // Usage during a trial is free: the first paid invoice has no closing period.
+  return { ...base, period: opening, openingPeriod: opening, closingPeriod: sub.status === 'trialing' ? null : closing };
 }
 
 export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<PeriodEndOutcome> {
@@ -32,7 +53,6 @@ export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<Perio
       const sub = await lockedSubscription(tx, tenant, input.subscriptionId);
       const nothing: PeriodEndOutcome = { done: 'nothing', invoiceId: null, events: [] };
       if (!sub || sub.status === 'canceled' || sub.currentPeriodEnd.toISOString() !== input.periodEnd) return nothing;
-      const closing = { start: sub.currentPeriodStart, end: sub.currentPeriodEnd };
       const boundary = sub.currentPeriodEnd;
       const next = periodContaining(sub.billingCycleAnchor, sub.interval as BillingInterval, sub.intervalCount, boundary);
       const opening = { start: next.start, end: next.end };
@@ -40,17 +60,9 @@ export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<Perio
 
       if (sub.cancelAtPeriodEnd) {
         let invoiceId: string | null = null;
-        if (sub.status === 'active' || sub.status === 'past_due') {
-          const built = await buildSubscriptionInvoice(tx, tenant, {
-            subscription: sub,
-            billingReason: 'subscription_cycle',
-            keyPart: boundary.toISOString(),
-            discountBoundary: boundary,
-            period: closing,
-            openingPeriod: null,
-            closingPeriod: closing,
-            pendingScope: 'customer',
-          });
+        const plan = periodEndInvoiceInput(sub);
+        if (plan) {
+          const built = await buildSubscriptionInvoice(tx, tenant, plan);
           invoiceId = built?.invoice.id ?? null;
         }
         const updated = await tx.subscription.update({
@@ -71,17 +83,7 @@ export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<Perio
       }
 
       const trialEnd = sub.status === 'trialing';
-      const built = await buildSubscriptionInvoice(tx, tenant, {
-        subscription: sub,
-        billingReason: 'subscription_cycle',
-        keyPart: boundary.toISOString(),
-        discountBoundary: boundary,
-        period: opening,
-        openingPeriod: opening,
-        // Usage during a trial is free: the first paid invoice has no closing period.
-        closingPeriod: trialEnd ? null : closing,
-        pendingScope: 'customer',
-      });
+      const built = await buildSubscriptionInvoice(tx, tenant, periodEndInvoiceInput(sub)!);
       const updated = await tx.subscription.update({
         where: { id: sub.id },
         data: { currentPeriodStart: opening.start, currentPeriodEnd: opening.end, ...(trialEnd ? { status: 'active' } : {}) },
