@@ -398,6 +398,40 @@ describe('merchant dashboard in Chromium (e2e)', function () {
     await close();
   });
 
+  it('finance refunds part of a payment (a too-large amount is shown beside the field) and creates a portal link', async () => {
+    const customer = await createCustomer(a, { name: 'Refund Test' });
+    const card = await attachCard(a, customer.id, TEST_CARDS.visa);
+    const payment = await ok(a.call('POST', '/v1/payments', { body: { amount: 5000, currency: 'ISK', customer: customer.id, payment_method: card.id, description: 'Peysa' } }), 201);
+    assert.equal(payment.status, 'succeeded');
+    const { page, close } = await freshPage();
+    await signIn(page, financeA);
+    await page.waitForURL(`${env.baseUrl}/dashboard`);
+    await page.goto(`${env.baseUrl}/dashboard/payments/${payment.id}`);
+    await page.fill('#f-amount', '9000');
+    await page.click('#refund-button');
+    await page.locator('.field-error[data-field="amount"]').waitFor();
+    assert.match((await page.locator('.field-error[data-field="amount"]').textContent()) ?? '', /exceeds the 5000 left to refund/);
+    await shot(page, 'payment-refund-error');
+    await page.fill('#f-amount', '2000');
+    await page.fill('#f-reason', 'Wrong size');
+    await page.click('#refund-button');
+    await page.waitForURL(/notice=refund_created/);
+    const refunds = await ok(a.call('GET', `/v1/refunds?payment=${payment.id}`));
+    assert.deepEqual(refunds.data.map((r: { amount: number }) => r.amount), [2000]);
+    await eventually(async () => ((await ok(a.call('GET', `/v1/payments/${payment.id}`))).status === 'partially_refunded' ? true : undefined), 'the refund to succeed');
+    await page.reload();
+    assert.equal((await page.locator('#payment-status').textContent())?.trim(), 'partially refunded');
+    await shot(page, 'payment-refunded');
+
+    await page.goto(`${env.baseUrl}/dashboard/customers/${customer.id}`);
+    await page.click('#create-portal-link');
+    await page.locator('#portal-link').waitFor();
+    const url = ((await page.locator('#portal-link').textContent()) ?? '').trim();
+    assert.match(url, /^http/);
+    assert.equal((await env.db.customerPortalLink.count({ where: { customerId: customer.id } })), 1);
+    await close();
+  });
+
   it('a developer adds a webhook endpoint (secret shown once) and retries a failed delivery', async () => {
     // An API + worker allowed to deliver to a loopback HTTPS receiver, with one attempt and no automatic retry.
     const h = await startHarness(env, { retryDelaysMs: [] });

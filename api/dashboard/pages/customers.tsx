@@ -9,8 +9,18 @@ import { listInvoices } from '../../../src/domain/invoices/find-invoices';
 import { listPayments } from '../../../src/domain/payments/find-payments';
 import { listPaymentMethods } from '../../../src/domain/payment-methods/manage-payment-methods';
 import type { Customer } from '../../../src/generated/prisma/client';
+import { createPortalLink } from '../../../src/domain/customer-portals/create-portal-link';
+import { listPortalLinks } from '../../../src/domain/customer-portals/find-portal-links';
+import { revokePortalLink } from '../../../src/domain/customer-portals/revoke-portal-link';
+import { portalLinkStatus } from '../../../src/domain/customer-portals/link-status';
+import { portalLinkUrl } from '../../routes/customer-portals/presenter';
+import { formPost } from '../forms';
+import { redirectWithNotice } from '../render';
+import { ActionButton, Csrf, FormErrors, SecretOnce, Status, type FormState } from '../views/ui';
+import type { Dashboard } from '../session';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession } from '../session';
+import { pathId as pid } from '../../validate';
 import { sendPage } from '../render';
 import { Pager, Panel, Props, Table, when } from '../views/ui';
 import { InvoicesTable, PaymentsTable, SubscriptionsTable } from '../views/tables';
@@ -59,9 +69,10 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
     });
   });
 
-  router.get('/customers/:id', session, async (ctx) => {
-    const d = dash(ctx);
-    const c = await findCustomer(d.db, pathId(ctx.params.id));
+  async function customerPage(ctx: AppContext, d: Dashboard, id: string, extra: { state?: FormState; link?: string; status?: number } = {}) {
+    const c = await findCustomer(d.db, id);
+    const links = await listPortalLinks(d.db, { customerId: c.id }, 10);
+    const now = new Date();
     const [subs, invoices, payments, methods] = await Promise.all([
       listSubscriptions(d.db, { customerId: c.id }, { limit: 25 }),
       listInvoices(d.db, { customerId: c.id }, { limit: 25 }),
@@ -69,6 +80,7 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
       listPaymentMethods(d.db, { customerId: c.id }, { limit: 25 }),
     ]);
     sendPage(ctx, d, {
+      status: extra.status,
       title: c.name ?? c.email,
       active: '/dashboard/customers',
       body: (
@@ -87,9 +99,30 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
                 ['Created', when(c.createdAt)],
               ]}
             />
-            <p class="muted" id="portal-link-hook">
-              Customer-portal links are created here once the customer-portal feature is installed.
-            </p>
+          </Panel>
+          <Panel title="Customer portal links" id="portal-links">
+            {extra.link ? <SecretOnce label="Portal link: send it to the customer (valid 1 hour)" value={extra.link} id="portal-link" /> : null}
+            <FormErrors state={extra.state} />
+            <Table
+              caption="Portal links"
+              rows={links}
+              empty="No portal links."
+              columns={[
+                { label: 'Link', cell: (l) => <span class="mono">{l.id}</span> },
+                { label: 'Status', cell: (l) => <Status value={portalLinkStatus(l, now)} /> },
+                { label: 'Expires', cell: (l) => when(l.expiresAt) },
+                { label: 'Last used', cell: (l) => when(l.lastAccessedAt) },
+                { label: '', cell: (l) => (d.can('manage_billing') && portalLinkStatus(l, now) === 'active' ? <ActionButton action={`/dashboard/customers/${c.id}/portal-links/${l.id}/revoke`} csrf={d.csrf} label="Revoke" /> : null) },
+              ]}
+            />
+            {d.can('manage_billing') ? (
+              <form method="post" action={`/dashboard/customers/${c.id}/portal-links`} id="portal-link-form">
+                <Csrf token={d.csrf} />
+                <button type="submit" id="create-portal-link">
+                  Create a portal link
+                </button>
+              </form>
+            ) : null}
           </Panel>
           <Panel title="Subscriptions" id="customer-subscriptions">
             <SubscriptionsTable rows={subs.data} />
@@ -120,5 +153,30 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
         </>
       ),
     });
+  }
+
+  router.get('/customers/:id', session, async (ctx) => customerPage(ctx, dash(ctx), pathId(ctx.params.id)));
+
+  router.post('/customers/:id/portal-links', session, async (ctx) => {
+    const d = dash(ctx);
+    const id = pathId(ctx.params.id);
+    await formPost(
+      ctx,
+      d,
+      { permission: 'manage_billing', action: 'customer_portal.create', objectType: 'customer', objectId: id, run: async (tx) => createPortalLink(tx, d.tenant, { customerId: id }, new Date()), detail: (r) => ({ link: r.link.id }) },
+      { fields: [], success: (r) => customerPage(ctx, d, id, { link: portalLinkUrl(deps.config.publicBaseUrl, r.token), status: 201 }), failure: (state) => customerPage(ctx, d, id, { state }) },
+    );
+  });
+
+  router.post('/customers/:id/portal-links/:link/revoke', session, async (ctx) => {
+    const d = dash(ctx);
+    const id = pathId(ctx.params.id);
+    const link = pid(ctx.params.link, 'link');
+    await formPost(
+      ctx,
+      d,
+      { permission: 'manage_billing', action: 'customer_portal.revoke', objectType: 'customer_portal', objectId: link, run: async (tx) => revokePortalLink(tx, link, new Date()) },
+      { fields: [], success: () => redirectWithNotice(ctx, `/dashboard/customers/${id}`, 'settings_saved'), failure: (state) => customerPage(ctx, d, id, { state }) },
+    );
   });
 }

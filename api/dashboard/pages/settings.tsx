@@ -9,6 +9,10 @@ import { updateMerchantProfile } from '../../../src/domain/merchant-settings/upd
 import { bankInvoiceSettings } from '../../../src/domain/merchant-settings/bank-invoice-settings';
 import { markMerchantLive } from '../../../src/domain/merchants/create-merchant';
 import type { Db } from '../../../src/db/client';
+import { getVatSettings, updateVatSettings } from '../../../src/domain/vat/vat-settings';
+import { updateVatSettingsSchema } from '../../routes/vat-settings/schemas';
+import { VAT_COUNTRIES, VAT_RATE_IDS, vatRatesOf, basisPointsToPercent } from '../../../src/billing';
+import { parseBody } from '../../validate';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession, type Dashboard } from '../session';
 import { field } from '../http';
@@ -16,7 +20,7 @@ import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
 import { ActionButton, Csrf, Field, FormErrors, Panel, Props, Select, TextArea, when, type FormState } from '../views/ui';
 
-type Section = 'profile' | 'domains' | 'origins' | 'live';
+type Section = 'profile' | 'domains' | 'origins' | 'live' | 'vat';
 
 function lines(text: string): string[] {
   return text
@@ -29,6 +33,7 @@ async function settingsPage(ctx: AppContext, d: Dashboard, failed?: { section: S
   const m = await d.deps.db.merchant.findUniqueOrThrow({ where: { id: d.merchant.id } });
   const st = (s: Section) => (failed?.section === s ? failed.state : undefined);
   const bank = bankInvoiceSettings();
+  const vat = await getVatSettings(d.db);
   sendPage(ctx, d, {
     title: 'Settings',
     active: '/dashboard/settings',
@@ -85,6 +90,27 @@ async function settingsPage(ctx: AppContext, d: Dashboard, failed?: { section: S
             ]}
           />
           <p class="muted">These are service-wide in this version and cannot be changed per business yet.</p>
+        </Panel>
+        <Panel title={`VAT (${d.tenant.mode} mode)`} id="vat-settings">
+          {d.can('manage_accounting') ? (
+            <form method="post" action="/dashboard/settings/vat" id="vat-form">
+              <Csrf token={d.csrf} />
+              <FormErrors state={st('vat')} />
+              <Select name="country" label="Country" value={vat.country} state={st('vat')} options={VAT_COUNTRIES.map((c) => [c, c])} />
+              <Select
+                name="default_vat_rate"
+                label="Default VAT rate"
+                value={vat.defaultVatRate}
+                state={st('vat')}
+                options={VAT_RATE_IDS.map((r) => [r, `${r} (${basisPointsToPercent(vatRatesOf(vat.country).find((x) => x.rate === r)?.basisPoints ?? 0)}%)`])}
+              />
+              <Select name="prices_include_vat" label="Prices include VAT" value={vat.pricesIncludeVat ? 'true' : 'false'} state={st('vat')} options={[['true', 'Yes'], ['false', 'No (VAT is added)']]} />
+              <button type="submit">Save VAT settings</button>
+            </form>
+          ) : (
+            <Props rows={[['Country', vat.country], ['Default rate', vat.defaultVatRate], ['Prices include VAT', vat.pricesIncludeVat ? 'yes' : 'no']]} />
+          )}
+          <p class="muted">Changes apply to invoices built from now on.</p>
         </Panel>
         <Panel title="Customer portal" id="portal-settings">
           <p class="muted">Not available yet: portal settings appear here once the customer-portal feature is installed.</p>
@@ -165,6 +191,25 @@ export function settingsPages(router: DashboardRouter, deps: AppDeps): void {
         detail: (list) => ({ origins: list }),
       },
       { fields: ['origins'], success: () => redirectWithNotice(ctx, '/dashboard/settings', 'settings_saved'), failure: (state) => settingsPage(ctx, d, { section: 'origins', state }) },
+    );
+  });
+
+  router.post('/settings/vat', session, async (ctx) => {
+    const d = dash(ctx);
+    await formPost(
+      ctx,
+      d,
+      {
+        permission: 'manage_accounting',
+        action: 'vat_settings.update',
+        objectType: 'vat_settings',
+        run: async (tx) => {
+          const input = parseBody(updateVatSettingsSchema, { country: field(d.form, 'country'), default_vat_rate: field(d.form, 'default_vat_rate'), prices_include_vat: field(d.form, 'prices_include_vat') === 'true' });
+          return updateVatSettings(tx, d.tenant, input);
+        },
+        detail: (v) => ({ ...v }),
+      },
+      { fields: ['country', 'default_vat_rate', 'prices_include_vat'], success: () => redirectWithNotice(ctx, '/dashboard/settings', 'settings_saved'), failure: (state) => settingsPage(ctx, d, { section: 'vat', state }) },
     );
   });
 
