@@ -17,7 +17,7 @@ import { setAllowedOrigins } from '../../src/domain/merchant-settings/allowed-or
 import { updateMerchantProfile } from '../../src/domain/merchant-settings/update-merchant-profile';
 import { bankInvoiceSettings, refuseBankInvoiceSettingsChange } from '../../src/domain/merchant-settings/bank-invoice-settings';
 import { markMerchantLive } from '../../src/domain/merchants/create-merchant';
-import { iso } from '../validate';
+import { iso } from '../../src/objects/iso';
 
 export const DASHBOARD_ONLY_ROUTES: Array<[method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string]> = [
   ['get', '/v1/redirect_domains'],

@@ -15,7 +15,6 @@ import { findPayment, listPayments } from '../../../src/domain/payments/find-pay
 import { createRefund } from '../../../src/domain/refunds/create-refund';
 import { pageRefunds } from '../../../src/domain/refunds/page-refunds';
 import { listRefunds } from '../../../src/domain/refunds/find-refunds';
-import { startRefundWorkflow } from '../../../src/domain/refunds/start-refund-workflow';
 import { listMeters } from '../../../src/domain/meters/manage-meters';
 import { getMeterQuantities } from '../../../src/domain/meters/get-meter-quantities';
 import { dispatchEvents } from '../../../src/events';
@@ -326,7 +325,7 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
           const { refund, events } = await createRefund(tx, d.tenant, { paymentId: id, amount: input.amount ?? null, reason: input.reason ?? null });
           after.push(async () => {
             await dispatchEvents(deps, events);
-            await startRefundWorkflow({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue }, { refundId: refund.id, merchantId: d.tenant.merchantId, mode: d.tenant.mode });
+            await deps.workflows.refund.start({ refundId: refund.id, merchantId: d.tenant.merchantId, mode: d.tenant.mode });
           });
           return refund;
         },

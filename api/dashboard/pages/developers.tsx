@@ -18,7 +18,7 @@ import { rotateWebhookEndpointSecret } from '../../../src/domain/webhooks/rotate
 import { getWebhookDelivery, listWebhookDeliveries } from '../../../src/domain/webhooks/list-webhook-deliveries';
 import { retryWebhookDelivery, type RequestRetry } from '../../../src/domain/webhooks/retry-webhook-delivery';
 import { getEvent, listEvents } from '../../../src/domain/webhooks/list-events';
-import { signalDeliveryRetry } from '../../../src/events/dispatch';
+import { signalDeliveryRetry } from '../../../src/temporal/delivery-workflow';
 import { ALL_EVENTS, EVENT_TYPE_NAMES } from '../../../src/events/types';
 import type { ApiKey, WebhookEndpoint } from '../../../src/generated/prisma/client';
 import type { DashboardRouter } from '../index';
