@@ -5,6 +5,7 @@ import type { AppDeps, AppState } from './context';
 import { requestId } from './middleware/request-id';
 import { errorEnvelope } from './middleware/errors';
 import { jsonBody } from './middleware/json-body';
+import { guardPathIds, inputSafety } from './middleware/input-safety';
 import { authenticator, type Auth } from './middleware/auth';
 import { createAuthCache } from './middleware/auth-cache';
 import { createRateLimiter } from './middleware/rate-limiter';
@@ -90,9 +91,12 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
   // The merchant dashboard's pages (/dashboard/…): url-encoded forms, so before the JSON parser.
   app.use(dashboardApp(deps) as unknown as Koa.Middleware<AppState>);
   app.use(jsonBody(deps.config.bodyLimitBytes));
+  // Query, body and path ids pass the input-safety layer before any route (docs/errors.md "Input limits").
+  app.use(inputSafety());
 
   const router = new Router<AppState>();
   for (const register of AREA_ROUTES) register(router, deps, auth);
+  guardPathIds(router);
   app.use(router.routes());
   app.use(
     router.allowedMethods({

@@ -1,15 +1,31 @@
 // yup at the edge. Bodies are validated strictly (no coercion: "12" is not a number), unknown
 // fields are dropped, and the first failure becomes 400 validation_failed naming the param.
+// Messages name the field and the rule, never the rejected value (src/validation/text.ts).
 import * as yup from 'yup';
 import { errors } from '../src/errors';
 import type { PageParams } from '../src/db/paging';
+import { isWellFormedId } from '../src/validation/input-limits';
+import { excerpt } from '../src/validation/text';
 
 export { yup };
+
+// yup's default type error prints the whole rejected value (recursively, pretty-printed): a
+// nested or huge value made a huge message. Every schema is built through this module, after
+// this line, so they all get the plain message.
+yup.setLocale({
+  mixed: { notType: ({ path, type }: { path?: string; type?: string }) => `${path ?? 'this'} must be ${article(type ?? 'value')} ${type ?? 'value'}` },
+});
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+}
 
 function toApiError(e: unknown): never {
   if (e instanceof yup.ValidationError) {
     const param = e.path ? e.path.replace(/\["([^"]+)"\]/g, '.$1').replace(/^\./, '') : undefined;
-    throw errors.validationFailed(e.errors[0] ?? e.message, param || undefined);
+    // A schema built with its own typeError message would still carry yup's value dump: replace it.
+    const message = e.type === 'typeError' && /final value was|validated value was/.test(e.errors[0] ?? '') ? `${param ?? 'this'} has the wrong type` : (e.errors[0] ?? e.message);
+    throw errors.validationFailed(message, param || undefined);
   }
   throw e;
 }
@@ -65,16 +81,15 @@ export function pageParams(query: Record<string, unknown>): PageParams {
   }
   let startingAfter: string | undefined;
   if (rawAfter !== undefined && rawAfter !== '') {
-    if (typeof rawAfter !== 'string' || rawAfter.length > 255) throw errors.validationFailed('starting_after must be an id', 'starting_after');
+    // A malformed id is an unknown id: the same answer as an id that does not exist.
+    if (!isWellFormedId(rawAfter)) throw errors.resourceMissing(`No such object: '${excerpt(rawAfter)}'`, 'starting_after');
     startingAfter = rawAfter;
   }
   return { limit, startingAfter };
 }
 
-/** Path ids: bounded length and charset so garbage never reaches the database. */
+/** Path ids: bounded length and charset so garbage never reaches the database (a malformed id is an unknown id). */
 export function pathId(raw: string | undefined, param = 'id'): string {
-  if (raw === undefined || raw.length === 0 || raw.length > 255 || !/^[A-Za-z0-9_-]+$/.test(raw)) {
-    throw errors.resourceMissing(`No such object: '${String(raw).slice(0, 255)}'`, param);
-  }
+  if (!isWellFormedId(raw)) throw errors.resourceMissing(`No such object: '${excerpt(raw ?? '')}'`, param);
   return raw;
 }

@@ -70,7 +70,8 @@ export function authenticator(deps: AppDeps, cache: AuthCache, limiter: RateLimi
         throw errors.wrongAuthMethod('A dashboard session cannot call the API. Send an API key: Authorization: Bearer <API_KEY>.');
       }
       if (!header) throw errors.unauthorized('No API key provided. Send Authorization: Bearer <API_KEY>.');
-      const m = /^Bearer ([^\s]+)$/.exec(header);
+      // The scheme is case-insensitive (RFC 9110 §11.1): "bearer", "BEARER" and "Bearer" are one.
+      const m = /^Bearer +([^\s]+)$/i.exec(header);
       if (!m) throw errors.unauthorized('Malformed Authorization header. Expected: Bearer <API_KEY>.');
       const presented = m[1]!;
       if (!parseKey(presented)) throw errors.unauthorized('Invalid API key.');

@@ -3,9 +3,12 @@ import type { Middleware } from '../context';
 
 /**
  * JSON bodies only: a body on POST/PUT/PATCH/DELETE must be `application/json` (415 otherwise),
- * at most `limitBytes` (413), valid JSON (400 invalid_json) and an object (400 validation_failed).
- * No body means `{}`. The raw text is kept for signature checks.
+ * at most `limitBytes` (413), UTF-8 and valid JSON (400 invalid_json) and an object (400
+ * validation_failed). No body means `{}`. The raw text is kept for signature checks. The error
+ * messages name the rule and a position, never the body's text.
  */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 export function jsonBody(limitBytes: number): Middleware {
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
@@ -29,14 +32,20 @@ export function jsonBody(limitBytes: number): Middleware {
       }
       chunks.push(chunk as Buffer);
     }
-    const raw = Buffer.concat(chunks).toString('utf8');
+    let raw: string;
+    try {
+      raw = utf8.decode(Buffer.concat(chunks));
+    } catch {
+      throw errors.invalidJson('Request body is not valid UTF-8');
+    }
     ctx.state.rawBody = raw;
     if (raw.trim() === '') return next();
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
     } catch (e) {
-      throw errors.invalidJson(`Request body is not valid JSON: ${(e as Error).message}`);
+      const at = /position (\d+)/.exec((e as Error).message)?.[1];
+      throw errors.invalidJson(`Request body is not valid JSON${at !== undefined ? ` (at character ${at})` : ''}`);
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw errors.validationFailed('Request body must be a JSON object');

@@ -10,8 +10,9 @@
 //    whatever the later request's body or path (dedup is on the key alone, as the spec says);
 //  - a 5xx is not stored: the writes rolled back and the client may retry with the same key;
 //  - rows older than the retention are ignored, taken over, and purged by the maintenance workflow;
-//  - secrets a route shows once (ctx.state.redactOnReplay) are not stored: replays carry null.
-import { Prisma } from '../../src/generated/prisma/client';
+//  - secrets a route shows once (ctx.state.redactOnReplay) are not stored: replays carry null;
+//  - the response is stored as the exact JSON text sent (a `json` column keeps text verbatim)
+//    and replayed as those bytes, so a replay is byte-identical to the first response.
 import { ApiError, errors } from '../../src/errors';
 import type { ScopedDb, ScopedTx } from '../../src/db/tenancy';
 import type { AppContext, AppDeps, Middleware } from '../context';
@@ -23,7 +24,8 @@ const TX_TIMEOUT_MS = 30_000;
 
 interface Stored {
   responseStatus: number;
-  responseBody: unknown;
+  /** The JSON text first sent, or null for an empty body. */
+  responseText: string | null;
 }
 
 function isLockTimeout(err: unknown): boolean {
@@ -50,12 +52,16 @@ export function transactional(deps: AppDeps): Middleware {
 
     const replay = (stored: Stored) => {
       ctx.status = stored.responseStatus;
-      ctx.body = stored.responseBody ?? '';
+      if (stored.responseText === null) ctx.body = '';
+      else {
+        ctx.body = stored.responseText;
+        ctx.type = 'application/json';
+      }
       ctx.set('Idempotent-Replayed', 'true');
     };
 
     if (key) {
-      const existing = await scoped.idempotencyKey.findFirst({ where: { key, createdAt: { gte: cutoff }, responseStatus: { gt: 0 } } });
+      const existing = await readStored(scoped, tenant, key, cutoff);
       if (existing) return replay(existing);
     }
 
@@ -74,7 +80,7 @@ export function transactional(deps: AppDeps): Middleware {
                 WHERE idempotency_keys.created_at < ${cutoff}
               RETURNING 1 AS claimed`;
             if (claimed.length === 0) {
-              const stored = await tx.idempotencyKey.findFirst({ where: { key } });
+              const stored = await readStored(tx, tenant, key, null);
               if (!stored || stored.responseStatus === 0) throw errors.idempotencyKeyInUse('A request with this Idempotency-Key is in progress.', 'Idempotency-Key');
               replayed = stored;
               return;
@@ -83,10 +89,12 @@ export function transactional(deps: AppDeps): Middleware {
           ctx.state.db = tx;
           await next();
           if (key) {
-            await tx.idempotencyKey.updateMany({
-              where: { key },
-              data: { responseStatus: ctx.status, responseBody: (storableBody(ctx) ?? Prisma.DbNull) as Prisma.InputJsonValue },
-            });
+            const body = storableBody(ctx);
+            // The same serialization Koa applies to an object body, so the stored text is the sent text.
+            const text = body === undefined || body === null || body === '' ? null : JSON.stringify(body);
+            await tx.$executeRaw`
+              UPDATE idempotency_keys SET response_status = ${ctx.status}, response_body = ${text}::json
+              WHERE merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" AND key = ${key}`;
           }
         },
         { timeout: TX_TIMEOUT_MS, maxWait: deps.config.transactionMaxWaitMs },
@@ -114,6 +122,16 @@ export function transactional(deps: AppDeps): Middleware {
   };
 }
 
+/** The stored response of a key (within the retention when `cutoff` is given), as text. */
+async function readStored(db: ScopedDb | ScopedTx, tenant: { merchantId: string; mode: string }, key: string, cutoff: Date | null): Promise<Stored | undefined> {
+  const rows = await db.$queryRaw<Array<{ response_status: number; response_text: string | null }>>`
+    SELECT response_status, response_body::text AS response_text FROM idempotency_keys
+    WHERE merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" AND key = ${key}
+      AND (${cutoff}::timestamptz IS NULL OR (created_at >= ${cutoff}::timestamptz AND response_status > 0))`;
+  const r = rows[0];
+  return r ? { responseStatus: Number(r.response_status), responseText: r.response_text } : undefined;
+}
+
 /** The response as stored for replay: secrets named by the route are replaced with null. */
 function storableBody(ctx: AppContext): unknown {
   const body = ctx.body;
@@ -131,7 +149,7 @@ async function storeErrorResponse(scoped: ScopedDb, ctx: AppContext, key: string
   await scoped.$executeRaw`
     INSERT INTO idempotency_keys (merchant_id, mode, key, request_method, request_path, response_status, response_body, created_at)
     VALUES (${tenant.merchantId}, ${tenant.mode}::"Mode", ${key}, ${ctx.method}, ${ctx.path}, ${err.status},
-            ${JSON.stringify(errorBody(err, ctx.state.requestId))}::jsonb, now())
+            ${JSON.stringify(errorBody(err, ctx.state.requestId))}::json, now())
     ON CONFLICT (merchant_id, mode, key) DO NOTHING`;
 }
 

@@ -8,6 +8,8 @@
 // a removal (JSON has `null` for that). The 50-key limit applies to the merged result, so check
 // `validateMetadata(mergeMetadataPatch(existing, patch))` after `validateMetadataPatch(patch)`.
 
+import { excerpt } from './text';
+
 export type Metadata = Record<string, string>;
 export type MetadataPatch = Record<string, string | null>;
 
@@ -64,9 +66,9 @@ function check(input: unknown, allowNull: boolean): MetadataProblem[] {
 function keyProblem(key: string): string | null {
   if (key.length === 0) return 'metadata keys must not be empty';
   if (codePointLength(key) > METADATA_LIMITS.maxKeyLength) {
-    return `metadata key "${key}" is longer than ${METADATA_LIMITS.maxKeyLength} characters`;
+    return `metadata key "${excerpt(key)}" is longer than ${METADATA_LIMITS.maxKeyLength} characters`;
   }
-  if (key.includes('[') || key.includes(']')) return `metadata key "${key}" must not contain "[" or "]"`;
+  if (key.includes('[') || key.includes(']')) return `metadata key "${excerpt(key)}" must not contain "[" or "]"`;
   return null;
 }
 
@@ -74,11 +76,11 @@ function valueProblem(key: string, value: unknown, allowNull: boolean): string |
   if (value === null && allowNull) return null;
   if (typeof value !== 'string') {
     return allowNull
-      ? `metadata value for "${key}" must be a string, or null to remove the key`
-      : `metadata value for "${key}" must be a string`;
+      ? `metadata value for "${excerpt(key)}" must be a string, or null to remove the key`
+      : `metadata value for "${excerpt(key)}" must be a string`;
   }
   if (codePointLength(value) > METADATA_LIMITS.maxValueLength) {
-    return `metadata value for "${key}" is longer than ${METADATA_LIMITS.maxValueLength} characters`;
+    return `metadata value for "${excerpt(key)}" is longer than ${METADATA_LIMITS.maxValueLength} characters`;
   }
   return null;
 }

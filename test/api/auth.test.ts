@@ -16,7 +16,8 @@ describe('authentication and tenancy', () => {
 
   it('401 unauthorized for a missing, malformed or unknown key', async () => {
     expectError(await call(env, 'GET', '/v1/merchants/current'), 401, 'unauthorized');
-    for (const header of ['Basic abc', 'Bearer', 'Bearer  sk_test_x', `Bearer ${a.secretKey} extra`, 'bearer ' + a.secretKey]) {
+    // The scheme is case-insensitive ("bearer" is fine: test/api/input-safety.test.ts); the rest is not.
+    for (const header of ['Basic abc', 'Bearer', 'Bearer  sk_test_x', `Bearer ${a.secretKey} extra`, 'Bearer' + a.secretKey]) {
       expectError(await call(env, 'GET', '/v1/merchants/current', { headers: { Authorization: header } }), 401, 'unauthorized');
     }
     expectError(await call(env, 'GET', '/v1/merchants/current', { key: 'sk_test_' + 'A'.repeat(32) }), 401, 'unauthorized');

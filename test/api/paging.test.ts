@@ -61,6 +61,6 @@ describe('paging (every list uses the same helper; exercised through /v1/api_key
 
   it('unknown starting_after ids answer resource_missing', async () => {
     expectError(await m.call('GET', '/v1/api_keys?starting_after=key_nope'), 404, 'resource_missing', 'starting_after');
-    expectError(await m.call('GET', `/v1/api_keys?starting_after=${'x'.repeat(300)}`), 400, 'validation_failed', 'starting_after');
+    expectError(await m.call('GET', `/v1/api_keys?starting_after=${'x'.repeat(300)}`), 404, 'resource_missing', 'starting_after');
   });
 });

@@ -10,8 +10,7 @@ import { presentCreditNote } from '../../../src/objects/credit-notes';
 export function creditNotesRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
   router.get('/v1/credit_notes', auth(), async (ctx) => {
     const q = parseQuery(listCreditNotesQuery, ctx.query);
-    const { limit } = pageParams({ limit: ctx.query.limit });
-    const rows = await listCreditNotes(dbOf(ctx), { invoiceId: q.invoice }, limit);
+    const rows = await listCreditNotes(dbOf(ctx), { invoiceId: q.invoice }, pageParams(ctx.query));
     ctx.body = { data: rows.map(presentCreditNote) };
   });
 

@@ -28,8 +28,7 @@ export function refundsRoutes(router: Router<AppState>, deps: AppDeps, auth: Aut
 
   router.get('/v1/refunds', auth(), async (ctx) => {
     const q = parseQuery(listRefundsQuery, ctx.query);
-    const { limit } = pageParams({ limit: ctx.query.limit });
-    const rows = await listRefunds(dbOf(ctx), { paymentId: q.payment }, limit);
+    const rows = await listRefunds(dbOf(ctx), { paymentId: q.payment }, pageParams(ctx.query));
     ctx.body = { data: rows.map(presentRefund) };
   });
 

@@ -10,14 +10,24 @@ import { retryWebhookDelivery, type RequestRetry } from '../../../src/domain/web
 import { pageParams, parseQuery, pathId } from '../../validate';
 import { listWebhookDeliveriesQuery } from './schemas';
 import { presentWebhookDelivery } from '../../../src/objects/webhook-deliveries';
+import { isTemporalUnavailable } from '../../../src/temporal/unavailable';
 
 export function webhookDeliveriesRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);
 
   const requestRetry: RequestRetry = async (d) => {
+    let client;
     try {
-      await signalDeliveryRetry({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue }, d);
+      client = await deps.temporal.client();
     } catch (err) {
+      deps.log(`webhook retry of ${d.deliveryId} could not connect to Temporal: ${(err as Error).message}`);
+      throw errors.serviceUnavailable('The retry could not be scheduled right now; try again shortly.');
+    }
+    try {
+      await signalDeliveryRetry({ client, taskQueue: deps.temporal.taskQueue }, d);
+    } catch (err) {
+      // 503 only for an unreachable or overloaded Temporal; anything else is a bug (500).
+      if (!isTemporalUnavailable(err)) throw err;
       deps.log(`webhook retry of ${d.deliveryId} could not reach Temporal: ${(err as Error).message}`);
       throw errors.serviceUnavailable('The retry could not be scheduled right now; try again shortly.');
     }

@@ -1,9 +1,10 @@
 // Credit notes are issued by the refund workflow (src/domain/refunds/process-refund.ts); the API
-// only reads them. The list is bounded: at most `limit`, newest first, no cursor, no has_more.
+// only reads them. The list is bounded: at most `limit`, newest first, no has_more;
+// `starting_after` as on every list.
 import type { TenantDb } from '../../db/tenancy';
 import type { CreditNote } from '../../generated/prisma/client';
 import { errors } from '../../errors';
-import { newestFirst } from '../../db/paging';
+import { listPage, newestFirst, type PageParams } from '../../db/paging';
 
 export async function findCreditNote(db: TenantDb, id: string): Promise<CreditNote> {
   const row = await db.creditNote.findFirst({ where: { id } });
@@ -11,14 +12,21 @@ export async function findCreditNote(db: TenantDb, id: string): Promise<CreditNo
   return row;
 }
 
-export async function listCreditNotes(db: TenantDb, filter: { invoiceId?: string }, limit: number): Promise<CreditNote[]> {
+export async function listCreditNotes(db: TenantDb, filter: { invoiceId?: string }, params: PageParams): Promise<CreditNote[]> {
   if (filter.invoiceId !== undefined) {
-    const inv = await db.invoice.findFirst({ where: { id: filter.invoiceId }, select: { id: true } });
-    if (!inv) throw errors.resourceNotFound(`No such invoice: '${filter.invoiceId}'`, 'invoice');
+    const parent = await db.invoice.findFirst({ where: { id: filter.invoiceId }, select: { id: true } });
+    if (!parent) throw errors.resourceNotFound(`No such invoice: '${filter.invoiceId}'`, 'invoice');
   }
-  return db.creditNote.findMany({
-    where: filter.invoiceId !== undefined ? { invoiceId: filter.invoiceId } : {},
-    orderBy: newestFirst(),
-    take: limit,
+  const where = filter.invoiceId !== undefined ? { invoiceId: filter.invoiceId } : {};
+  // A page of the paging helper without has_more: starting_after, when given, must name one of
+  // the list's own rows (unknown, foreign or other-mode ids answer resource_missing, as on every list).
+  const page = await listPage({
+    params,
+    findCursor: async (id) => {
+      const row = await db.creditNote.findFirst({ where: { id, ...where }, select: { id: true, createdAt: true } });
+      return row && { id: row.id, sortKey: row.createdAt };
+    },
+    fetch: (after, take) => db.creditNote.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take: take - 1 }),
   });
+  return page.data;
 }

@@ -5,6 +5,7 @@ import { errors } from '../../errors';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
 import type { InvoiceWithLines } from './payment-invoice';
 import { requireCustomer } from '../customers/find-customers';
+import { requireSubscription } from '../subscriptions/find-subscriptions';
 
 export async function findInvoice(db: TenantDb, id: string): Promise<InvoiceWithLines> {
   const invoice = await db.invoice.findFirst({ where: { id } });
@@ -21,6 +22,8 @@ export async function listInvoices(
   if (filter.customerId !== undefined) {
     await requireCustomer(db, filter.customerId);
   }
+  // A filter naming no subscription of the caller is refused like the customer filter (docs/errors.md "Ids").
+  if (filter.subscriptionId !== undefined) await requireSubscription(db, filter.subscriptionId, 'subscription');
   const where = {
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.customerId !== undefined ? { customerId: filter.customerId } : {}),

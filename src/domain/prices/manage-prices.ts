@@ -43,6 +43,11 @@ export async function updatePrice(db: TenantDb, id: string, input: UpdatePriceIn
 }
 
 export async function listPrices(db: TenantDb, params: PageParams, filter: { product?: string; active?: boolean } = {}): Promise<Page<Price>> {
+  if (filter.product !== undefined) {
+    // A filter naming no product of the caller is refused, as on every list (docs/errors.md "Ids").
+    const product = await db.product.findFirst({ where: { id: filter.product }, select: { id: true } });
+    if (!product) throw errors.resourceNotFound(`No such product: '${filter.product}'`, 'product');
+  }
   const where: Record<string, unknown> = {};
   if (filter.product !== undefined) where.productId = filter.product;
   if (filter.active !== undefined) where.active = filter.active;

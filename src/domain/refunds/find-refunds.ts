@@ -1,9 +1,9 @@
 // Retrieve and list refunds. The list is bounded (docs/payments.md): at most `limit` refunds,
-// newest first, no cursor and no has_more; filtered by `payment` when given.
+// newest first, no has_more; filtered by `payment` when given; `starting_after` as on every list.
 import type { TenantDb } from '../../db/tenancy';
 import type { Refund } from '../../generated/prisma/client';
 import { errors } from '../../errors';
-import { newestFirst } from '../../db/paging';
+import { listPage, newestFirst, type PageParams } from '../../db/paging';
 
 export async function findRefund(db: TenantDb, id: string): Promise<Refund> {
   const row = await db.refund.findFirst({ where: { id } });
@@ -11,14 +11,21 @@ export async function findRefund(db: TenantDb, id: string): Promise<Refund> {
   return row;
 }
 
-export async function listRefunds(db: TenantDb, filter: { paymentId?: string }, limit: number): Promise<Refund[]> {
+export async function listRefunds(db: TenantDb, filter: { paymentId?: string }, params: PageParams): Promise<Refund[]> {
   if (filter.paymentId !== undefined) {
-    const p = await db.payment.findFirst({ where: { id: filter.paymentId }, select: { id: true } });
-    if (!p) throw errors.resourceNotFound(`No such payment: '${filter.paymentId}'`, 'payment');
+    const parent = await db.payment.findFirst({ where: { id: filter.paymentId }, select: { id: true } });
+    if (!parent) throw errors.resourceNotFound(`No such payment: '${filter.paymentId}'`, 'payment');
   }
-  return db.refund.findMany({
-    where: filter.paymentId !== undefined ? { paymentId: filter.paymentId } : {},
-    orderBy: newestFirst(),
-    take: limit,
+  const where = filter.paymentId !== undefined ? { paymentId: filter.paymentId } : {};
+  // A page of the paging helper without has_more: starting_after, when given, must name one of
+  // the list's own rows (unknown, foreign or other-mode ids answer resource_missing, as on every list).
+  const page = await listPage({
+    params,
+    findCursor: async (id) => {
+      const row = await db.refund.findFirst({ where: { id, ...where }, select: { id: true, createdAt: true } });
+      return row && { id: row.id, sortKey: row.createdAt };
+    },
+    fetch: (after, take) => db.refund.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take: take - 1 }),
   });
+  return page.data;
 }

@@ -5,7 +5,6 @@
 // has finished is answered from the database here, under the same rules
 // (src/contracts/subscription-commands.ts). Invoice actions: src/domain/invoices/.
 import type { Subscription } from '../../generated/prisma/client';
-import { errors } from '../../errors';
 import type { CommandResult, SubscriptionCommand } from '../../contracts/subscriptions';
 import type { Metadata } from '../../validation';
 import type { RequestScope } from '../request-scope';
@@ -42,7 +41,10 @@ export async function runSubscriptionCommand(
  * other commands are refused by the rules, only metadata may still change.
  */
 async function commandOnEndedSubscription(deps: CommandDeps, scope: RequestScope, sub: Subscription, cmd: SubscriptionChangeCommand): Promise<void> {
-  if (sub.status !== 'canceled') throw errors.serviceUnavailable('The subscription\'s workflow is not running; retry shortly');
+  // Only a canceled subscription's workflow finishes (workflows/subscription/schedule.ts isFinished)
+  // and `sub` was read after the workflow said it had: anything else is a broken invariant for an
+  // operator, a logged 500, not a 503 inviting retries that cannot succeed.
+  if (sub.status !== 'canceled') throw new Error(`subscription ${sub.id}: its workflow has finished but its status is ${sub.status}`);
   assertCommandAllowed(sub, cmd);
   if (cmd.kind !== 'update' || cmd.changes.metadata === undefined) return;
   const metadata = mergedMetadata(sub.metadata as Metadata, cmd.changes.metadata, 'metadata');

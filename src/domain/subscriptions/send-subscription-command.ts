@@ -6,6 +6,7 @@ import type { Subscription } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import type { CommandResult, SubscriptionCommand } from '../../contracts/subscriptions';
 import { TemporalUnavailableError } from '../../temporal/connection';
+import { isTemporalUnavailable } from '../../temporal/unavailable';
 import type { RequestScope } from '../request-scope';
 import type { CommandDeps } from './command-deps';
 import { refusalError } from './command-refusal';
@@ -29,7 +30,10 @@ export async function sendSubscriptionCommand(deps: CommandDeps, scope: RequestS
     outcome = await deps.workflows.subscription.command(ref, command, scope.requestKey);
   } catch (err) {
     if (err instanceof TemporalUnavailableError) throw errors.serviceUnavailable('The workflow service is unavailable; retry shortly');
-    deps.log(`subscription ${sub.id}: command ${command.kind} failed: ${(err as Error).stack ?? String(err)}`);
+    // 503 only when Temporal is unreachable, timing out or overloaded (the update id makes the
+    // retry apply once); anything else is unexpected: rethrown, it becomes a logged 500.
+    if (!isTemporalUnavailable(err)) throw err;
+    deps.log(`subscription ${sub.id}: command ${command.kind}: Temporal unavailable: ${(err as Error).message}`);
     throw errors.serviceUnavailable('The subscription could not be changed right now; retry shortly');
   }
   switch (outcome.kind) {

@@ -1,11 +1,13 @@
 // GET /v1/events: newest first by timestamp (then id), filtered by customer, event name and an
-// inclusive [from, to] range. An unknown customer filter simply matches nothing.
+// inclusive [from, to] range. A customer filter must name one of the caller's customers
+// (404 resource_not_found otherwise, as on every list: docs/errors.md "Ids").
 // Indexes: (merchant_id, mode, timestamp desc, id desc) for the merchant-wide list and
 // (merchant_id, mode, customer_id, event_name, timestamp) when customer (and event_name) is given.
 import type { TenantDb } from '../../db/tenancy';
 import { errors } from '../../errors';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
 import type { StoredUsageEvent } from '../../objects/usage-events';
+import { requireCustomer } from '../customers/find-customers';
 
 export interface UsageEventFilter {
   customer?: string;
@@ -18,6 +20,7 @@ export async function listUsageEvents(db: TenantDb, params: PageParams, filter: 
   if (filter.from && filter.to && filter.from.getTime() > filter.to.getTime()) {
     throw errors.validationFailed('from must not be after to', 'from');
   }
+  if (filter.customer !== undefined) await requireCustomer(db, filter.customer, 'customer');
   const where: Record<string, unknown> = {};
   if (filter.customer !== undefined) where.customerId = filter.customer;
   if (filter.eventName !== undefined) where.eventName = filter.eventName;

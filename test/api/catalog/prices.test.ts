@@ -184,7 +184,7 @@ describe('catalog: prices', () => {
     const page = await mine.call('GET', `/v1/prices?product=${p1.id}&limit=1`);
     assert.deepEqual([page.body.data.map((x: any) => x.id), page.body.has_more], [[c], true]);
     assert.deepEqual((await mine.call('GET', `/v1/prices?product=${p1.id}&starting_after=${c}`)).body.data.map((x: any) => x.id), [a]);
-    assert.deepEqual((await mine.call('GET', '/v1/prices?product=prod_unknown')).body.data, []);
+    expectError(await mine.call('GET', '/v1/prices?product=prod_unknown'), 404, 'resource_not_found', 'product');
     expectError(await mine.call('GET', '/v1/prices?product=bad%20id'), 400, 'validation_failed', 'product');
   });
 
