@@ -53,6 +53,8 @@ export interface BillingApp extends Koa<AppState> {
   shutdown(): Promise<void>;
   /** Resolves when the auth cache's first LISTEN attempt has settled (see auth-cache.ts). */
   ready(): Promise<void>;
+  /** The application router with every route (route tables for docs and the route-wide fuzz test). */
+  readonly router: Router<AppState>;
 }
 
 /** What a composition root gives createApp; the workflow client modules default to ones over `temporal`. */
@@ -97,6 +99,7 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
   const router = new Router<AppState>();
   for (const register of AREA_ROUTES) register(router, deps, auth);
   guardPathIds(router);
+  (app as { router: Router<AppState> }).router = router;
   app.use(router.routes());
   app.use(
     router.allowedMethods({

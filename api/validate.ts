@@ -30,6 +30,17 @@ function toApiError(e: unknown): never {
   throw e;
 }
 
+/**
+ * Sees each schema a route validates with, as it is used (kind, schema). A seam for tools that
+ * derive requests from the routes' own schemas (the route-wide fuzz test, test/api/fuzz.test.ts);
+ * unset in the service. An observer that throws aborts the request before the route goes on.
+ */
+export type SchemaObserver = (kind: 'body' | 'query', schema: yup.AnyObjectSchema) => void;
+let schemaObserver: SchemaObserver | undefined;
+export function observeSchemas(observer: SchemaObserver | undefined): void {
+  schemaObserver = observer;
+}
+
 /** Keeps only the keys the object schema declares (the spec: unknown fields are ignored). */
 function pickKnown(schema: yup.AnyObjectSchema, value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -38,6 +49,7 @@ function pickKnown(schema: yup.AnyObjectSchema, value: Record<string, unknown>):
 }
 
 export function parseBody<S extends yup.AnyObjectSchema>(schema: S, body: Record<string, unknown>): yup.InferType<S> {
+  schemaObserver?.('body', schema);
   try {
     return schema.validateSync(pickKnown(schema, body), { strict: true, abortEarly: true }) as yup.InferType<S>;
   } catch (e) {
@@ -47,6 +59,7 @@ export function parseBody<S extends yup.AnyObjectSchema>(schema: S, body: Record
 
 /** Query strings are strings: this schema may coerce (e.g. "true" → true) but still rejects garbage. */
 export function parseQuery<S extends yup.AnyObjectSchema>(schema: S, query: Record<string, unknown>): yup.InferType<S> {
+  schemaObserver?.('query', schema);
   const flat: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(query)) {
     if (Array.isArray(v)) throw errors.validationFailed(`${k} may be given only once`, k);

@@ -3,6 +3,8 @@
 // envelope `{ error: { type, code, message, param, doc_url, request_id } }`.
 // docs/errors.md lists them; test/unit/errors-doc.test.ts keeps the two in step.
 
+import { boundedText } from './validation/text';
+
 export type ErrorType =
   | 'invalid_request_error'
   | 'authentication_error'
@@ -69,8 +71,11 @@ export const errors = {
   cannotUncancel: make(409, 'invalid_request_error', 'cannot_uncancel'),
   cannotPause: make(409, 'invalid_request_error', 'cannot_pause'),
   notPaused: make(409, 'invalid_request_error', 'not_paused'),
-  // 413, 415
+  // 400 from the HTTP parser, before the application: a request that is not valid HTTP/1.1
+  malformedRequest: make(400, 'invalid_request_error', 'malformed_request'),
+  // 413, 415, 431
   bodyTooLarge: make(413, 'invalid_request_error', 'body_too_large'),
+  requestHeaderTooLarge: make(431, 'invalid_request_error', 'request_header_too_large'),
   unsupportedMediaType: make(415, 'invalid_request_error', 'unsupported_media_type'),
   // 429
   rateLimited: make(429, 'rate_limit_error', 'rate_limited'),
@@ -84,6 +89,24 @@ export const errors = {
 } as const;
 
 export type ErrorFactoryName = keyof typeof errors;
+
+/** Longest `message` and `param` an error body carries (code points): an error body stays under 2 KB whatever the input. */
+export const ERROR_MESSAGE_MAX = 500;
+export const ERROR_PARAM_MAX = 200;
+
+/** The error envelope of every error response (docs/errors.md): message and param bounded and escaped. */
+export function errorBody(err: ApiError, requestId: string) {
+  return {
+    error: {
+      type: err.type,
+      code: err.code,
+      message: boundedText(err.message, ERROR_MESSAGE_MAX),
+      ...(err.param !== undefined ? { param: boundedText(err.param, ERROR_PARAM_MAX) } : {}),
+      doc_url: `${DOC_BASE}#${err.code}`,
+      request_id: requestId,
+    },
+  };
+}
 
 /** All codes with their status, for docs and tests. */
 export function errorCatalog(): Array<{ code: string; status: number; type: ErrorType }> {

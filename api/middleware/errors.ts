@@ -1,24 +1,8 @@
-import { ApiError, DOC_BASE, errors } from '../../src/errors';
-import { boundedText } from '../../src/validation/text';
+import { ApiError, errorBody, errors } from '../../src/errors';
 import type { Middleware } from '../context';
 import { loggablePath } from '../portal/paths';
 
-/** Longest `message` and `param` an error body carries (code points): an error body stays under 2 KB whatever the input. */
-export const ERROR_MESSAGE_MAX = 500;
-export const ERROR_PARAM_MAX = 200;
-
-export function errorBody(err: ApiError, requestId: string) {
-  return {
-    error: {
-      type: err.type,
-      code: err.code,
-      message: boundedText(err.message, ERROR_MESSAGE_MAX),
-      ...(err.param !== undefined ? { param: boundedText(err.param, ERROR_PARAM_MAX) } : {}),
-      doc_url: `${DOC_BASE}#${err.code}`,
-      request_id: requestId,
-    },
-  };
-}
+export { errorBody };
 
 /** Renders every failure in the error envelope; unexpected errors become a logged 500. */
 export function errorEnvelope(log: (line: string) => void): Middleware {

@@ -25,7 +25,7 @@ export const INPUT_LIMITS = {
 } as const;
 
 export interface InputProblem {
-  /** Where: `name`, `metadata.plan`, `events[3].metadata`; bounded in length. */
+  /** The top-level field (or query parameter) at fault: `metadata` for a problem at `metadata.plan`. */
   param: string;
   /** The field and the rule, never more of the value than a short escaped excerpt. */
   message: string;
@@ -59,7 +59,14 @@ function label(path: string): string {
  * `maxDepth` levels, so it is safe on any value JSON.parse returns.
  */
 export function findBodyProblem(body: unknown): InputProblem | null {
-  return walk(body, '', '', 1);
+  const p = walk(body, '', '', 1);
+  // `param` names the top-level field, as every other validation error does; the message names the exact place.
+  return p && { ...p, param: topOf(p.param) };
+}
+
+function topOf(path: string): string {
+  const m = /^(\[[^\]]*\]|[^.[]*)/.exec(path);
+  return m?.[1] ?? path;
 }
 
 /** `top` is the top-level field the value is under: too deep a value is reported there. */

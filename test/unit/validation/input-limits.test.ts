@@ -45,9 +45,15 @@ describe('input limits (src/validation/input-limits.ts)', () => {
   });
 
   it('names the path of the first problem, in document order', () => {
-    assert.deepEqual(findBodyProblem({ a: 'ok', b: { c: [1, 'x\u0000'] }, d: '\ud800' })?.param, 'b.c[1]');
-    assert.deepEqual(findBodyProblem({ metadata: { 'odd key': '\ud800' } })?.param, 'metadata["odd key"]');
+    // param is the top-level field (as in every validation error); the message names the exact place.
+    const first = findBodyProblem({ a: 'ok', b: { c: [1, 'x\u0000'] }, d: '\ud800' });
+    assert.equal(first?.param, 'b');
+    assert.match(first!.message, /^b\.c\[1\] must not contain NUL/);
+    const odd = findBodyProblem({ metadata: { 'odd key': '\ud800' } });
+    assert.equal(odd?.param, 'metadata');
+    assert.match(odd!.message, /^metadata\["odd key"\] must be valid Unicode/);
     assert.deepEqual(findBodyProblem({ metadata: { ['k\u0000']: 'v' } })?.param, 'metadata');
+    assert.deepEqual(findBodyProblem({ 'top key': '\u0000' })?.param, '["top key"]');
     assert.equal(findBodyProblem({ n: Infinity })?.param, 'n');
     assert.equal(findBodyProblem({ n: Number.NaN })?.param, 'n');
   });
@@ -57,7 +63,7 @@ describe('input limits (src/validation/input-limits.ts)', () => {
     assert.equal(p?.param, 'name');
     assert.match(p!.message, /nested too deeply/);
     assert.equal(findBodyProblem({ a: { b: { c: nested(40) } } })?.param, 'a');
-    assert.ok(findBodyProblem({ a: { ['k'.repeat(255)]: { ['l'.repeat(255)]: '\u0000' } } })!.param.length <= 201);
+    assert.ok(findBodyProblem({ a: { ['k'.repeat(255)]: { ['l'.repeat(255)]: '\u0000' } } })!.message.length <= 300);
     assert.equal(findBodyProblem({ deep: nested(INPUT_LIMITS.maxDepth) })?.message.includes('nested too deeply'), true);
   });
 
