@@ -497,7 +497,7 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
       requests++;
       for (let attempt = 1; ; attempt++) {
         try {
-          const res = await fetch(`${base}${req.path}`, { method: req.method, headers: req.headers, body: req.body, signal: AbortSignal.timeout(30_000) });
+          const res = await fetch(`${base}${req.path}`, { method: req.method, headers: req.headers, body: req.body as unknown as string | undefined, signal: AbortSignal.timeout(30_000) });
           const text = await res.text();
           return { route, req, status: res.status, text, headers: res.headers };
         } catch (err) {
