@@ -247,7 +247,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
   const dev = await startDevServer({ cli, port: 0, log: (l) => console.log(`  ${l}`) });
   const serverPort = dev.address.split(':').pop()!;
   const serverPid = pidsWhere((comm, cmd) => cmd.includes('start-dev') && cmd.includes(`--port ${serverPort} `))[0];
-  const db: Db = createDb(database.url, { poolSize: 40 });
+  const db: Db = createDb(database.url, { poolSize: 10 });
   const taskQueue = `bench-subscriptions-${randomBytes(3).toString('hex')}`;
   const config = { ...loadConfig({}), databaseUrl: database.url, temporalAddress: dev.address, taskQueue };
   const temporal = createTemporalProvider({ address: dev.address, namespace: config.temporalNamespace, taskQueue });

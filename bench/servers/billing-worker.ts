@@ -3,7 +3,7 @@
 // (grouped: transaction control, the card-acquirer simulator's own tables, everything else),
 // its peak resident memory, its CPU time, and the SDK's warnings (e.g. workflow tasks over 5 s).
 // Configured by environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE,
-// BENCH_POOL_SIZE); driven over IPC: `reset` starts a measured phase, `report` answers with
+// BENCH_POOL_SIZE, default 10; BENCH_ACTIVITIES, default 20); driven over IPC: `reset` starts a measured phase, `report` answers with
 // the counts since then. Exits on SIGTERM after a graceful worker shutdown.
 import { writeFileSync } from 'node:fs';
 import pg from 'pg';
@@ -72,12 +72,14 @@ class CountingLogger extends DefaultLogger {
   constructor() {
     super('WARN', (entry) => {
       warnings += 1;
-      const kind = entry.message
+      const error = (entry.meta as { error?: { message?: string; cause?: { message?: string } } } | undefined)?.error;
+      const detail = error ? `: ${error.cause?.message ?? error.message ?? ''}` : '';
+      const kind = (entry.message + detail)
         .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(:\d+)*/gi, '…')
         .replace(/\b(sub|in|evt|pay|cus)_[A-Za-z0-9]+/g, '$1_…')
         .slice(0, 160);
       if (warningKinds[kind] !== undefined || Object.keys(warningKinds).length < 20) warningKinds[kind] = (warningKinds[kind] ?? 0) + 1;
-      if (process.env.BENCH_LOG === '1') process.stderr.write(`[worker ${process.pid}] ${entry.level as LogLevel}: ${entry.message}\n`);
+      if (process.env.BENCH_LOG === '1') process.stderr.write(`[worker ${process.pid}] ${entry.level as LogLevel}: ${entry.message}${detail}\n`);
     });
   }
 }
@@ -111,7 +113,8 @@ async function main(): Promise<void> {
     telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
   });
   const config = loadConfig();
-  const db = createDb(config.databaseUrl!, { poolSize: Number(process.env.BENCH_POOL_SIZE ?? 40) });
+  // PostgreSQL here is shared (max_connections 100): each worker keeps the production pool size.
+  const db = createDb(config.databaseUrl!, { poolSize: Number(process.env.BENCH_POOL_SIZE ?? 10) });
   const worker = await createBillingWorker({
     db,
     config,
@@ -119,7 +122,8 @@ async function main(): Promise<void> {
     address: config.temporalAddress!,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
-    maxConcurrentActivities: 200,
+    // Activities beyond the pool would only queue for connections (and time out under load).
+    maxConcurrentActivities: Number(process.env.BENCH_ACTIVITIES ?? 20),
   });
   const running = worker.run();
   process.on('message', (m: { type: string }) => {

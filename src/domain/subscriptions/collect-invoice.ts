@@ -100,8 +100,12 @@ export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInpu
     const sendInvoice = inv.collectionMethod === 'send_invoice';
     // Only a bank invoice needs the subscription (its days_until_due).
     const sub = inv.subscriptionId && sendInvoice ? await tx.subscription.findFirst({ where: { id: inv.subscriptionId } }) : null;
-    const number = await takeInvoiceNumber(tx, tenant);
     const zero = inv.amountDue === 0n;
+    const lines = await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } });
+    await postInvoiceFinalized(tx, tenant, { ...inv, status: zero ? 'paid' : 'open', ...(zero ? { amountPaid: 0n } : {}) }, now, lines);
+    // The number counter is one row per merchant and mode that every finalization of the merchant
+    // locks until commit: taken last, so that lock is held for the fewest statements.
+    const number = await takeInvoiceNumber(tx, tenant);
     const open = await tx.invoice.update({
       where: { id: inv.id },
       data: {
@@ -113,8 +117,6 @@ export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInpu
         nextPaymentAttemptAt: zero ? null : now,
       },
     });
-    const lines = await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } });
-    await postInvoiceFinalized(tx, tenant, open, now, lines);
     events.push(await invoiceEvent(tx, tenant, 'invoice.finalized', open, lines));
     if (zero) events.push(await invoiceEvent(tx, tenant, 'invoice.paid', open, lines));
     return { events };
