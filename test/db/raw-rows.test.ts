@@ -25,13 +25,18 @@ describe('raw rows in the shape of the models', function () {
     const tenant = { merchantId: m.id, mode: 'test' as const };
     const scoped = scopedDb(env.db, tenant);
 
-    const sub = await scoped.$transaction((tx) => lockedSubscription(tx, tenant, s.id));
-    assert.deepEqual(sub, await env.db.subscription.findUniqueOrThrow({ where: { id: s.id } }));
+    // Each pair is read in one transaction with the row locked: the subscription's workflow is
+    // finalizing and charging the first invoice meanwhile, and must not change it between the reads.
+    const [sub, model] = await scoped.$transaction(async (tx) => [await lockedSubscription(tx, tenant, s.id), await tx.subscription.findFirst({ where: { id: s.id } })]);
+    assert.deepEqual(sub, model);
     assert.equal(await scoped.$transaction((tx) => lockedSubscription(tx, { merchantId: m.id, mode: 'live' }, s.id)), null, 'the other mode');
 
-    const invoice = await env.db.invoice.findFirstOrThrow({ where: { subscriptionId: s.id } });
-    const rows = await env.db.$queryRaw<Array<Record<string, unknown>>>`SELECT * FROM invoices WHERE id = ${invoice.id}`;
-    assert.deepEqual(camelRow(rows[0]!), invoice);
+    const { id: invoiceId } = await env.db.invoice.findFirstOrThrow({ where: { subscriptionId: s.id }, select: { id: true } });
+    const [raw, invoice] = await env.db.$transaction(async (tx) => [
+      (await tx.$queryRaw<Array<Record<string, unknown>>>`SELECT * FROM invoices WHERE id = ${invoiceId} FOR UPDATE`)[0]!,
+      await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } }),
+    ]);
+    assert.deepEqual(camelRow(raw), invoice);
     assert.equal(typeof invoice.amountDue, 'bigint');
   });
 });
