@@ -58,6 +58,7 @@ export const errors = {
   // Dashboard sessions (docs/dashboard.md)
   roleNotAllowed: make(403, 'permission_error', 'role_not_allowed'),
   csrfTokenInvalid: make(403, 'permission_error', 'csrf_token_invalid'),
+  portalActionNotAllowed: make(403, 'permission_error', 'portal_action_not_allowed'),
   // 404
   resourceMissing: make(404, 'invalid_request_error', 'resource_missing'),
   resourceNotFound: make(404, 'invalid_request_error', 'resource_not_found'),

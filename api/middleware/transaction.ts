@@ -39,15 +39,25 @@ function isTransactionTimeout(err: unknown): boolean {
   return e?.code === 'P2028' || /Transaction (already closed|API error).*(timeout|expired)|expired.*timeout/i.test(e?.message ?? '');
 }
 
-export function transactional(deps: AppDeps): Middleware {
+export interface TransactionalOptions {
+  /**
+   * The idempotency key of a request, from the checked Idempotency-Key header (default: the header
+   * itself). The customer portal prefixes its session, so a portal request can never replay a
+   * response stored for the merchant's own API calls (api/portal/router.ts).
+   */
+  idempotencyKey?: (ctx: AppContext, header: string) => string;
+}
+
+export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): Middleware {
   return async (ctx, next) => {
     const tenant = ctx.state.tenant;
     const scoped = ctx.state.db as ScopedDb | undefined;
     if (!tenant || !scoped) throw new Error('transactional() must follow auth()');
-    const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
-    if (key.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(key)) {
+    const header = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
+    if (header.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(header)) {
       throw errors.validationFailed(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters`, 'Idempotency-Key');
     }
+    const key = header && opts.idempotencyKey ? opts.idempotencyKey(ctx, header) : header;
     const cutoff = new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000);
 
     const replay = (stored: Stored) => {

@@ -9,6 +9,12 @@
 //   billing redirect-domains add|remove|list --merchant <id> [domain] (hosted checkout return URLs)
 //   billing users create --merchant <id> --email E --role owner|developer|finance|read_only [--name N] [--password-stdin] [--json]
 //   billing users list --merchant <id> [--json]                       (merchant dashboard users)
+//   billing merchants details <merchant_id> [--legal-name …] [--kennitala …] [--vat-number …]
+//         [--address-line1 …] [--address-line2 …] [--postal-code …] [--city …] [--country IS]
+//         [--support-email …] [--json]     (shows them; given options set them, '' clears one)
+//   billing portal settings <merchant_id> [--allow-cancel true|false] [--allow-update-payment-methods …]
+//         [--allow-update-billing-details …] [--allow-pay-invoices …] [--show-invoice-history …]
+//         [--return-url URL] [--json]
 //   billing migrate
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -22,6 +28,23 @@ import { createDashboardUser } from '../domain/dashboard-users/create-dashboard-
 import { listTeam } from '../domain/dashboard-users/manage-team';
 import { normaliseAllowedOrigin } from '../domain/merchant-settings/allowed-origins';
 import { normaliseRedirectDomain } from '../domain/merchant-settings/redirect-domains';
+import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails } from '../domain/merchants/business-details';
+import { getPortalSettings, PORTAL_SETTING_PARAMS, updatePortalSettings, type PortalSettings } from '../domain/customer-portals/portal-settings';
+
+/** --legal-name style option names for the business detail and portal setting fields. */
+const optionName = (param: string) => param.replace(/_/g, '-');
+const DETAIL_OPTIONS = Object.fromEntries(Object.values(BUSINESS_DETAIL_PARAMS).map((p) => [optionName(p), { type: 'string' as const }]));
+const SETTING_OPTIONS = Object.fromEntries(Object.values(PORTAL_SETTING_PARAMS).map((p) => [optionName(p), { type: 'string' as const }]));
+
+function asJson<T extends object>(value: T, params: Record<keyof T, string>): Record<string, unknown> {
+  return Object.fromEntries((Object.keys(params) as Array<keyof T>).map((k) => [params[k], value[k]]));
+}
+
+function asText(value: Record<string, unknown>): string {
+  return Object.entries(value)
+    .map(([k, v]) => `${k.padEnd(30)} ${v === null ? '(not set)' : String(v)}`)
+    .join('\n');
+}
 
 const USAGE = `usage:
   billing merchants create --name NAME [--currency ISK] [--json]
@@ -34,6 +57,11 @@ const USAGE = `usage:
   billing redirect-domains add|remove|list --merchant MERCHANT_ID [DOMAIN]
   billing users create --merchant MERCHANT_ID --email EMAIL --role owner|developer|finance|read_only [--name NAME] [--password-stdin] [--json]
   billing users list --merchant MERCHANT_ID [--json]
+  billing merchants details MERCHANT_ID [--legal-name NAME] [--kennitala KT] [--vat-number NO] [--address-line1 …]
+        [--address-line2 …] [--postal-code …] [--city …] [--country CC] [--support-email EMAIL] [--json]
+  billing portal settings MERCHANT_ID [--allow-cancel true|false] [--allow-update-payment-methods true|false]
+        [--allow-update-billing-details true|false] [--allow-pay-invoices true|false]
+        [--show-invoice-history true|false] [--return-url URL] [--json]
   billing migrate
 environment: DATABASE_URL (default ${DEFAULT_DATABASE_URL})`;
 
@@ -72,6 +100,8 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
       'password-stdin': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      ...DETAIL_OPTIONS,
+      ...SETTING_OPTIONS,
     },
   });
   const [area, action, arg] = positionals;
@@ -105,6 +135,29 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
       if (!arg) throw new UsageError('merchants go-live MERCHANT_ID');
       const m = await goLive(db, arg, new Date());
       out(json, { id: m.id, live_enabled_at: m.liveEnabledAt?.toISOString() }, `${m.id} is live since ${m.liveEnabledAt?.toISOString()}; create live keys with: billing keys create --merchant ${m.id} --type secret --mode live`);
+    } else if (area === 'merchants' && action === 'details') {
+      const m = await merchantOrFail(db, arg ?? values.merchant);
+      const patch: Partial<BusinessDetails> = {};
+      for (const [field, param] of Object.entries(BUSINESS_DETAIL_PARAMS) as Array<[keyof BusinessDetails, string]>) {
+        const v = (values as Record<string, unknown>)[optionName(param)];
+        if (typeof v === 'string') patch[field] = v === '' ? null : v;
+      }
+      const details = Object.keys(patch).length ? await updateBusinessDetails(db, m.id, patch) : await getBusinessDetails(db, m.id);
+      const shown = { merchant_id: m.id, ...asJson(details, BUSINESS_DETAIL_PARAMS) };
+      out(json, shown, asText(shown));
+    } else if (area === 'portal' && action === 'settings') {
+      const m = await merchantOrFail(db, arg ?? values.merchant);
+      const patch: Partial<PortalSettings> = {};
+      for (const [field, param] of Object.entries(PORTAL_SETTING_PARAMS) as Array<[keyof PortalSettings, string]>) {
+        const v = (values as Record<string, unknown>)[optionName(param)];
+        if (typeof v !== 'string') continue;
+        if (field === 'returnUrl') patch.returnUrl = v === '' ? null : v;
+        else if (v === 'true' || v === 'false') (patch as Record<string, boolean>)[field] = v === 'true';
+        else throw new UsageError(`--${optionName(param)} must be true or false`);
+      }
+      const settings = Object.keys(patch).length ? await updatePortalSettings(db, m.id, patch) : await getPortalSettings(db, m.id);
+      const shown = { merchant_id: m.id, ...asJson(settings, PORTAL_SETTING_PARAMS) };
+      out(json, shown, asText(shown));
     } else if (area === 'keys' && action === 'create') {
       const m = await merchantOrFail(db, values.merchant);
       if (values.type !== 'secret' && values.type !== 'publishable') throw new UsageError('--type must be secret or publishable');

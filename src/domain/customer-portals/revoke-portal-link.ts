@@ -8,8 +8,7 @@ import { findPortalLink } from './find-portal-links';
 export async function revokePortalLink(db: TenantDb, id: string, now: Date): Promise<CustomerPortalLink> {
   const link = await findPortalLink(db, id);
   if (link.revokedAt !== null) return link;
+  // The sessions stay (ended by the link check on their next request, which then says "revoked").
   await db.customerPortalLink.updateMany({ where: { id: link.id, revokedAt: null }, data: { revokedAt: now } });
-  // Sessions are ended by the link check; deleting them too frees the rows at once.
-  await db.portalSession.deleteMany({ where: { linkId: link.id } });
   return findPortalLink(db, id);
 }

@@ -1,0 +1,332 @@
+// The customer portal (docs/portal.md), served by the API process without API keys:
+//   GET  /portal/open/:token                  exchange a link for a session (cookie), then /portal
+//   GET  /portal                              the portal page of the session's customer
+//   GET  /portal/invoices/:id[/pdf]           an invoice document (HTML page, or PDF download)
+//   GET  /portal/credit_notes/:id[/pdf]       a credit note document
+//   GET  /portal/assets/portal.{js,css}       the page's own script and style
+//   POST /portal/api/subscriptions/:id/cancel|uncancel
+//   POST /portal/api/payment_methods          add a card (optionally the default)
+//   POST /portal/api/payment_methods/:id/default|remove
+//   POST /portal/api/billing_details          e-mail, billing address, VAT number
+//   POST /portal/api/invoices/:id/pay         pay an open invoice now with the default card
+//   POST /portal/api/sign_out
+// Every action: same origin only, a live session (cookie), the session's CSRF token, the
+// merchant's portal settings, then the same domain functions as the API in one transaction
+// whose idempotency key is the form's one-time key (a double submit is answered once).
+import Router from '@koa/router';
+import type { AppContext, AppDeps, AppState, Middleware } from '../context';
+import { dbOf, tenantOf } from '../context';
+import type { Auth } from '../app';
+import { transactional } from '../middleware/transaction';
+import { errors } from '../../src/errors';
+import { scopedDb, type ScopedDb, type Tenant } from '../../src/db/tenancy';
+import { dispatchEvents, type RecordedEvent } from '../../src/events';
+import type { RequestScope } from '../../src/domain/request-scope';
+import { openPortalLink } from '../../src/domain/customer-portals/open-portal-link';
+import { endPortalSession, findPortalSession } from '../../src/domain/customer-portals/find-portal-session';
+import { secretsEqual } from '../../src/domain/customer-portals/portal-tokens';
+import { loadPortalOverview } from '../../src/domain/customer-portals/load-portal-overview';
+import { getPortalSettings } from '../../src/domain/customer-portals/portal-settings';
+import { assertPortalAllows, type PortalAction } from '../../src/domain/customer-portals/portal-permissions';
+import { customerCreditNote, customerInvoice, customerPaymentMethod, customerSubscription } from '../../src/domain/customer-portals/customer-owned';
+import { addCustomerCard } from '../../src/domain/customer-portals/add-customer-card';
+import { removeCustomerCard } from '../../src/domain/customer-portals/remove-customer-card';
+import { setDefaultPaymentMethod } from '../../src/domain/payment-methods/manage-payment-methods';
+import { cardAcquirerFor } from '../../src/domain/payments/acquirer';
+import { updateCustomer } from '../../src/domain/customers/update-customer';
+import { runSubscriptionCommand } from '../../src/domain/subscriptions/run-subscription-command';
+import { payInvoiceNow } from '../../src/domain/invoices/pay-invoice-now';
+import { loadCreditNoteDocument, loadInvoiceDocument } from '../../src/documents';
+import type { CustomerPortalLink, PortalSession } from '../../src/generated/prisma/client';
+import { parseBody, pathId, yup } from '../validate';
+import { text } from '../routes/payments/fields';
+import { setApiHeaders, setAssetHeaders, setPageHeaders } from '../checkout/security';
+import { sendDocument } from '../routes/documents/router';
+import { pickPortalLocale, type PortalLocale } from './i18n';
+import { portalPage, portalStatusPage, type PortalStatusKind } from './html';
+import { PORTAL_OPEN_PREFIX } from './paths';
+import { PORTAL_CSS } from './assets/portal-css';
+import { PORTAL_JS } from './assets/portal-js';
+
+export const PORTAL_COOKIE = 'billing_portal';
+
+/** The portal session of a request, once checked (ctx.state.portal). */
+interface PortalState {
+  session: PortalSession;
+  link: CustomerPortalLink;
+  tenant: Tenant;
+}
+
+type PortalContext = AppContext & { state: AppState & { portal?: PortalState } };
+
+const addCardSchema = yup.object({
+  card: yup
+    .object({
+      number: text(40).required(),
+      exp_month: yup.number().integer('${path} must be an integer').min(0).max(99).required(),
+      exp_year: yup.number().integer('${path} must be an integer').min(0).max(9999).required(),
+      cvc: text(8).nullable(),
+      name: text(100).nullable(),
+    })
+    .required(),
+  make_default: yup.boolean().nullable(),
+});
+
+const billingDetailsSchema = yup.object({
+  email: text(254).min(1, 'email must not be empty'),
+  billing_address_line1: text(200).nullable(),
+  billing_address_line2: text(200).nullable(),
+  billing_city: text(100).nullable(),
+  billing_postal_code: text(20).nullable(),
+  billing_country: text(2).nullable(),
+  vat_number: text(40).nullable(),
+});
+
+/** Same rule as the checkout endpoints: the portal's JSON endpoints answer the portal page only. */
+function sameOriginOnly(ctx: AppContext): void {
+  const site = ctx.get('Sec-Fetch-Site');
+  if (site !== '' && site !== 'same-origin') throw errors.originNotAllowed('Portal endpoints serve the portal page only', 'Origin');
+  const origin = ctx.get('Origin');
+  if (origin === '') return;
+  let host = '';
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = '';
+  }
+  if (host !== ctx.host) throw errors.originNotAllowed('Portal endpoints serve the portal page only', 'Origin');
+}
+
+function portalOf(ctx: AppContext): PortalState {
+  const p = (ctx as PortalContext).state.portal;
+  if (!p) throw new Error('portal route used without a portal session');
+  return p;
+}
+
+export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Auth): void {
+  const cookieOptions = (ctx: AppContext, expires: Date) => ({ httpOnly: true, sameSite: 'strict' as const, secure: ctx.secure, path: '/portal', expires, overwrite: true });
+  const clearCookie = (ctx: AppContext) => ctx.cookies.set(PORTAL_COOKIE, '', { ...cookieOptions(ctx, new Date(0)), maxAge: 0 });
+
+  async function merchantName(merchantId: string): Promise<string | null> {
+    const [m, d] = await Promise.all([
+      deps.db.merchant.findUnique({ where: { id: merchantId }, select: { name: true } }),
+      deps.db.merchantBusinessDetails.findUnique({ where: { merchantId }, select: { legalName: true } }),
+    ]);
+    return d?.legalName ?? m?.name ?? null;
+  }
+
+  function statusPage(ctx: AppContext, status: number, kind: PortalStatusKind, locale: PortalLocale, merchant: string | null = null): void {
+    setPageHeaders(ctx, { frameAncestors: "'none'" });
+    ctx.status = status;
+    ctx.body = portalStatusPage(kind, locale, merchant);
+  }
+
+  /**
+   * The session behind the cookie, checked on every request. For pages, a missing or ended
+   * session renders the page that says so (and the right status); for actions it is an error.
+   */
+  function withSession(kind: 'page' | 'action'): Middleware {
+    return async (ctx, next) => {
+      const found = await findPortalSession(deps.db, ctx.cookies.get(PORTAL_COOKIE), new Date());
+      if (found.outcome !== 'active') {
+        // The cookie is kept: its session row goes on answering why it ended (revoked, expired).
+        if (kind === 'action') throw errors.unauthorized('Your portal session has ended; open a new portal link', undefined);
+        const locale = pickPortalLocale(ctx.query.lang, found.outcome === 'none' ? null : found.session.locale, ctx.get('Accept-Language'));
+        if (found.outcome === 'none') return statusPage(ctx, 401, 'no_session', locale);
+        return statusPage(ctx, 410, found.outcome, locale, await merchantName(found.session.merchantId));
+      }
+      (ctx as PortalContext).state.portal = { session: found.session, link: found.link, tenant: found.tenant };
+      ctx.state.tenant = found.tenant;
+      ctx.state.db = scopedDb(deps.db, found.tenant);
+      return next();
+    };
+  }
+
+  /** The session's CSRF token must come back in X-CSRF-Token (constant-time comparison). */
+  const csrf: Middleware = async (ctx, next) => {
+    const sent = ctx.get('X-CSRF-Token');
+    if (!sent || !secretsEqual(sent, portalOf(ctx).session.csrfToken)) {
+      throw errors.csrfTokenInvalid('The portal action lacks a valid CSRF token; reload the page', 'X-CSRF-Token');
+    }
+    return next();
+  };
+
+  const tx = transactional(deps, { idempotencyKey: (ctx, header) => `portal:${portalOf(ctx).session.id}:${header}` });
+
+  const apiGuard: Middleware = async (ctx, next) => {
+    setApiHeaders(ctx);
+    sameOriginOnly(ctx);
+    return next();
+  };
+  const action = [apiGuard, withSession('action'), csrf, tx];
+
+  /** The request as the domain's command path sees it (docs/architecture.md). */
+  function scopeOf(ctx: AppContext): RequestScope {
+    const key = ctx.get('Idempotency-Key');
+    return {
+      tenant: tenantOf(ctx),
+      db: dbOf(ctx),
+      requestKey: key ? `portal:${portalOf(ctx).session.id}:${key}` : `req:${ctx.state.requestId}`,
+      afterCommit: (work) => void ctx.state.afterCommit.push(work),
+    };
+  }
+
+  async function allowed(ctx: AppContext, what: PortalAction): Promise<void> {
+    assertPortalAllows(await getPortalSettings(deps.db, tenantOf(ctx).merchantId), what);
+  }
+
+  function done(ctx: AppContext, notice: string): void {
+    ctx.body = { ok: true, notice };
+  }
+
+  // ---- assets ----
+  router.get('/portal/assets/portal.js', async (ctx) => {
+    setAssetHeaders(ctx, 'application/javascript; charset=utf-8');
+    ctx.body = PORTAL_JS;
+  });
+  router.get('/portal/assets/portal.css', async (ctx) => {
+    setAssetHeaders(ctx, 'text/css; charset=utf-8');
+    ctx.body = PORTAL_CSS;
+  });
+
+  // ---- opening a link ----
+  router.get(`${PORTAL_OPEN_PREFIX}:token`, async (ctx) => {
+    const token = ctx.params.token ?? '';
+    const now = new Date();
+    const queryLocale = ctx.query.lang;
+    const acceptLocale = pickPortalLocale(queryLocale, null, ctx.get('Accept-Language'));
+    const opened = await openPortalLink(deps.db, token, now, { locale: acceptLocale });
+    if (opened.outcome === 'unknown') return statusPage(ctx, 404, 'unknown', acceptLocale);
+    if (opened.outcome !== 'opened') return statusPage(ctx, 410, opened.outcome, acceptLocale, await merchantName(opened.link.merchantId));
+    ctx.cookies.set(PORTAL_COOKIE, opened.sessionToken, cookieOptions(ctx, opened.session.expiresAt));
+    // A page, not a redirect: after a cross-site click (the link in an e-mail), a redirect would
+    // still count as cross-site and the SameSite=Strict cookie would not be sent with it; this
+    // page's own navigation to /portal is same-site.
+    statusPage(ctx, 200, 'opening', acceptLocale, await merchantName(opened.link.merchantId));
+  });
+
+  // ---- pages ----
+  router.get('/portal', withSession('page'), async (ctx) => {
+    const p = portalOf(ctx);
+    const locale = pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language'));
+    if (ctx.query.lang !== undefined && ctx.query.lang !== p.session.locale && (ctx.query.lang === 'is' || ctx.query.lang === 'en')) {
+      await deps.db.portalSession.updateMany({ where: { id: p.session.id }, data: { locale: ctx.query.lang } });
+    }
+    // A GET runs outside any transaction: ctx.state.db is the scoped client itself.
+    const overview = await loadPortalOverview(dbOf(ctx) as ScopedDb, p.tenant, p.session.customerId);
+    const notice = typeof ctx.query.notice === 'string' ? noticeText(ctx.query.notice, locale) : null;
+    setPageHeaders(ctx, { frameAncestors: "'none'" });
+    ctx.body = portalPage(overview, { locale, csrfToken: p.session.csrfToken, testMode: p.tenant.mode === 'test', notice });
+  });
+
+  for (const format of ['html', 'pdf'] as const) {
+    const suffix = format === 'pdf' ? '/pdf' : '';
+    router.get(`/portal/invoices/:id${suffix}`, withSession('page'), async (ctx) => {
+      const p = portalOf(ctx);
+      await allowed(ctx, 'view_documents');
+      const inv = await customerInvoice(dbOf(ctx), p.session.customerId, pathId(ctx.params.id));
+      const doc = await loadInvoiceDocument(dbOf(ctx), p.tenant, inv.id);
+      await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
+    });
+    router.get(`/portal/credit_notes/:id${suffix}`, withSession('page'), async (ctx) => {
+      const p = portalOf(ctx);
+      await allowed(ctx, 'view_documents');
+      const cn = await customerCreditNote(dbOf(ctx), p.session.customerId, pathId(ctx.params.id));
+      const doc = await loadCreditNoteDocument(dbOf(ctx), p.tenant, cn.id);
+      await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
+    });
+  }
+
+  // ---- actions ----
+  router.post('/portal/api/subscriptions/:id/cancel', ...action, async (ctx) => {
+    await allowed(ctx, 'cancel');
+    const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+    // Pending already (a second click): nothing to change. Canceled: refused by the command path.
+    if (!sub.cancelAtPeriodEnd) await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'cancel', atPeriodEnd: true });
+    done(ctx, 'canceled');
+  });
+
+  router.post('/portal/api/subscriptions/:id/uncancel', ...action, async (ctx) => {
+    await allowed(ctx, 'uncancel');
+    const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+    // No cancellation pending (already undone by a first click): nothing to change.
+    if (sub.cancelAtPeriodEnd) await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'uncancel' });
+    done(ctx, 'uncanceled');
+  });
+
+  router.post('/portal/api/payment_methods', ...action, async (ctx) => {
+    await allowed(ctx, 'add_card');
+    const b = parseBody(addCardSchema, ctx.state.body);
+    const p = portalOf(ctx);
+    const tenant = tenantOf(ctx);
+    const r = await addCustomerCard(
+      { db: dbOf(ctx), acquirer: cardAcquirerFor(deps.db, tenant.mode) },
+      tenant,
+      {
+        customerId: p.session.customerId,
+        card: { number: b.card.number, expMonth: b.card.exp_month, expYear: b.card.exp_year, cvc: b.card.cvc ?? null, holderName: b.card.name ?? null },
+        makeDefault: b.make_default !== false,
+        idempotencyKey: `portal:${p.session.id}:${ctx.get('Idempotency-Key') || ctx.state.requestId}:tokenize`,
+      },
+      new Date(),
+    );
+    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, r.events)));
+    done(ctx, 'card_added');
+  });
+
+  router.post('/portal/api/payment_methods/:id/default', ...action, async (ctx) => {
+    await allowed(ctx, 'set_default_card');
+    const pm = await customerPaymentMethod(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+    await setDefaultPaymentMethod(dbOf(ctx), pm.id);
+    done(ctx, 'default_set');
+  });
+
+  router.post('/portal/api/payment_methods/:id/remove', ...action, async (ctx) => {
+    await allowed(ctx, 'remove_card');
+    await removeCustomerCard(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id), new Date());
+    done(ctx, 'card_removed');
+  });
+
+  router.post('/portal/api/billing_details', ...action, async (ctx) => {
+    await allowed(ctx, 'update_billing_details');
+    const b = parseBody(billingDetailsSchema, ctx.state.body);
+    const input = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
+    // updateCustomer records customer.updated (when something changed) as the API's PATCH does.
+    const changed = (await updateCustomer(dbOf(ctx), tenantOf(ctx), portalOf(ctx).session.customerId, input)) as unknown as { events?: RecordedEvent[] };
+    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, changed.events ?? [])));
+    done(ctx, 'saved');
+  });
+
+  router.post('/portal/api/invoices/:id/pay', ...action, async (ctx) => {
+    await allowed(ctx, 'pay_invoice');
+    const inv = await customerInvoice(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+    if (inv.status !== 'paid') await payInvoiceNow(deps, scopeOf(ctx), inv.id);
+    const after = await dbOf(ctx).invoice.findFirstOrThrow({ where: { id: inv.id }, select: { status: true } });
+    done(ctx, after.status === 'paid' ? 'paid' : 'payment_failed');
+  });
+
+  router.post('/portal/api/sign_out', apiGuard, withSession('action'), csrf, async (ctx) => {
+    await endPortalSession(deps.db, portalOf(ctx).session.id);
+    clearCookie(ctx);
+    ctx.body = { ok: true, redirect: '/portal/signed_out' };
+  });
+
+  router.get('/portal/signed_out', async (ctx) => {
+    statusPage(ctx, 200, 'signed_out', pickPortalLocale(ctx.query.lang, null, ctx.get('Accept-Language')));
+  });
+}
+
+const NOTICES: Record<string, { en: string; is: string }> = {
+  canceled: { en: 'Your subscription will end at the end of the current period.', is: 'Áskriftinni lýkur í lok núverandi tímabils.' },
+  uncanceled: { en: 'Your subscription will continue.', is: 'Áskriftin heldur áfram.' },
+  card_added: { en: 'Your card was saved.', is: 'Kortið var vistað.' },
+  default_set: { en: 'Your default card was changed.', is: 'Sjálfgefnu korti var breytt.' },
+  card_removed: { en: 'The card was removed.', is: 'Kortið var fjarlægt.' },
+  saved: { en: 'Your billing details were saved.', is: 'Greiðsluupplýsingar voru vistaðar.' },
+  paid: { en: 'Thank you, the invoice is paid.', is: 'Takk, reikningurinn er greiddur.' },
+  payment_failed: { en: 'The payment did not go through. Check your card or add another one.', is: 'Greiðslan tókst ekki. Athugaðu kortið eða bættu við öðru.' },
+};
+
+function noticeText(key: string, locale: PortalLocale): string | null {
+  return NOTICES[key]?.[locale] ?? null;
+}

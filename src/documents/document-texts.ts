@@ -1,0 +1,91 @@
+// Labels of invoice documents in Icelandic and English.
+import type { DocumentLocale } from './document-model';
+
+const en = {
+  invoice: 'Invoice',
+  credit_note: 'Credit note',
+  number: 'Invoice number',
+  credit_note_number: 'Credit note',
+  credits_invoice: 'Credits invoice',
+  issue_date: 'Issue date',
+  due_date: 'Due date',
+  period: 'Period',
+  status: 'Status',
+  seller: 'From',
+  buyer: 'Bill to',
+  kennitala: 'Kennitala',
+  vat_number: 'VAT number',
+  description: 'Description',
+  quantity: 'Qty',
+  unit_price: 'Unit price',
+  amount: 'Amount',
+  vat: 'VAT',
+  subtotal: 'Subtotal',
+  discount: 'Discount',
+  vat_at: 'VAT {rate} % of {base}',
+  vat_total: 'VAT total',
+  total: 'Total',
+  amount_paid: 'Amount paid',
+  amount_due: 'Amount due',
+  credited: 'Amount credited',
+  reason: 'Reason',
+  bank_claim: 'Bank claim reference',
+  bank_claim_note: 'Pay this invoice in your online bank under claims (kröfur) with the reference above.',
+  support: 'Questions about this invoice',
+  test_mode: 'TEST MODE – not a real invoice',
+  status_open: 'Open',
+  status_paid: 'Paid',
+  status_void: 'Void',
+  status_uncollectible: 'Uncollectible',
+  status_issued: 'Issued',
+  page: 'Page',
+};
+
+export type DocumentTexts = Record<keyof typeof en, string>;
+
+const is: DocumentTexts = {
+  invoice: 'Reikningur',
+  credit_note: 'Kreditreikningur',
+  number: 'Reikningsnúmer',
+  credit_note_number: 'Kreditreikningur',
+  credits_invoice: 'Bakfærir reikning',
+  issue_date: 'Útgáfudagur',
+  due_date: 'Gjalddagi',
+  period: 'Tímabil',
+  status: 'Staða',
+  seller: 'Seljandi',
+  buyer: 'Kaupandi',
+  kennitala: 'Kennitala',
+  vat_number: 'VSK-númer',
+  description: 'Lýsing',
+  quantity: 'Magn',
+  unit_price: 'Einingarverð',
+  amount: 'Upphæð',
+  vat: 'VSK',
+  subtotal: 'Samtals án afsláttar',
+  discount: 'Afsláttur',
+  vat_at: 'VSK {rate} % af {base}',
+  vat_total: 'VSK samtals',
+  total: 'Samtals',
+  amount_paid: 'Greitt',
+  amount_due: 'Til greiðslu',
+  credited: 'Bakfærð upphæð',
+  reason: 'Ástæða',
+  bank_claim: 'Tilvísun kröfu',
+  bank_claim_note: 'Greiddu reikninginn í netbankanum undir kröfum (ógreiddir reikningar) með tilvísuninni hér að ofan.',
+  support: 'Spurningar um reikninginn',
+  test_mode: 'PRÓFUNARHAMUR – ekki raunverulegur reikningur',
+  status_open: 'Ógreiddur',
+  status_paid: 'Greiddur',
+  status_void: 'Ógiltur',
+  status_uncollectible: 'Óinnheimtanlegur',
+  status_issued: 'Útgefinn',
+  page: 'Síða',
+};
+
+export const DOCUMENT_TEXTS: Readonly<Record<DocumentLocale, DocumentTexts>> = { en, is };
+
+export function statusLabel(t: DocumentTexts, status: string): string {
+  const key = `status_${status}` as keyof DocumentTexts;
+  return t[key] ?? status;
+}
