@@ -83,7 +83,9 @@ function invoicesSection(o: PortalOverview, t: PortalMessages, locale: PortalLoc
       const remaining = Number(inv.amountDue) - Number(inv.amountPaid);
       let pay = '';
       if (canPay && inv.status === 'open' && inv.subscriptionId && inv.collectionMethod !== 'send_invoice' && remaining > 0) {
-        pay = hasDefaultCard ? actionForm({ url: `/portal/api/invoices/${inv.id}/pay`, label: t.pay_now, id: `pay-${inv.id}`, cls: 'primary small' }) : `<span class="hint">${esc(t.pay_needs_card)}</span>`;
+        pay = hasDefaultCard
+          ? actionForm({ url: `/portal/api/invoices/${inv.id}/pay`, label: t.pay_now, id: `pay-${inv.id}`, cls: 'primary small' })
+          : `<span class="hint">${esc(t.pay_needs_card)}</span>`;
       }
       return `<tr id="invoice-${esc(inv.id)}" data-status="${esc(inv.status)}">
         <td>${esc(inv.number ?? inv.id)}</td>
@@ -102,7 +104,9 @@ function invoicesSection(o: PortalOverview, t: PortalMessages, locale: PortalLoc
   const notes = o.creditNotes.length
     ? `<h3>${esc(t.credit_notes)}</h3><table class="list" id="credit-note-list"><tbody>${o.creditNotes
         .map(
-          (cn) => `<tr id="credit-note-${esc(cn.id)}"><td>${esc(fill(t.credit_note_for, { number: cn.invoiceNumber ?? cn.invoiceId }))}</td><td>${esc(formatDate(cn.createdAt, locale))}</td>
+          (
+            cn,
+          ) => `<tr id="credit-note-${esc(cn.id)}"><td>${esc(fill(t.credit_note_for, { number: cn.invoiceNumber ?? cn.invoiceId }))}</td><td>${esc(formatDate(cn.createdAt, locale))}</td>
         <td class="num">${esc(formatMoney(-Number(cn.amount), cn.currency))}</td>
         <td class="docs"><a href="/portal/credit_notes/${esc(cn.id)}" target="_blank" rel="noopener">${esc(t.view)}</a> <a class="pdf" href="/portal/credit_notes/${esc(cn.id)}/pdf" download>${esc(t.pdf)}</a></td></tr>`,
         )
@@ -122,9 +126,10 @@ function paymentMethodsSection(o: PortalOverview, t: PortalMessages, locale: Por
       const isDefault = pm.id === o.defaultPaymentMethodId;
       const label = pm.type === 'bank_invoice' ? t.bank_invoice : `${(pm.brand ?? pm.type).toUpperCase()} •••• ${pm.last4 ?? ''}`;
       const exp = pm.expMonth && pm.expYear ? fill(t.expires, { date: `${String(pm.expMonth).padStart(2, '0')}/${String(pm.expYear).slice(-2)}` }) : '';
-      const actions = edit && !isDefault && pm.type !== 'bank_invoice'
-        ? `<div class="row-actions">${actionForm({ url: `/portal/api/payment_methods/${pm.id}/default`, label: t.make_default, id: `default-${pm.id}`, cls: 'secondary small' })}${actionForm({ url: `/portal/api/payment_methods/${pm.id}/remove`, label: t.remove, id: `remove-${pm.id}`, cls: 'danger small', confirm: t.remove_confirm })}</div>`
-        : '';
+      const actions =
+        edit && !isDefault && pm.type !== 'bank_invoice'
+          ? `<div class="row-actions">${actionForm({ url: `/portal/api/payment_methods/${pm.id}/default`, label: t.make_default, id: `default-${pm.id}`, cls: 'secondary small' })}${actionForm({ url: `/portal/api/payment_methods/${pm.id}/remove`, label: t.remove, id: `remove-${pm.id}`, cls: 'danger small', confirm: t.remove_confirm })}</div>`
+          : '';
       return `<li class="pm" id="pm-${esc(pm.id)}" data-default="${isDefault}"><span class="pm-label">${esc(label)}</span> <span class="pm-exp">${esc(exp)}</span>${isDefault ? ` <span class="badge default">${esc(t.default)}</span>` : ''}${actions}</li>`;
     })
     .join('');
@@ -151,7 +156,14 @@ function billingSection(o: PortalOverview, t: PortalMessages): string {
   const c = o.customer;
   const input = (id: string, value: string | null, attrs = '') => `<input id="${id}" data-field="${id.replace(/^bd-/, '')}" value="${esc(value ?? '')}" ${attrs}>`;
   if (!o.settings.allowUpdateBillingDetails) {
-    const lines = [c.email, c.billingAddressLine1, c.billingAddressLine2, [c.billingPostalCode, c.billingCity].filter((x) => x).join(' '), c.billingCountry, c.vatNumber ? `${t.vat_number}: ${c.vatNumber}` : null].filter((x) => x);
+    const lines = [
+      c.email,
+      c.billingAddressLine1,
+      c.billingAddressLine2,
+      [c.billingPostalCode, c.billingCity].filter((x) => x).join(' '),
+      c.billingCountry,
+      c.vatNumber ? `${t.vat_number}: ${c.vatNumber}` : null,
+    ].filter((x) => x);
     return `<section class="panel" id="billing-details"><h2>${esc(t.billing_details)}</h2>${lines.map((l) => `<p>${esc(l)}</p>`).join('')}</section>`;
   }
   return `<section class="panel" id="billing-details"><h2>${esc(t.billing_details)}</h2>

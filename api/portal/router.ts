@@ -16,11 +16,11 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState, Middleware } from '../context';
 import { dbOf, tenantOf } from '../context';
-import type { Auth } from '../app';
+import type { Auth } from '../middleware/auth';
 import { transactional } from '../middleware/transaction';
 import { errors } from '../../src/errors';
 import { scopedDb, type ScopedDb, type Tenant } from '../../src/db/tenancy';
-import { dispatchEvents, type RecordedEvent } from '../../src/events';
+import { dispatchEvents } from '../../src/events';
 import type { RequestScope } from '../../src/domain/request-scope';
 import { openPortalLink } from '../../src/domain/customer-portals/open-portal-link';
 import { endPortalSession, findPortalSession } from '../../src/domain/customer-portals/find-portal-session';
@@ -39,7 +39,7 @@ import { payInvoiceNow } from '../../src/domain/invoices/pay-invoice-now';
 import { loadCreditNoteDocument, loadInvoiceDocument } from '../../src/documents';
 import type { CustomerPortalLink, PortalSession } from '../../src/generated/prisma/client';
 import { parseBody, pathId, yup } from '../validate';
-import { text } from '../routes/payments/fields';
+import { text } from '../fields';
 import { setApiHeaders, setAssetHeaders, setPageHeaders } from '../checkout/security';
 import { sendDocument } from '../routes/documents/router';
 import { pickPortalLocale, type PortalLocale } from './i18n';
@@ -292,8 +292,8 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
     const b = parseBody(billingDetailsSchema, ctx.state.body);
     const input = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
     // updateCustomer records customer.updated (when something changed) as the API's PATCH does.
-    const changed = (await updateCustomer(dbOf(ctx), tenantOf(ctx), portalOf(ctx).session.customerId, input)) as unknown as { events?: RecordedEvent[] };
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, changed.events ?? [])));
+    const changed = await updateCustomer(dbOf(ctx), tenantOf(ctx), portalOf(ctx).session.customerId, input);
+    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, changed.events)));
     done(ctx, 'saved');
   });
 

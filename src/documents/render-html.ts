@@ -95,7 +95,9 @@ export function renderDocumentHtml(doc: InvoiceDocument, locale: DocumentLocale)
     for (const v of doc.vatBreakdown) totals.push([`vat-${v.rate}`, t.vat_at.replace('{rate}', String(v.rate)).replace('{base}', money(-v.net)), money(-v.vat)]);
     totals.push(['total', t.credited, money(doc.total)]);
   }
-  const totalRows = totals.map(([id, label, value]) => `<tr id="total-${id}"${id === 'total' ? ' class="grand"' : ''}><td>${esc(label)}</td><td class="num">${esc(value)}</td></tr>`).join('');
+  const totalRows = totals
+    .map(([id, label, value]) => `<tr id="total-${id}"${id === 'total' ? ' class="grand"' : ''}><td>${esc(label)}</td><td class="num">${esc(value)}</td></tr>`)
+    .join('');
 
   const claim = doc.bankClaimReference
     ? `<section class="claim" id="bank-claim"><p>${esc(t.bank_claim)}: <strong>${esc(doc.bankClaimReference)}</strong></p><p>${esc(t.bank_claim_note)}</p></section>`

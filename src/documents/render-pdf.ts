@@ -39,12 +39,24 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
   const bottom = PAGE.height - PAGE.margin - 20;
 
   if (doc.testMode) {
-    pdf.font('bold').fontSize(9).fillColor('#7a5b00').text(t.test_mode, left, PAGE.margin - 30, { width, align: 'center' });
+    pdf
+      .font('bold')
+      .fontSize(9)
+      .fillColor('#7a5b00')
+      .text(t.test_mode, left, PAGE.margin - 30, { width, align: 'center' });
   }
 
   // Header: title and seller name on the left, the document's facts on the right.
-  pdf.font('bold').fontSize(22).fillColor(INK).text(doc.kind === 'invoice' ? t.invoice : t.credit_note, left, PAGE.margin);
-  pdf.font('regular').fontSize(10).fillColor(MUTED).text(doc.seller.name, left, pdf.y + 2, { width: width / 2 });
+  pdf
+    .font('bold')
+    .fontSize(22)
+    .fillColor(INK)
+    .text(doc.kind === 'invoice' ? t.invoice : t.credit_note, left, PAGE.margin);
+  pdf
+    .font('regular')
+    .fontSize(10)
+    .fillColor(MUTED)
+    .text(doc.seller.name, left, pdf.y + 2, { width: width / 2 });
   const meta: Array<[string, string]> = [];
   if (doc.kind === 'invoice') meta.push([t.number, doc.number]);
   else {
@@ -57,7 +69,11 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
   meta.push([t.status, statusLabel(t, doc.status)]);
   let my = PAGE.margin;
   for (const [k, v] of meta) {
-    pdf.font('regular').fontSize(9).fillColor(MUTED).text(k, left + width * 0.4, my, { width: width * 0.18 });
+    pdf
+      .font('regular')
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(k, left + width * 0.4, my, { width: width * 0.18 });
     pdf.font('bold').fontSize(9);
     const h = pdf.heightOfString(v, { width: width * 0.42 });
     pdf.fillColor(INK).text(v, left + width * 0.58, my, { width: width * 0.42, align: 'right' });
@@ -69,8 +85,16 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
 
   // Parties.
   const partyBlock = (title: string, p: DocumentParty, x: number, top: number): number => {
-    pdf.font('bold').fontSize(8).fillColor(MUTED).text(title.toUpperCase(), x, top, { width: width / 2 - 16, characterSpacing: 0.5 });
-    pdf.font('bold').fontSize(10).fillColor(INK).text(p.name, x, pdf.y + 3, { width: width / 2 - 16 });
+    pdf
+      .font('bold')
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(title.toUpperCase(), x, top, { width: width / 2 - 16, characterSpacing: 0.5 });
+    pdf
+      .font('bold')
+      .fontSize(10)
+      .fillColor(INK)
+      .text(p.name, x, pdf.y + 3, { width: width / 2 - 16 });
     pdf.font('regular').fontSize(9.5);
     for (const line of p.address) pdf.text(line, x, pdf.y, { width: width / 2 - 16 });
     if (p.kennitala) pdf.text(`${t.kennitala}: ${p.kennitala}`, x, pdf.y, { width: width / 2 - 16 });
@@ -85,7 +109,13 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
   // Lines.
   const showVat = doc.lines.some((l) => l.vat !== null);
   const cols = showVat
-    ? { desc: [left, width * 0.43], qty: [left + width * 0.43, width * 0.08], unit: [left + width * 0.51, width * 0.17], vat: [left + width * 0.68, width * 0.1], amount: [left + width * 0.78, width * 0.22] }
+    ? {
+        desc: [left, width * 0.43],
+        qty: [left + width * 0.43, width * 0.08],
+        unit: [left + width * 0.51, width * 0.17],
+        vat: [left + width * 0.68, width * 0.1],
+        amount: [left + width * 0.78, width * 0.22],
+      }
     : { desc: [left, width * 0.5], qty: [left + width * 0.5, width * 0.1], unit: [left + width * 0.6, width * 0.18], vat: [0, 0], amount: [left + width * 0.78, width * 0.22] };
   const header = () => {
     pdf.font('bold').fontSize(8.5).fillColor(MUTED);
@@ -108,15 +138,28 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
       y = PAGE.margin;
       header();
     }
-    pdf.font('regular').fontSize(9.5).fillColor(INK).text(l.description, cols.desc[0]!, y, { width: cols.desc[1]! - 6 });
-    if (period) pdf.fontSize(8).fillColor(MUTED).text(period, cols.desc[0]!, pdf.y + 1, { width: cols.desc[1]! - 6 });
+    pdf
+      .font('regular')
+      .fontSize(9.5)
+      .fillColor(INK)
+      .text(l.description, cols.desc[0]!, y, { width: cols.desc[1]! - 6 });
+    if (period)
+      pdf
+        .fontSize(8)
+        .fillColor(MUTED)
+        .text(period, cols.desc[0]!, pdf.y + 1, { width: cols.desc[1]! - 6 });
     pdf.fontSize(9.5).fillColor(INK);
     pdf.text(String(l.quantity), cols.qty[0]!, y, { width: cols.qty[1]!, align: 'right' });
     if (l.unitAmount !== null) pdf.text(money(l.unitAmount), cols.unit[0]!, y, { width: cols.unit[1]!, align: 'right' });
     if (showVat && l.vat) pdf.text(`${l.vat.rate} %`, cols.vat[0]!, y, { width: cols.vat[1]!, align: 'right' });
     pdf.text(money(l.amount), cols.amount[0]!, y, { width: cols.amount[1]!, align: 'right' });
     y += h + 8;
-    pdf.moveTo(left, y - 4).lineTo(right, y - 4).lineWidth(0.3).strokeColor('#eceef2').stroke();
+    pdf
+      .moveTo(left, y - 4)
+      .lineTo(right, y - 4)
+      .lineWidth(0.3)
+      .strokeColor('#eceef2')
+      .stroke();
   }
 
   // Totals.
@@ -141,10 +184,18 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
   const tx = left + width * 0.45;
   for (const [label, value, grand] of totals) {
     if (grand) {
-      pdf.moveTo(tx, y - 3).lineTo(right, y - 3).lineWidth(1.2).strokeColor(INK).stroke();
+      pdf
+        .moveTo(tx, y - 3)
+        .lineTo(right, y - 3)
+        .lineWidth(1.2)
+        .strokeColor(INK)
+        .stroke();
       y += 3;
     }
-    pdf.font(grand ? 'bold' : 'regular').fontSize(grand ? 12 : 9.5).fillColor(INK);
+    pdf
+      .font(grand ? 'bold' : 'regular')
+      .fontSize(grand ? 12 : 9.5)
+      .fillColor(INK);
     pdf.text(label, tx, y, { width: width * 0.3 });
     pdf.text(value, left + width * 0.75, y, { width: width * 0.25, align: 'right' });
     y += grand ? 20 : 15;
@@ -162,11 +213,25 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
       y = PAGE.margin;
     }
     pdf.rect(left, y, width, 46).fillAndStroke('#f7f8fa', '#c9ced8');
-    pdf.font('regular').fontSize(9.5).fillColor(INK).text(`${t.bank_claim}: `, left + 10, y + 8, { continued: true }).font('bold').text(doc.bankClaimReference);
-    pdf.font('regular').fontSize(8.5).fillColor(MUTED).text(t.bank_claim_note, left + 10, pdf.y + 2, { width: width - 20 });
+    pdf
+      .font('regular')
+      .fontSize(9.5)
+      .fillColor(INK)
+      .text(`${t.bank_claim}: `, left + 10, y + 8, { continued: true })
+      .font('bold')
+      .text(doc.bankClaimReference);
+    pdf
+      .font('regular')
+      .fontSize(8.5)
+      .fillColor(MUTED)
+      .text(t.bank_claim_note, left + 10, pdf.y + 2, { width: width - 20 });
   }
   if (doc.seller.supportEmail) {
-    pdf.font('regular').fontSize(8.5).fillColor(MUTED).text(`${t.support}: ${doc.seller.supportEmail}`, left, bottom - 10, { width, lineBreak: false });
+    pdf
+      .font('regular')
+      .fontSize(8.5)
+      .fillColor(MUTED)
+      .text(`${t.support}: ${doc.seller.supportEmail}`, left, bottom - 10, { width, lineBreak: false });
   }
 
   // Page numbers once every page exists.
@@ -174,7 +239,11 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
   if (range.count > 1) {
     for (let i = range.start; i < range.start + range.count; i++) {
       pdf.switchToPage(i);
-      pdf.font('regular').fontSize(8).fillColor(MUTED).text(`${t.page} ${i + 1} / ${range.count}`, left, PAGE.height - PAGE.margin - 12, { width, align: 'right', lineBreak: false });
+      pdf
+        .font('regular')
+        .fontSize(8)
+        .fillColor(MUTED)
+        .text(`${t.page} ${i + 1} / ${range.count}`, left, PAGE.height - PAGE.margin - 12, { width, align: 'right', lineBreak: false });
     }
   }
   pdf.end();

@@ -34,7 +34,16 @@ describe('customer portal in Chromium (e2e)', function () {
     ensureChromium();
     env = await testEnv();
     m = await newMerchant(env);
-    await updateBusinessDetails(env.db, m.id, { legalName: 'Hekla Hugbúnaður ehf.', kennitala: '5902697199', vatNumber: '98765', addressLine1: 'Borgartún 1', postalCode: '105', city: 'Reykjavík', country: 'IS', supportEmail: 'hjalp@hekla.is' });
+    await updateBusinessDetails(env.db, m.id, {
+      legalName: 'Hekla Hugbúnaður ehf.',
+      kennitala: '5902697199',
+      vatNumber: '98765',
+      addressLine1: 'Borgartún 1',
+      postalCode: '105',
+      city: 'Reykjavík',
+      country: 'IS',
+      supportEmail: 'hjalp@hekla.is',
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
     // The merchant's site on another origin (another site for the browser): the e-mail or page
     // the customer clicks the portal link on.

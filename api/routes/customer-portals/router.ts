@@ -21,7 +21,12 @@ export function customerPortalsRoutes(router: Router<AppState>, deps: AppDeps, a
   router.post('/v1/customer_portals', auth(), tx, async (ctx) => {
     const b = parseBody(createPortalLinkSchema, ctx.state.body);
     const now = new Date();
-    const { link, token } = await createPortalLink(dbOf(ctx), tenantOf(ctx), { customerId: b.customer, expiresInSeconds: b.expires_in, reusable: b.reusable, metadata: b.metadata }, now);
+    const { link, token } = await createPortalLink(
+      dbOf(ctx),
+      tenantOf(ctx),
+      { customerId: b.customer, expiresInSeconds: b.expires_in, reusable: b.reusable, metadata: b.metadata },
+      now,
+    );
     ctx.state.redactOnReplay = ['url'];
     ctx.status = 201;
     ctx.body = presentPortalLink(link, now, portalLinkUrl(deps.config.publicBaseUrl, token));

@@ -7,7 +7,7 @@
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../app';
+import type { Auth } from '../../middleware/auth';
 import { parseQuery, pathId, yup } from '../../validate';
 import {
   DOCUMENT_CSP,

@@ -50,8 +50,12 @@ export async function loadPortalOverview(db: ScopedDb, tenant: Tenant, customerI
     take: PORTAL_HISTORY_LIMIT,
     include: { invoice: { select: { number: true } } },
   });
-  const items = subs.length ? await db.subscriptionItem.findMany({ where: { subscriptionId: { in: subs.map((s) => s.id) }, deletedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }) : [];
-  const prices = items.length ? await db.price.findMany({ where: { id: { in: [...new Set(items.map((i) => i.priceId))] } }, include: { product: { select: { name: true } } } }) : [];
+  const items = subs.length
+    ? await db.subscriptionItem.findMany({ where: { subscriptionId: { in: subs.map((s) => s.id) }, deletedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
+    : [];
+  const prices = items.length
+    ? await db.price.findMany({ where: { id: { in: [...new Set(items.map((i) => i.priceId))] } }, include: { product: { select: { name: true } } } })
+    : [];
   const productOf = new Map(prices.map((p) => [p.id, p.product.name]));
   const subscriptions: PortalSubscription[] = [];
   for (const s of subs) {

@@ -7,7 +7,7 @@ import type { TenantDb } from '../../db/tenancy';
 import type { MerchantBusinessDetails } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { normalizeCountryCode, validateEmail, validateKennitala } from '../../validation';
-import { isStorableText } from '../customers/json-safe';
+import { isStorableText } from '../../validation/storable-text';
 import { KENNITALA_CHECK_DIGIT } from '../customers/customer-fields';
 
 export interface BusinessDetails {
@@ -24,8 +24,28 @@ export interface BusinessDetails {
 
 export type BusinessDetailsPatch = Partial<BusinessDetails>;
 
-const EMPTY: BusinessDetails = { legalName: null, kennitala: null, vatNumber: null, addressLine1: null, addressLine2: null, postalCode: null, city: null, country: null, supportEmail: null };
-const MAX_LENGTH: Record<keyof BusinessDetails, number> = { legalName: 200, kennitala: 11, vatNumber: 40, addressLine1: 200, addressLine2: 200, postalCode: 20, city: 100, country: 2, supportEmail: 254 };
+const EMPTY: BusinessDetails = {
+  legalName: null,
+  kennitala: null,
+  vatNumber: null,
+  addressLine1: null,
+  addressLine2: null,
+  postalCode: null,
+  city: null,
+  country: null,
+  supportEmail: null,
+};
+const MAX_LENGTH: Record<keyof BusinessDetails, number> = {
+  legalName: 200,
+  kennitala: 11,
+  vatNumber: 40,
+  addressLine1: 200,
+  addressLine2: 200,
+  postalCode: 20,
+  city: 100,
+  country: 2,
+  supportEmail: 254,
+};
 /** Parameter names as the CLI and the dashboard show them. */
 export const BUSINESS_DETAIL_PARAMS: Record<keyof BusinessDetails, string> = {
   legalName: 'legal_name',

@@ -44,16 +44,40 @@ describe('invoice documents (PDF and HTML)', function () {
 
   it('business details are merchant settings managed with the CLI (checked, shown, cleared)', async () => {
     const set = await billing(env, [
-      'merchants', 'details', m.id,
-      '--legal-name', 'Þjónustan ehf.', '--kennitala', '590269-7199', '--vat-number', '123456',
-      '--address-line1', 'Ármúli 4', '--postal-code', '108', '--city', 'Reykjavík', '--country', 'is',
-      '--support-email', 'hjalp@thjonustan.is', '--json',
+      'merchants',
+      'details',
+      m.id,
+      '--legal-name',
+      'Þjónustan ehf.',
+      '--kennitala',
+      '590269-7199',
+      '--vat-number',
+      '123456',
+      '--address-line1',
+      'Ármúli 4',
+      '--postal-code',
+      '108',
+      '--city',
+      'Reykjavík',
+      '--country',
+      'is',
+      '--support-email',
+      'hjalp@thjonustan.is',
+      '--json',
     ]);
     assert.equal(set.code, 0, set.stderr);
     const shown = JSON.parse(set.stdout);
     assert.deepEqual(shown, {
-      merchant_id: m.id, legal_name: 'Þjónustan ehf.', kennitala: '5902697199', vat_number: '123456', address_line1: 'Ármúli 4',
-      address_line2: null, postal_code: '108', city: 'Reykjavík', country: 'IS', support_email: 'hjalp@thjonustan.is',
+      merchant_id: m.id,
+      legal_name: 'Þjónustan ehf.',
+      kennitala: '5902697199',
+      vat_number: '123456',
+      address_line1: 'Ármúli 4',
+      address_line2: null,
+      postal_code: '108',
+      city: 'Reykjavík',
+      country: 'IS',
+      support_email: 'hjalp@thjonustan.is',
     });
     const bad = await billing(env, ['merchants', 'details', m.id, '--kennitala', '12345']);
     assert.equal(bad.code, 1);
@@ -87,8 +111,20 @@ describe('invoice documents (PDF and HTML)', function () {
     assert.ok(pdf.buf.includes(Buffer.from('DejaVuSans')), 'the font is embedded');
     const text = await pdfText(pdf.buf);
     for (const expected of [
-      'Reikningur', inv.number, 'Þjónustan ehf.', '590269-7199', 'VSK-númer: 123456', 'Ármúli 4', '108 Reykjavík',
-      'Guðrún Ósk Þórðardóttir', '120174-3399', 'Laugavegur 7', '101 Reykjavík', 'Plan', 'Greiddur', 'hjalp@thjonustan.is',
+      'Reikningur',
+      inv.number,
+      'Þjónustan ehf.',
+      '590269-7199',
+      'VSK-númer: 123456',
+      'Ármúli 4',
+      '108 Reykjavík',
+      'Guðrún Ósk Þórðardóttir',
+      '120174-3399',
+      'Laugavegur 7',
+      '101 Reykjavík',
+      'Plan',
+      'Greiddur',
+      'hjalp@thjonustan.is',
     ]) {
       assert.ok(text.includes(expected), `the PDF shows ${expected}:\n${text}`);
     }
@@ -137,8 +173,22 @@ describe('invoice documents (PDF and HTML)', function () {
 
   it('a bank invoice shows its claim reference', async () => {
     const cus = await ok(m.call('POST', '/v1/customers', { body: { email: 'krafa@example.is', name: 'Björk Ólafsdóttir', kennitala: '1201743399' } }), 201);
-    const price = await ok(m.call('POST', '/v1/prices', { body: { product: (await ok(m.call('POST', '/v1/products', { body: { name: 'Áskrift' } }), 201)).id, type: 'recurring', currency: 'ISK', unit_amount: 7900, recurring: { interval: 'month' } } }), 201);
-    const sub = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: cus.id, items: [{ price: price.id }], collection_method: 'send_invoice', days_until_due: 14 } }), 201);
+    const price = await ok(
+      m.call('POST', '/v1/prices', {
+        body: {
+          product: (await ok(m.call('POST', '/v1/products', { body: { name: 'Áskrift' } }), 201)).id,
+          type: 'recurring',
+          currency: 'ISK',
+          unit_amount: 7900,
+          recurring: { interval: 'month' },
+        },
+      }),
+      201,
+    );
+    const sub = await ok(
+      m.call('POST', '/v1/subscriptions', { body: { customer: cus.id, items: [{ price: price.id }], collection_method: 'send_invoice', days_until_due: 14 } }),
+      201,
+    );
     const inv = await eventually(async () => {
       const list = (await ok(m.call('GET', `/v1/invoices?subscription=${sub.id}`))).data;
       const i = list[0];

@@ -97,10 +97,16 @@ describe('customer portal links (API)', function () {
     assert.equal(def.status, 200);
     assert.deepEqual(Object.keys(def.body), ['data']);
     assert.equal(def.body.data.length, 25);
-    assert.deepEqual(def.body.data.map((l: any) => l.id), ids.slice().reverse().slice(0, 25));
+    assert.deepEqual(
+      def.body.data.map((l: any) => l.id),
+      ids.slice().reverse().slice(0, 25),
+    );
     assert.ok(def.body.data.every((l: any) => l.url === null && l.customer === cus));
     const three = await m.call('GET', `/v1/customer_portals?customer=${cus}&limit=3`);
-    assert.deepEqual(three.body.data.map((l: any) => l.id), ids.slice(-3).reverse());
+    assert.deepEqual(
+      three.body.data.map((l: any) => l.id),
+      ids.slice(-3).reverse(),
+    );
     assert.equal((await m.call('GET', `/v1/customer_portals?customer=${cus}&limit=500`)).body.data.length, 27, 'above 100 falls back to the maximum');
     // starting_after is not a parameter of this list: ignored.
     assert.equal((await m.call('GET', `/v1/customer_portals?customer=${cus}&limit=2&starting_after=${ids[26]}`)).body.data[0].id, ids[26]);
@@ -159,8 +165,14 @@ describe('customer portal links: the token is never logged', function () {
       const token = new URL(link.url).pathname.split('/').pop()!;
       await fetch(`http://127.0.0.1:${h.port}/portal/open/${token}`, { redirect: 'manual' });
       await fetch(`http://127.0.0.1:${h.port}/portal/open/${token}x`, { redirect: 'manual' });
-      assert.ok(lines.some((l) => l.includes('/portal/open/[token]')), lines.join('\n'));
-      assert.equal(lines.some((l) => l.includes(token)), false);
+      assert.ok(
+        lines.some((l) => l.includes('/portal/open/[token]')),
+        lines.join('\n'),
+      );
+      assert.equal(
+        lines.some((l) => l.includes(token)),
+        false,
+      );
     } finally {
       await h.close(1000);
       await app.shutdown();

@@ -127,9 +127,17 @@ describe('customer portal sessions and actions (HTTP)', function () {
     assert.equal(badLuhn.status, 400);
     assert.equal(badLuhn.body.error.param, 'card.number');
 
-    const added = await client.action('/portal/api/payment_methods', { card: { number: '5555 5555 5555 4444', exp_month: 12, exp_year: year, cvc: '123', name: 'Guðrún' }, make_default: true }, { key: 'add-once' });
+    const added = await client.action(
+      '/portal/api/payment_methods',
+      { card: { number: '5555 5555 5555 4444', exp_month: 12, exp_year: year, cvc: '123', name: 'Guðrún' }, make_default: true },
+      { key: 'add-once' },
+    );
     assert.equal(added.status, 200, JSON.stringify(added.body));
-    const again = await client.action('/portal/api/payment_methods', { card: { number: '5555 5555 5555 4444', exp_month: 12, exp_year: year, cvc: '123' }, make_default: true }, { key: 'add-once' });
+    const again = await client.action(
+      '/portal/api/payment_methods',
+      { card: { number: '5555 5555 5555 4444', exp_month: 12, exp_year: year, cvc: '123' }, make_default: true },
+      { key: 'add-once' },
+    );
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     const methods = (await ok(m.call('GET', `/v1/payment_methods?customer=${pc.customer.id}`))).data;
     assert.equal(methods.length, 2, 'the double submit saved one card');
@@ -156,7 +164,14 @@ describe('customer portal sessions and actions (HTTP)', function () {
     assert.equal(bad.body.error.param, 'email');
     const badCountry = await client.action('/portal/api/billing_details', { billing_country: 'XX' });
     assert.equal(badCountry.body.error.param, 'billing_country');
-    const r = await client.action('/portal/api/billing_details', { email: 'gudrun@example.is', billing_address_line1: 'Hafnarstræti 1', billing_city: 'Akureyri', billing_postal_code: '600', billing_country: 'is', vat_number: 'IS123456' });
+    const r = await client.action('/portal/api/billing_details', {
+      email: 'gudrun@example.is',
+      billing_address_line1: 'Hafnarstræti 1',
+      billing_city: 'Akureyri',
+      billing_postal_code: '600',
+      billing_country: 'is',
+      vat_number: 'IS123456',
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const c = await ok(m.call('GET', `/v1/customers/${pc.customer.id}`));
     assert.deepEqual([c.email, c.billing_address?.line1 ?? c.billing_address_line1, c.vat_number], ['gudrun@example.is', 'Hafnarstræti 1', 'IS123456']);
@@ -172,7 +187,10 @@ describe('customer portal sessions and actions (HTTP)', function () {
     const failed = await client.action(`/portal/api/invoices/${inv.id}/pay`);
     assert.deepEqual(failed.body, { ok: true, notice: 'payment_failed' });
     const year = new Date().getUTCFullYear() + 3;
-    assert.equal((await client.action('/portal/api/payment_methods', { card: { number: '4242424242424242', exp_month: 12, exp_year: year, cvc: '123' }, make_default: true })).status, 200);
+    assert.equal(
+      (await client.action('/portal/api/payment_methods', { card: { number: '4242424242424242', exp_month: 12, exp_year: year, cvc: '123' }, make_default: true })).status,
+      200,
+    );
     const paid = await client.action(`/portal/api/invoices/${inv.id}/pay`);
     assert.deepEqual(paid.body, { ok: true, notice: 'paid' });
     assert.equal((await ok(m.call('GET', `/v1/invoices/${inv.id}`))).status, 'paid');
