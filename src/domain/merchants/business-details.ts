@@ -6,9 +6,8 @@ import type { Db } from '../../db/client';
 import type { TenantDb } from '../../db/tenancy';
 import type { MerchantBusinessDetails } from '../../generated/prisma/client';
 import { errors } from '../../errors';
-import { normalizeCountryCode, validateEmail, validateKennitala } from '../../validation';
+import { KENNITALA_CHECK_DIGIT, normalizeCountryCode, validateEmail, validateKennitala } from '../../validation';
 import { isStorableText } from '../../validation/storable-text';
-import { KENNITALA_CHECK_DIGIT } from '../customers/customer-fields';
 
 export interface BusinessDetails {
   legalName: string | null;
