@@ -20,7 +20,14 @@ describe('invoice preview equals the renewal invoice (test clock)', function () 
     const clock = await createClock(m, '2025-03-10T12:00:00.000Z');
     const seats = await createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: 2990, recurring: { interval: 'month' } });
     const meter = await ok(m.call('POST', '/v1/meters', { body: { name: 'Símtöl', event_name: `calls-${clock.id}`, aggregate_type: 'sum', aggregate_property: 'calls' } }), 201);
-    const calls = await createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: 3, recurring: { interval: 'month', usage_type: 'metered' }, meter: meter.id, included_units: 100 });
+    const calls = await createPrice(m, {
+      type: 'recurring',
+      currency: 'ISK',
+      unit_amount: 3,
+      recurring: { interval: 'month', usage_type: 'metered' },
+      meter: meter.id,
+      included_units: 100,
+    });
     const cus = await createCustomer(m, { name: 'Þórdís Ægisdóttir' });
     await attachToClock(m, clock.id, cus.id);
     await attachCard(m, cus.id);
@@ -47,7 +54,11 @@ describe('invoice preview equals the renewal invoice (test clock)', function () 
     // 2 × 2990 seats + (267 − 100) × 3 calls + 1500 = 7981; 10 % off → 798 (half up); total 7183.
     assert.deepEqual(
       preview.lines.filter((l) => l.kind !== 'discount').map((l) => [l.kind, Number(l.quantity), Number(l.amount)]),
-      [['licensed', 2, 5980], ['metered', 167, 501], ['invoice_item', 1, 1500]],
+      [
+        ['licensed', 2, 5980],
+        ['metered', 167, 501],
+        ['invoice_item', 1, 1500],
+      ],
     );
     assert.deepEqual([Number(preview.invoice.subtotal), Number(preview.invoice.discountAmount), Number(preview.invoice.total)], [7981, 798, 7183]);
     assert.equal(await db.invoice.count({ where: { subscriptionId: sub.id } }), 1, 'the preview stored nothing');
