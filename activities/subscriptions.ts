@@ -11,7 +11,7 @@ import { Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
 import type { Config } from '../src/config';
 import { ApiError } from '../src/errors';
-import { dispatchEventsFromActivity, type RecordedEvent } from '../src/events';
+import { datingEventsAt, dispatchEventsFromActivity, type RecordedEvent } from '../src/events';
 import { clockSubscriptionsPage, completeAdvanceIfCaughtUp, clockFrozenTime } from '../src/domain/test-clocks/clock-progress';
 import { loadSubscriptionView } from '../src/domain/subscriptions/subscription-view';
 import { attachWorkflow, markClockSynced, recordClockSync, recordWorkflowEnded } from '../src/domain/subscriptions/workflow-lifecycle';
@@ -107,7 +107,10 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
   };
   const view = (ref: SubscriptionRef) => loadSubscriptionView(db, ref);
   /** One billing step and the dispatch of its events. */
-  const runStep = async (ref: SubscriptionRef, now: string, step: StepRequest): Promise<void> => {
+  const runStep = (ref: SubscriptionRef, now: string, step: StepRequest): Promise<void> =>
+    // Events of the step are dated at the step's time (the clock's time on a test clock).
+    datingEventsAt(new Date(now), () => runStepNow(ref, now, step));
+  const runStepNow = async (ref: SubscriptionRef, now: string, step: StepRequest): Promise<void> => {
     switch (step.kind) {
       case 'period_end':
         return dispatch((await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now })).events);
@@ -136,7 +139,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     async applySubscriptionCommand(input: ApplyCommandInput): Promise<CommandActivityResult> {
       let outcome;
       try {
-        outcome = await applySubscriptionCommand(db, input, dispatch);
+        outcome = await datingEventsAt(new Date(input.now), () => applySubscriptionCommand(db, input, dispatch));
       } catch (err) {
         return { view: await view(input), objectId: null, refusal: refusalOf(err) };
       }
@@ -181,7 +184,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
 
     async runSubscriptionPeriodEnd(input: PeriodEndInput): Promise<SubscriptionView | null> {
       return heartbeating(async () => {
-        await dispatch((await runPeriodEnd(db, input)).events);
+        await dispatch((await datingEventsAt(new Date(input.now), () => runPeriodEnd(db, input))).events);
         return view(input);
       });
     },
@@ -195,21 +198,21 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
 
     async finalizeSubscriptionInvoice(input: InvoiceStepInput): Promise<SubscriptionView | null> {
       return heartbeating(async () => {
-        await dispatch((await finalizeSubscriptionInvoice(db, input)).events);
+        await dispatch((await datingEventsAt(new Date(input.now), () => finalizeSubscriptionInvoice(db, input))).events);
         return view(input);
       });
     },
 
     async chargeSubscriptionInvoice(input: ChargeStepInput): Promise<SubscriptionView | null> {
       return heartbeating(async () => {
-        await dispatch((await chargeSubscriptionInvoice(db, input)).events);
+        await dispatch((await datingEventsAt(new Date(input.now), () => chargeSubscriptionInvoice(db, input))).events);
         return view(input);
       });
     },
 
     async checkSubscriptionBankClaim(input: InvoiceStepInput): Promise<SubscriptionView | null> {
       return heartbeating(async () => {
-        await dispatch((await checkInvoiceBankClaim(db, input)).events);
+        await dispatch((await datingEventsAt(new Date(input.now), () => checkInvoiceBankClaim(db, input))).events);
         return view(input);
       });
     },

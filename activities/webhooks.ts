@@ -28,8 +28,8 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const ctx = Context.current();
       const cutoff = new Date(Date.now() - input.minAgeSeconds * 1000);
       const rows = await deps.db.event.findMany({
-        where: { dispatchedAt: null, createdAt: { lte: cutoff } },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        where: { dispatchedAt: null, recordedAt: { lte: cutoff } },
+        orderBy: [{ recordedAt: 'asc' }, { id: 'asc' }],
         take: input.batchSize,
         select: { id: true },
       });

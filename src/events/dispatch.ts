@@ -135,7 +135,7 @@ async function dispatchListened(
   const { db } = target;
   const rows = await db.event.findMany({
     where: { id: { in: [...ids] } },
-    select: { id: true, merchantId: true, mode: true, type: true, createdAt: true, dispatchedAt: true },
+    select: { id: true, merchantId: true, mode: true, type: true, recordedAt: true, dispatchedAt: true },
   });
   const found = new Set(rows.map((r) => r.id));
   const failed = ids.filter((id) => !found.has(id)).map((id) => ({ id, error: new Error(`event ${id} not found (not committed?)`) }));
@@ -149,10 +149,10 @@ async function dispatchListened(
     select: { id: true, merchantId: true, mode: true, events: true, createdAt: true },
   });
   // Which endpoints match: the event's merchant and mode, subscribed to its type (or "*"), and
-  // created no later than the event.
+  // created no later than the event was recorded (its created_at may be a test clock's time).
   const deliveries = open.flatMap((event) =>
     endpoints
-      .filter((ep) => tenantKey(ep) === tenantKey(event) && ep.createdAt <= event.createdAt && endpointReceives(ep.events, event.type))
+      .filter((ep) => tenantKey(ep) === tenantKey(event) && ep.createdAt <= event.recordedAt && endpointReceives(ep.events, event.type))
       .map((ep) => ({ id: newId('webhookDelivery'), merchantId: event.merchantId, mode: event.mode, eventId: event.id, endpointId: ep.id, eventType: event.type })),
   );
   if (deliveries.length > 0) await db.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });

@@ -1,6 +1,6 @@
 // The outbox API for every area: record an event in the transaction of the change, dispatch it
 // after commit. docs/events.md shows how; src/events/types.ts is the catalogue of types.
-export { recordEvent } from './record-event';
+export { datingEventsAt, recordEvent } from './record-event';
 export type { RecordEventInput, RecordedEvent } from './record-event';
 export { dispatchEvents, dispatchEventsFromActivity } from './dispatch';
 export type { ApiDispatchDeps, DispatchSummary, DispatchTarget, EventRef } from './dispatch';

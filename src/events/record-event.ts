@@ -1,6 +1,7 @@
 // The outbox: an event row written in the SAME transaction as the state change that causes it,
 // so an event exists if and only if the change committed. Dispatch to webhook endpoints happens
 // after commit (./dispatch.ts); the reconciler dispatches whatever a crash left behind.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tenant, TenantDb } from '../db/tenancy';
 import type { Mode } from '../generated/prisma/client';
 import { newId } from '../ids';
@@ -35,6 +36,17 @@ function nextCreatedAt(): Date {
   return new Date(lastCreatedAtMs);
 }
 
+const eventTime = new AsyncLocalStorage<Date>();
+
+/**
+ * Runs `fn` with every event it records dated `at`: the subscription's time of a billing step or
+ * command (its test clock's time on a clock; docs/test-clocks.md "Timestamps"). Outside such a
+ * run events are dated when they are recorded.
+ */
+export function datingEventsAt<T>(at: Date, fn: () => Promise<T>): Promise<T> {
+  return eventTime.run(at, fn);
+}
+
 /**
  * Records one event. `db` must be the transaction that makes the change (in a route:
  * `dbOf(ctx)` inside `transactional`; in an activity: the scoped `tx` of its transaction).
@@ -46,9 +58,13 @@ export async function recordEvent(db: TenantDb, tenant: Tenant, input: RecordEve
   }
   // Through JSON once: what is stored is exactly what receivers will get (Dates become ISO strings).
   // One raw INSERT (events are written on every billing step's hot path); tenant stamped explicitly.
-  const id = newId('event');
-  const createdAt = nextCreatedAt();
-  await db.$executeRaw`INSERT INTO webhook_events (id, merchant_id, mode, type, data, created_at)
-    VALUES (${id}, ${tenant.merchantId}, ${tenant.mode}::"Mode", ${input.type}, ${JSON.stringify(input.data)}::jsonb, ${createdAt})`;
+  // Ids carry the recording order (strictly increasing per process): events of one instant of a
+  // test clock list in the order they were recorded. created_at is when the change happened (the
+  // step's time, its clock's on a test clock), recorded_at when the row was written.
+  const recordedAt = nextCreatedAt();
+  const createdAt = eventTime.getStore() ?? recordedAt;
+  const id = newId('event', recordedAt.getTime());
+  await db.$executeRaw`INSERT INTO webhook_events (id, merchant_id, mode, type, data, created_at, recorded_at)
+    VALUES (${id}, ${tenant.merchantId}, ${tenant.mode}::"Mode", ${input.type}, ${JSON.stringify(input.data)}::jsonb, ${createdAt}, ${recordedAt})`;
   return { id, type: input.type, merchantId: tenant.merchantId, mode: tenant.mode, createdAt };
 }

@@ -19,6 +19,9 @@ import { cancelSubscriptionsOfDeletedClock } from '../../../src/domain/subscript
 import { pageParams, parseBody, pathId } from '../../validate';
 import { advanceTestClockSchema, attachCustomerSchema, createTestClockSchema } from './schemas';
 import { presentDeletedTestClock, presentTestClock } from '../../../src/objects/test-clocks';
+import { presentCustomer } from '../../../src/objects/customers';
+import { findCustomer } from '../../../src/domain/customers/find-customers';
+import { dispatchEvents, recordEvent } from '../../../src/events';
 
 const BASE = '/v1/test_helpers/test_clocks';
 
@@ -54,7 +57,14 @@ export function testClocksRoutes(router: Router<AppState>, deps: AppDeps, auth: 
   router.post(`${BASE}/:id/customers`, auth(), testModeOnly, tx, async (ctx) => {
     const id = pathId(ctx.params.id);
     const input = parseBody(attachCustomerSchema, ctx.state.body);
+    const wasAttached = await dbOf(ctx).testClockCustomer.findFirst({ where: { customerId: input.customer }, select: { customerId: true } });
     const clock = await attachCustomerToTestClock(dbOf(ctx), tenantOf(ctx), { testClockId: id, customerId: input.customer });
+    if (!wasAttached) {
+      // The customer's `test_clock` changed: customer.updated, so the event equals the customer's GET.
+      const customer = await findCustomer(dbOf(ctx), input.customer);
+      const event = await recordEvent(dbOf(ctx), tenantOf(ctx), { type: 'customer.updated', data: presentCustomer(customer, clock.id) });
+      ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, [event])));
+    }
     ctx.body = presentTestClock(clock);
   });
 

@@ -8,7 +8,8 @@ import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { Refund } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { newId } from '../../ids';
-import { recordEvent, type RecordedEvent } from '../../events';
+import { datingEventsAt, recordEvent, type RecordedEvent } from '../../events';
+import { customerClockTime } from '../test-clocks/customer-clock-time';
 import { lockPayment } from '../payments/lock-payment';
 import { checkMetadata, checkText } from '../checks/payment-fields';
 import { presentRefund } from '../../objects/refunds';
@@ -39,8 +40,11 @@ export async function createRefund(
   if (amount > remaining) {
     throw errors.validationFailed(`amount ${amount} exceeds the ${remaining} left to refund of this payment (counting refunds still pending)`, 'amount');
   }
+  // A test-clock customer's refund happens at the clock's time (docs/test-clocks.md "Timestamps").
+  const clockTime = await customerClockTime(db, payment.customerId);
   const refund = await db.refund.create({
     data: {
+      ...(clockTime ? { createdAt: clockTime } : {}),
       id: newId('refund'),
       merchantId: tenant.merchantId,
       mode: tenant.mode,
@@ -52,6 +56,7 @@ export async function createRefund(
       metadata,
     },
   });
-  const event = await recordEvent(db, tenant, { type: 'refund.created', data: presentRefund(refund) });
+  const record = () => recordEvent(db, tenant, { type: 'refund.created', data: presentRefund(refund) });
+  const event = clockTime ? await datingEventsAt(clockTime, record) : await record();
   return { refund, events: [event] };
 }

@@ -10,7 +10,8 @@ import type { Db } from '../../db/client';
 import { scopedDb, type Tenant } from '../../db/tenancy';
 import type { CardAcquirer } from '../../gateways';
 import { errors } from '../../errors';
-import { recordEvent, type RecordedEvent } from '../../events';
+import { datingEventsAt, recordEvent, type RecordedEvent } from '../../events';
+import { customerClockTime } from '../test-clocks/customer-clock-time';
 import type { AcquirerRefundAnswer, RecordRefundOutcomeInput, RefundOutcome } from '../../contracts/payments';
 import { lockPayment } from '../payments/lock-payment';
 import { presentRefund } from '../../objects/refunds';
@@ -35,13 +36,16 @@ export async function recordRefundOutcome(
   input: RecordRefundOutcomeInput,
 ): Promise<{ status: RefundOutcome; events: RecordedEvent[] }> {
   const scoped = scopedDb(deps.db, tenant);
-  return scoped.$transaction(async (tx) => {
+  // A test-clock customer's refund completes at the clock's time (docs/test-clocks.md "Timestamps").
+  const refundRow = await scoped.refund.findFirst({ where: { id: input.refundId }, select: { payment: { select: { customerId: true } } } });
+  const clockTime = await customerClockTime(scoped, refundRow?.payment.customerId ?? null);
+  const inTx = () => scoped.$transaction(async (tx) => {
     const existing = await tx.refund.findFirst({ where: { id: input.refundId } });
     if (!existing) throw errors.resourceMissing(`No such refund: '${input.refundId}'`, 'id');
     // Refunds of one payment record their outcomes one at a time (the payment's total).
     const payment = await lockPayment(tx, tenant, existing.paymentId);
     if (!payment) throw new Error(`payment ${existing.paymentId} of refund ${existing.id} is missing`);
-    const now = new Date();
+    const now = clockTime ?? new Date();
     const { answer } = input;
     const moved = await tx.refund.updateMany({
       where: { id: existing.id, status: 'pending' },
@@ -73,4 +77,5 @@ export async function recordRefundOutcome(
     }
     return { status: 'succeeded' as const, events };
   });
+  return clockTime ? datingEventsAt(clockTime, inTx) : inTx();
 }

@@ -49,6 +49,8 @@ export interface BuildInvoiceInput {
   closingPeriod: Period | null;
   /** Which pending invoice items go on it: the subscription's and the customer's unassigned ones, or only the subscription's. */
   pendingScope: 'customer' | 'subscription';
+  /** The subscription's time when the invoice is made (its clock's time on a test clock): its created_at. */
+  issuedAt?: Date;
 }
 
 export function periodKey(subscriptionId: string, keyPart: string, reason: SubscriptionBillingReason): string {
@@ -205,6 +207,7 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
       periodStart: input.period.start,
       periodEnd: input.period.end,
       metadata: {},
+      ...(input.issuedAt ? { createdAt: input.issuedAt } : {}),
     },
   });
   const lineRows: Prisma.InvoiceLineCreateManyInput[] = assembled.lines.map((l, i) => ({

@@ -15,7 +15,7 @@
 import type { Db } from '../../db/client';
 import { scopedDb, type Tenant, type TenantDb } from '../../db/tenancy';
 import type { Invoice, InvoiceLine } from '../../generated/prisma/client';
-import { recordEvent, type RecordedEvent } from '../../events';
+import { datingEventsAt, recordEvent, type RecordedEvent } from '../../events';
 import { newId } from '../../ids';
 import { camelRow } from '../../db/raw-rows';
 import { createBankClaims, gatewayRefusal, GatewayUnavailableError, type ChargeResult, type GatewayRefusal } from '../../gateways';
@@ -92,35 +92,42 @@ async function afterInvoiceChange(tx: TenantDb, tenant: Tenant, inv: Invoice, no
 /** draft → open (numbered): collection starts now (first charge attempt, or the bank claim); a zero invoice is paid at once. */
 export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInput): Promise<StepOutcome> {
   const tenant = tenantOf(input);
-  const now = new Date(input.now);
+  const stepTime = new Date(input.now);
   return scopedDb(db, tenant).$transaction(async (tx) => {
     const inv = await lockInvoice(tx, tenant, input.invoiceId);
     const events: RecordedEvent[] = [];
     if (!inv || inv.status !== 'draft') return { events };
-    const sendInvoice = inv.collectionMethod === 'send_invoice';
-    // Only a bank invoice needs the subscription (its days_until_due).
-    const sub = inv.subscriptionId && sendInvoice ? await tx.subscription.findFirst({ where: { id: inv.subscriptionId } }) : null;
-    const zero = inv.amountDue === 0n;
-    const lines = await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } });
-    await postInvoiceFinalized(tx, tenant, { ...inv, status: zero ? 'paid' : 'open', ...(zero ? { amountPaid: 0n } : {}) }, now, lines);
-    // The number counter is one row per merchant and mode that every finalization of the merchant
-    // locks until commit: taken last, so that lock is held for the fewest statements.
-    const number = await takeInvoiceNumber(tx, tenant);
-    const open = await tx.invoice.update({
-      where: { id: inv.id },
-      data: {
-        number,
-        status: zero ? 'paid' : 'open',
-        finalizedAt: now,
-        ...(zero ? { paidAt: now, amountPaid: 0n } : {}),
-        dueDate: sendInvoice ? claimDueDate(now, sub?.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) : null,
-        nextPaymentAttemptAt: zero ? null : now,
-      },
-    });
-    events.push(await invoiceEvent(tx, tenant, 'invoice.finalized', open, lines));
-    if (zero) events.push(await invoiceEvent(tx, tenant, 'invoice.paid', open, lines));
-    return { events };
+    // Never dated before the invoice was made: an item change's invoice (always_invoice) is
+    // made at the change, which on a test clock can be later than the workflow's last step.
+    const now = inv.createdAt.getTime() > stepTime.getTime() ? inv.createdAt : stepTime;
+    return datingEventsAt(now, () => finalizeLocked(tx, tenant, inv, now, events));
   }, STEP_TX);
+}
+
+async function finalizeLocked(tx: TenantDb, tenant: Tenant, inv: Invoice, now: Date, events: RecordedEvent[]): Promise<StepOutcome> {
+  const sendInvoice = inv.collectionMethod === 'send_invoice';
+  // Only a bank invoice needs the subscription (its days_until_due).
+  const sub = inv.subscriptionId && sendInvoice ? await tx.subscription.findFirst({ where: { id: inv.subscriptionId } }) : null;
+  const zero = inv.amountDue === 0n;
+  const lines = await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } });
+  await postInvoiceFinalized(tx, tenant, { ...inv, status: zero ? 'paid' : 'open', ...(zero ? { amountPaid: 0n } : {}) }, now, lines);
+  // The number counter is one row per merchant and mode that every finalization of the merchant
+  // locks until commit: taken last, so that lock is held for the fewest statements.
+  const number = await takeInvoiceNumber(tx, tenant);
+  const open = await tx.invoice.update({
+    where: { id: inv.id },
+    data: {
+      number,
+      status: zero ? 'paid' : 'open',
+      finalizedAt: now,
+      ...(zero ? { paidAt: now, amountPaid: 0n } : {}),
+      dueDate: sendInvoice ? claimDueDate(now, sub?.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) : null,
+      nextPaymentAttemptAt: zero ? null : now,
+    },
+  });
+  events.push(await invoiceEvent(tx, tenant, 'invoice.finalized', open, lines));
+  if (zero) events.push(await invoiceEvent(tx, tenant, 'invoice.paid', open, lines));
+  return { events };
 }
 
 /**
@@ -148,6 +155,11 @@ async function invoiceToCharge(db: TenantDb, tenant: Tenant, invoiceId: string):
  * A manual attempt (POST /v1/invoices/{id}/pay) counts as an attempt of the schedule.
  */
 export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput): Promise<StepOutcome> {
+  // Its events are dated at the step's time (the clock's on a test clock), whoever calls it.
+  return datingEventsAt(new Date(input.now), () => chargeSubscriptionInvoiceAt(db, input));
+}
+
+async function chargeSubscriptionInvoiceAt(db: Db, input: ChargeStepInput): Promise<StepOutcome> {
   const tenant = tenantOf(input);
   const now = new Date(input.now);
   const scoped = scopedDb(db, tenant);
@@ -204,6 +216,8 @@ export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput):
             currency: locked.currency,
             description: `Invoice ${locked.number ?? locked.id}`,
             metadata: {},
+            // made by this attempt: dated at its time (the clock's on a test clock)
+            createdAt: now,
             ...paymentData,
           },
         });
@@ -244,6 +258,11 @@ export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput):
  * subscription past_due); expired → uncollectible, subscription unpaid.
  */
 export async function checkInvoiceBankClaim(db: Db, input: InvoiceStepInput): Promise<StepOutcome> {
+  // Its events are dated at the step's time (the clock's on a test clock), whoever calls it.
+  return datingEventsAt(new Date(input.now), () => checkInvoiceBankClaimAt(db, input));
+}
+
+async function checkInvoiceBankClaimAt(db: Db, input: InvoiceStepInput): Promise<StepOutcome> {
   const tenant = tenantOf(input);
   const now = new Date(input.now);
   const scoped = scopedDb(db, tenant);

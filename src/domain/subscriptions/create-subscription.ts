@@ -11,7 +11,7 @@ import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { Subscription, SubscriptionItem } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { newId } from '../../ids';
-import type { RecordedEvent } from '../../events';
+import { datingEventsAt, type RecordedEvent } from '../../events';
 import { periodAt, type BillingInterval } from '../../billing';
 import type { CollectionMethod } from '../../contracts/subscriptions';
 import { requireCustomer } from '../customers/find-customers';
@@ -85,6 +85,8 @@ export async function createSubscription(db: TenantDb, tenant: Tenant, input: Cr
       metadata,
       testClockId: clock?.id ?? null,
       clockSyncedTo: clock ? clock.frozenTime : null,
+      // A test-clock subscription is created at its clock's time (docs/test-clocks.md "Timestamps").
+      ...(clock ? { createdAt: now } : {}),
     },
   });
   // Ids in input order (time-prefixed ids sort by their time part; rows of one transaction share created_at).
@@ -112,9 +114,11 @@ export async function createSubscription(db: TenantDb, tenant: Tenant, input: Cr
       openingPeriod: { start: first.start, end: first.end },
       closingPeriod: null,
       pendingScope: 'customer',
+      issuedAt: now,
     });
   }
-  const events = [await recordSubscriptionEvent(db, tenant, 'subscription.created', subscription)];
+  const record = () => recordSubscriptionEvent(db, tenant, 'subscription.created', subscription);
+  const events = [clock ? await datingEventsAt(now, record) : await record()];
   const items = await db.subscriptionItem.findMany({ where: { subscriptionId: id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   return { subscription, items, clockTime: clock ? clock.frozenTime : null, events };
 }

@@ -62,7 +62,7 @@ export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<Perio
         let invoiceId: string | null = null;
         const plan = periodEndInvoiceInput(sub);
         if (plan) {
-          const built = await buildSubscriptionInvoice(tx, tenant, plan);
+          const built = await buildSubscriptionInvoice(tx, tenant, { ...plan, issuedAt: new Date(input.now) });
           invoiceId = built?.invoice.id ?? null;
         }
         const updated = await tx.subscription.update({
@@ -83,7 +83,7 @@ export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<Perio
       }
 
       const trialEnd = sub.status === 'trialing';
-      const built = await buildSubscriptionInvoice(tx, tenant, periodEndInvoiceInput(sub)!);
+      const built = await buildSubscriptionInvoice(tx, tenant, { ...periodEndInvoiceInput(sub)!, issuedAt: new Date(input.now) });
       const updated = await tx.subscription.update({
         where: { id: sub.id },
         data: { currentPeriodStart: opening.start, currentPeriodEnd: opening.end, ...(trialEnd ? { status: 'active' } : {}) },

@@ -7,7 +7,8 @@
 // - exactly one of customer (a cus_ id) and external_customer_id (1–255 characters);
 // - idempotency_key: string, 1–200 characters, or absent/null;
 // - timestamp: ISO 8601 with zone, or absent/null for "now"; backfill is unlimited, the future
-//   is refused beyond FUTURE_TOLERANCE_MS (clock skew allowance);
+//   is refused beyond FUTURE_TOLERANCE_MS (clock skew allowance); for a customer on a test
+//   clock "now" and the future limit are the clock's time, not the wall clock's;
 // - metadata: an object (any JSON inside), or absent/null for {}; at most METADATA_MAX_BYTES
 //   once serialised.
 import { isStorableJsonText, isStorableText } from '../../validation/storable-text';
@@ -26,6 +27,8 @@ export interface EventInput {
   externalCustomerId: string | null;
   idempotencyKey: string | null;
   timestamp: Date;
+  /** False when the event carried no timestamp (it is "now": the customer's test clock's time, if any). */
+  timestampGiven: boolean;
   metadata: Record<string, unknown>;
   /** JSON text of metadata, already checked for jsonb. */
   metadataJson: string;
@@ -62,7 +65,21 @@ export function parseEventTimestamp(raw: string): Date | null {
   return d;
 }
 
-export function checkEvent(raw: unknown, now: Date): EventCheck {
+/**
+ * `now` is the reference time for the future limit and the default timestamp. With
+ * `futureLimit: false` the caller applies the limit itself, once it knows the customer (a
+ * test-clock customer's reference is the clock's time: futureLimitProblem).
+ */
+/** The future limit: a timestamp more than futureToleranceMs after the reference time is refused. */
+export function futureLimitProblem(timestamp: Date, reference: Date, onClock: boolean): string | null {
+  if (timestamp.getTime() <= reference.getTime() + EVENT_LIMITS.futureToleranceMs) return null;
+  const minutes = EVENT_LIMITS.futureToleranceMs / 60_000;
+  return onClock
+    ? `timestamp must not be more than ${minutes} minutes after the customer's test clock time (${reference.toISOString()})`
+    : `timestamp must not be more than ${minutes} minutes in the future`;
+}
+
+export function checkEvent(raw: unknown, now: Date, opts: { futureLimit?: boolean } = {}): EventCheck {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail('event', 'each event must be an object');
   const e = raw as Record<string, unknown>;
 
@@ -100,12 +117,14 @@ export function checkEvent(raw: unknown, now: Date): EventCheck {
 
   let timestamp = now;
   const ts = e.timestamp ?? null;
+  const timestampGiven = ts !== null;
   if (ts !== null) {
     if (typeof ts !== 'string') return fail('timestamp', 'timestamp must be an ISO 8601 string such as 2026-03-01T12:00:00.000Z');
     const parsed = parseEventTimestamp(ts);
     if (!parsed) return fail('timestamp', 'timestamp must be an ISO 8601 string with a time zone, such as 2026-03-01T12:00:00.000Z');
-    if (parsed.getTime() > now.getTime() + EVENT_LIMITS.futureToleranceMs) {
-      return fail('timestamp', `timestamp must not be more than ${EVENT_LIMITS.futureToleranceMs / 60_000} minutes in the future`);
+    if (opts.futureLimit !== false) {
+      const problem = futureLimitProblem(parsed, now, false);
+      if (problem) return fail('timestamp', problem);
     }
     timestamp = parsed;
   }
@@ -126,6 +145,7 @@ export function checkEvent(raw: unknown, now: Date): EventCheck {
     ok: true,
     event: {
       eventName: name,
+      timestampGiven,
       customerId: customer as string | null,
       externalCustomerId: external as string | null,
       idempotencyKey: key as string | null,

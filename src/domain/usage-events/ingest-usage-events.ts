@@ -16,7 +16,7 @@ import { EVENT_ID_RANDOM_CHARS, newUsageEventIdParts } from './event-ids';
 import { validateEventForMeter, type AggregateType } from '../../metering';
 import type { Meter } from '../../generated/prisma/client';
 import { meterDefinition } from '../meters/manage-meters';
-import { checkEvent, type EventInput } from './event-input';
+import { checkEvent, futureLimitProblem, type EventInput } from './event-input';
 import type { BatchError, BatchResult, StoredUsageEvent } from '../../objects/usage-events';
 
 export const MAX_BATCH_EVENTS = 1000;
@@ -40,7 +40,7 @@ interface LookupRow {
 type Problem = { index: number; message: string; param: string; notFound?: boolean };
 
 /** Resolves customers and checks meters for valid events; returns accepted rows and problems. */
-async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: number; event: EventInput }>): Promise<{ accepted: Resolved[]; problems: Problem[] }> {
+async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: number; event: EventInput }>, now: Date): Promise<{ accepted: Resolved[]; problems: Problem[] }> {
   const problems: Problem[] = [];
   if (checked.length === 0) return { accepted: [], problems };
 
@@ -54,7 +54,11 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
   }
   // Customers and live meters in ONE round trip (UNION ALL of two index lookups).
   const found = await db.$queryRawUnsafe<LookupRow[]>(
-    `SELECT 'c' AS kind, id AS a, external_id AS b, NULL::text AS p, NULL::jsonb AS filter, NULL::int AS multiplier
+    `SELECT 'c' AS kind, id AS a, external_id AS b,
+            (SELECT to_char(tc.frozen_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+               FROM test_clock_customers tcc JOIN test_clocks tc ON tc.merchant_id = tcc.merchant_id AND tc.mode = tcc.mode AND tc.id = tcc.test_clock_id
+              WHERE tcc.merchant_id = customers.merchant_id AND tcc.mode = customers.mode AND tcc.customer_id = customers.id) AS p,
+            NULL::jsonb AS filter, NULL::int AS multiplier
        FROM customers
       WHERE merchant_id = $1 AND mode = $2::"Mode" AND (id = ANY($3::text[]) OR external_id = ANY($4::text[]))
      UNION ALL
@@ -69,10 +73,13 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
   );
   const byId = new Set<string>();
   const byExternal = new Map<string, string>();
+  /** Customers on a test clock: the clock's time, their "now" (docs/metering.md). */
+  const clockTimeOf = new Map<string, Date>();
   const metersByName = new Map<string, ReturnType<typeof meterDefinition>[]>();
   for (const row of found) {
     if (row.kind === 'c') {
       byId.add(row.a);
+      if (row.p !== null) clockTimeOf.set(row.a, new Date(row.p));
       if (row.b !== null) byExternal.set(row.b, row.a);
       continue;
     }
@@ -90,7 +97,8 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
   }
 
   const accepted: Resolved[] = [];
-  for (const { index, event } of checked) {
+  for (const { index, event: checkedEvent } of checked) {
+    let event = checkedEvent;
     let customerId: string | undefined;
     if (event.customerId !== null) {
       if (byId.has(event.customerId)) customerId = event.customerId;
@@ -102,6 +110,16 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
       customerId = byExternal.get(event.externalCustomerId!);
       if (customerId === undefined) {
         problems.push({ index, param: 'external_customer_id', message: `No customer with external_id '${event.externalCustomerId}'`, notFound: true });
+        continue;
+      }
+    }
+    const clockTime = clockTimeOf.get(customerId);
+    const reference = clockTime ?? now;
+    if (!event.timestampGiven) event = { ...event, timestamp: reference };
+    else {
+      const late = futureLimitProblem(event.timestamp, reference, clockTime !== undefined);
+      if (late !== null) {
+        problems.push({ index, param: 'timestamp', message: late });
         continue;
       }
     }
@@ -202,11 +220,11 @@ export async function ingestUsageEvents(db: TenantDb, tenant: Tenant, events: un
   const errs: BatchError[] = [];
   const checked: Array<{ index: number; event: EventInput }> = [];
   events.forEach((raw, index) => {
-    const c = checkEvent(raw, now);
+    const c = checkEvent(raw, now, { futureLimit: false });
     if (c.ok) checked.push({ index, event: c.event });
     else errs.push({ index, message: c.message });
   });
-  const { accepted, problems } = await resolve(db, tenant, checked);
+  const { accepted, problems } = await resolve(db, tenant, checked, now);
   for (const p of problems) errs.push({ index: p.index, message: p.message });
   errs.sort((a, b) => a.index - b.index);
   const { count } = await insertRows(db, tenant, accepted, false);
@@ -218,9 +236,9 @@ export async function ingestUsageEvents(db: TenantDb, tenant: Tenant, events: un
  * idempotency_key was recorded before, the event recorded first and `created: false`.
  */
 export async function recordUsageEvent(db: TenantDb, tenant: Tenant, body: unknown, now: Date): Promise<{ event: StoredUsageEvent; created: boolean }> {
-  const c = checkEvent(body, now);
+  const c = checkEvent(body, now, { futureLimit: false });
   if (!c.ok) throw errors.validationFailed(c.message, c.param);
-  const { accepted, problems } = await resolve(db, tenant, [{ index: 0, event: c.event }]);
+  const { accepted, problems } = await resolve(db, tenant, [{ index: 0, event: c.event }], now);
   const p = problems[0];
   if (p) throw p.notFound ? errors.resourceNotFound(p.message, p.param) : errors.validationFailed(p.message, p.param);
   const { ids } = await insertRows(db, tenant, accepted, true);

@@ -73,6 +73,7 @@ export async function prorateChange(
       openingPeriod: { start: now, end: sub.currentPeriodEnd },
       closingPeriod: null,
       pendingScope: 'subscription',
+      issuedAt: now,
     });
   }
 }
