@@ -46,7 +46,11 @@ describe('scenario: a year of billing on a test clock', function () {
 
   it('bills, collects, recovers, prorates, discounts and cancels with exact amounts', async () => {
     const clock = await createClock(m, '2025-01-01T00:00:00.000Z', 'year of billing');
-    const advance = (t: string) => advanceClock(m, clock.id, t);
+    let clockNow = Date.parse(clock.frozen_time);
+    const advance = async (t: string) => {
+      clockNow = Date.parse(t);
+      return advanceClock(m, clock.id, t);
+    };
     const sub = (id: string) => ok(m.call('GET', `/v1/subscriptions/${id}`));
     const invoices = async (subId: string) => ((await ok(m.call('GET', `/v1/invoices?subscription=${subId}&limit=100`))).data as any[]).reverse();
     const invoice = (id: string) => ok(m.call('GET', `/v1/invoices/${id}`));
@@ -76,8 +80,12 @@ describe('scenario: a year of billing on a test clock', function () {
     await setCard(card.id, 'succeed');
     const b = await createCustomer(m, { name: 'B', kennitala: '1201743399' });
     await attachToClock(m, clock.id, b.id);
-    const usage = async (calls: number, at: string) =>
-      ok(m.call('POST', '/v1/events', { body: { event_name: meter.event_name, customer: a.id, timestamp: at, metadata: { calls: String(calls) } } }), 201);
+    // Usage is sent when it happens: a clock customer's usage may not be ahead of its clock
+    // (docs/metering.md), so the clock is first advanced to the usage's time.
+    const usage = async (calls: number, at: string) => {
+      if (Date.parse(at) > clockNow) await advance(at);
+      return ok(m.call('POST', '/v1/events', { body: { event_name: meter.event_name, customer: a.id, timestamp: at, metadata: { calls: String(calls) } } }), 201);
+    };
 
     const subA = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: a.id, trial_period_days: 31, items: [{ price: seats.id, quantity: 2 }, { price: calls.id }] } }), 201);
     const subB = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: b.id, collection_method: 'send_invoice', days_until_due: 14, items: [{ price: bankPlan.id }] } }), 201);
@@ -86,12 +94,12 @@ describe('scenario: a year of billing on a test clock', function () {
     const seatItem = subA.items.find((i: any) => i.price === seats.id);
 
     // January: trial usage (free); B's first bank invoice, paid on time.
-    await usage(500, '2025-01-15T12:00:00.000Z');
     await advance('2025-01-10T00:00:00.000Z');
     const [b1] = await invoices(subB.id);
     assert.deepEqual([b1.status, b1.amount_due, b1.due_date], ['open', 4900, '2025-01-15T00:00:00.000Z']);
     const b1paid = await ok(m.call('POST', `/v1/test_helpers/invoices/${b1.id}/pay_bank_claim`, { body: {} }));
     assert.deepEqual([b1paid.status, b1paid.paid_at], ['paid', '2025-01-10T00:00:00.000Z']);
+    await usage(500, '2025-01-15T12:00:00.000Z');
 
     // February 1: A's trial ends.
     await advance('2025-02-01T00:00:00.000Z');
@@ -120,7 +128,6 @@ describe('scenario: a year of billing on a test clock', function () {
     await ok(m.call('POST', `/v1/subscriptions/${subB.id}/cancel`, { body: { at_period_end: true } }));
 
     // March 1: usage in arrears, seats in advance, the prorations.
-    await usage(800, '2025-03-12T00:00:00.000Z');
     await advance('2025-03-01T00:00:00.000Z');
     ia = await invoices(subA.id);
     const a2 = await invoice(ia[1].id);
@@ -137,6 +144,8 @@ describe('scenario: a year of billing on a test clock', function () {
     const bNow = await sub(subB.id);
     assert.deepEqual([bNow.status, bNow.ended_at], ['canceled', '2025-03-01T00:00:00.000Z']);
     assert.equal((await invoices(subB.id)).length, 2);
+
+    await usage(800, '2025-03-12T00:00:00.000Z');
 
     // April: the renewal fails twice, the card is fixed, the third attempt succeeds.
     await setCard(card.id, 'default');
