@@ -8,6 +8,7 @@ import { jsonBody } from './middleware/json-body';
 import { guardPathIds, inputSafety } from './middleware/input-safety';
 import { authenticator, type Auth } from './middleware/auth';
 import { createAuthCache } from './middleware/auth-cache';
+import { authFailureGate, createAuthFailureLimiter } from './middleware/auth-failures';
 import { createRateLimiter } from './middleware/rate-limiter';
 import { errors } from '../src/errors';
 import { healthRoutes } from './routes/health';
@@ -72,7 +73,8 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
     log: baseDeps.log,
   });
   const deps: AppDeps = { ...baseDeps, authCache, workflows: baseDeps.workflows ?? createWorkflowClients(baseDeps.temporal) };
-  const auth = authenticator(deps, authCache, limiter);
+  const authFailures = createAuthFailureLimiter({ limit: deps.config.authFailureLimit, windowSeconds: deps.config.authFailureWindowSeconds });
+  const auth = authenticator(deps, authCache, limiter, authFailures);
   app.ready = () => authCache.ready();
   app.shutdown = async () => {
     await limiter.close();
@@ -92,6 +94,8 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
     });
   }
   app.use(errorEnvelope(deps.log));
+  // An address over its failed-authentication budget is refused before its body is read (docs/auth.md).
+  app.use(authFailureGate(authFailures, authCache));
   // The merchant dashboard's pages (/dashboard/…): url-encoded forms, so before the JSON parser.
   app.use(dashboardApp(deps) as unknown as Koa.Middleware<AppState>);
   app.use(jsonBody(deps.config.bodyLimitBytes));

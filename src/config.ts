@@ -11,6 +11,9 @@ export interface Config {
   /** Requests allowed per API key in each fixed window. */
   rateLimitRequests: number;
   rateLimitWindowSeconds: number;
+  /** Failed authentications allowed per client address in each window before 429 (docs/auth.md). */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
   idempotencyRetentionHours: number;
   temporalUiPort: number;
   dataDir: string;
@@ -57,6 +60,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1_048_576, 1024, 50 * 1_048_576),
     rateLimitRequests: int('RATE_LIMIT_REQUESTS', 100, 1, 100_000_000),
     rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 1, 1, 3600),
+    authFailureLimit: int('AUTH_FAILURE_LIMIT', 20, 1, 100_000_000),
+    authFailureWindowSeconds: int('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 3600),
     idempotencyRetentionHours: int('IDEMPOTENCY_RETENTION_HOURS', 24, 1, 24 * 90),
     temporalUiPort: int('TEMPORAL_UI_PORT', 8233, 1, 65535),
     dataDir: env.BILLING_DATA_DIR || '.data',

@@ -8,6 +8,7 @@ import { hashKey, hashesEqual, parseKey } from '../../src/domain/api-keys/key-ma
 import { scopedDb } from '../../src/db/tenancy';
 import type { AuthCache, CachedKey } from './auth-cache';
 import type { RateLimiter } from './rate-limiter';
+import { clientOf, type AuthFailureLimiter } from './auth-failures';
 
 /** The dashboard's session cookie (api/dashboard/http.ts); named here so api/middleware does not import the dashboard. */
 export const DASHBOARD_SESSION_COOKIE = 'billing_dashboard';
@@ -35,7 +36,7 @@ interface KeyRow {
 /** The `auth()` middleware factory every route registrar receives. */
 export type Auth = ReturnType<typeof authenticator>;
 
-export function authenticator(deps: AppDeps, cache: AuthCache, limiter: RateLimiter) {
+export function authenticator(deps: AppDeps, cache: AuthCache, limiter: RateLimiter, failures?: AuthFailureLimiter) {
   const { db } = deps;
 
   async function lookup(hash: string): Promise<CachedKey | undefined> {
@@ -64,20 +65,25 @@ export function authenticator(deps: AppDeps, cache: AuthCache, limiter: RateLimi
 
   return function auth(opts: AuthOptions = {}): Middleware {
     return async (ctx, next) => {
+      // Every 401 counts against the client's failed-authentication budget (auth-failures.ts).
+      const unauthorized = (message: string) => {
+        failures?.fail(clientOf(ctx));
+        return errors.unauthorized(message);
+      };
       const header = ctx.get('Authorization');
       if (!header && ctx.cookies.get(DASHBOARD_SESSION_COOKIE)) {
         // A dashboard session never works as an API key (docs/auth.md).
         throw errors.wrongAuthMethod('A dashboard session cannot call the API. Send an API key: Authorization: Bearer <API_KEY>.');
       }
-      if (!header) throw errors.unauthorized('No API key provided. Send Authorization: Bearer <API_KEY>.');
+      if (!header) throw unauthorized('No API key provided. Send Authorization: Bearer <API_KEY>.');
       // The scheme is case-insensitive (RFC 9110 §11.1): "bearer", "BEARER" and "Bearer" are one.
       const m = /^Bearer +([^\s]+)$/i.exec(header);
-      if (!m) throw errors.unauthorized('Malformed Authorization header. Expected: Bearer <API_KEY>.');
+      if (!m) throw unauthorized('Malformed Authorization header. Expected: Bearer <API_KEY>.');
       const presented = m[1]!;
-      if (!parseKey(presented)) throw errors.unauthorized('Invalid API key.');
+      if (!parseKey(presented)) throw unauthorized('Invalid API key.');
       const hash = hashKey(presented);
       const key = await lookup(hash);
-      if (!key || !hashesEqual(key.keyHash, hash)) throw errors.unauthorized('Invalid API key.');
+      if (!key || !hashesEqual(key.keyHash, hash)) throw unauthorized('Invalid API key.');
 
       if (key.mode === 'live' && !key.liveEnabledAt) {
         throw errors.liveModeNotEnabled('Live keys work only after the merchant has gone live.');

@@ -66,6 +66,11 @@ export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): M
       else {
         ctx.body = stored.responseText;
         ctx.type = 'application/json';
+        // A replayed error names the request that produced it; the header says the same.
+        if (stored.responseStatus >= 400) {
+          const original = /"request_id":"([A-Za-z0-9._:-]{8,128})"\}\}$/.exec(stored.responseText)?.[1];
+          if (original) ctx.set('X-Request-Id', original);
+        }
       }
       ctx.set('Idempotent-Replayed', 'true');
     };

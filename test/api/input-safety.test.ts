@@ -107,6 +107,7 @@ describe('input safety: hostile input is a bounded 400, never a 5xx', function (
     const again = await m.call('POST', '/v1/customers', { body: {}, idempotencyKey: key });
     assert.equal(again.status, 400);
     assert.equal(again.text, first.text);
+    assert.equal(again.headers.get('x-request-id'), first.body.error.request_id);
     assert.ok(first.text.length < 2048);
   });
 

@@ -45,6 +45,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     port: 0,
     taskQueue: `billing-test-${randomBytes(4).toString('hex')}`,
     rateLimitRequests: 1_000_000,
+    // Every test calls from 127.0.0.1 and many check 401s: test/api/auth-failures.test.ts sets its own.
+    authFailureLimit: 1_000_000,
     rateLimitWindowSeconds: 1,
     logRequests: false,
     ...overrides,
