@@ -41,7 +41,9 @@ describe('invoice preview equals the renewal invoice (test clock)', function () 
       const inv = (await ok(m.call('GET', `/v1/invoices?subscription=${sub.id}`))).data;
       return inv.length === 1 && inv[0].status === 'paid' ? inv : undefined;
     }, 'first invoice paid');
-    // Usage in the period and a one-off charge for the next invoice.
+    // Usage in the period and a one-off charge for the next invoice. A clock customer's usage may
+    // not be ahead of its clock, so the clock first moves to a day inside the period, after both events.
+    await advanceClock(m, clock.id, '2025-04-05T12:00:00.000Z');
     await ok(m.call('POST', '/v1/events', { body: { event_name: meter.event_name, customer: cus.id, timestamp: '2025-03-20T10:00:00.000Z', metadata: { calls: '250' } } }), 201);
     await ok(m.call('POST', '/v1/events', { body: { event_name: meter.event_name, customer: cus.id, timestamp: '2025-04-02T10:00:00.000Z', metadata: { calls: '17' } } }), 201);
     await ok(m.call('POST', '/v1/invoice_items', { body: { customer: cus.id, subscription: sub.id, amount: 1500, description: 'Uppsetning', quantity: 1 } }), 201);
