@@ -194,7 +194,11 @@ describe('fault-injection matrix: every outside call of every billing step, ever
       assert.equal(atAcquirer.length, refused ? 0 : 1, 'at most one refund at the acquirer');
       const payment = await ok(m.call('GET', `/v1/payments/${first.payment}`));
       assert.deepEqual([payment.status, payment.amount_refunded], refused ? ['succeeded', 0] : ['partially_refunded', 1000]);
-      assert.equal((await env.client.workflow.getHandle(workflowIds.refund(created.id)).describe()).status.name, 'COMPLETED');
+      // The refund row settles inside the workflow's activity; the workflow closes on its next
+      // workflow task, a moment later under load: wait for its result (it throws if it failed).
+      const refundWorkflow = env.client.workflow.getHandle(workflowIds.refund(created.id));
+      await refundWorkflow.result();
+      assert.equal((await refundWorkflow.describe()).status.name, 'COMPLETED');
       await advanceClock(m, clock.id, '2029-02-01T00:00:01.000Z');
       await assertBillingGoesOn(m, s.id, 2);
     },
