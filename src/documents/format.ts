@@ -1,18 +1,11 @@
 // Dates and amounts as documents print them. Amounts use the currency's own style
 // (src/billing formatAmount: ISK without decimals, "12.990 kr."); dates are UTC calendar days.
 import { formatAmount, isSupportedCurrency } from '../billing/currency';
+import { formatCalendarDay } from '../billing/calendar-day';
 import type { DocumentLocale } from './document-model';
 
-const MONTHS: Record<DocumentLocale, string[]> = {
-  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
-  is: ['janúar', 'febrúar', 'mars', 'apríl', 'maí', 'júní', 'júlí', 'ágúst', 'september', 'október', 'nóvember', 'desember'],
-};
-
 export function formatDocumentDate(d: Date, locale: DocumentLocale): string {
-  const day = d.getUTCDate();
-  const month = MONTHS[locale][d.getUTCMonth()]!;
-  const year = d.getUTCFullYear();
-  return locale === 'is' ? `${day}. ${month} ${year}` : `${day} ${month} ${year}`;
+  return formatCalendarDay(d, locale);
 }
 
 export function formatPeriod(start: Date | null, end: Date | null, locale: DocumentLocale): string {

@@ -78,6 +78,7 @@ const FORBIDDEN_NAME_SUFFIXES = [
   'local', // mDNS, RFC 6762
   'localdomain',
   'home.arpa', // RFC 8375
+  'invalid', // RFC 6761: guaranteed never to resolve, so never a deliverable endpoint
 ];
 
 function isLoopbackName(name: string): boolean {

@@ -28,6 +28,7 @@ import { claimDueDate, claimExpiresAt, DEFAULT_DAYS_UNTIL_DUE, nextChargeAttempt
 import { refreshCollectionStatus } from './collection-status';
 import { STEP_TX } from './lock-subscription';
 import { postInvoiceFinalized, postInvoicePaid, postInvoiceWrittenOff } from '../ledger/invoice-postings';
+import { formatCalendarDay } from '../../billing/calendar-day';
 
 export interface StepOutcome {
   events: RecordedEvent[];
@@ -344,7 +345,7 @@ async function checkInvoiceBankClaimAt(db: Db, input: InvoiceStepInput): Promise
       await postInvoicePaid(tx, tenant, locked, { method: 'bank_claim', amount: locked.amountDue - locked.amountPaid, occurredAt: claim.paidAt ?? now });
       events.push(await invoiceEvent(tx, tenant, 'invoice.paid', updated));
     } else if (claim.status === 'expired') {
-      const refusal = { code: 'claim_expired', message: `The bank claim ${row.bankReference} expired unpaid on ${row.expiresAt.toISOString().slice(0, 10)}.` };
+      const refusal = { code: 'claim_expired', message: `The bank claim ${row.bankReference} expired unpaid on ${formatCalendarDay(row.expiresAt, 'en')}.` };
       updated = await tx.invoice.update({ where: { id: locked.id }, data: { status: 'uncollectible', uncollectibleAt: now, nextPaymentAttemptAt: null, ...paymentError(refusal, now) } });
       await postInvoiceWrittenOff(tx, tenant, locked, now);
       events.push(await invoiceEvent(tx, tenant, 'invoice.payment_failed', updated));

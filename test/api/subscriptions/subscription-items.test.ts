@@ -5,6 +5,7 @@ import { testEnv, type TestEnv } from '../../support/env';
 import { expectError } from '../../support/api';
 import { prorationLines } from '../../../src/billing';
 import { attachCard, createCustomer, createPrice, eventually, monthlyPrice, ok, subMerchant, type SubMerchant } from './fixtures';
+import { formatCalendarDay } from '../../../src/billing/calendar-day';
 
 describe('subscription items API', function () {
   this.timeout(120_000);
@@ -42,6 +43,9 @@ describe('subscription items API', function () {
     assert.equal(Number(p.amount), expected.charge.amount);
     assert.equal(p.periodEnd!.toISOString(), s.current_period_end);
     assert.equal(p.invoiceId, null);
+    // The description names the day as a person reads it, never a raw ISO timestamp.
+    assert.match(p.description, new RegExp(`^Remaining time on 3 × .+ after ${formatCalendarDay(p.periodStart!, 'en')}$`));
+    assert.match(p.description, /after \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/);
     const sub = await ok(m.call('GET', `/v1/subscriptions/${s.id}`));
     assert.deepEqual(sub.items.map((i: any) => i.id), [s.items[0].id, item.id]);
   });

@@ -70,6 +70,39 @@ describe('webhook deliveries API', function () {
     assert.deepEqual(b.body.data.map((d: any) => d.event_type), ['refund.created', 'refund.created']);
   });
 
+  it('an endpoint whose host name does not resolve yet is accepted; its attempts fail with dns_failed until the name resolves', async () => {
+    const later = await startReceiver(() => 200);
+    const own = await newMerchant(env);
+    try {
+      const url = later.url('/later').replace('127.0.0.1', 'later.hooks.test');
+      // The certificate names later.hooks.test; the fake DNS does not know the name yet.
+      const res = await h.call(own, 'POST', '/v1/webhook_endpoints', { body: { url, events: ['refund.created'] } });
+      assert.equal(res.status, 201, res.text);
+      const ep = res.body;
+      const evt = await h.emit(own.id, 'refund.created', { id: 'ref_dns', object: 'refund', amount: 100, currency: 'ISK', status: 'pending' });
+      const failedAttempt = async () => {
+        for (let i = 0; i < 100; i++) {
+          const list = await h.call(own, 'GET', `/v1/webhook_deliveries?endpoint=${ep.id}`);
+          const d = list.body.data.find((x: any) => x.event === evt.id);
+          if (d && d.attempts.length > 0) return d;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error('no attempt recorded');
+      };
+      const d = await failedAttempt();
+      assert.match(d.attempts[d.attempts.length - 1].error, /later\.hooks\.test could not be resolved/);
+      assert.equal(later.requests.length, 0);
+      h.dns.table.set('later.hooks.test', ['127.0.0.1']);
+      await h.deliveryHandle(evt.id, ep.id).result();
+      const done = (await h.call(own, 'GET', `/v1/webhook_deliveries?endpoint=${ep.id}`)).body.data.find((x: any) => x.event === evt.id);
+      assert.equal(done.status, 'succeeded');
+      assert.equal(later.requests.length, 1);
+    } finally {
+      h.dns.table.delete('later.hooks.test');
+      await later.close();
+    }
+  });
+
   it('pages with limit and starting_after, and filters by event', async () => {
     const p1 = await h.call(m, 'GET', `/v1/webhook_deliveries?endpoint=${epA.id}&limit=2`);
     assert.equal(p1.body.data.length, 2);

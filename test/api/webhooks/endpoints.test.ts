@@ -71,6 +71,7 @@ describe('webhook endpoints API', () => {
     expectError(await post({ url: 'https://nowhere.invalid/hook', events: ['invoice.paid'] }), 400, 'url_not_allowed', 'url');
   });
 
+
   describe('refuses addresses inside our network (SSRF), at create and update', () => {
     // The shared app runs without any test relaxation: literals are refused before DNS.
     const literals: Array<[string, string]> = [

@@ -26,7 +26,7 @@ import type { TestEnv } from '../../support/env';
 
 let tlsOnce: TestTls | undefined;
 export function testTls(): TestTls {
-  tlsOnce ??= createTestTls({ dnsNames: ['localhost', 'hooks.test'], ipAddresses: ['127.0.0.1', '::1'] });
+  tlsOnce ??= createTestTls({ dnsNames: ['localhost', 'hooks.test', 'later.hooks.test'], ipAddresses: ['127.0.0.1', '::1'] });
   return tlsOnce;
 }
 

@@ -5,6 +5,7 @@ import { checkItemSet, resolveItems } from '../subscription-rules';
 import { itemsOf } from '../find-subscriptions';
 import { emit, type CommandContext } from './command-context';
 import { fullPeriodAmount, productName, prorateChange } from './prorate-change';
+import { formatCalendarDay } from '../../../billing/calendar-day';
 
 export async function addSubscriptionItem(ctx: CommandContext, itemId: string, item: ItemFields, behavior: ProrationBehavior): Promise<void> {
   const { tx, tenant, sub, now } = ctx;
@@ -31,7 +32,7 @@ export async function addSubscriptionItem(ctx: CommandContext, itemId: string, i
     await prorateChange(ctx, behavior, {
       oldAmount: 0,
       newAmount: fullPeriodAmount(priced!.price, quantity),
-      label: () => `Remaining time on ${quantity} × ${name} after ${now.toISOString()}`,
+      label: () => `Remaining time on ${quantity} × ${name} after ${formatCalendarDay(now, 'en')}`,
     });
   }
   await emit(ctx, 'subscription.updated', await tx.subscription.findFirstOrThrow({ where: { id: sub.id } }));

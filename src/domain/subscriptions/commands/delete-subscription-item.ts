@@ -4,6 +4,7 @@ import type { ProrationBehavior } from '../../../contracts/subscriptions';
 import { emit, type CommandContext } from './command-context';
 import { liveItem } from './live-item';
 import { fullPeriodAmount, productName, prorateChange } from './prorate-change';
+import { formatCalendarDay } from '../../../billing/calendar-day';
 
 export async function deleteSubscriptionItem(ctx: CommandContext, itemId: string, behavior: ProrationBehavior): Promise<void> {
   const { tx, sub, now } = ctx;
@@ -17,7 +18,7 @@ export async function deleteSubscriptionItem(ctx: CommandContext, itemId: string
     await prorateChange(ctx, behavior, {
       oldAmount: fullPeriodAmount(price, item.quantity),
       newAmount: 0,
-      label: () => `Unused time on ${item.quantity} × ${name} after ${now.toISOString()}`,
+      label: () => `Unused time on ${item.quantity} × ${name} after ${formatCalendarDay(now, 'en')}`,
     });
   }
   await emit(ctx, 'subscription.updated', await tx.subscription.findFirstOrThrow({ where: { id: sub.id } }));

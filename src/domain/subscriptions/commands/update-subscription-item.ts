@@ -5,6 +5,7 @@ import type { ItemChanges, ProrationBehavior } from '../../../contracts/subscrip
 import { emit, mergedMetadata, type CommandContext } from './command-context';
 import { liveItem } from './live-item';
 import { fullPeriodAmount, productName, prorateChange } from './prorate-change';
+import { formatCalendarDay } from '../../../billing/calendar-day';
 
 export async function updateSubscriptionItem(ctx: CommandContext, itemId: string, changes: ItemChanges, behavior: ProrationBehavior): Promise<void> {
   const { tx, sub, now } = ctx;
@@ -35,7 +36,7 @@ export async function updateSubscriptionItem(ctx: CommandContext, itemId: string
       oldAmount: fullPeriodAmount(price, item.quantity),
       newAmount: fullPeriodAmount(price, q),
       label: (kind) =>
-        kind === 'credit' ? `Unused time on ${item.quantity} × ${name} after ${now.toISOString()}` : `Remaining time on ${q} × ${name} after ${now.toISOString()}`,
+        kind === 'credit' ? `Unused time on ${item.quantity} × ${name} after ${formatCalendarDay(now, 'en')}` : `Remaining time on ${q} × ${name} after ${formatCalendarDay(now, 'en')}`,
     });
   }
   await emit(ctx, 'subscription.updated', await tx.subscription.findFirstOrThrow({ where: { id: sub.id } }));

@@ -1,0 +1,16 @@
+// A calendar day as a person reads it, in Icelandic or English: "11. mars 2027", "11 Mar 2027".
+// Days are UTC calendar days, like every period boundary the service stores. Used by invoice
+// documents and by the invoice line descriptions the billing steps write (see docs/invoices.md).
+export type CalendarLocale = 'is' | 'en';
+
+const MONTHS: Readonly<Record<CalendarLocale, readonly string[]>> = {
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+  is: ['janúar', 'febrúar', 'mars', 'apríl', 'maí', 'júní', 'júlí', 'ágúst', 'september', 'október', 'nóvember', 'desember'],
+};
+
+export function formatCalendarDay(d: Date, locale: CalendarLocale): string {
+  const day = d.getUTCDate();
+  const month = MONTHS[locale][d.getUTCMonth()]!;
+  const year = d.getUTCFullYear();
+  return locale === 'is' ? `${day}. ${month} ${year}` : `${day} ${month} ${year}`;
+}

@@ -1,0 +1,14 @@
+import assert from 'node:assert/strict';
+import { formatCalendarDay } from '../../../src/billing/calendar-day';
+
+describe('formatCalendarDay (dates in invoice line descriptions and documents)', () => {
+  it('writes the UTC calendar day in English and Icelandic', () => {
+    const d = new Date('2027-03-11T00:00:00.000Z');
+    assert.equal(formatCalendarDay(d, 'en'), '11 Mar 2027');
+    assert.equal(formatCalendarDay(d, 'is'), '11. mars 2027');
+  });
+  it('uses the UTC day, not the machine zone, at the edges of a day', () => {
+    assert.equal(formatCalendarDay(new Date('2026-12-31T23:59:59.999Z'), 'en'), '31 Dec 2026');
+    assert.equal(formatCalendarDay(new Date('2027-01-01T00:00:00.000Z'), 'is'), '1. janúar 2027');
+  });
+});
