@@ -41,7 +41,7 @@ export function observeSchemas(observer: SchemaObserver | undefined): void {
   schemaObserver = observer;
 }
 
-/** Keeps only the keys the object schema declares (the spec: unknown fields are ignored). */
+/** Keeps only the keys the object schema declares (the contract: unknown fields are ignored). */
 function pickKnown(schema: yup.AnyObjectSchema, value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(schema.fields)) if (k in value) out[k] = value[k];
@@ -77,7 +77,7 @@ export const PAGE_MAX = 100;
 
 /**
  * limit: default 25, range 1–100; out-of-range integers fall back (below 1 → the default,
- * above 100 → the maximum) as the spec says; a non-integer is a validation error.
+ * above 100 → the maximum) as the contract says; a non-integer is a validation error.
  */
 export function pageParams(query: Record<string, unknown>): PageParams {
   const rawLimit = query.limit;

@@ -7,7 +7,7 @@
 // idempotency_key_in_use. So a key never executes twice, and there is no "in progress" state
 // that a crashed process could leave behind. Rules (docs/idempotency.md):
 //  - the first response with status < 500 is stored and replayed for the retention period,
-//    whatever the later request's body or path (dedup is on the key alone, as the spec says);
+//    whatever the later request's body or path (dedup is on the key alone, as the contract says);
 //  - a 5xx is not stored: the writes rolled back and the client may retry with the same key;
 //  - rows older than the retention are ignored, taken over, and purged by the maintenance workflow;
 //  - secrets a route shows once (ctx.state.redactOnReplay) are not stored: replays carry null;

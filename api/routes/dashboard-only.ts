@@ -1,4 +1,4 @@
-// Settings that the spec says are managed in the merchant dashboard and that have no API-key
+// Settings that the contract says are managed in the merchant dashboard and that have no API-key
 // route: allowed redirect domains, embedded-checkout origins, bank-invoice settings, going live
 // and the merchant's profile. With any API key they answer 403 wrong_auth_method (a request with
 // an invalid key gets 401 first). With a dashboard session cookie they work as JSON routes for the

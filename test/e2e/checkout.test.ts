@@ -2,7 +2,7 @@
 // with a new empty profile. The merchant's shop is a small HTTP server on ANOTHER loopback
 // origin (127.0.0.2), which receives the hosted redirect and embeds the embedded element.
 //
-// Chromium is installed by this suite when missing (apt-get, as root; see ENVIRONMENT.md), so the
+// Chromium is installed by this suite when missing (apt-get, as root; see the README's "Tests" section), so the
 // suite runs unattended in CI. Never `npx playwright install` (it downloads a browser).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Usage events (`ue_` ids) at /v1/events, as the spec names the route; webhook events (`evt_`)
+// Usage events (`ue_` ids) at /v1/events, as the contract names the route; webhook events (`evt_`)
 // live elsewhere.
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';

@@ -1,5 +1,5 @@
 // Credit notes newest first with a cursor, for the dashboard's list (the API's list is bounded
-// without one, as the spec says: find-credit-notes.ts).
+// without one, as the contract says: find-credit-notes.ts).
 import type { TenantDb } from '../../db/tenancy';
 import type { CreditNote, CreditNoteStatus } from '../../generated/prisma/client';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';

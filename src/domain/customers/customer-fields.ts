@@ -97,7 +97,7 @@ export function customerColumns(input: CustomerFieldsInput): CustomerColumns {
     const v = input[from] as string | null | undefined;
     if (v !== undefined) (out as Record<string, unknown>)[to] = optionalText(v);
   }
-  // external_id is the merchant's own key: stored exactly as given (no trimming), as the spec says.
+  // external_id is the merchant's own key: stored exactly as given (no trimming), as the contract says.
   if (input.external_id !== undefined) out.externalId = input.external_id === '' ? null : input.external_id;
   return out;
 }

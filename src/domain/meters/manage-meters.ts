@@ -1,5 +1,5 @@
 // Meters: create, retrieve, list (archived hidden unless asked for) and archive (DELETE).
-// Limits (spec + docs/metering.md): name and event_name 1–200 characters, unit_label ≤ 100,
+// Limits (the contract + docs/metering.md): name and event_name 1–200 characters, unit_label ≤ 100,
 // unit_multiplier an integer ≥ 1, aggregate_property required except for count (null there),
 // filter an object of at most 50 string → string pairs.
 import type { Tenant, TenantDb } from '../../db/tenancy';

@@ -1,4 +1,4 @@
-// Creates a price with every rule of the spec (docs/catalog.md):
+// Creates a price with every rule of the contract (docs/catalog.md):
 // - `recurring` is required for recurring prices and must be null for one-time prices;
 // - with `tiers_mode`, `tiers` are required (ascending, only the last open) and `unit_amount`
 //   is null; without it, `unit_amount` is required and `tiers` absent; tiers need a recurring price;

@@ -1,5 +1,5 @@
 // Refunds newest first with a cursor, for the dashboard's list (the API's list is bounded
-// without one, as the spec says: find-refunds.ts).
+// without one, as the contract says: find-refunds.ts).
 import type { TenantDb } from '../../db/tenancy';
 import type { Refund } from '../../generated/prisma/client';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';

@@ -1,4 +1,4 @@
-// POST /v1/subscriptions, inside the request's transaction: checks every rule of the spec
+// POST /v1/subscriptions, inside the request's transaction: checks every rule of the contract
 // (./subscription-rules.ts), writes the subscription and its items and, without a trial, the
 // first invoice as a draft (licensed items for the first period; period_key makes it the only
 // one), and records subscription.created. The caller starts the workflow after commit (the

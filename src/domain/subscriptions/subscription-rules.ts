@@ -1,4 +1,4 @@
-// The spec's rules for subscriptions and their items, shared by create and by the commands that
+// The contract's rules for subscriptions and their items, shared by create and by the commands that
 // change a running subscription (docs/subscriptions.md "Rules"):
 //  - prices: known in the tenant (resource_not_found), active with an active product
 //    (invalid_subscription); every item recurring: a one-time price among recurring ones is
