@@ -44,12 +44,13 @@ import { accountingLinkRoutes } from './routes/accounting-link/router';
 import { dashboardApp } from './dashboard';
 import { portalRoutes } from './portal/router';
 import { documentsRoutes } from './routes/documents/router';
+import { openApiRoutes } from './openapi/router';
 
 /** Each resource area registers its routes on the one application router. */
 export type RouteRegistrar = (router: Router<AppState>, deps: AppDeps, auth: Auth) => void;
 
 /** Routers of the resource areas, in mount order. Each area adds its factory here. */
-export const AREA_ROUTES: RouteRegistrar[] = [healthRoutes, dashboardOnlyRoutes, merchantsRoutes, apiKeysRoutes, customersRoutes, productsRoutes, pricesRoutes, metersRoutes, usageEventsRoutes, webhookEndpointsRoutes, webhookDeliveriesRoutes, webhookEventsRoutes, paymentsRoutes, paymentMethodsRoutes, refundsRoutes, invoicesRoutes, invoiceItemsRoutes, creditNotesRoutes, testHelpersRoutes, paymentSessionsRoutes, checkoutRoutes, testClocksRoutes, subscriptionsRoutes, subscriptionItemsRoutes, vatSettingsRoutes, ledgerRoutes, customerPortalsRoutes, accountingLinkRoutes, documentsRoutes, portalRoutes];
+export const AREA_ROUTES: RouteRegistrar[] = [healthRoutes, dashboardOnlyRoutes, merchantsRoutes, apiKeysRoutes, customersRoutes, productsRoutes, pricesRoutes, metersRoutes, usageEventsRoutes, webhookEndpointsRoutes, webhookDeliveriesRoutes, webhookEventsRoutes, paymentsRoutes, paymentMethodsRoutes, refundsRoutes, invoicesRoutes, invoiceItemsRoutes, creditNotesRoutes, testHelpersRoutes, paymentSessionsRoutes, checkoutRoutes, testClocksRoutes, subscriptionsRoutes, subscriptionItemsRoutes, vatSettingsRoutes, ledgerRoutes, customerPortalsRoutes, accountingLinkRoutes, documentsRoutes, portalRoutes, openApiRoutes];
 
 export interface BillingApp extends Koa<AppState> {
   /** Stops the auth cache listener and flushes rate-limit counts. */

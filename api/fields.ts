@@ -7,10 +7,13 @@ import { VAT_RATE_IDS } from '../src/billing';
 
 /** A string of at most `max` characters that PostgreSQL can store (no NUL, no lone surrogate). */
 export function text(max: number) {
-  return yup
-    .string()
-    .test('max', `\${path} must be at most ${max} characters`, (v) => v === undefined || v === null || Array.from(v).length <= max)
-    .test('storable', '${path} must not contain NUL characters or invalid Unicode', (v) => v === undefined || v === null || isStorableText(v));
+  return (
+    yup
+      .string()
+      // Named `max` with its bound as a param, so the OpenAPI document shows maxLength (api/openapi/).
+      .test({ name: 'max', message: `\${path} must be at most ${max} characters`, params: { max }, test: (v) => v === undefined || v === null || Array.from(v).length <= max })
+      .test('storable', '${path} must not contain NUL characters or invalid Unicode', (v) => v === undefined || v === null || isStorableText(v))
+  );
 }
 
 /** Any JSON value here; the domain applies the metadata rules (src/validation/metadata.ts). */
@@ -20,27 +23,23 @@ export function metadataField() {
 
 /** A non-negative safe integer (amounts in minor units, units). */
 export function wholeNumber() {
-  return yup
-    .number()
-    .integer('${path} must be an integer')
-    .min(0, '${path} must be at least 0')
-    .max(Number.MAX_SAFE_INTEGER, '${path} is too large');
+  return yup.number().integer('${path} must be an integer').min(0, '${path} must be at least 0').max(Number.MAX_SAFE_INTEGER, '${path} is too large');
 }
 
 /** A positive safe integer in the currency's minor unit. */
 export function positiveAmount() {
-  return yup
-    .number()
-    .integer('${path} must be an integer')
-    .min(1, '${path} must be at least 1')
-    .max(Number.MAX_SAFE_INTEGER, '${path} is too large');
+  return yup.number().integer('${path} must be an integer').min(1, '${path} must be at least 1').max(Number.MAX_SAFE_INTEGER, '${path} is too large');
 }
 
 /** A supported ISO 4217 code, any letter case (callers upper-case it). */
 export function currencyField() {
   return yup
     .string()
-    .test('currency', `\${path} must be one of ${SUPPORTED_CURRENCIES.join(', ')}`, (v) => v === undefined || v === null || (SUPPORTED_CURRENCIES as readonly string[]).includes(v.toUpperCase()));
+    .test(
+      'currency',
+      `\${path} must be one of ${SUPPORTED_CURRENCIES.join(', ')}`,
+      (v) => v === undefined || v === null || (SUPPORTED_CURRENCIES as readonly string[]).includes(v.toUpperCase()),
+    );
 }
 
 /** An object id referenced in a body or query: bounded, id charset (anything else cannot exist). */
@@ -53,5 +52,8 @@ export function idField() {
 
 /** A VAT rate identifier (docs/vat.md) or null for the default. */
 export function vatRateField() {
-  return yup.string().nullable().oneOf([...VAT_RATE_IDS, null], '${path} must be one of standard, reduced, exempt (or null for the default)');
+  return yup
+    .string()
+    .nullable()
+    .oneOf([...VAT_RATE_IDS, null], '${path} must be one of standard, reduced, exempt (or null for the default)');
 }

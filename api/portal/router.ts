@@ -59,7 +59,7 @@ interface PortalState {
 
 type PortalContext = AppContext & { state: AppState & { portal?: PortalState } };
 
-const addCardSchema = yup.object({
+export const addCardSchema = yup.object({
   card: yup
     .object({
       number: text(40).required(),
@@ -72,7 +72,7 @@ const addCardSchema = yup.object({
   make_default: yup.boolean().nullable(),
 });
 
-const billingDetailsSchema = yup.object({
+export const billingDetailsSchema = yup.object({
   email: text(254).min(1, 'email must not be empty'),
   billing_address_line1: text(200).nullable(),
   billing_address_line2: text(200).nullable(),

@@ -1,6 +1,7 @@
 // A small HTTP client for API tests, plus merchant fixtures.
 import { createMerchant, goLive, insertKey } from '../../src/domain/merchants/create-merchant';
 import type { TestEnv } from './env';
+import { assertMatchesContract } from './openapi-contract';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -46,7 +47,10 @@ export async function call<T = any>(env: Pick<TestEnv, 'baseUrl'>, method: strin
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, headers: res.headers, body: parsed as T, text };
+  const response = { status: res.status, headers: res.headers, body: parsed as T, text };
+  // Every response must match the OpenAPI document: a mismatch fails the test that made the call (docs/openapi.md).
+  assertMatchesContract(method, path, response);
+  return response;
 }
 
 let counter = 0;

@@ -1,0 +1,69 @@
+// The API's own description, without a key: GET /v1/openapi.json (the OpenAPI 3.1 document) and
+// GET /docs/api, the API reference page, rendered by Swagger UI from the swagger-ui-dist package
+// (served from node_modules by this service: no CDN). docs/openapi.md.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Router from '@koa/router';
+import type { AppDeps, AppState } from '../context';
+import { errors } from '../../src/errors';
+import { openApiDocument } from './document';
+
+export const OPENAPI_PATH = '/v1/openapi.json';
+export const REFERENCE_PATH = '/docs/api';
+
+const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+
+/** The page's script: renders the document served by this service. */
+const INIT_JS = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#swagger-ui', deepLinking: true, defaultModelsExpandDepth: 0, docExpansion: 'list' });
+});
+`;
+
+const ASSETS: Record<string, { type: string; load: () => string | Buffer }> = {
+  'swagger-ui.css': { type: 'text/css; charset=utf-8', load: () => readFileSync(path.join(SWAGGER_DIR, 'swagger-ui.css')) },
+  'swagger-ui-bundle.js': { type: 'application/javascript; charset=utf-8', load: () => readFileSync(path.join(SWAGGER_DIR, 'swagger-ui-bundle.js')) },
+  'init.js': { type: 'application/javascript; charset=utf-8', load: () => INIT_JS },
+};
+const loaded = new Map<string, string | Buffer>();
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Billing service API reference</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${REFERENCE_PATH}/assets/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${REFERENCE_PATH}/assets/swagger-ui-bundle.js"></script>
+<script src="${REFERENCE_PATH}/assets/init.js"></script>
+</body>
+</html>
+`;
+
+export function openApiRoutes(router: Router<AppState>, _deps: AppDeps): void {
+  router.get(OPENAPI_PATH, async (ctx) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.body = openApiDocument();
+  });
+
+  router.get(REFERENCE_PATH, async (ctx) => {
+    ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = PAGE;
+  });
+
+  router.get(`${REFERENCE_PATH}/assets/:file`, async (ctx) => {
+    const name = ctx.params.file ?? '';
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (!asset) throw errors.resourceMissing('No such asset', 'file');
+    if (!loaded.has(name)) loaded.set(name, asset.load());
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.type = asset.type;
+    ctx.body = loaded.get(name);
+  });
+}
