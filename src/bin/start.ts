@@ -39,13 +39,26 @@ async function main(): Promise<void> {
   const http = await listen(app, config.port);
 
   const seeded = await seedDefaultMerchant(db);
-  log(`API listening on http://localhost:${http.port}  (health: http://localhost:${http.port}/healthz)`);
-  log(`Temporal at ${temporalEndpoint.address}${temporalEndpoint.uiUrl ? `; Web UI: ${temporalEndpoint.uiUrl}` : ''}`);
-  log(`worker polling task queue "${config.taskQueue}" in namespace "${config.temporalNamespace}"`);
+  const base = `http://localhost:${http.port}`;
+  log(`worker polling task queue "${config.taskQueue}" in namespace "${config.temporalNamespace}" at ${temporalEndpoint.address}`);
   if (sandboxes) {
-    log(`accounting sandboxes (test mode): OAuth provider ${sandboxes.oauth.url} · form provider ${sandboxes.form.url} (company_id ${sandboxes.form.defaultCompany.id}, api_token ${sandboxes.form.defaultCompany.apiToken})`);
+    log(
+      `accounting sandboxes (test mode): OAuth provider ${sandboxes.oauth.url} · form provider ${sandboxes.form.url} (company_id ${sandboxes.form.defaultCompany.id}; its api_token is printed below)`,
+    );
   }
-  log(`merchant dashboard: http://localhost:${http.port}/dashboard`);
+  process.stdout.write(
+    [
+      '',
+      'Ready:',
+      `  API:                 ${base}/v1  (health ${base}/healthz, liveness ${base}/livez, readiness ${base}/readyz, metrics ${base}/metrics)`,
+      `  API reference:       ${base}/docs/api  (OpenAPI document ${base}/v1/openapi.json)`,
+      `  merchant dashboard:  ${base}/dashboard`,
+      `  customer portal:     ${base}/portal/open/…  (a link per customer: POST /v1/customer_portals returns its url)`,
+      `  Temporal Web UI:     ${temporalEndpoint.uiUrl ?? config.temporalUiUrl}`,
+      ...(sandboxes ? [`  accounting sandbox:  form provider company_id ${sandboxes.form.defaultCompany.id}, api_token ${sandboxes.form.defaultCompany.apiToken}`] : []),
+      '',
+    ].join('\n') + '\n',
+  );
   if ((await db.dashboardUser.count()) === 0) {
     const merchant = seeded?.merchantId ?? (await db.merchant.findFirst({ orderBy: { createdAt: 'asc' } }))?.id ?? 'MERCHANT_ID';
     process.stdout.write(

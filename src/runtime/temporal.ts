@@ -11,9 +11,10 @@ export interface TemporalEndpoint {
   devServer?: DevServer;
 }
 
+/** Whether a Temporal frontend answers on address (its own subchannel pool: see probeTemporal). */
 async function answers(address: string): Promise<boolean> {
   try {
-    const c = await Connection.connect({ address, connectTimeout: 1500 });
+    const c = await Connection.connect({ address, connectTimeout: 1500, channelArgs: { 'grpc.use_local_subchannel_pool': 1 } });
     await c.close();
     return true;
   } catch {

@@ -3,7 +3,7 @@
 // installed with go install, so the version is pinned).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -85,9 +85,27 @@ export interface DevServerOptions {
   dbFile?: string;
   log: (line: string) => void;
   namespace?: string;
+  /** How long to wait for the server to answer (default: TEMPORAL_START_TIMEOUT_SECONDS, else 120 s). */
+  readyTimeoutMs?: number;
 }
 
 const START_ATTEMPTS = 4;
+const DEFAULT_READY_TIMEOUT_S = 120;
+/** Lines of the server's own output kept for the error of a start that fails. */
+const OUTPUT_LINES_KEPT = 30;
+
+export function readyTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const s = Number(env.TEMPORAL_START_TIMEOUT_SECONDS);
+  return (Number.isFinite(s) && s > 0 ? s : DEFAULT_READY_TIMEOUT_S) * 1000;
+}
+
+/**
+ * SQLite settings for the dev server's state file: the write-ahead log and NORMAL sync make the
+ * first start's schema creation a handful of fsyncs instead of ~800 (each a full disk flush, slow
+ * on a busy or freshly written disk); a crash can lose the last transactions of a dev server, never
+ * corrupt the file.
+ */
+export const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
 
 /**
  * Starts the dev server. Ports are picked free and released before the server binds them, and the
@@ -107,55 +125,110 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   }
 }
 
+/** Whether something accepts TCP connections on host:port (cheap; no gRPC state left behind). */
+function acceptsTcp(host: string, port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * One readiness probe of a Temporal frontend: the port accepts TCP, the gRPC health check says
+ * SERVING and the namespace exists. Each probe opens its own gRPC channel with a subchannel pool
+ * of its own and closes it: with grpc-js's process-wide pool, channels to one address share a
+ * subchannel whose reconnect backoff grows with every failed attempt (1 s, 1.6 s, … up to 2 min)
+ * and survives closing the channel, so a server that came up after ~40 s of refused connections
+ * was seen only ~20 s later, past the old 60 s limit. Returns null when ready, else why not.
+ */
+export async function probeTemporal(address: string, namespace: string, timeoutMs = 3000): Promise<string | null> {
+  const [host, portText] = [address.slice(0, address.lastIndexOf(':')), address.slice(address.lastIndexOf(':') + 1)];
+  if (!(await acceptsTcp(host, Number(portText), timeoutMs))) return `nothing accepts connections on ${address}`;
+  let conn: Connection | undefined;
+  try {
+    conn = await Connection.connect({ address, connectTimeout: timeoutMs, channelArgs: { 'grpc.use_local_subchannel_pool': 1 } });
+    const c = conn;
+    const deadline = Date.now() + timeoutMs;
+    const health = await c.withDeadline(deadline, () => c.healthService.check({}));
+    if (health.status !== 1) return `health check says ${health.status} (not SERVING)`;
+    await c.withDeadline(deadline, () => c.workflowService.describeNamespace({ namespace }));
+    return null;
+  } catch (err) {
+    return ((err as Error).message || String(err)).split('\n')[0];
+  } finally {
+    await conn?.close().catch(() => undefined);
+  }
+}
+
 async function startDevServerOnce(opts: DevServerOptions, port: number): Promise<DevServer> {
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
   args.push('--http-port', String(await freePort()), '--metrics-port', String(await freePort()));
   if (opts.uiPort) args.push('--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1');
   else args.push('--headless');
   if (opts.dbFile) {
     mkdirSync(path.dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile);
+    for (const pragma of SQLITE_PRAGMAS) args.push('--sqlite-pragma', pragma);
   }
   if (opts.namespace && opts.namespace !== 'default') args.push('--namespace', opts.namespace);
   for (const sa of CUSTOM_SEARCH_ATTRIBUTES) args.push('--search-attribute', `${sa.name}=Keyword`);
-  const child: ChildProcess = spawn(opts.cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-4000);
-  });
+  const started = Date.now();
+  const child: ChildProcess = spawn(opts.cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: false });
+  // The server's own output (both streams), last lines only, for the error of a failed start.
+  const output: string[] = [];
+  const keep = (d: Buffer) => {
+    for (const line of d.toString().split('\n')) if (line.trim()) output.push(line.trimEnd().slice(0, 500));
+    output.splice(0, Math.max(0, output.length - OUTPUT_LINES_KEPT));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let spawnError: Error | undefined;
+  child.once('error', (err) => (spawnError = err));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const shown = () => (output.length ? `its last output lines:\n  ${output.join('\n  ')}` : 'it printed nothing');
   const address = `127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const namespace = opts.namespace ?? 'default';
+  const limitMs = opts.readyTimeoutMs ?? readyTimeoutMs();
+  const deadline = started + limitMs;
+  let lastProbe = 'not probed yet';
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`temporal dev server exited (${child.exitCode}): ${stderr}`);
-    try {
-      const conn = await Connection.connect({ address, connectTimeout: 1000 });
-      try {
-        const res = await conn.healthService.check({});
-        if (res.status === 1) {
-          await conn.workflowService.describeNamespace({ namespace: opts.namespace ?? 'default' });
-          break;
-        }
-      } finally {
-        await conn.close();
-      }
-    } catch {
-      // not up yet
+    if (spawnError) throw new Error(`temporal dev server could not be started (${opts.cli}): ${spawnError.message}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`temporal dev server for ${address} exited (${child.exitCode ?? child.signalCode}) after ${secondsSince(started)} s; ${shown()}`);
     }
+    const probe = await probeTemporal(address, namespace, Math.min(3000, Math.max(500, deadline - Date.now())));
+    if (probe === null) break;
+    lastProbe = probe;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`temporal dev server did not become ready within 60 s: ${stderr}`);
+      throw new Error(
+        `temporal dev server did not become ready on ${address} within ${Math.round(limitMs / 1000)} s (waited ${secondsSince(started)} s; ` +
+          `last probe: ${lastProbe}; state: ${opts.dbFile ?? 'in memory'}); ${shown()}\n` +
+          'Set TEMPORAL_START_TIMEOUT_SECONDS to wait longer, or TEMPORAL_ADDRESS to use a running server.',
+      );
     }
-    await new Promise((r) => setTimeout(r, 250));
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 250))]);
   }
+  opts.log(`temporal dev server ready on ${address} after ${secondsSince(started)} s`);
   return {
     address,
     uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : null,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),
   };
+}
+
+function secondsSince(t: number): string {
+  return ((Date.now() - t) / 1000).toFixed(1);
 }
