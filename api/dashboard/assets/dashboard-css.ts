@@ -70,6 +70,21 @@ dl.props dt { color:var(--muted); } dl.props dd { margin:0; word-break:break-wor
 .auth-page { max-width:26rem; margin:8vh auto; padding:0 1rem; }
 .auth-page h1 { font-size:1.4rem; }
 .busy-note { color:var(--muted); font-size:.9rem; margin-left:.4rem; }
+.toc { display:flex; flex-wrap:wrap; gap:.35rem .9rem; margin-bottom:1rem; font-size:.92rem; }
+.field.check { flex-direction:row; flex-wrap:wrap; align-items:center; gap:.5rem; margin-bottom:.5rem; }
+.field.check label { font-weight:400; }
+fieldset { border:1px solid var(--line); border-radius:6px; margin:0 0 .8rem; padding:.5rem .8rem .2rem; max-width:34rem; }
+legend { font-weight:600; font-size:.9rem; padding:0 .3rem; }
+.grid-form { display:grid; grid-template-columns:repeat(auto-fill, minmax(16rem, 1fr)); column-gap:1rem; max-width:52rem; }
+.grid-form > .form-error, .grid-form > button { grid-column:1 / -1; justify-self:start; }
+.connect-forms { display:grid; gap:1rem; grid-template-columns:repeat(auto-fit, minmax(16rem, 1fr)); margin-top:1rem; }
+.connect-form { border:1px solid var(--line); border-radius:6px; padding:.75rem .9rem; }
+.connect-form p { margin-top:0; }
+.sync-progress { margin:1rem 0; max-width:40rem; }
+.sync-progress label { font-weight:600; font-size:.9rem; display:block; margin-bottom:.3rem; }
+.sync-progress progress { width:100%; height:.9rem; }
+.sync-progress p { margin:.4rem 0 0; }
+.doc-links { display:flex; flex-wrap:wrap; gap:.5rem; }
 @media (max-width: 800px) {
   .shell { grid-template-columns:1fr; }
   .side { padding:.6rem .5rem; }

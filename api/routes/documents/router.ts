@@ -21,7 +21,7 @@ import {
   type InvoiceDocument,
 } from '../../../src/documents';
 
-const documentQuery = yup.object({
+export const documentQuery = yup.object({
   locale: yup.string().oneOf([...DOCUMENT_LOCALES], 'locale must be is or en'),
 });
 
