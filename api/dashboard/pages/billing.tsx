@@ -137,6 +137,13 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
           ) : null}
           {i.subscriptionId === null && i.status !== 'paid' ? <p class="muted">This invoice belongs to a payment: it follows the payment's status.</p> : null}
         </Panel>
+        <Panel title="Documents" id="documents">
+          {i.status === 'draft' ? (
+            <p class="muted">A draft has no document yet: it is made when the invoice is finalized.</p>
+          ) : (
+            <DocumentLinks base={`/dashboard/invoices/${i.id}`} kind="invoice" />
+          )}
+        </Panel>
         <Panel title="Lines" id="lines">
           <Table
             caption="Lines"
@@ -169,14 +176,7 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
           </Panel>
         ) : null}
         <Panel title="Credit notes" id="invoice-credit-notes">
-          <CreditNotesTable rows={creditNotes} />
-        </Panel>
-        <Panel title="Documents" id="documents">
-          {i.status === 'draft' ? (
-            <p class="muted">A draft has no document yet: it is made when the invoice is finalized.</p>
-          ) : (
-            <DocumentLinks base={`/dashboard/invoices/${i.id}`} kind="invoice" />
-          )}
+          <CreditNotesTable rows={creditNotes} ofInvoice />
         </Panel>
       </>
     ),
@@ -215,7 +215,8 @@ function DocumentLinks({ base, kind, compact }: { base: string; kind: 'invoice' 
   );
 }
 
-function CreditNotesTable({ rows }: { rows: CreditNote[] }) {
+/** Credit notes; on an invoice's own page (`ofInvoice`) without the invoice column. */
+function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?: boolean }) {
   return (
     <Table<CreditNote>
       caption="Credit notes"
@@ -223,14 +224,18 @@ function CreditNotesTable({ rows }: { rows: CreditNote[] }) {
       empty="No credit notes."
       columns={[
         { label: 'Credit note', cell: (c) => <span class="mono">{c.id}</span> },
-        {
-          label: 'Invoice',
-          cell: (c) => (
-            <a href={`/dashboard/invoices/${c.invoiceId}`} class="mono">
-              {c.invoiceId}
-            </a>
-          ),
-        },
+        ...(ofInvoice
+          ? []
+          : [
+              {
+                label: 'Invoice',
+                cell: (c: CreditNote) => (
+                  <a href={`/dashboard/invoices/${c.invoiceId}`} class="mono">
+                    {c.invoiceId}
+                  </a>
+                ),
+              },
+            ]),
         { label: 'Amount', num: true, cell: (c) => money(c.amount, c.currency) },
         { label: 'Status', cell: (c) => <Status value={c.status} /> },
         { label: 'Reason', cell: (c) => c.reason ?? '—' },

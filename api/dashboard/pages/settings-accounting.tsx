@@ -90,8 +90,8 @@ function ConnectForms({ d, state, reconnect }: { d: Dashboard; state?: FormState
             <p>
               <strong>{p.name}</strong>: you allow access on the provider's own page.
             </p>
-            <button type="submit" id={`connect-${p.id}-button`}>
-              {verb} {p.name}
+            <button type="submit" id={`connect-${p.id}-button`} aria-label={`${verb} ${p.name}`}>
+              {verb}
             </button>
           </form>
         ) : (
@@ -103,8 +103,8 @@ function ConnectForms({ d, state, reconnect }: { d: Dashboard; state?: FormState
             </p>
             <Field name="credentials.api_token" label="API token" type="password" state={state} input={{ autocomplete: 'off', maxLength: 500 }} />
             <Field name="credentials.company_id" label="Company id" state={state} input={{ maxLength: 500 }} />
-            <button type="submit" id={`connect-${p.id}-button`}>
-              {verb} {p.name}
+            <button type="submit" id={`connect-${p.id}-button`} aria-label={`${verb} ${p.name}`}>
+              {verb}
             </button>
           </form>
         ),

@@ -46,7 +46,7 @@ function lines(text: string): string[] {
     .filter(Boolean);
 }
 
-const BUSINESS_FIELDS: Array<[keyof BusinessDetails, string, Record<string, unknown>?]> = [
+const BUSINESS_FIELDS: Array<[keyof BusinessDetails, string, { maxLength: number; autocomplete?: string; inputmode?: 'numeric' }]> = [
   ['legalName', 'Legal name', { maxLength: 200 }],
   ['kennitala', 'Kennitala', { maxLength: 11, inputmode: 'numeric' }],
   ['vatNumber', 'VAT number (VSK-númer)', { maxLength: 40 }],
@@ -55,15 +55,15 @@ const BUSINESS_FIELDS: Array<[keyof BusinessDetails, string, Record<string, unkn
   ['postalCode', 'Postal code', { maxLength: 20, autocomplete: 'postal-code' }],
   ['city', 'City', { maxLength: 100, autocomplete: 'address-level2' }],
   ['country', 'Country (two letters, e.g. IS)', { maxLength: 2, autocomplete: 'country' }],
-  ['supportEmail', 'Support e-mail', { maxLength: 254, type: 'email' }],
+  ['supportEmail', 'Support e-mail', { maxLength: 254, autocomplete: 'email' }],
 ];
 
 const PORTAL_SWITCHES: Array<[Exclude<keyof PortalSettings, 'returnUrl'>, string]> = [
-  ['allowCancel', 'Customers may cancel a subscription at period end (and undo it)'],
-  ['allowUpdatePaymentMethods', 'Customers may add, remove and choose the default card'],
-  ['allowUpdateBillingDetails', 'Customers may change their e-mail, billing address and VAT number'],
-  ['allowPayInvoices', 'Customers may pay an open invoice now'],
-  ['showInvoiceHistory', 'Show invoices and credit notes with their documents'],
+  ['allowCancel', 'Cancel a subscription at period end (and undo it)'],
+  ['allowUpdatePaymentMethods', 'Add and remove cards, choose the default'],
+  ['allowUpdateBillingDetails', 'Change their e-mail, billing address and VAT number'],
+  ['allowPayInvoices', 'Pay an open invoice now'],
+  ['showInvoiceHistory', 'See invoices and credit notes with their documents'],
 ];
 
 async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}) {
@@ -129,8 +129,8 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
                   label={label}
                   value={business[key]}
                   state={st('business')}
-                  type={(input?.type as string) ?? 'text'}
-                  input={{ ...input, type: undefined }}
+                  type={key === 'supportEmail' ? 'email' : 'text'}
+                  input={input}
                 />
               ))}
               <button type="submit" id="business-details-save">
@@ -148,7 +148,7 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
               <Csrf token={d.csrf} />
               <FormErrors state={st('portal')} />
               <fieldset>
-                <legend>Customers may</legend>
+                <legend>In the portal, customers may</legend>
                 {PORTAL_SWITCHES.map(([key, label]) => (
                   <Checkbox name={PORTAL_SETTING_PARAMS[key]} label={label} checked={portal[key]} state={st('portal')} />
                 ))}
@@ -166,7 +166,12 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
               </button>
             </form>
           ) : (
-            <Props rows={[...PORTAL_SWITCHES.map(([key, label]): [string, string] => [label, portal[key] ? 'yes' : 'no']), ['Return link', portal.returnUrl ?? 'none']]} />
+            <Props
+              rows={[
+                ...PORTAL_SWITCHES.map(([key, label]): [string, string] => [`Customers may: ${label.toLowerCase()}`, portal[key] ? 'yes' : 'no']),
+                ['Return link', portal.returnUrl ?? 'none'],
+              ]}
+            />
           )}
         </Panel>
         <Panel title={`Accounting connection (${d.tenant.mode} mode)`} id="accounting">

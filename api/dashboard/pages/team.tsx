@@ -48,7 +48,7 @@ async function teamPage(ctx: AppContext, d: Dashboard, extra: { state?: FormStat
                 label: 'Role',
                 cell: (u) =>
                   owner && u.id !== d.user.id ? (
-                    <form method="post" action={`/dashboard/team/users/${u.id}/role`} class="inline">
+                    <form method="post" action={`/dashboard/team/users/${u.id}/role`} class="inline-row">
                       <Csrf token={d.csrf} />
                       <label class="skip" for={`role-${u.id}`}>
                         Role of {u.email}
