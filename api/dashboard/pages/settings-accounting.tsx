@@ -19,7 +19,7 @@ import { dash, type Dashboard } from '../session';
 import { field } from '../http';
 import { ActionButton, Csrf, Field, FormErrors, Props, Status, Table, when, type FormState } from '../views/ui';
 import type { Middleware } from '../../context';
-import type { SettingsPost } from './settings';
+import type { SettingsPost } from './settings-form';
 
 export interface AccountingView {
   progress: SyncProgress | null;

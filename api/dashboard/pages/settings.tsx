@@ -19,20 +19,13 @@ import type { DashboardRouter } from '../index';
 import { dash, requireSession, type Dashboard } from '../session';
 import { field } from '../http';
 import { formPost } from '../forms';
-import { NOTICES, redirectWithNotice, sendPage } from '../render';
+import { redirectWithNotice, sendPage } from '../render';
 import { ActionButton, Checkbox, Csrf, Field, FormErrors, Panel, Props, Select, TextArea, when, type FormState } from '../views/ui';
-import type { ActionSpec } from '../actions';
+import type { Section, SettingsPost } from './settings-form';
 import type { Permission } from '../../../src/domain/dashboard-users/roles';
 import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails, type BusinessDetailsPatch } from '../../../src/domain/merchants/business-details';
 import { PORTAL_SETTING_PARAMS, getPortalSettings, updatePortalSettings, type PortalSettings } from '../../../src/domain/customer-portals/portal-settings';
 import { AccountingPanelBody, accountingSettingsRoutes, loadAccountingView } from './settings-accounting';
-
-export type Section = 'profile' | 'business' | 'portal' | 'domains' | 'origins' | 'live' | 'vat' | 'accounting';
-
-/** A settings action: the action spec, then a redirect with a notice (or `success` for another answer). */
-export type SettingsSpec<T> = ActionSpec<T> & { success?: (ctx: AppContext, result: T) => void | Promise<void>; notice?: keyof typeof NOTICES };
-/** Registers a settings form: on an API error the page is shown again with the message beside the field its param names. */
-export type SettingsPost = <T>(path: string, section: Section, fields: readonly string[], spec: (d: Dashboard, ctx: AppContext) => SettingsSpec<T>) => void;
 
 interface PageExtra {
   failed?: { section: Section; state: FormState };
