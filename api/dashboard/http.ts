@@ -124,6 +124,16 @@ export function fields(form: FormBody, name: string): string[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
+/** The named query parameters given once and non-empty (a list page's filters and cursors). */
+export function queryParams<K extends string>(ctx: AppContext, names: readonly K[]): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const n of names) {
+    const v = ctx.query[n];
+    if (typeof v === 'string' && v !== '') out[n] = v;
+  }
+  return out;
+}
+
 /** A local path to go back to after signing in (never another origin). */
 export function safeNext(raw: unknown): string {
   if (typeof raw !== 'string' || !raw.startsWith('/dashboard') || raw.startsWith('//') || /[\\\r\n]/.test(raw) || raw.length > 500) return '/dashboard';

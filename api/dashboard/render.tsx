@@ -20,6 +20,9 @@ export const NOTICES: Record<string, string> = {
   subscription_changed: 'The subscription was changed.',
   refund_created: 'The refund was created. It is pending until the card network confirms it.',
   settings_saved: 'Saved.',
+  accounting_connected: 'The accounting software is connected. What the ledger posts from now on is sent there; the progress shows below.',
+  accounting_disconnected: 'The accounting software is disconnected. Nothing more is sent; what is already there stays.',
+  accounting_resynced: 'The record is waiting to be sent again.',
   went_live: 'Live mode is on. Create live keys under Developers → API keys with the live data switch.',
   invitation_revoked: 'The invitation was revoked.',
   role_changed: 'The role was changed.',
@@ -62,8 +65,9 @@ export function sendBare(ctx: AppContext, title: string, body: ComponentChildren
 /** The form re-rendered after an API error: the message beside the field its `param` names. */
 export function formStateFrom(err: ApiError, form: FormBody, fields: readonly string[]): FormState {
   const values: FormState['values'] = {};
-  for (const [k, v] of Object.entries(form)) if (k !== '_csrf' && !/password|secret|code/.test(k)) values[k] = v;
-  const param = err.param?.split(/[.[]/)[0];
+  for (const [k, v] of Object.entries(form)) if (k !== '_csrf' && k !== 'code' && !/password|secret|token/.test(k)) values[k] = v;
+  // The field the param names: itself (`credentials.api_token`), else its first segment (`items[0].price` → `items`).
+  const param = err.param && fields.includes(err.param) ? err.param : err.param?.split(/[.[]/)[0];
   if (param && fields.includes(param)) return { values, errors: { [param]: err.message } };
   return { values, formError: err.message };
 }

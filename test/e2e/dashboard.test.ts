@@ -2,19 +2,12 @@
 // the real API, database and Temporal. Screenshots of every page (laptop and phone widths) are
 // kept in test-artifacts/dashboard/ (or DASHBOARD_SCREENSHOT_DIR) for a person to look at.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { TOTP, Secret } from 'otpauth';
 import { testEnv, type TestEnv } from '../support/env';
 import { call, newMerchant, expectError, type TestMerchant } from '../support/api';
-import { newDashboardUser, signInHttp, TEST_PASSWORD } from '../support/dashboard';
-import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../support/browser';
+import { dashboardBrowser, newDashboardUser, signInHttp, LAPTOP, PHONE, SCREENSHOT_DIR, TEST_PASSWORD, type DashboardBrowser } from '../support/dashboard';
 import { attachCard, createCustomer, eventually, monthlyPrice, ok, TEST_CARDS } from '../api/subscriptions/fixtures';
 import { receiverVerifies, startHarness, startReceiver } from '../api/webhooks/harness';
-
-export const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOT_DIR ?? path.resolve(__dirname, '..', '..', '..', 'test-artifacts', 'dashboard');
 
 type User = Awaited<ReturnType<typeof newDashboardUser>>;
 
@@ -28,14 +21,13 @@ describe('merchant dashboard in Chromium (e2e)', function () {
   let financeA: User;
   let readOnlyA: User;
   let ownerB: User;
-  let profileDir: string;
-  let context: BrowserContext;
-  const cspViolations: string[] = [];
+  let browser: DashboardBrowser;
+  let freshPage: DashboardBrowser['freshPage'];
+  let signIn: DashboardBrowser['signIn'];
+  let shot: DashboardBrowser['shot'];
 
   before(async function () {
     this.timeout(20 * 60_000);
-    ensureChromium();
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
     env = await testEnv();
     a = await newMerchant(env);
     b = await newMerchant(env);
@@ -44,37 +36,9 @@ describe('merchant dashboard in Chromium (e2e)', function () {
     financeA = await newDashboardUser(env, a.id, 'finance');
     readOnlyA = await newDashboardUser(env, a.id, 'read_only');
     ownerB = await newDashboardUser(env, b.id, 'owner');
-    profileDir = mkdtempSync(path.join(os.tmpdir(), 'dashboard-e2e-profile-'));
-    context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, locale: 'en-US', viewport: { width: 1280, height: 860 } });
+    browser = dashboardBrowser(env);
+    ({ freshPage, signIn, shot } = browser);
   });
-
-  after(async () => {
-    await context?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
-  });
-
-  /** A fresh page in its own browser context (own cookies), with CSP violations collected. */
-  async function freshPage(viewport = { width: 1280, height: 860 }): Promise<{ page: Page; close: () => Promise<void> }> {
-    const browser = context.browser();
-    const ctx = browser ? await browser.newContext({ viewport }) : await chromium.launchPersistentContext(mkdtempSync(path.join(os.tmpdir(), 'dashboard-e2e-')), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport });
-    const page = await ctx.newPage();
-    page.on('console', (msg) => {
-      if (/Content Security Policy/i.test(msg.text())) cspViolations.push(`${page.url()}: ${msg.text()}`);
-    });
-    page.on('dialog', (d) => void d.accept());
-    return { page, close: () => ctx.close() };
-  }
-
-  async function signIn(page: Page, user: { email: string; password?: string }, password = user.password ?? TEST_PASSWORD) {
-    await page.goto(`${env.baseUrl}/dashboard/sign-in`);
-    await page.fill('#f-email', user.email);
-    await page.fill('#f-password', password);
-    await page.click('#sign-in-button');
-  }
-
-  async function shot(page: Page, name: string) {
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-  }
 
   it('signs in, shows the home page with its charts, and signs out', async () => {
     const { page, close } = await freshPage();
@@ -171,7 +135,11 @@ describe('merchant dashboard in Chromium (e2e)', function () {
     // The same form a developer gets, submitted from this page with this session's CSRF token.
     const status = await page.evaluate(async () => {
       const token = (document.querySelector('input[name=_csrf]') as HTMLInputElement).value;
-      const res = await fetch('/dashboard/developers/api-keys', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: token, label: 'sneaky', type: 'secret' }) });
+      const res = await fetch('/dashboard/developers/api-keys', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: token, label: 'sneaky', type: 'secret' }),
+      });
       return { status: res.status, text: await res.text() };
     });
     assert.equal(status.status, 403);
@@ -188,13 +156,21 @@ describe('merchant dashboard in Chromium (e2e)', function () {
     await page.waitForURL(`${env.baseUrl}/dashboard`);
     const before = await env.db.apiKey.count({ where: { merchantId: a.id } });
     const noToken = await page.evaluate(async () => {
-      const res = await fetch('/dashboard/developers/api-keys', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ label: 'no token', type: 'secret' }) });
+      const res = await fetch('/dashboard/developers/api-keys', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ label: 'no token', type: 'secret' }),
+      });
       return { status: res.status, text: await res.text() };
     });
     assert.equal(noToken.status, 403);
     assert.match(noToken.text, /did not come from the dashboard/);
     const wrongToken = await page.evaluate(async () => {
-      const res = await fetch('/dashboard/developers/api-keys', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: 'x'.repeat(43), label: 'bad token', type: 'secret' }) });
+      const res = await fetch('/dashboard/developers/api-keys', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: 'x'.repeat(43), label: 'bad token', type: 'secret' }),
+      });
       return res.status;
     });
     assert.equal(wrongToken, 403);
@@ -216,7 +192,9 @@ describe('merchant dashboard in Chromium (e2e)', function () {
   it("merchant A's session never sees merchant B's objects", async () => {
     const bKey = await b.call('POST', '/v1/api_keys', { body: { type: 'secret', mode: 'test', label: 'only-b-key' } });
     assert.equal(bKey.status, 201);
-    const bEndpoint = await env.db.webhookEndpoint.create({ data: { id: `we_b${Date.now()}`, merchantId: b.id, mode: 'test', url: 'https://b.example.com/hook', events: ['*'], secret: 'whsec_b' } });
+    const bEndpoint = await env.db.webhookEndpoint.create({
+      data: { id: `we_b${Date.now()}`, merchantId: b.id, mode: 'test', url: 'https://b.example.com/hook', events: ['*'], secret: 'whsec_b' },
+    });
     const { page, close } = await freshPage();
     await signIn(page, ownerA);
     await page.waitForURL(`${env.baseUrl}/dashboard`);
@@ -229,7 +207,11 @@ describe('merchant dashboard in Chromium (e2e)', function () {
     // Forged actions on B's objects fail the same way and change nothing.
     const rotate = await page.evaluate(async (id) => {
       const token = (document.querySelector('input[name=_csrf]') as HTMLInputElement).value;
-      const r = await fetch(`/dashboard/developers/api-keys/${id}/rotate`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: token }) });
+      const r = await fetch(`/dashboard/developers/api-keys/${id}/rotate`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: token }),
+      });
       return r.status;
     }, bKey.body.id);
     assert.equal(rotate, 404);
@@ -343,7 +325,13 @@ describe('merchant dashboard in Chromium (e2e)', function () {
     assert.equal(await ro.page.locator('#invoice-pay').count(), 0);
     const forged = await ro.page.evaluate(async (id) => {
       const token = (document.querySelector('input[name=_csrf]') as HTMLInputElement).value;
-      return (await fetch(`/dashboard/invoices/${id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: token }) })).status;
+      return (
+        await fetch(`/dashboard/invoices/${id}/pay`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ _csrf: token }),
+        })
+      ).status;
     }, first.invoice.id);
     assert.equal(forged, 403);
     assert.equal((await ok(a.call('GET', `/v1/invoices/${first.invoice.id}`))).status, 'open');
@@ -401,7 +389,10 @@ describe('merchant dashboard in Chromium (e2e)', function () {
   it('finance refunds part of a payment (a too-large amount is shown beside the field) and creates a portal link', async () => {
     const customer = await createCustomer(a, { name: 'Refund Test' });
     const card = await attachCard(a, customer.id, TEST_CARDS.visa);
-    const payment = await ok(a.call('POST', '/v1/payments', { body: { amount: 5000, currency: 'ISK', customer: customer.id, payment_method: card.id, description: 'Peysa' } }), 201);
+    const payment = await ok(
+      a.call('POST', '/v1/payments', { body: { amount: 5000, currency: 'ISK', customer: customer.id, payment_method: card.id, description: 'Peysa' } }),
+      201,
+    );
     assert.equal(payment.status, 'succeeded');
     const { page, close } = await freshPage();
     await signIn(page, financeA);
@@ -417,7 +408,10 @@ describe('merchant dashboard in Chromium (e2e)', function () {
     await page.click('#refund-button');
     await page.waitForURL(/notice=refund_created/);
     const refunds = await ok(a.call('GET', `/v1/refunds?payment=${payment.id}`));
-    assert.deepEqual(refunds.data.map((r: { amount: number }) => r.amount), [2000]);
+    assert.deepEqual(
+      refunds.data.map((r: { amount: number }) => r.amount),
+      [2000],
+    );
     await eventually(async () => ((await ok(a.call('GET', `/v1/payments/${payment.id}`))).status === 'partially_refunded' ? true : undefined), 'the refund to succeed');
     await page.reload();
     assert.equal((await page.locator('#payment-status').textContent())?.trim(), 'partially refunded');
@@ -428,7 +422,7 @@ describe('merchant dashboard in Chromium (e2e)', function () {
     await page.locator('#portal-link').waitFor();
     const url = ((await page.locator('#portal-link').textContent()) ?? '').trim();
     assert.match(url, /^http/);
-    assert.equal((await env.db.customerPortalLink.count({ where: { customerId: customer.id } })), 1);
+    assert.equal(await env.db.customerPortalLink.count({ where: { customerId: customer.id } }), 1);
     await close();
   });
 
@@ -469,7 +463,10 @@ describe('merchant dashboard in Chromium (e2e)', function () {
       await page.click('#retry-delivery');
       await page.waitForURL(/notice=delivery_retried/);
       await receiver.waitFor(2);
-      await eventually(async () => ((await env.db.webhookDelivery.findUnique({ where: { id: delivery.id } }))?.status === 'succeeded' ? true : undefined), 'the retried delivery to succeed');
+      await eventually(
+        async () => ((await env.db.webhookDelivery.findUnique({ where: { id: delivery.id } }))?.status === 'succeeded' ? true : undefined),
+        'the retried delivery to succeed',
+      );
       await page.reload();
       assert.equal((await page.locator('#delivery-status').textContent())?.trim(), 'succeeded');
       assert.equal(await page.locator('#attempts tbody tr').count(), 2);
@@ -515,8 +512,8 @@ describe('merchant dashboard in Chromium (e2e)', function () {
 
   it('every page renders for the owner at laptop and phone widths, under its CSP (screenshots kept)', async () => {
     for (const [label, viewport] of [
-      ['laptop', { width: 1280, height: 860 }],
-      ['phone', { width: 390, height: 844 }],
+      ['laptop', LAPTOP],
+      ['phone', PHONE],
     ] as const) {
       const { page, close } = await freshPage(viewport);
       await signIn(page, ownerA);
@@ -529,7 +526,7 @@ describe('merchant dashboard in Chromium (e2e)', function () {
       }
       await close();
     }
-    assert.deepEqual(cspViolations, []);
+    assert.deepEqual(browser.cspViolations, []);
     console.log(`      screenshots: ${SCREENSHOT_DIR}`);
   });
 });

@@ -40,6 +40,7 @@ td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
 .badge.ok { background:#dafbe1; color:var(--ok); } .badge.warn { background:#fff8c5; color:var(--warn); } .badge.bad { background:#ffebe9; color:var(--bad); }
 .badge.test { background:#fff4e5; color:var(--test); } .badge.live { background:#dafbe1; color:var(--ok); }
 form.inline { display:inline; }
+form.inline-row { display:inline-flex; flex-wrap:nowrap; gap:.4rem; align-items:center; } form.inline-row select { width:auto; }
 .stack > * + * { margin-top:.75rem; }
 .field { display:flex; flex-direction:column; gap:.25rem; margin-bottom:.8rem; max-width:34rem; }
 .field label { font-weight:600; font-size:.9rem; }
@@ -70,6 +71,23 @@ dl.props dt { color:var(--muted); } dl.props dd { margin:0; word-break:break-wor
 .auth-page { max-width:26rem; margin:8vh auto; padding:0 1rem; }
 .auth-page h1 { font-size:1.4rem; }
 .busy-note { color:var(--muted); font-size:.9rem; margin-left:.4rem; }
+.toc { display:flex; flex-wrap:wrap; gap:.35rem .9rem; margin-bottom:1rem; font-size:.92rem; }
+.field.check { display:grid; grid-template-columns:auto 1fr; align-items:start; column-gap:.55rem; margin-bottom:.45rem; }
+.field.check input { margin:.2rem 0 0; width:1.05rem; height:1.05rem; }
+.field.check label { font-weight:400; }
+.field.check .hint, .field.check .field-error { grid-column:2; }
+fieldset { border:1px solid var(--line); border-radius:6px; margin:0 0 .8rem; padding:.5rem .8rem .2rem; max-width:34rem; }
+legend { font-weight:600; font-size:.9rem; padding:0 .3rem; }
+.grid-form { display:grid; grid-template-columns:repeat(auto-fill, minmax(16rem, 1fr)); column-gap:1rem; max-width:52rem; }
+.grid-form > .form-error, .grid-form > button { grid-column:1 / -1; justify-self:start; }
+.connect-forms { display:grid; gap:1rem; grid-template-columns:repeat(auto-fit, minmax(16rem, 1fr)); margin-top:1rem; }
+.connect-form { border:1px solid var(--line); border-radius:6px; padding:.75rem .9rem; }
+.connect-form p { margin-top:0; }
+.sync-progress { margin:1rem 0; max-width:40rem; }
+.sync-progress label { font-weight:600; font-size:.9rem; display:block; margin-bottom:.3rem; }
+.sync-progress progress { width:100%; height:.9rem; }
+.sync-progress p { margin:.4rem 0 0; }
+.doc-links { display:flex; flex-wrap:wrap; gap:.5rem; }
 @media (max-width: 800px) {
   .shell { grid-template-columns:1fr; }
   .side { padding:.6rem .5rem; }

@@ -1,7 +1,8 @@
 // The dashboard's one script (served at /dashboard/assets/dashboard.js; no inline script). Every
 // page works without it; it adds: a confirmation before destructive actions, a "working…" state
-// on forms that take a while (payments, retries), and the charts (Chart.js, served by this
-// service from node_modules, reading each chart's data from a JSON <script> block).
+// on forms that take a while (payments, retries), the charts (Chart.js, served by this service
+// from node_modules, reading each chart's data from a JSON <script> block), and the progress of
+// a running accounting sync (polled from the dashboard's own JSON, connect-src 'self').
 export const DASHBOARD_JS = `(function () {
   'use strict';
   document.addEventListener('submit', function (e) {
@@ -53,6 +54,33 @@ export const DASHBOARD_JS = `(function () {
       });
     }
   }
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', draw); else draw();
+  // A running accounting sync (and any other [data-poll] block): its numbers are fetched again every
+  // few seconds while it runs, so the page shows the progress without a reload.
+  function poll() {
+    var blocks = document.querySelectorAll('[data-poll][data-running="1"]');
+    Array.prototype.forEach.call(blocks, function (block) {
+      var timer = window.setInterval(function () {
+        fetch(block.getAttribute('data-poll'), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+          .then(function (r) { return r.ok ? r.json() : null; })
+          .then(function (data) {
+            if (!data) return;
+            var fields = block.querySelectorAll('[data-k]');
+            for (var i = 0; i < fields.length; i++) {
+              var k = fields[i].getAttribute('data-k');
+              if (data[k] !== undefined) fields[i].textContent = String(data[k]);
+            }
+            var bar = block.querySelector('progress');
+            if (bar && typeof data.pending === 'number') {
+              bar.max = Math.max(1, data.pending + data.synced + data.failed);
+              bar.value = data.synced + data.failed;
+            }
+            if (data.status !== 'active' || data.pending === 0) { block.setAttribute('data-running', '0'); window.clearInterval(timer); }
+          })
+          .catch(function () { window.clearInterval(timer); });
+      }, 3000);
+    });
+  }
+  function ready() { draw(); poll(); }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready); else ready();
 })();
 `;

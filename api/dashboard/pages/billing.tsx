@@ -22,20 +22,13 @@ import { PAYMENT_STATUSES } from '../../routes/payments/schemas';
 import type { CreditNote, Refund } from '../../../src/generated/prisma/client';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession, type Dashboard } from '../session';
-import { field } from '../http';
+import { field, queryParams } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
 import { ActionButton, Chart, Csrf, Field, FormErrors, Pager, Panel, Props, Status, Table, TextArea, day, money, when, type FormState } from '../views/ui';
 import { InvoicesTable, PaymentsTable } from '../views/tables';
-
-function qs(ctx: AppContext, names: string[]): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const n of names) {
-    const v = ctx.query[n];
-    if (typeof v === 'string' && v !== '') out[n] = v;
-  }
-  return out;
-}
+import { documentQuery, sendDocument } from '../../routes/documents/router';
+import { loadCreditNoteDocument, loadInvoiceDocument, type DocumentLocale } from '../../../src/documents';
 
 function StatusFilter({ action, statuses, current, hidden }: { action: string; statuses: readonly string[]; current?: string; hidden?: Record<string, string | undefined> }) {
   return (
@@ -61,7 +54,10 @@ function StatusFilter({ action, statuses, current, hidden }: { action: string; s
 
 async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: FormState) {
   const { invoice: i, lines } = await findInvoice(d.db, id);
-  const [claim, creditNotes] = await Promise.all([d.db.invoiceBankClaim.findFirst({ where: { invoiceId: i.id } }), d.db.creditNote.findMany({ where: { invoiceId: i.id }, orderBy: { createdAt: 'desc' }, take: 50 })]);
+  const [claim, creditNotes] = await Promise.all([
+    d.db.invoiceBankClaim.findFirst({ where: { invoiceId: i.id } }),
+    d.db.creditNote.findMany({ where: { invoiceId: i.id }, orderBy: { createdAt: 'desc' }, take: 50 }),
+  ]);
   const payment = i.paymentId ? await d.db.payment.findFirst({ where: { id: i.paymentId } }) : null;
   const canAct = d.can('manage_billing') && i.subscriptionId !== null;
   const canPay = canAct && invoiceActionVerdict('pay', i.status) === 'apply';
@@ -75,11 +71,37 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
         <Panel title="Invoice" id="invoice">
           <Props
             rows={[
-              ['Status', <span id="invoice-status"><Status value={i.status} /></span>],
+              [
+                'Status',
+                <span id="invoice-status">
+                  <Status value={i.status} />
+                </span>,
+              ],
               ['Number', i.number],
-              ['Customer', i.customerId ? <a href={`/dashboard/customers/${i.customerId}`} class="mono">{i.customerId}</a> : null],
-              ['Subscription', i.subscriptionId ? <a href={`/dashboard/subscriptions/${i.subscriptionId}`} class="mono">{i.subscriptionId}</a> : null],
-              ['Payment', payment ? <a href={`/dashboard/payments/${payment.id}`} class="mono">{payment.id}</a> : null],
+              [
+                'Customer',
+                i.customerId ? (
+                  <a href={`/dashboard/customers/${i.customerId}`} class="mono">
+                    {i.customerId}
+                  </a>
+                ) : null,
+              ],
+              [
+                'Subscription',
+                i.subscriptionId ? (
+                  <a href={`/dashboard/subscriptions/${i.subscriptionId}`} class="mono">
+                    {i.subscriptionId}
+                  </a>
+                ) : null,
+              ],
+              [
+                'Payment',
+                payment ? (
+                  <a href={`/dashboard/payments/${payment.id}`} class="mono">
+                    {payment.id}
+                  </a>
+                ) : null,
+              ],
               ['Total', money(i.total, i.currency)],
               ['Paid', <span id="invoice-paid">{money(i.amountPaid, i.currency)}</span>],
               ['Period', `${day(i.periodStart)} – ${day(i.periodEnd)}`],
@@ -92,11 +114,35 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
           />
           {canPay || canVoid ? (
             <div class="actions" id="invoice-actions">
-              {canPay ? <ActionButton action={`/dashboard/invoices/${i.id}/pay`} csrf={d.csrf} label={i.collectionMethod === 'send_invoice' ? 'Check the bank claim now' : 'Retry payment now'} id="invoice-pay" busy="Collecting…" /> : null}
-              {canVoid ? <ActionButton action={`/dashboard/invoices/${i.id}/void`} csrf={d.csrf} label="Void" id="invoice-void" danger confirm="Void this invoice? It will no longer be collected." /> : null}
+              {canPay ? (
+                <ActionButton
+                  action={`/dashboard/invoices/${i.id}/pay`}
+                  csrf={d.csrf}
+                  label={i.collectionMethod === 'send_invoice' ? 'Check the bank claim now' : 'Retry payment now'}
+                  id="invoice-pay"
+                  busy="Collecting…"
+                />
+              ) : null}
+              {canVoid ? (
+                <ActionButton
+                  action={`/dashboard/invoices/${i.id}/void`}
+                  csrf={d.csrf}
+                  label="Void"
+                  id="invoice-void"
+                  danger
+                  confirm="Void this invoice? It will no longer be collected."
+                />
+              ) : null}
             </div>
           ) : null}
           {i.subscriptionId === null && i.status !== 'paid' ? <p class="muted">This invoice belongs to a payment: it follows the payment's status.</p> : null}
+        </Panel>
+        <Panel title="Documents" id="documents">
+          {i.status === 'draft' ? (
+            <p class="muted">A draft has no document yet: it is made when the invoice is finalized.</p>
+          ) : (
+            <DocumentLinks base={`/dashboard/invoices/${i.id}`} kind="invoice" />
+          )}
         </Panel>
         <Panel title="Lines" id="lines">
           <Table
@@ -114,7 +160,15 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
         </Panel>
         {claim ? (
           <Panel title="Bank claim (krafa)" id="bank-claim">
-            <Props rows={[['Claim', <span class="mono">{claim.claimId}</span>], ['Bank reference', claim.bankReference], ['Due', day(claim.dueDate)], ['Expires', day(claim.expiresAt)], ['Issued', when(claim.createdAt)]]} />
+            <Props
+              rows={[
+                ['Claim', <span class="mono">{claim.claimId}</span>],
+                ['Bank reference', claim.bankReference],
+                ['Due', day(claim.dueDate)],
+                ['Expires', day(claim.expiresAt)],
+                ['Issued', when(claim.createdAt)],
+              ]}
+            />
           </Panel>
         ) : i.collectionMethod === 'send_invoice' ? (
           <Panel title="Bank claim (krafa)" id="bank-claim">
@@ -122,17 +176,47 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
           </Panel>
         ) : null}
         <Panel title="Credit notes" id="invoice-credit-notes">
-          <CreditNotesTable rows={creditNotes} />
-        </Panel>
-        <Panel title="Documents" id="documents">
-          <p class="muted">Invoice documents (HTML and PDF) can be downloaded here once the document feature is installed.</p>
+          <CreditNotesTable rows={creditNotes} ofInvoice />
         </Panel>
       </>
     ),
   });
 }
 
-function CreditNotesTable({ rows }: { rows: CreditNote[] }) {
+/** Links to a document as PDF (a download) and HTML, in English and Icelandic. */
+function DocumentLinks({ base, kind, compact }: { base: string; kind: 'invoice' | 'credit_note'; compact?: boolean }) {
+  const what = kind === 'invoice' ? 'invoice' : 'credit note';
+  const links: Array<[string, string, string]> = compact
+    ? [
+        ['pdf', 'en', 'PDF'],
+        ['html', 'en', 'HTML'],
+      ]
+    : [
+        ['pdf', 'en', `Download the ${what} (PDF)`],
+        ['pdf', 'is', 'PDF á íslensku'],
+        ['html', 'en', 'Open as a web page'],
+        ['html', 'is', 'Vefsíða á íslensku'],
+      ];
+  return (
+    <span class="doc-links">
+      {links.map(([format, locale, label]) => (
+        <a
+          href={`${base}/document.${format}?locale=${locale}`}
+          class={compact ? undefined : 'button secondary'}
+          id={compact ? undefined : `document-${format}-${locale}`}
+          download={format === 'pdf' ? '' : undefined}
+          target={format === 'html' ? '_blank' : undefined}
+          rel="noopener"
+        >
+          {label}
+        </a>
+      ))}
+    </span>
+  );
+}
+
+/** Credit notes; on an invoice's own page (`ofInvoice`) without the invoice column. */
+function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?: boolean }) {
   return (
     <Table<CreditNote>
       caption="Credit notes"
@@ -140,12 +224,24 @@ function CreditNotesTable({ rows }: { rows: CreditNote[] }) {
       empty="No credit notes."
       columns={[
         { label: 'Credit note', cell: (c) => <span class="mono">{c.id}</span> },
-        { label: 'Invoice', cell: (c) => <a href={`/dashboard/invoices/${c.invoiceId}`} class="mono">{c.invoiceId}</a> },
+        ...(ofInvoice
+          ? []
+          : [
+              {
+                label: 'Invoice',
+                cell: (c: CreditNote) => (
+                  <a href={`/dashboard/invoices/${c.invoiceId}`} class="mono">
+                    {c.invoiceId}
+                  </a>
+                ),
+              },
+            ]),
         { label: 'Amount', num: true, cell: (c) => money(c.amount, c.currency) },
         { label: 'Status', cell: (c) => <Status value={c.status} /> },
         { label: 'Reason', cell: (c) => c.reason ?? '—' },
         { label: 'Refund', cell: (c) => (c.refundId ? <span class="mono">{c.refundId}</span> : '—') },
         { label: 'Issued', cell: (c) => when(c.createdAt) },
+        { label: 'Document', cell: (c) => <DocumentLinks base={`/dashboard/credit-notes/${c.id}`} kind="credit_note" compact /> },
       ]}
     />
   );
@@ -159,7 +255,14 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
       empty="No refunds."
       columns={[
         { label: 'Refund', cell: (r) => <span class="mono">{r.id}</span> },
-        { label: 'Payment', cell: (r) => <a href={`/dashboard/payments/${r.paymentId}`} class="mono">{r.paymentId}</a> },
+        {
+          label: 'Payment',
+          cell: (r) => (
+            <a href={`/dashboard/payments/${r.paymentId}`} class="mono">
+              {r.paymentId}
+            </a>
+          ),
+        },
         { label: 'Amount', num: true, cell: (r) => money(r.amount, r.currency) },
         { label: 'Status', cell: (r) => <Status value={r.status} /> },
         { label: 'Reason', cell: (r) => r.reason ?? '—' },
@@ -183,11 +286,30 @@ async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
         <Panel title="Payment" id="payment">
           <Props
             rows={[
-              ['Status', <span id="payment-status"><Status value={p.status} /></span>],
+              [
+                'Status',
+                <span id="payment-status">
+                  <Status value={p.status} />
+                </span>,
+              ],
               ['Amount', money(p.amount, p.currency)],
               ['Refunded', money(p.amountRefunded, p.currency)],
-              ['Customer', p.customerId ? <a href={`/dashboard/customers/${p.customerId}`} class="mono">{p.customerId}</a> : null],
-              ['Invoice', invoiceId ? <a href={`/dashboard/invoices/${invoiceId}`} class="mono">{invoiceId}</a> : null],
+              [
+                'Customer',
+                p.customerId ? (
+                  <a href={`/dashboard/customers/${p.customerId}`} class="mono">
+                    {p.customerId}
+                  </a>
+                ) : null,
+              ],
+              [
+                'Invoice',
+                invoiceId ? (
+                  <a href={`/dashboard/invoices/${invoiceId}`} class="mono">
+                    {invoiceId}
+                  </a>
+                ) : null,
+              ],
               ['Description', p.description],
               ['Attempts', String(p.attemptCount)],
               ['Failure', p.failureMessage],
@@ -235,7 +357,7 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
 
   router.get('/invoices', session, async (ctx) => {
     const d = dash(ctx);
-    const query = qs(ctx, ['status', 'customer', 'subscription', 'starting_after']);
+    const query = queryParams(ctx, ['status', 'customer', 'subscription', 'starting_after']);
     const filter = parseQuery(listInvoicesQuery, query);
     const page = await listInvoices(d.db, { status: filter.status, customerId: filter.customer, subscriptionId: filter.subscription }, pageParams(query));
     sendPage(ctx, d, {
@@ -243,7 +365,12 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
       active: '/dashboard/invoices',
       body: (
         <Panel title="Invoices" id="invoices">
-          <StatusFilter action="/dashboard/invoices" statuses={INVOICE_STATUSES} current={filter.status} hidden={{ customer: filter.customer, subscription: filter.subscription }} />
+          <StatusFilter
+            action="/dashboard/invoices"
+            statuses={INVOICE_STATUSES}
+            current={filter.status}
+            hidden={{ customer: filter.customer, subscription: filter.subscription }}
+          />
           <InvoicesTable rows={page.data} />
           <Pager basePath="/dashboard/invoices" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
@@ -269,9 +396,24 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
     });
   }
 
+  // Documents, for a dashboard session: the same loaders and renderer as the API and the portal,
+  // in the session's tenant (another merchant's or mode's id is unknown: 404).
+  for (const format of ['pdf', 'html'] as const) {
+    router.get(`/invoices/:id/document.${format}`, session, async (ctx) => {
+      const d = dash(ctx);
+      const q = parseQuery(documentQuery, ctx.query);
+      await sendDocument(ctx, await loadInvoiceDocument(d.db, d.tenant, pathId(ctx.params.id)), format, (q.locale as DocumentLocale | undefined) ?? 'en');
+    });
+    router.get(`/credit-notes/:id/document.${format}`, session, async (ctx) => {
+      const d = dash(ctx);
+      const q = parseQuery(documentQuery, ctx.query);
+      await sendDocument(ctx, await loadCreditNoteDocument(d.db, d.tenant, pathId(ctx.params.id)), format, (q.locale as DocumentLocale | undefined) ?? 'en');
+    });
+  }
+
   router.get('/credit-notes', session, async (ctx) => {
     const d = dash(ctx);
-    const query = qs(ctx, ['status', 'invoice', 'starting_after']);
+    const query = queryParams(ctx, ['status', 'invoice', 'starting_after']);
     const status = parseQuery(yup.object({ status: yup.string().oneOf(['issued', 'void'] as const, 'status must be issued or void') }), query).status;
     const page = await pageCreditNotes(d.db, { status, invoiceId: query.invoice }, pageParams(query));
     sendPage(ctx, d, {
@@ -289,7 +431,7 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
 
   router.get('/payments', session, async (ctx) => {
     const d = dash(ctx);
-    const query = qs(ctx, ['status', 'customer', 'starting_after']);
+    const query = queryParams(ctx, ['status', 'customer', 'starting_after']);
     const filter = parseQuery(listPaymentsQuery, query);
     const page = await listPayments(d.db, { status: filter.status, customerId: filter.customer }, pageParams(query));
     sendPage(ctx, d, {
@@ -337,7 +479,7 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
 
   router.get('/refunds', session, async (ctx) => {
     const d = dash(ctx);
-    const query = qs(ctx, ['starting_after']);
+    const query = queryParams(ctx, ['starting_after']);
     const page = await pageRefunds(d.db, {}, pageParams(query));
     sendPage(ctx, d, {
       title: 'Refunds',
@@ -353,7 +495,7 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
 
   router.get('/usage', session, async (ctx) => {
     const d = dash(ctx);
-    const query = qs(ctx, ['meter', 'customer', 'days']);
+    const query = queryParams(ctx, ['meter', 'customer', 'days']);
     const meters = await listMeters(d.db, { limit: 100 }, { includeArchived: false });
     const days = Math.min(90, Math.max(7, Number(query.days ?? 30) || 30));
     let chart: { labels: string[]; data: number[]; unit: string } | null = null;
@@ -413,7 +555,11 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
               {error}
             </div>
           ) : null}
-          {chart ? <Chart id="chart-usage" title="Usage per day" spec={{ type: 'bar', labels: chart.labels, series: [{ label: chart.unit, data: chart.data }] }} /> : <p class="muted">Choose a meter and a customer (find the id under Customers).</p>}
+          {chart ? (
+            <Chart id="chart-usage" title="Usage per day" spec={{ type: 'bar', labels: chart.labels, series: [{ label: chart.unit, data: chart.data }] }} />
+          ) : (
+            <p class="muted">Choose a meter and a customer (find the id under Customers).</p>
+          )}
           {meters.data.length === 0 ? <p class="muted">No meters in this mode yet.</p> : null}
         </Panel>
       ),

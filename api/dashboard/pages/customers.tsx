@@ -20,22 +20,18 @@ import { ActionButton, Csrf, FormErrors, SecretOnce, Status, type FormState } fr
 import type { Dashboard } from '../session';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession } from '../session';
+import { queryParams } from '../http';
 import { pathId as pid } from '../../validate';
 import { sendPage } from '../render';
 import { Pager, Panel, Props, Table, when } from '../views/ui';
 import { InvoicesTable, PaymentsTable, SubscriptionsTable } from '../views/tables';
-
-function q(ctx: AppContext, name: string): string | undefined {
-  const v = ctx.query[name];
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
 
 export function customerPages(router: DashboardRouter, deps: AppDeps): void {
   const session = requireSession(deps);
 
   router.get('/customers', session, async (ctx) => {
     const d = dash(ctx);
-    const query = { q: q(ctx, 'q'), starting_after: q(ctx, 'starting_after') };
+    const query = queryParams(ctx, ['q', 'starting_after']);
     const page = await searchCustomers(d.db, query.q ?? '', pageParams(query));
     sendPage(ctx, d, {
       title: 'Customers',
@@ -95,7 +91,11 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
                 ['VAT number', c.vatNumber],
                 ['External id', c.externalId],
                 ['Phone', c.phone],
-                ['Address', [c.billingAddressLine1, c.billingAddressLine2, [c.billingPostalCode, c.billingCity].filter(Boolean).join(' '), c.billingCountry].filter(Boolean).join(', ') || null],
+                [
+                  'Address',
+                  [c.billingAddressLine1, c.billingAddressLine2, [c.billingPostalCode, c.billingCity].filter(Boolean).join(' '), c.billingCountry].filter(Boolean).join(', ') ||
+                    null,
+                ],
                 ['Created', when(c.createdAt)],
               ]}
             />
@@ -112,7 +112,13 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
                 { label: 'Status', cell: (l) => <Status value={portalLinkStatus(l, now)} /> },
                 { label: 'Expires', cell: (l) => when(l.expiresAt) },
                 { label: 'Last used', cell: (l) => when(l.lastAccessedAt) },
-                { label: '', cell: (l) => (d.can('manage_billing') && portalLinkStatus(l, now) === 'active' ? <ActionButton action={`/dashboard/customers/${c.id}/portal-links/${l.id}/revoke`} csrf={d.csrf} label="Revoke" /> : null) },
+                {
+                  label: '',
+                  cell: (l) =>
+                    d.can('manage_billing') && portalLinkStatus(l, now) === 'active' ? (
+                      <ActionButton action={`/dashboard/customers/${c.id}/portal-links/${l.id}/revoke`} csrf={d.csrf} label="Revoke" />
+                    ) : null,
+                },
               ]}
             />
             {d.can('manage_billing') ? (
@@ -144,7 +150,11 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
               columns={[
                 { label: 'Method', cell: (m) => <span class="mono">{m.paymentMethod.id}</span> },
                 { label: 'Type', cell: (m) => m.paymentMethod.type },
-                { label: 'Card', cell: (m) => (m.paymentMethod.brand ? `${m.paymentMethod.brand} …${m.paymentMethod.last4 ?? ''} ${m.paymentMethod.expMonth ?? ''}/${m.paymentMethod.expYear ?? ''}` : '—') },
+                {
+                  label: 'Card',
+                  cell: (m) =>
+                    m.paymentMethod.brand ? `${m.paymentMethod.brand} …${m.paymentMethod.last4 ?? ''} ${m.paymentMethod.expMonth ?? ''}/${m.paymentMethod.expYear ?? ''}` : '—',
+                },
                 { label: 'Default', cell: (m) => (m.isDefault ? 'yes' : '') },
                 { label: 'Saved', cell: (m) => when(m.paymentMethod.createdAt) },
               ]}
@@ -163,8 +173,19 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
     await formPost(
       ctx,
       d,
-      { permission: 'manage_billing', action: 'customer_portal.create', objectType: 'customer', objectId: id, run: async (tx) => createPortalLink(tx, d.tenant, { customerId: id }, new Date()), detail: (r) => ({ link: r.link.id }) },
-      { fields: [], success: (r) => customerPage(ctx, d, id, { link: portalLinkUrl(deps.config.publicBaseUrl, r.token), status: 201 }), failure: (state) => customerPage(ctx, d, id, { state }) },
+      {
+        permission: 'manage_billing',
+        action: 'customer_portal.create',
+        objectType: 'customer',
+        objectId: id,
+        run: async (tx) => createPortalLink(tx, d.tenant, { customerId: id }, new Date()),
+        detail: (r) => ({ link: r.link.id }),
+      },
+      {
+        fields: [],
+        success: (r) => customerPage(ctx, d, id, { link: portalLinkUrl(deps.config.publicBaseUrl, r.token), status: 201 }),
+        failure: (state) => customerPage(ctx, d, id, { state }),
+      },
     );
   });
 

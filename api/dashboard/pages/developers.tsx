@@ -23,22 +23,13 @@ import { ALL_EVENTS, EVENT_TYPE_NAMES } from '../../../src/events/types';
 import type { ApiKey, WebhookEndpoint } from '../../../src/generated/prisma/client';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession, type Dashboard } from '../session';
-import { field, fields } from '../http';
+import { field, fields, queryParams } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
 import { ActionButton, Csrf, Field, FormErrors, Pager, Panel, Props, SecretOnce, Status, Table, TextArea, when, type FormState } from '../views/ui';
 
-function queryOf(ctx: AppContext, names: string[]): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const n of names) {
-    const v = ctx.query[n];
-    if (typeof v === 'string' && v !== '') out[n] = v;
-  }
-  return out;
-}
-
 async function apiKeysPage(ctx: AppContext, d: Dashboard, extra: { state?: FormState; shown?: { label: string; key: string; id: string } } = {}) {
-  const q = queryOf(ctx, ['starting_after']);
+  const q = queryParams(ctx, ['starting_after']);
   const page = await listApiKeys(d.db, pageParams(q));
   const canManage = d.can('manage_developers');
   sendPage(ctx, d, {
@@ -63,8 +54,21 @@ async function apiKeysPage(ctx: AppContext, d: Dashboard, extra: { state?: FormS
                 cell: (k) =>
                   canManage ? (
                     <div class="actions">
-                      <ActionButton action={`/dashboard/developers/api-keys/${k.id}/rotate`} csrf={d.csrf} label="Rotate" id={`rotate-${k.id}`} confirm="Rotate this key? The current value stops working at once." />
-                      <ActionButton action={`/dashboard/developers/api-keys/${k.id}/revoke`} csrf={d.csrf} label="Revoke" danger id={`revoke-${k.id}`} confirm="Revoke this key? It stops working at once and for good." />
+                      <ActionButton
+                        action={`/dashboard/developers/api-keys/${k.id}/rotate`}
+                        csrf={d.csrf}
+                        label="Rotate"
+                        id={`rotate-${k.id}`}
+                        confirm="Rotate this key? The current value stops working at once."
+                      />
+                      <ActionButton
+                        action={`/dashboard/developers/api-keys/${k.id}/revoke`}
+                        csrf={d.csrf}
+                        label="Revoke"
+                        danger
+                        id={`revoke-${k.id}`}
+                        confirm="Revoke this key? It stops working at once and for good."
+                      />
                     </div>
                   ) : (
                     <span class="muted">—</span>
@@ -107,7 +111,15 @@ function endpointForm(d: Dashboard, opts: { action: string; state?: FormState; e
     <form method="post" action={opts.action} id={opts.id}>
       <Csrf token={d.csrf} />
       <FormErrors state={opts.state} />
-      <Field name="url" label="Endpoint URL" type="url" state={opts.state} value={opts.endpoint?.url} hint="HTTPS, on a public address." input={{ required: true, maxLength: 2048 }} />
+      <Field
+        name="url"
+        label="Endpoint URL"
+        type="url"
+        state={opts.state}
+        value={opts.endpoint?.url}
+        hint="HTTPS, on a public address."
+        input={{ required: true, maxLength: 2048 }}
+      />
       <TextArea name="description" label="Description" state={opts.state} value={opts.endpoint?.description} />
       <fieldset class="field" aria-describedby={eventsError ? 'f-events-error' : undefined}>
         <legend>Events to send</legend>
@@ -131,7 +143,7 @@ function endpointForm(d: Dashboard, opts: { action: string; state?: FormState; e
 }
 
 async function webhooksPage(ctx: AppContext, d: Dashboard, extra: { state?: FormState } = {}) {
-  const q = queryOf(ctx, ['starting_after']);
+  const q = queryParams(ctx, ['starting_after']);
   const page = await listWebhookEndpoints(d.db, pageParams(q));
   sendPage(ctx, d, {
     title: 'Webhooks',
@@ -144,7 +156,14 @@ async function webhooksPage(ctx: AppContext, d: Dashboard, extra: { state?: Form
             rows={page.data}
             empty="No webhook endpoints in this mode."
             columns={[
-              { label: 'URL', cell: (e) => <a href={`/dashboard/developers/webhooks/${e.id}`} class="mono">{e.url}</a> },
+              {
+                label: 'URL',
+                cell: (e) => (
+                  <a href={`/dashboard/developers/webhooks/${e.id}`} class="mono">
+                    {e.url}
+                  </a>
+                ),
+              },
               { label: 'Events', cell: (e) => (e.events.includes(ALL_EVENTS) ? 'every event' : `${e.events.length} type(s)`) },
               { label: 'Status', cell: (e) => <Status value={e.status} /> },
               { label: 'Created', cell: (e) => when(e.createdAt) },
@@ -177,8 +196,18 @@ async function endpointPage(ctx: AppContext, d: Dashboard, id: string, extra: { 
           <Props
             rows={[
               ['Id', <span class="mono">{e.id}</span>],
-              ['URL', <span class="mono" id="endpoint-url">{e.url}</span>],
-              ['Status', <span id="endpoint-status"><Status value={e.status} /></span>],
+              [
+                'URL',
+                <span class="mono" id="endpoint-url">
+                  {e.url}
+                </span>,
+              ],
+              [
+                'Status',
+                <span id="endpoint-status">
+                  <Status value={e.status} />
+                </span>,
+              ],
               ['Events', e.events.join(', ')],
               ['Description', e.description],
               ['Created', when(e.createdAt)],
@@ -187,12 +216,31 @@ async function endpointPage(ctx: AppContext, d: Dashboard, id: string, extra: { 
           {canManage ? (
             <div class="actions" style={undefined}>
               {e.status === 'enabled' ? (
-                <ActionButton action={`/dashboard/developers/webhooks/${e.id}/disable`} csrf={d.csrf} label="Disable" id="disable-endpoint" confirm="Disable this endpoint? Pending retries stop." />
+                <ActionButton
+                  action={`/dashboard/developers/webhooks/${e.id}/disable`}
+                  csrf={d.csrf}
+                  label="Disable"
+                  id="disable-endpoint"
+                  confirm="Disable this endpoint? Pending retries stop."
+                />
               ) : (
                 <ActionButton action={`/dashboard/developers/webhooks/${e.id}/enable`} csrf={d.csrf} label="Enable" id="enable-endpoint" />
               )}
-              <ActionButton action={`/dashboard/developers/webhooks/${e.id}/rotate-secret`} csrf={d.csrf} label="Rotate signing secret" id="rotate-secret" confirm="Rotate the signing secret? Deliveries are signed with the new one at once." />
-              <ActionButton action={`/dashboard/developers/webhooks/${e.id}/delete`} csrf={d.csrf} label="Delete" danger id="delete-endpoint" confirm="Delete this endpoint? Its delivery history stays." />
+              <ActionButton
+                action={`/dashboard/developers/webhooks/${e.id}/rotate-secret`}
+                csrf={d.csrf}
+                label="Rotate signing secret"
+                id="rotate-secret"
+                confirm="Rotate the signing secret? Deliveries are signed with the new one at once."
+              />
+              <ActionButton
+                action={`/dashboard/developers/webhooks/${e.id}/delete`}
+                csrf={d.csrf}
+                label="Delete"
+                danger
+                id="delete-endpoint"
+                confirm="Delete this endpoint? Its delivery history stays."
+              />
             </div>
           ) : null}
         </Panel>
@@ -221,7 +269,14 @@ function DeliveriesTable({ d, rows }: { d: Dashboard; rows: DeliveryRow[] }) {
       rows={rows}
       empty="No deliveries."
       columns={[
-        { label: 'Delivery', cell: (w) => <a href={`/dashboard/developers/deliveries/${w.id}`} class="mono">{w.id}</a> },
+        {
+          label: 'Delivery',
+          cell: (w) => (
+            <a href={`/dashboard/developers/deliveries/${w.id}`} class="mono">
+              {w.id}
+            </a>
+          ),
+        },
         { label: 'Event', cell: (w) => <span class="mono">{w.eventType}</span> },
         { label: 'Status', cell: (w) => <Status value={w.status} /> },
         { label: 'Attempts', num: true, cell: (w) => w.attemptCount },
@@ -304,7 +359,8 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
       },
       {
         fields: [],
-        success: (r) => apiKeysPage(ctx, d, { shown: { label: `Rotated key ${r.row.label ? `“${r.row.label}”` : r.row.id}: the old value no longer works`, key: r.key, id: r.row.id } }),
+        success: (r) =>
+          apiKeysPage(ctx, d, { shown: { label: `Rotated key ${r.row.label ? `“${r.row.label}”` : r.row.id}: the old value no longer works`, key: r.key, id: r.row.id } }),
         failure: (state) => apiKeysPage(ctx, d, { state }),
       },
     );
@@ -376,18 +432,31 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
           return updateWebhookEndpoint(tx, d.tenant, id, { url: input.url, events: input.events, description: input.description ?? null }, deps.webhookTesting);
         },
       },
-      { fields: ['url', 'events', 'description'], success: () => redirectWithNotice(ctx, `/dashboard/developers/webhooks/${id}`, 'endpoint_updated'), failure: (state) => endpointPage(ctx, d, id, { state }) },
+      {
+        fields: ['url', 'events', 'description'],
+        success: () => redirectWithNotice(ctx, `/dashboard/developers/webhooks/${id}`, 'endpoint_updated'),
+        failure: (state) => endpointPage(ctx, d, id, { state }),
+      },
     );
   });
 
-  for (const [suffix, disabled] of [['disable', true], ['enable', false]] as const) {
+  for (const [suffix, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
     router.post(`/developers/webhooks/:id/${suffix}`, session, async (ctx) => {
       const d = dash(ctx);
       const id = pathId(ctx.params.id);
       await formPost(
         ctx,
         d,
-        { permission: 'manage_developers', action: `webhook_endpoint.${suffix}`, objectType: 'webhook_endpoint', objectId: id, run: async (tx) => updateWebhookEndpoint(tx, d.tenant, id, { disabled }, deps.webhookTesting) },
+        {
+          permission: 'manage_developers',
+          action: `webhook_endpoint.${suffix}`,
+          objectType: 'webhook_endpoint',
+          objectId: id,
+          run: async (tx) => updateWebhookEndpoint(tx, d.tenant, id, { disabled }, deps.webhookTesting),
+        },
         { fields: [], success: () => redirectWithNotice(ctx, `/dashboard/developers/webhooks/${id}`, 'endpoint_updated'), failure: (state) => endpointPage(ctx, d, id, { state }) },
       );
     });
@@ -399,8 +468,18 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
     await formPost(
       ctx,
       d,
-      { permission: 'manage_developers', action: 'webhook_endpoint.rotate_secret', objectType: 'webhook_endpoint', objectId: id, run: async (tx) => rotateWebhookEndpointSecret(tx, id) },
-      { fields: [], success: (e) => endpointPage(ctx, d, id, { secret: e.secret, secretLabel: 'New signing secret: the old one no longer verifies' }), failure: (state) => endpointPage(ctx, d, id, { state }) },
+      {
+        permission: 'manage_developers',
+        action: 'webhook_endpoint.rotate_secret',
+        objectType: 'webhook_endpoint',
+        objectId: id,
+        run: async (tx) => rotateWebhookEndpointSecret(tx, id),
+      },
+      {
+        fields: [],
+        success: (e) => endpointPage(ctx, d, id, { secret: e.secret, secretLabel: 'New signing secret: the old one no longer verifies' }),
+        failure: (state) => endpointPage(ctx, d, id, { state }),
+      },
     );
   });
 
@@ -410,13 +489,19 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
     await formPost(
       ctx,
       d,
-      { permission: 'manage_developers', action: 'webhook_endpoint.delete', objectType: 'webhook_endpoint', objectId: id, run: async (tx) => deleteWebhookEndpoint(tx, id, new Date()) },
+      {
+        permission: 'manage_developers',
+        action: 'webhook_endpoint.delete',
+        objectType: 'webhook_endpoint',
+        objectId: id,
+        run: async (tx) => deleteWebhookEndpoint(tx, id, new Date()),
+      },
       { fields: [], success: () => redirectWithNotice(ctx, '/dashboard/developers/webhooks', 'endpoint_deleted'), failure: (state) => endpointPage(ctx, d, id, { state }) },
     );
   });
 
   const deliveriesPage = async (ctx: AppContext, d: Dashboard, state?: FormState) => {
-    const q = queryOf(ctx, ['endpoint', 'event', 'starting_after']);
+    const q = queryParams(ctx, ['endpoint', 'event', 'starting_after']);
     const filter = parseQuery(listWebhookDeliveriesQuery, q);
     const page = await listWebhookDeliveries(d.db, filter, pageParams(q));
     sendPage(ctx, d, {
@@ -447,8 +532,18 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
               rows={[
                 ['Id', <span class="mono">{w.id}</span>],
                 ['Event', <a href={`/dashboard/developers/events/${w.eventId}`} class="mono">{`${w.eventType} (${w.eventId})`}</a>],
-                ['Endpoint', <a href={`/dashboard/developers/webhooks/${w.endpointId}`} class="mono">{w.endpointId}</a>],
-                ['Status', <span id="delivery-status"><Status value={w.status} /></span>],
+                [
+                  'Endpoint',
+                  <a href={`/dashboard/developers/webhooks/${w.endpointId}`} class="mono">
+                    {w.endpointId}
+                  </a>,
+                ],
+                [
+                  'Status',
+                  <span id="delivery-status">
+                    <Status value={w.status} />
+                  </span>,
+                ],
                 ['Next automatic retry', when(w.nextRetryAt)],
               ]}
             />
@@ -485,14 +580,20 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
     await formPost(
       ctx,
       d,
-      { permission: 'manage_developers', action: 'webhook_delivery.retry', objectType: 'webhook_delivery', objectId: id, run: async (tx) => retryWebhookDelivery(tx, id, new Date(), requestRetry) },
+      {
+        permission: 'manage_developers',
+        action: 'webhook_delivery.retry',
+        objectType: 'webhook_delivery',
+        objectId: id,
+        run: async (tx) => retryWebhookDelivery(tx, id, new Date(), requestRetry),
+      },
       { fields: [], success: () => redirectWithNotice(ctx, `/dashboard/developers/deliveries/${id}`, 'delivery_retried'), failure: (state) => deliveriesPage(ctx, d, state) },
     );
   });
 
   router.get('/developers/events', session, async (ctx) => {
     const d = dash(ctx);
-    const q = queryOf(ctx, ['type', 'starting_after']);
+    const q = queryParams(ctx, ['type', 'starting_after']);
     const filter = parseQuery(listEventsQuery, q);
     const page = await listEvents(d.db, filter, pageParams(q));
     sendPage(ctx, d, {
@@ -521,7 +622,14 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
             rows={page.data}
             empty="No events."
             columns={[
-              { label: 'Event', cell: (e) => <a href={`/dashboard/developers/events/${e.id}`} class="mono">{e.id}</a> },
+              {
+                label: 'Event',
+                cell: (e) => (
+                  <a href={`/dashboard/developers/events/${e.id}`} class="mono">
+                    {e.id}
+                  </a>
+                ),
+              },
               { label: 'Type', cell: (e) => <span class="mono">{e.type}</span> },
               { label: 'Object', cell: (e) => <span class="mono">{String((e.data as { id?: unknown })?.id ?? '—')}</span> },
               { label: 'Created', cell: (e) => when(e.createdAt) },
@@ -543,7 +651,13 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
       body: (
         <>
           <Panel title="Event" id="event">
-            <Props rows={[['Id', <span class="mono">{e.id}</span>], ['Type', e.type], ['Created', when(e.createdAt)]]} />
+            <Props
+              rows={[
+                ['Id', <span class="mono">{e.id}</span>],
+                ['Type', e.type],
+                ['Created', when(e.createdAt)],
+              ]}
+            />
             <pre class="mono">{JSON.stringify(e.data, null, 2)}</pre>
           </Panel>
           <Panel title="Deliveries" id="event-deliveries">

@@ -1,6 +1,8 @@
-// Settings: business profile (name, default currency), redirect domains, embedded-checkout
-// origins, bank-invoice settings (read-only in this version), portal settings and the accounting
-// connection (shown once those features exist), and going live.
+// Settings: business profile (name, default currency), business details printed on invoices,
+// customer-portal settings, the accounting connection (./settings-accounting.tsx), redirect
+// domains, embedded-checkout origins, bank-invoice settings (read-only in this version), VAT and
+// going live. Every form goes through one helper (`post`): the action, then the page again with
+// the API's message beside the field its param names.
 import type { AppContext, AppDeps } from '../../context';
 import { SUPPORTED_CURRENCIES } from '../../../src/billing/currency';
 import { setRedirectDomains } from '../../../src/domain/merchant-settings/redirect-domains';
@@ -18,9 +20,17 @@ import { dash, requireSession, type Dashboard } from '../session';
 import { field } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
-import { ActionButton, Csrf, Field, FormErrors, Panel, Props, Select, TextArea, when, type FormState } from '../views/ui';
+import { ActionButton, Checkbox, Csrf, Field, FormErrors, Panel, Props, Select, TextArea, when, type FormState } from '../views/ui';
+import type { Section, SettingsPost } from './settings-form';
+import type { Permission } from '../../../src/domain/dashboard-users/roles';
+import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails, type BusinessDetailsPatch } from '../../../src/domain/merchants/business-details';
+import { PORTAL_SETTING_PARAMS, getPortalSettings, updatePortalSettings, type PortalSettings } from '../../../src/domain/customer-portals/portal-settings';
+import { AccountingPanelBody, accountingSettingsRoutes, loadAccountingView } from './settings-accounting';
 
-type Section = 'profile' | 'domains' | 'origins' | 'live' | 'vat';
+interface PageExtra {
+  failed?: { section: Section; state: FormState };
+  authorizeUrl?: string;
+}
 
 function lines(text: string): string[] {
   return text
@@ -29,18 +39,59 @@ function lines(text: string): string[] {
     .filter(Boolean);
 }
 
-async function settingsPage(ctx: AppContext, d: Dashboard, failed?: { section: Section; state: FormState }) {
-  const m = await d.deps.db.merchant.findUniqueOrThrow({ where: { id: d.merchant.id } });
-  const st = (s: Section) => (failed?.section === s ? failed.state : undefined);
+const BUSINESS_FIELDS: Array<[keyof BusinessDetails, string, { maxLength: number; autocomplete?: string; inputmode?: 'numeric' }]> = [
+  ['legalName', 'Legal name', { maxLength: 200 }],
+  ['kennitala', 'Kennitala', { maxLength: 11, inputmode: 'numeric' }],
+  ['vatNumber', 'VAT number (VSK-númer)', { maxLength: 40 }],
+  ['addressLine1', 'Address', { maxLength: 200, autocomplete: 'address-line1' }],
+  ['addressLine2', 'Address, second line', { maxLength: 200, autocomplete: 'address-line2' }],
+  ['postalCode', 'Postal code', { maxLength: 20, autocomplete: 'postal-code' }],
+  ['city', 'City', { maxLength: 100, autocomplete: 'address-level2' }],
+  ['country', 'Country (two letters, e.g. IS)', { maxLength: 2, autocomplete: 'country' }],
+  ['supportEmail', 'Support e-mail', { maxLength: 254, autocomplete: 'email' }],
+];
+
+const PORTAL_SWITCHES: Array<[Exclude<keyof PortalSettings, 'returnUrl'>, string]> = [
+  ['allowCancel', 'Cancel a subscription at period end (and undo it)'],
+  ['allowUpdatePaymentMethods', 'Add and remove cards, choose the default'],
+  ['allowUpdateBillingDetails', 'Change their e-mail, billing address and VAT number'],
+  ['allowPayInvoices', 'Pay an open invoice now'],
+  ['showInvoiceHistory', 'See invoices and credit notes with their documents'],
+];
+
+async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}) {
+  const [m, business, portal, vat, accounting] = await Promise.all([
+    d.deps.db.merchant.findUniqueOrThrow({ where: { id: d.merchant.id } }),
+    getBusinessDetails(d.deps.db, d.merchant.id),
+    getPortalSettings(d.deps.db, d.merchant.id),
+    getVatSettings(d.db),
+    loadAccountingView(d),
+  ]);
+  const st = (s: Section) => (extra.failed?.section === s ? extra.failed.state : undefined);
   const bank = bankInvoiceSettings();
-  const vat = await getVatSettings(d.db);
+  const owner = d.can('manage_business');
   sendPage(ctx, d, {
     title: 'Settings',
     active: '/dashboard/settings',
     body: (
       <>
+        <nav class="toc" aria-label="Settings sections">
+          {[
+            ['business', 'Business'],
+            ['business-details', 'Details on invoices'],
+            ['portal-settings', 'Customer portal'],
+            ['accounting', 'Accounting'],
+            ['redirect-domains', 'Redirect domains'],
+            ['allowed-origins', 'Checkout origins'],
+            ['bank-invoice-settings', 'Bank invoices'],
+            ['vat-settings', 'VAT'],
+            ['going-live', 'Going live'],
+          ].map(([id, label]) => (
+            <a href={`#${id}`}>{label}</a>
+          ))}
+        </nav>
         <Panel title="Business" id="business">
-          {d.can('manage_business') ? (
+          {owner ? (
             <form method="post" action="/dashboard/settings/profile" id="profile-form">
               <Csrf token={d.csrf} />
               <FormErrors state={st('profile')} />
@@ -49,11 +100,75 @@ async function settingsPage(ctx: AppContext, d: Dashboard, failed?: { section: S
               <button type="submit">Save</button>
             </form>
           ) : (
-            <Props rows={[['Business name', m.name], ['Default currency', m.defaultCurrency]]} />
+            <Props
+              rows={[
+                ['Business name', m.name],
+                ['Default currency', m.defaultCurrency],
+              ]}
+            />
           )}
-          <p class="muted" id="business-details-hook">
-            Legal name, kennitala, VAT number and address for invoices and the customer portal are set with the customer-portal feature; this dashboard shows them here once that feature is installed.
+        </Panel>
+        <Panel title="Business details on invoices" id="business-details">
+          <p class="muted">
+            Printed as the seller on invoice and credit note documents and shown in the customer portal (the same in test and live mode). Empty: the business name only.
           </p>
+          {owner ? (
+            <form method="post" action="/dashboard/settings/business-details" id="business-details-form" class="grid-form">
+              <Csrf token={d.csrf} />
+              <FormErrors state={st('business')} />
+              {BUSINESS_FIELDS.map(([key, label, input]) => (
+                <Field
+                  name={BUSINESS_DETAIL_PARAMS[key]}
+                  label={label}
+                  value={business[key]}
+                  state={st('business')}
+                  type={key === 'supportEmail' ? 'email' : 'text'}
+                  input={input}
+                />
+              ))}
+              <button type="submit" id="business-details-save">
+                Save details
+              </button>
+            </form>
+          ) : (
+            <Props rows={BUSINESS_FIELDS.map(([key, label]) => [label, business[key]])} />
+          )}
+        </Panel>
+        <Panel title="Customer portal" id="portal-settings">
+          <p class="muted">What customers may do in the portal (the same in test and live mode). Pausing is never offered there.</p>
+          {owner ? (
+            <form method="post" action="/dashboard/settings/portal" id="portal-form">
+              <Csrf token={d.csrf} />
+              <FormErrors state={st('portal')} />
+              <fieldset>
+                <legend>In the portal, customers may</legend>
+                {PORTAL_SWITCHES.map(([key, label]) => (
+                  <Checkbox name={PORTAL_SETTING_PARAMS[key]} label={label} checked={portal[key]} state={st('portal')} />
+                ))}
+              </fieldset>
+              <Field
+                name="return_url"
+                label="Return link (“Back to …”), empty for none"
+                type="url"
+                value={portal.returnUrl}
+                state={st('portal')}
+                input={{ maxLength: 2048, placeholder: 'https://shop.example.is/account' }}
+              />
+              <button type="submit" id="portal-save">
+                Save portal settings
+              </button>
+            </form>
+          ) : (
+            <Props
+              rows={[
+                ...PORTAL_SWITCHES.map(([key, label]): [string, string] => [`Customers may: ${label.toLowerCase()}`, portal[key] ? 'yes' : 'no']),
+                ['Return link', portal.returnUrl ?? 'none'],
+              ]}
+            />
+          )}
+        </Panel>
+        <Panel title={`Accounting connection (${d.tenant.mode} mode)`} id="accounting">
+          <AccountingPanelBody d={d} view={accounting} state={st('accounting')} authorizeUrl={extra.authorizeUrl} />
         </Panel>
         <Panel title="Redirect domains (hosted checkout)" id="redirect-domains">
           <p class="muted">Return and cancel URLs of hosted checkout must be on one of these domains or a subdomain. Empty: any URL (https in live mode).</p>
@@ -104,27 +219,43 @@ async function settingsPage(ctx: AppContext, d: Dashboard, failed?: { section: S
                 state={st('vat')}
                 options={VAT_RATE_IDS.map((r) => [r, `${r} (${basisPointsToPercent(vatRatesOf(vat.country).find((x) => x.rate === r)?.basisPoints ?? 0)}%)`])}
               />
-              <Select name="prices_include_vat" label="Prices include VAT" value={vat.pricesIncludeVat ? 'true' : 'false'} state={st('vat')} options={[['true', 'Yes'], ['false', 'No (VAT is added)']]} />
+              <Select
+                name="prices_include_vat"
+                label="Prices include VAT"
+                value={vat.pricesIncludeVat ? 'true' : 'false'}
+                state={st('vat')}
+                options={[
+                  ['true', 'Yes'],
+                  ['false', 'No (VAT is added)'],
+                ]}
+              />
               <button type="submit">Save VAT settings</button>
             </form>
           ) : (
-            <Props rows={[['Country', vat.country], ['Default rate', vat.defaultVatRate], ['Prices include VAT', vat.pricesIncludeVat ? 'yes' : 'no']]} />
+            <Props
+              rows={[
+                ['Country', vat.country],
+                ['Default rate', vat.defaultVatRate],
+                ['Prices include VAT', vat.pricesIncludeVat ? 'yes' : 'no'],
+              ]}
+            />
           )}
           <p class="muted">Changes apply to invoices built from now on.</p>
-        </Panel>
-        <Panel title="Customer portal" id="portal-settings">
-          <p class="muted">Not available yet: portal settings appear here once the customer-portal feature is installed.</p>
-        </Panel>
-        <Panel title="Accounting connection" id="accounting">
-          <p class="muted">Not available yet: the accounting connection appears here once the accounting feature is installed.</p>
         </Panel>
         <Panel title="Going live" id="going-live">
           {m.liveEnabledAt ? (
             <p id="live-status">Live since {when(m.liveEnabledAt)}. Switch to live data at the top; create live keys under Developers → API keys.</p>
-          ) : d.can('manage_business') ? (
+          ) : owner ? (
             <>
               <p id="live-status">This business works in test mode only. Going live lets live keys work and real money move; it cannot be undone here.</p>
-              <ActionButton action="/dashboard/settings/go-live" csrf={d.csrf} label="Go live" id="go-live" danger confirm="Turn live mode on for this business? Live keys will work and real money will move." />
+              <ActionButton
+                action="/dashboard/settings/go-live"
+                csrf={d.csrf}
+                label="Go live"
+                id="go-live"
+                danger
+                confirm="Turn live mode on for this business? Live keys will work and real money will move."
+              />
               <FormErrors state={st('live')} />
             </>
           ) : (
@@ -136,90 +267,84 @@ async function settingsPage(ctx: AppContext, d: Dashboard, failed?: { section: S
   });
 }
 
+/** A business-details or portal patch from the form: every field the form has, by its API name. */
+function patchFrom<K extends string>(form: Dashboard['form'], params: Record<K, string>, read: (raw: string | undefined) => unknown): Partial<Record<K, unknown>> {
+  const out: Partial<Record<K, unknown>> = {};
+  for (const [key, param] of Object.entries(params) as Array<[K, string]>) out[key] = read(form[param] === undefined ? undefined : field(form, param));
+  return out;
+}
+
 export function settingsPages(router: DashboardRouter, deps: AppDeps): void {
   const session = requireSession(deps);
   router.get('/settings', session, async (ctx) => settingsPage(ctx, dash(ctx)));
 
-  router.post('/settings/profile', session, async (ctx) => {
-    const d = dash(ctx);
-    await formPost(
-      ctx,
-      d,
-      {
-        permission: 'manage_business',
-        action: 'merchant.update',
-        objectType: 'merchant',
-        objectId: d.merchant.id,
-        modeScoped: false,
-        run: async (tx) => updateMerchantProfile(tx as unknown as Db, d.merchant.id, { name: field(d.form, 'name'), default_currency: field(d.form, 'default_currency') }),
-        detail: (m) => ({ name: m.name, default_currency: m.defaultCurrency }),
-      },
-      { fields: ['name', 'default_currency'], success: () => redirectWithNotice(ctx, '/dashboard/settings', 'settings_saved'), failure: (state) => settingsPage(ctx, d, { section: 'profile', state }) },
-    );
-  });
+  const post: SettingsPost = (path, section, fields, specOf) => {
+    router.post(path, session, async (ctx) => {
+      const d = dash(ctx);
+      const spec = specOf(d, ctx);
+      await formPost(ctx, d, spec, {
+        fields,
+        success: async (r) => (spec.success ? spec.success(ctx, r) : redirectWithNotice(ctx, '/dashboard/settings', spec.notice ?? 'settings_saved')),
+        failure: (state) => settingsPage(ctx, d, { failed: { section, state } }),
+      });
+    });
+  };
+  const merchantAction = (d: Dashboard, permission: Permission, action: string) => ({ permission, action, objectType: 'merchant', objectId: d.merchant.id, modeScoped: false });
 
-  router.post('/settings/redirect-domains', session, async (ctx) => {
-    const d = dash(ctx);
-    await formPost(
-      ctx,
-      d,
-      {
-        permission: 'manage_developers',
-        action: 'redirect_domains.update',
-        objectType: 'merchant',
-        objectId: d.merchant.id,
-        modeScoped: false,
-        run: async (tx) => setRedirectDomains(tx as unknown as Db, d.merchant.id, lines(field(d.form, 'domains'))),
-        detail: (list) => ({ domains: list }),
-      },
-      { fields: ['domains'], success: () => redirectWithNotice(ctx, '/dashboard/settings', 'settings_saved'), failure: (state) => settingsPage(ctx, d, { section: 'domains', state }) },
-    );
-  });
+  post('/settings/profile', 'profile', ['name', 'default_currency'], (d) => ({
+    ...merchantAction(d, 'manage_business', 'merchant.update'),
+    run: async (tx) => updateMerchantProfile(tx as unknown as Db, d.merchant.id, { name: field(d.form, 'name'), default_currency: field(d.form, 'default_currency') }),
+    detail: (m) => ({ name: m.name, default_currency: m.defaultCurrency }),
+  }));
 
-  router.post('/settings/allowed-origins', session, async (ctx) => {
-    const d = dash(ctx);
-    await formPost(
-      ctx,
-      d,
-      {
-        permission: 'manage_developers',
-        action: 'allowed_origins.update',
-        objectType: 'merchant',
-        objectId: d.merchant.id,
-        modeScoped: false,
-        run: async (tx) => setAllowedOrigins(tx as unknown as Db, d.merchant.id, lines(field(d.form, 'origins'))),
-        detail: (list) => ({ origins: list }),
-      },
-      { fields: ['origins'], success: () => redirectWithNotice(ctx, '/dashboard/settings', 'settings_saved'), failure: (state) => settingsPage(ctx, d, { section: 'origins', state }) },
-    );
-  });
+  post('/settings/business-details', 'business', Object.values(BUSINESS_DETAIL_PARAMS), (d) => ({
+    ...merchantAction(d, 'manage_business', 'business_details.update'),
+    run: async (tx) => updateBusinessDetails(tx as unknown as Db, d.merchant.id, patchFrom(d.form, BUSINESS_DETAIL_PARAMS, (v) => v) as BusinessDetailsPatch),
+    detail: (b) => ({ legal_name: b.legalName, kennitala: b.kennitala, vat_number: b.vatNumber }),
+  }));
 
-  router.post('/settings/vat', session, async (ctx) => {
-    const d = dash(ctx);
-    await formPost(
-      ctx,
-      d,
-      {
-        permission: 'manage_accounting',
-        action: 'vat_settings.update',
-        objectType: 'vat_settings',
-        run: async (tx) => {
-          const input = parseBody(updateVatSettingsSchema, { country: field(d.form, 'country'), default_vat_rate: field(d.form, 'default_vat_rate'), prices_include_vat: field(d.form, 'prices_include_vat') === 'true' });
-          return updateVatSettings(tx, d.tenant, input);
-        },
-        detail: (v) => ({ ...v }),
-      },
-      { fields: ['country', 'default_vat_rate', 'prices_include_vat'], success: () => redirectWithNotice(ctx, '/dashboard/settings', 'settings_saved'), failure: (state) => settingsPage(ctx, d, { section: 'vat', state }) },
-    );
-  });
+  post('/settings/portal', 'portal', Object.values(PORTAL_SETTING_PARAMS), (d) => ({
+    ...merchantAction(d, 'manage_business', 'portal_settings.update'),
+    run: async (tx) => {
+      const patch = patchFrom(d.form, PORTAL_SETTING_PARAMS, (v) => v === 'true') as Partial<PortalSettings>;
+      patch.returnUrl = field(d.form, 'return_url');
+      return updatePortalSettings(tx as unknown as Db, d.merchant.id, patch);
+    },
+    detail: (p) => ({ ...p }),
+  }));
 
-  router.post('/settings/go-live', session, async (ctx) => {
-    const d = dash(ctx);
-    await formPost(
-      ctx,
-      d,
-      { permission: 'manage_business', action: 'merchant.go_live', objectType: 'merchant', objectId: d.merchant.id, modeScoped: false, run: async (tx) => markMerchantLive(tx as unknown as Db, d.merchant.id, new Date()) },
-      { fields: [], success: () => redirectWithNotice(ctx, '/dashboard/settings', 'went_live'), failure: (state) => settingsPage(ctx, d, { section: 'live', state }) },
-    );
-  });
+  post('/settings/redirect-domains', 'domains', ['domains'], (d) => ({
+    ...merchantAction(d, 'manage_developers', 'redirect_domains.update'),
+    run: async (tx) => setRedirectDomains(tx as unknown as Db, d.merchant.id, lines(field(d.form, 'domains'))),
+    detail: (list) => ({ domains: list }),
+  }));
+
+  post('/settings/allowed-origins', 'origins', ['origins'], (d) => ({
+    ...merchantAction(d, 'manage_developers', 'allowed_origins.update'),
+    run: async (tx) => setAllowedOrigins(tx as unknown as Db, d.merchant.id, lines(field(d.form, 'origins'))),
+    detail: (list) => ({ origins: list }),
+  }));
+
+  post('/settings/vat', 'vat', ['country', 'default_vat_rate', 'prices_include_vat'], (d) => ({
+    permission: 'manage_accounting',
+    action: 'vat_settings.update',
+    objectType: 'vat_settings',
+    run: async (tx) => {
+      const input = parseBody(updateVatSettingsSchema, {
+        country: field(d.form, 'country'),
+        default_vat_rate: field(d.form, 'default_vat_rate'),
+        prices_include_vat: field(d.form, 'prices_include_vat') === 'true',
+      });
+      return updateVatSettings(tx, d.tenant, input);
+    },
+    detail: (v) => ({ ...v }),
+  }));
+
+  post('/settings/go-live', 'live', [], (d) => ({
+    ...merchantAction(d, 'manage_business', 'merchant.go_live'),
+    run: async (tx) => markMerchantLive(tx as unknown as Db, d.merchant.id, new Date()),
+    notice: 'went_live',
+  }));
+
+  accountingSettingsRoutes(router, deps, session, post, (ctx, d, extra) => settingsPage(ctx, d, extra));
 }

@@ -12,6 +12,7 @@ import { commandRefusal } from '../../../src/contracts/subscription-commands';
 import { workflowIds } from '../../../src/temporal/workflow-ids';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession, type Dashboard } from '../session';
+import { queryParams } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
 import { ActionButton, FormErrors, Pager, Panel, Props, Status, Table, day, money, when, type FormState } from '../views/ui';
@@ -19,22 +20,18 @@ import { InvoicesTable, SubscriptionsTable } from '../views/tables';
 
 const STATUSES = ['trialing', 'active', 'past_due', 'unpaid', 'paused', 'canceled'] as const;
 
-function qs(ctx: AppContext, names: string[]): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const n of names) {
-    const v = ctx.query[n];
-    if (typeof v === 'string' && v !== '') out[n] = v;
-  }
-  return out;
-}
-
 export function temporalWorkflowUrl(d: Dashboard, workflowId: string): string {
   const query = encodeURIComponent(`WorkflowId="${workflowId}"`);
   return `${d.deps.config.temporalUiUrl}/namespaces/${encodeURIComponent(d.deps.config.temporalNamespace)}/workflows?query=${query}`;
 }
 
 const ACTIONS: Array<{ path: string; label: string; command: SubscriptionChangeCommand; confirm?: string; danger?: boolean }> = [
-  { path: 'cancel-at-period-end', label: 'Cancel at period end', command: { kind: 'cancel', atPeriodEnd: true }, confirm: 'Cancel this subscription at the end of the current period?' },
+  {
+    path: 'cancel-at-period-end',
+    label: 'Cancel at period end',
+    command: { kind: 'cancel', atPeriodEnd: true },
+    confirm: 'Cancel this subscription at the end of the current period?',
+  },
   { path: 'cancel-now', label: 'Cancel now', command: { kind: 'cancel', atPeriodEnd: false }, confirm: 'Cancel this subscription now? Billing stops at once.', danger: true },
   { path: 'uncancel', label: 'Undo cancellation', command: { kind: 'uncancel' } },
   { path: 'pause', label: 'Pause', command: { kind: 'pause' }, confirm: 'Pause this subscription? No invoices while paused.' },
@@ -60,8 +57,18 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
         <Panel title="Subscription" id="subscription">
           <Props
             rows={[
-              ['Status', <span id="subscription-status"><Status value={s.status} /></span>],
-              ['Customer', <a href={`/dashboard/customers/${s.customerId}`} class="mono">{s.customerId}</a>],
+              [
+                'Status',
+                <span id="subscription-status">
+                  <Status value={s.status} />
+                </span>,
+              ],
+              [
+                'Customer',
+                <a href={`/dashboard/customers/${s.customerId}`} class="mono">
+                  {s.customerId}
+                </a>,
+              ],
               ['Collection', s.collectionMethod === 'send_invoice' ? `bank claim, due in ${s.daysUntilDue ?? '—'} days` : 'card, charged automatically'],
               ['Current period', `${when(s.currentPeriodStart)} – ${when(s.currentPeriodEnd)}`],
               ['Trial', s.trialEnd ? `${day(s.trialStart)} – ${day(s.trialEnd)}` : null],
@@ -70,13 +77,26 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
               ['Paused since', when(s.pausedAt)],
               ['Started', when(s.startDate)],
               ['Test clock', s.testClockId],
-              ['Workflow', <a href={temporalWorkflowUrl(d, workflowIds.subscription(s.id))} id="workflow-link" rel="noopener" target="_blank">{workflowIds.subscription(s.id)} in the Temporal Web UI</a>],
+              [
+                'Workflow',
+                <a href={temporalWorkflowUrl(d, workflowIds.subscription(s.id))} id="workflow-link" rel="noopener" target="_blank">
+                  {workflowIds.subscription(s.id)} in the Temporal Web UI
+                </a>,
+              ],
             ]}
           />
           {canAct && possible.length > 0 ? (
             <div class="actions" id="subscription-actions">
               {possible.map((a) => (
-                <ActionButton action={`/dashboard/subscriptions/${s.id}/${a.path}`} csrf={d.csrf} label={a.label} id={`sub-${a.path}`} confirm={a.confirm} danger={a.danger} busy="Working…" />
+                <ActionButton
+                  action={`/dashboard/subscriptions/${s.id}/${a.path}`}
+                  csrf={d.csrf}
+                  label={a.label}
+                  id={`sub-${a.path}`}
+                  confirm={a.confirm}
+                  danger={a.danger}
+                  busy="Working…"
+                />
               ))}
             </div>
           ) : null}
@@ -88,7 +108,17 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
             empty="No items."
             columns={[
               { label: 'Product', cell: (i) => priceById.get(i.priceId)?.product.name ?? i.priceId },
-              { label: 'Price', cell: (i) => { const p = priceById.get(i.priceId); return p?.unitAmount != null ? `${money(p.unitAmount, p.currency)}${p.recurringUsageType === 'metered' ? ' per unit' : ''}` : p?.tiersMode ? `tiered (${p.tiersMode})` : '—'; } },
+              {
+                label: 'Price',
+                cell: (i) => {
+                  const p = priceById.get(i.priceId);
+                  return p?.unitAmount != null
+                    ? `${money(p.unitAmount, p.currency)}${p.recurringUsageType === 'metered' ? ' per unit' : ''}`
+                    : p?.tiersMode
+                      ? `tiered (${p.tiersMode})`
+                      : '—';
+                },
+              },
               { label: 'Quantity', num: true, cell: (i) => (priceById.get(i.priceId)?.recurringUsageType === 'metered' ? 'metered' : i.quantity) },
               { label: 'Since', cell: (i) => when(i.createdAt) },
             ]}
@@ -98,7 +128,8 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
           {preview ? (
             <>
               <p>
-                At {when(s.currentPeriodEnd)}: <strong id="preview-total">{money(preview.invoice.total, preview.invoice.currency)}</strong> for {day(preview.invoice.periodStart)} – {day(preview.invoice.periodEnd)}. Usage so far counts; it may still grow.
+                At {when(s.currentPeriodEnd)}: <strong id="preview-total">{money(preview.invoice.total, preview.invoice.currency)}</strong> for {day(preview.invoice.periodStart)} –{' '}
+                {day(preview.invoice.periodEnd)}. Usage so far counts; it may still grow.
               </p>
               <Table
                 caption="Preview lines"
@@ -113,7 +144,8 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
             </>
           ) : (
             <p class="muted" id="preview-none">
-              No invoice at the end of this period ({s.status === 'canceled' ? 'canceled' : s.status === 'paused' ? 'paused' : s.status === 'unpaid' ? 'unpaid: billing stopped' : 'nothing to bill'}).
+              No invoice at the end of this period (
+              {s.status === 'canceled' ? 'canceled' : s.status === 'paused' ? 'paused' : s.status === 'unpaid' ? 'unpaid: billing stopped' : 'nothing to bill'}).
             </p>
           )}
         </Panel>
@@ -130,7 +162,7 @@ export function subscriptionPages(router: DashboardRouter, deps: AppDeps): void 
 
   router.get('/subscriptions', session, async (ctx) => {
     const d = dash(ctx);
-    const query = qs(ctx, ['status', 'customer', 'starting_after']);
+    const query = queryParams(ctx, ['status', 'customer', 'starting_after']);
     const filter = parseQuery(listSubscriptionsQuery, query);
     const page = await listSubscriptions(d.db, { customerId: filter.customer, status: filter.status }, pageParams(query));
     sendPage(ctx, d, {

@@ -3,14 +3,15 @@
 import type { AppContext, AppDeps } from '../../context';
 import { errors } from '../../../src/errors';
 import { pageParams, pathId } from '../../validate';
-import { createInvitation, listOpenInvitations, revokeInvitation } from '../../../src/domain/dashboard-users/invitations';
-import { changeUserRole, listTeam, removeUser } from '../../../src/domain/dashboard-users/manage-team';
+import { createInvitation, revokeInvitation } from '../../../src/domain/dashboard-users/invitations';
+import { changeUserRole, removeUser } from '../../../src/domain/dashboard-users/manage-team';
+import { pageOpenInvitations, pageTeamMembers } from '../../../src/domain/dashboard-users/page-team';
 import { DASHBOARD_ROLES, ROLE_LABELS } from '../../../src/domain/dashboard-users/roles';
 import { listAuditEntries } from '../../../src/domain/dashboard-audit/list-audit-entries';
 import type { DashboardAuditEntry, DashboardInvitation, DashboardUser } from '../../../src/generated/prisma/client';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession, assertPermission, type Dashboard } from '../session';
-import { field } from '../http';
+import { field, queryParams } from '../http';
 import { actOnTeam } from '../actions';
 import { isRefusal } from '../forms';
 import { formStateFrom, redirectWithNotice, sendPage } from '../render';
@@ -21,8 +22,13 @@ const ROLE_OPTIONS: Array<[string, string]> = DASHBOARD_ROLES.map((r) => [r, ROL
 
 async function teamPage(ctx: AppContext, d: Dashboard, extra: { state?: FormState; link?: string } = {}) {
   const now = new Date();
-  const [users, invitations] = await Promise.all([listTeam(d.deps.db, d.merchant.id), d.can('manage_team') ? listOpenInvitations(d.deps.db, d.merchant.id, now) : Promise.resolve([])]);
+  // Two lists on one page, each with its own cursor.
+  const q = queryParams(ctx, ['starting_after', 'invitations_after']);
   const owner = d.can('manage_team');
+  const [users, invitations] = await Promise.all([
+    pageTeamMembers(d.deps.db, d.merchant.id, pageParams({ starting_after: q.starting_after })),
+    owner ? pageOpenInvitations(d.deps.db, d.merchant.id, now, pageParams({ starting_after: q.invitations_after })) : Promise.resolve({ data: [], hasMore: false }),
+  ]);
   sendPage(ctx, d, {
     title: 'Team',
     active: '/dashboard/team',
@@ -33,7 +39,7 @@ async function teamPage(ctx: AppContext, d: Dashboard, extra: { state?: FormStat
           <FormErrors state={extra.state?.formError && !extra.state.errors ? extra.state : undefined} />
           <Table<DashboardUser>
             caption="Users"
-            rows={users}
+            rows={users.data}
             empty="No users."
             columns={[
               { label: 'E-mail', cell: (u) => u.email },
@@ -42,7 +48,7 @@ async function teamPage(ctx: AppContext, d: Dashboard, extra: { state?: FormStat
                 label: 'Role',
                 cell: (u) =>
                   owner && u.id !== d.user.id ? (
-                    <form method="post" action={`/dashboard/team/users/${u.id}/role`} class="inline">
+                    <form method="post" action={`/dashboard/team/users/${u.id}/role`} class="inline-row">
                       <Csrf token={d.csrf} />
                       <label class="skip" for={`role-${u.id}`}>
                         Role of {u.email}
@@ -66,32 +72,50 @@ async function teamPage(ctx: AppContext, d: Dashboard, extra: { state?: FormStat
               { label: 'Since', cell: (u) => when(u.createdAt) },
               {
                 label: '',
-                cell: (u) => (owner && u.id !== d.user.id ? <ActionButton action={`/dashboard/team/users/${u.id}/remove`} csrf={d.csrf} label="Remove" danger confirm={`Remove ${u.email}? Their sessions end at once.`} /> : null),
+                cell: (u) =>
+                  owner && u.id !== d.user.id ? (
+                    <ActionButton action={`/dashboard/team/users/${u.id}/remove`} csrf={d.csrf} label="Remove" danger confirm={`Remove ${u.email}? Their sessions end at once.`} />
+                  ) : null,
               },
             ]}
           />
+          <Pager basePath="/dashboard/team" query={q} hasMore={users.hasMore} lastId={users.data.at(-1)?.id} label="Pages of users" />
         </Panel>
         {owner ? (
           <>
             <Panel title="Open invitations" id="invitations">
               <Table<DashboardInvitation>
                 caption="Open invitations"
-                rows={invitations}
+                rows={invitations.data}
                 empty="No open invitations."
                 columns={[
                   { label: 'E-mail', cell: (i) => i.email },
                   { label: 'Role', cell: (i) => ROLE_LABELS[i.role] },
                   { label: 'Expires', cell: (i) => when(i.expiresAt) },
-                  { label: '', cell: (i) => <ActionButton action={`/dashboard/team/invitations/${i.id}/revoke`} csrf={d.csrf} label="Revoke" /> },
+                  { label: '', cell: (i) => <ActionButton action={`/dashboard/team/invitations/${i.id}/revoke`} csrf={d.csrf} label="Revoke" id={`revoke-invitation-${i.id}`} /> },
                 ]}
+              />
+              <Pager
+                basePath="/dashboard/team"
+                query={q}
+                param="invitations_after"
+                hasMore={invitations.hasMore}
+                lastId={invitations.data.at(-1)?.id}
+                label="Pages of invitations"
               />
             </Panel>
             <Panel title="Invite someone" id="invite">
               <form method="post" action="/dashboard/team/invitations" id="invite-form">
                 <Csrf token={d.csrf} />
-                <FormErrors state={extra.state?.errors ? undefined : undefined} />
                 <Field name="email" label="E-mail" type="email" state={extra.state} input={{ required: true }} />
-                <Select name="role" label="Role" options={ROLE_OPTIONS} state={extra.state} value="read_only" hint="Owner: everything. Developer: keys, webhooks, origins, domains. Finance: invoices, payments, refunds, customers, accounting. Read-only: looks only." />
+                <Select
+                  name="role"
+                  label="Role"
+                  options={ROLE_OPTIONS}
+                  state={extra.state}
+                  value="read_only"
+                  hint="Owner: everything. Developer: keys, webhooks, origins, domains. Finance: invoices, payments, refunds, customers, accounting. Read-only: looks only."
+                />
                 <button type="submit">Create invitation link</button>
               </form>
             </Panel>
@@ -140,8 +164,12 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
   router.post('/team/invitations/:id/revoke', session, async (ctx) => {
     const d = dash(ctx);
     const id = pathId(ctx.params.id);
-    await teamForm(ctx, d, { permission: 'manage_team', action: 'invitation.revoke', objectType: 'invitation', objectId: id, run: async (db) => revokeInvitation(db, d.merchant.id, id, new Date()) }, [], () =>
-      redirectWithNotice(ctx, '/dashboard/team', 'invitation_revoked'),
+    await teamForm(
+      ctx,
+      d,
+      { permission: 'manage_team', action: 'invitation.revoke', objectType: 'invitation', objectId: id, run: async (db) => revokeInvitation(db, d.merchant.id, id, new Date()) },
+      [],
+      () => redirectWithNotice(ctx, '/dashboard/team', 'invitation_revoked'),
     );
   });
 
@@ -192,7 +220,7 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
   router.get('/audit', session, async (ctx) => {
     const d = dash(ctx);
     assertPermission(d, 'manage_team');
-    const q: Record<string, string | undefined> = { starting_after: typeof ctx.query.starting_after === 'string' && ctx.query.starting_after ? ctx.query.starting_after : undefined };
+    const q = queryParams(ctx, ['starting_after']);
     const page = await listAuditEntries(d.deps.db, d.merchant.id, pageParams(q));
     sendPage(ctx, d, {
       title: 'Audit log',

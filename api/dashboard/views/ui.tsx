@@ -31,7 +31,7 @@ export function day(d: Date | null | undefined): string {
 
 const GOOD = new Set(['succeeded', 'paid', 'active', 'enabled', 'complete', 'issued', 'ok', 'trialing']);
 const WARN = new Set(['pending', 'open', 'draft', 'past_due', 'paused', 'requires_payment_method', 'processing', 'advancing', 'disabled']);
-const BAD = new Set(['failed', 'canceled', 'void', 'uncollectible', 'unpaid', 'denied', 'expired', 'revoked']);
+const BAD = new Set(['failed', 'canceled', 'void', 'uncollectible', 'unpaid', 'denied', 'expired', 'revoked', 'error', 'disconnected']);
 
 export function Status({ value }: { value: string | null | undefined }) {
   const v = value ?? '—';
@@ -83,9 +83,23 @@ export function Table<T>({ columns, rows, empty, caption }: { columns: Column<T>
   );
 }
 
-/** "Next page" with the last row's id as starting_after, keeping the page's other filters. */
-export function Pager({ basePath, query, hasMore, lastId }: { basePath: string; query: Record<string, string | undefined>; hasMore: boolean; lastId: string | undefined }) {
-  const first = Boolean(query.starting_after);
+/** "Next page" with the last row's id as starting_after (or `param`, for a second list on a page), keeping the page's other filters. */
+export function Pager({
+  basePath,
+  query,
+  hasMore,
+  lastId,
+  param = 'starting_after',
+  label,
+}: {
+  basePath: string;
+  query: Record<string, string | undefined>;
+  hasMore: boolean;
+  lastId: string | undefined;
+  param?: string;
+  label?: string;
+}) {
+  const first = Boolean(query[param]);
   if (!hasMore && !first) return null;
   const build = (extra: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
@@ -94,10 +108,10 @@ export function Pager({ basePath, query, hasMore, lastId }: { basePath: string; 
     return s ? `${basePath}?${s}` : basePath;
   };
   return (
-    <nav class="pager" aria-label="Pages">
-      {first ? <a href={build({ starting_after: undefined })}>« First page</a> : null}
+    <nav class="pager" aria-label={label ?? 'Pages'}>
+      {first ? <a href={build({ [param]: undefined })}>« First page</a> : null}
       {hasMore && lastId ? (
-        <a href={build({ starting_after: lastId })} rel="next">
+        <a href={build({ [param]: lastId })} rel="next">
           Next page »
         </a>
       ) : null}
@@ -154,7 +168,15 @@ export function Field({
           {hint}
         </span>
       ) : null}
-      <input id={id} name={name} type={type} value={type === 'password' ? '' : valueOf(state, name, value)} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy} {...input} />
+      <input
+        id={id}
+        name={name}
+        type={type}
+        value={type === 'password' ? '' : valueOf(state, name, value)}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy}
+        {...input}
+      />
       {error ? (
         <p class="field-error" id={`${id}-error`} data-field={name}>
           {error}
@@ -175,7 +197,12 @@ export function TextArea({ name, label, state, value, hint }: { name: string; la
           {hint}
         </span>
       ) : null}
-      <textarea id={id} name={name} aria-invalid={error ? 'true' : undefined} aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}>
+      <textarea
+        id={id}
+        name={name}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
+      >
         {valueOf(state, name, value)}
       </textarea>
       {error ? (
@@ -187,7 +214,21 @@ export function TextArea({ name, label, state, value, hint }: { name: string; la
   );
 }
 
-export function Select({ name, label, options, state, value, hint }: { name: string; label: string; options: Array<[string, string]>; state?: FormState; value?: string; hint?: string }) {
+export function Select({
+  name,
+  label,
+  options,
+  state,
+  value,
+  hint,
+}: {
+  name: string;
+  label: string;
+  options: Array<[string, string]>;
+  state?: FormState;
+  value?: string;
+  hint?: string;
+}) {
   const error = state?.errors?.[name];
   const id = `f-${name}`;
   const current = valueOf(state, name, value);
@@ -206,6 +247,37 @@ export function Select({ name, label, options, state, value, hint }: { name: str
           </option>
         ))}
       </select>
+      {error ? (
+        <p class="field-error" id={`${id}-error`} data-field={name}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Checkbox({ name, label, checked, state, hint }: { name: string; label: string; checked: boolean; state?: FormState; hint?: string }) {
+  const error = state?.errors?.[name];
+  const id = `f-${name}`;
+  // A form sent back with an error keeps what was ticked (an unticked box is not sent at all).
+  const on = state?.values ? state.values[name] === 'true' : checked;
+  return (
+    <div class="field check">
+      <input
+        id={id}
+        name={name}
+        type="checkbox"
+        value="true"
+        checked={on}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
+      />
+      <label for={id}>{label}</label>
+      {hint ? (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
       {error ? (
         <p class="field-error" id={`${id}-error`} data-field={name}>
           {error}
@@ -263,7 +335,15 @@ export function Props({ rows }: { rows: Array<[string, ComponentChildren]> }) {
 }
 
 /** A chart drawn by dashboard.js from the JSON block (no inline script: it is data, not code). */
-export function Chart({ id, title, spec }: { id: string; title: string; spec: { type?: 'bar' | 'line'; labels: string[]; series: Array<{ label: string; data: number[] }>; currency?: string } }) {
+export function Chart({
+  id,
+  title,
+  spec,
+}: {
+  id: string;
+  title: string;
+  spec: { type?: 'bar' | 'line'; labels: string[]; series: Array<{ label: string; data: number[] }>; currency?: string };
+}) {
   const json = JSON.stringify(spec).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
   const summary = spec.series.map((s) => `${s.label}: ${s.data.map((v, i) => `${spec.labels[i]} ${spec.currency ? `${v} ${spec.currency}` : v}`).join(', ')}`).join('; ');
   return (

@@ -1,6 +1,6 @@
 // What customers may do in the portal, per merchant (the same in test and live mode). No row
-// means the defaults below (docs/portal.md). Managed with `billing portal settings` and later
-// the dashboard: both call these functions. Pause is never offered in the portal.
+// means the defaults below (docs/portal.md). Managed with `billing portal settings` and the
+// dashboard's Settings: both call these functions. Pause is never offered in the portal.
 import type { Db } from '../../db/client';
 import type { TenantDb } from '../../db/tenancy';
 import { errors } from '../../errors';

@@ -60,10 +60,3 @@ export async function revokeInvitation(db: Pick<Db, 'dashboardInvitation'>, merc
   return db.dashboardInvitation.update({ where: { id }, data: { revokedAt: now } });
 }
 
-export async function listOpenInvitations(db: Pick<Db, 'dashboardInvitation'>, merchantId: string, now: Date): Promise<DashboardInvitation[]> {
-  return db.dashboardInvitation.findMany({
-    where: { merchantId, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: 100,
-  });
-}
