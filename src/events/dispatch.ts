@@ -35,6 +35,8 @@ export interface ApiDispatchDeps {
 
 export interface EventRef {
   id: string;
+  /** Written already dispatched (src/events/record-event.ts eventsInsertCte): skipped. */
+  dispatched?: boolean;
 }
 
 export interface DispatchSummary {
@@ -51,8 +53,10 @@ export interface DispatchSummary {
  *   ctx.state.afterCommit.push(() => dispatchEvents(deps, [event]));
  * Never throws: an event it could not dispatch is picked up by the reconciler within a minute.
  */
-export async function dispatchEvents(deps: ApiDispatchDeps | DispatchTarget, events: readonly EventRef[]): Promise<DispatchSummary> {
+export async function dispatchEvents(deps: ApiDispatchDeps | DispatchTarget, all: readonly EventRef[]): Promise<DispatchSummary> {
   const summary: DispatchSummary = { dispatched: 0, workflowsStarted: 0, failed: 0 };
+  const events = all.filter((e) => e.dispatched !== true);
+  summary.dispatched = all.length - events.length;
   if (events.length === 0) return summary;
   let target: DispatchTarget;
   try {
@@ -63,8 +67,11 @@ export async function dispatchEvents(deps: ApiDispatchDeps | DispatchTarget, eve
     return summary;
   }
   try {
-    const r = await dispatchBatch(target, events.map((e) => e.id));
-    summary.dispatched = r.dispatched;
+    const r = await dispatchBatch(
+      target,
+      events.map((e) => e.id),
+    );
+    summary.dispatched += r.dispatched;
     summary.workflowsStarted = r.workflowsStarted;
     summary.failed = r.failed.length;
     for (const f of r.failed) target.log?.(`event ${f.id} dispatch deferred to the reconciler: ${f.error.message}`);

@@ -2,6 +2,7 @@
 // so an event exists if and only if the change committed. Dispatch to webhook endpoints happens
 // after commit (./dispatch.ts); the reconciler dispatches whatever a crash left behind.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { Prisma } from '../generated/prisma/client';
 import type { Tenant, TenantDb } from '../db/tenancy';
 import type { Mode } from '../generated/prisma/client';
 import { newId } from '../ids';
@@ -20,6 +21,8 @@ export interface RecordedEvent {
   merchantId: string;
   mode: Mode;
   createdAt: Date;
+  /** Marked dispatched when it was written (no endpoint of its merchant and mode could receive it): nothing to dispatch after commit. */
+  dispatched?: boolean;
 }
 
 let lastCreatedAtMs = 0;
@@ -67,4 +70,53 @@ export async function recordEvent(db: TenantDb, tenant: Tenant, input: RecordEve
   await db.$executeRaw`INSERT INTO webhook_events (id, merchant_id, mode, type, data, created_at, recorded_at)
     VALUES (${id}, ${tenant.merchantId}, ${tenant.mode}::"Mode", ${input.type}, ${JSON.stringify(input.data)}::jsonb, ${createdAt}, ${recordedAt})`;
   return { id, type: input.type, merchantId: tenant.merchantId, mode: tenant.mode, createdAt };
+}
+
+/** An event ready to be written with others in one statement (eventsInsertCte). */
+export interface PreparedEvent {
+  recorded: RecordedEvent;
+  values: Prisma.Sql;
+}
+
+/** Checks and dates an event like recordEvent, without writing it. */
+export function prepareEvent(tenant: Tenant, input: RecordEventInput): PreparedEvent {
+  if (!isEventType(input.type)) throw new TypeError(`unknown event type ${String(input.type)}: add it to src/events/types.ts`);
+  if (input.data === null || typeof input.data !== 'object' || Array.isArray(input.data)) {
+    throw new TypeError('event data must be the resource object');
+  }
+  const recordedAt = nextCreatedAt();
+  const createdAt = eventTime.getStore() ?? recordedAt;
+  const id = newId('event', recordedAt.getTime());
+  return {
+    recorded: { id, type: input.type, merchantId: tenant.merchantId, mode: tenant.mode, createdAt },
+    values: Prisma.sql`(${id}, ${input.type}, ${JSON.stringify(input.data)}::jsonb, ${createdAt}::timestamptz, ${recordedAt}::timestamptz)`,
+  };
+}
+
+/**
+ * A data-modifying CTE `name` that writes the events of one tenant in one statement (in the
+ * transaction of the change, like recordEvent) and returns `id, dispatched`. An event that no
+ * endpoint of its merchant and mode can receive (none enabled) is written already dispatched,
+ * as src/events/dispatch.ts would mark it right after commit: the step needs no statement after
+ * commit for it. The race is the one dispatch has: an endpoint enabled while the step commits
+ * does not receive the step's events (an endpoint never receives events from before it existed).
+ * `dataPatch` (a jsonb expression) is merged into every event's data: top-level fields only the
+ * statement knows (an invoice's number taken in it).
+ */
+export function eventsInsertCte(tenant: Tenant, events: readonly PreparedEvent[], name: string, dataPatch?: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`${Prisma.raw(name)} AS (
+      INSERT INTO webhook_events (id, merchant_id, mode, type, data, created_at, recorded_at, dispatched_at)
+      SELECT v.id, ${tenant.merchantId}, ${tenant.mode}::"Mode", v.type, ${dataPatch ? Prisma.sql`v.data || ${dataPatch}` : Prisma.sql`v.data`}, v.created_at, v.recorded_at,
+             CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints w
+                               WHERE w.merchant_id = ${tenant.merchantId} AND w.mode = ${tenant.mode}::"Mode" AND w.status = 'enabled' AND w.deleted_at IS NULL)
+                  THEN NULL ELSE v.recorded_at END
+        FROM (VALUES ${Prisma.join(events.map((e) => e.values))}) AS v(id, type, data, created_at, recorded_at)
+      RETURNING id, dispatched_at IS NOT NULL AS dispatched
+    )`;
+}
+
+/** The recorded events, marked as the statement of eventsInsertCte wrote them. */
+export function recordedEvents(events: readonly PreparedEvent[], written: ReadonlyArray<{ id: string; dispatched: boolean }>): RecordedEvent[] {
+  const dispatched = new Map(written.map((w) => [w.id, w.dispatched]));
+  return events.map((e) => ({ ...e.recorded, dispatched: dispatched.get(e.recorded.id) ?? false }));
 }

@@ -2,12 +2,18 @@
 // upsert-incremented in the transaction that finalizes the invoice, so a rolled-back
 // finalization rolls its number back too (no gaps) and concurrent finalizations of one
 // merchant queue on the counter row (no duplicates; UNIQUE(merchant_id, mode, number) backs it).
+import { Prisma } from '../../generated/prisma/client';
 import type { Tenant, TenantDb } from '../../db/tenancy';
 
 export const INVOICE_NUMBER_PREFIX = 'INV-';
 
 export function formatInvoiceNumber(n: number): string {
   return `${INVOICE_NUMBER_PREFIX}${String(n).padStart(6, '0')}`;
+}
+
+/** formatInvoiceNumber in SQL, for a statement that takes the number and writes it at once (n: an integer expression). */
+export function invoiceNumberSql(n: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(${INVOICE_NUMBER_PREFIX}::text || CASE WHEN (${n}) < 1000000 THEN lpad((${n})::text, 6, '0') ELSE (${n})::text END)`;
 }
 
 /** Takes the next number. Call it inside the finalizing transaction only. */

@@ -9,7 +9,7 @@
 //   voided         the exact reverse of the finalized posting (after reversing a write-off)
 import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { Invoice, InvoiceLine } from '../../generated/prisma/client';
-import { ACCOUNTS, clearingAccount, postLedger, vatPayableAccount, type LedgerMovement, type PaymentMethodKind } from './post-ledger';
+import { ACCOUNTS, clearingAccount, postLedger, vatPayableAccount, type LedgerMovement, type PaymentMethodKind, type PostingInput } from './post-ledger';
 
 type InvoiceHead = Pick<Invoice, 'id' | 'customerId' | 'paymentId' | 'currency' | 'total' | 'amountDue' | 'amountPaid' | 'vatAmount' | 'pricesIncludeVat' | 'status'>;
 type LineFields = Pick<InvoiceLine, 'kind' | 'amount' | 'vatAmount' | 'vatRate' | 'ledgerAccount'>;
@@ -37,65 +37,90 @@ function base(invoice: InvoiceHead) {
 }
 
 /** Invoice finalized (open, or paid at once when its total is 0). */
+export function invoiceFinalizedPosting(invoice: InvoiceHead, occurredAt: Date, lines: readonly LineFields[]): PostingInput {
+  return { kind: 'invoice_finalized', sourceId: invoice.id, ...base(invoice), amount: invoice.total, occurredAt, movements: finalizedMovements(invoice, lines) };
+}
+
 export async function postInvoiceFinalized(db: TenantDb, tenant: Tenant, invoice: InvoiceHead, occurredAt: Date, lines?: readonly LineFields[]): Promise<void> {
   const ls = lines ?? (await db.invoiceLine.findMany({ where: { invoiceId: invoice.id }, orderBy: { position: 'asc' } }));
-  await postLedger(db, tenant, { kind: 'invoice_finalized', sourceId: invoice.id, ...base(invoice), amount: invoice.total, occurredAt, movements: finalizedMovements(invoice, ls) });
+  await postLedger(db, tenant, invoiceFinalizedPosting(invoice, occurredAt, ls));
+}
+
+function writeOffReversal(before: InvoiceHead, occurredAt: Date): PostingInput[] {
+  if (before.status !== 'uncollectible') return [];
+  const open = before.amountDue - before.amountPaid;
+  return [
+    {
+      kind: 'write_off_reversed',
+      sourceId: before.id,
+      ...base(before),
+      amount: open,
+      occurredAt,
+      movements: [
+        { account: ACCOUNTS.receivable, amount: open },
+        { account: ACCOUNTS.badDebt, amount: -open },
+      ],
+    },
+  ];
 }
 
 async function reverseWriteOff(db: TenantDb, tenant: Tenant, before: InvoiceHead, occurredAt: Date): Promise<void> {
-  if (before.status !== 'uncollectible') return;
-  const open = before.amountDue - before.amountPaid;
-  await postLedger(db, tenant, {
-    kind: 'write_off_reversed',
-    sourceId: before.id,
-    ...base(before),
-    amount: open,
-    occurredAt,
-    movements: [
-      { account: ACCOUNTS.receivable, amount: open },
-      { account: ACCOUNTS.badDebt, amount: -open },
-    ],
-  });
+  for (const p of writeOffReversal(before, occurredAt)) await postLedger(db, tenant, p);
+}
+
+export interface InvoicePaidInput {
+  method: PaymentMethodKind;
+  amount: bigint;
+  paymentId?: string | null;
+  occurredAt: Date;
+}
+
+/** Invoice paid, in order: the write-off put back (when it was written off), then the payment. */
+export function invoicePaidPostings(before: InvoiceHead, paid: InvoicePaidInput): PostingInput[] {
+  return [
+    ...writeOffReversal(before, paid.occurredAt),
+    {
+      kind: 'invoice_paid',
+      sourceId: before.id,
+      ...base(before),
+      paymentId: paid.paymentId ?? before.paymentId,
+      amount: paid.amount,
+      method: paid.method,
+      occurredAt: paid.occurredAt,
+      movements: [
+        { account: clearingAccount(paid.method), amount: paid.amount },
+        { account: ACCOUNTS.receivable, amount: -paid.amount },
+      ],
+    },
+  ];
 }
 
 /** Invoice paid: `before` is the invoice before the change; `amount` what was collected now. */
-export async function postInvoicePaid(
-  db: TenantDb,
-  tenant: Tenant,
-  before: InvoiceHead,
-  paid: { method: PaymentMethodKind; amount: bigint; paymentId?: string | null; occurredAt: Date },
-): Promise<void> {
-  await reverseWriteOff(db, tenant, before, paid.occurredAt);
-  await postLedger(db, tenant, {
-    kind: 'invoice_paid',
-    sourceId: before.id,
-    ...base(before),
-    paymentId: paid.paymentId ?? before.paymentId,
-    amount: paid.amount,
-    method: paid.method,
-    occurredAt: paid.occurredAt,
-    movements: [
-      { account: clearingAccount(paid.method), amount: paid.amount },
-      { account: ACCOUNTS.receivable, amount: -paid.amount },
-    ],
-  });
+export async function postInvoicePaid(db: TenantDb, tenant: Tenant, before: InvoiceHead, paid: InvoicePaidInput): Promise<void> {
+  for (const p of invoicePaidPostings(before, paid)) await postLedger(db, tenant, p);
 }
 
 /** Invoice marked uncollectible: its unpaid amount leaves receivables as bad debt. */
-export async function postInvoiceWrittenOff(db: TenantDb, tenant: Tenant, before: InvoiceHead, occurredAt: Date): Promise<void> {
-  if (before.status === 'uncollectible') return;
+export function invoiceWrittenOffPostings(before: InvoiceHead, occurredAt: Date): PostingInput[] {
+  if (before.status === 'uncollectible') return [];
   const open = before.amountDue - before.amountPaid;
-  await postLedger(db, tenant, {
-    kind: 'invoice_written_off',
-    sourceId: before.id,
-    ...base(before),
-    amount: open,
-    occurredAt,
-    movements: [
-      { account: ACCOUNTS.badDebt, amount: open },
-      { account: ACCOUNTS.receivable, amount: -open },
-    ],
-  });
+  return [
+    {
+      kind: 'invoice_written_off',
+      sourceId: before.id,
+      ...base(before),
+      amount: open,
+      occurredAt,
+      movements: [
+        { account: ACCOUNTS.badDebt, amount: open },
+        { account: ACCOUNTS.receivable, amount: -open },
+      ],
+    },
+  ];
+}
+
+export async function postInvoiceWrittenOff(db: TenantDb, tenant: Tenant, before: InvoiceHead, occurredAt: Date): Promise<void> {
+  for (const p of invoiceWrittenOffPostings(before, occurredAt)) await postLedger(db, tenant, p);
 }
 
 /** Invoice voided (from open or uncollectible): the finalized posting is reversed exactly. */

@@ -8,15 +8,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Tenant, TenantDb } from '../../db/tenancy';
 import { newId } from '../../ids';
 
-export const POSTING_KINDS = [
-  'invoice_finalized',
-  'invoice_paid',
-  'invoice_voided',
-  'invoice_written_off',
-  'write_off_reversed',
-  'credit_note',
-  'refund',
-] as const;
+export const POSTING_KINDS = ['invoice_finalized', 'invoice_paid', 'invoice_voided', 'invoice_written_off', 'write_off_reversed', 'credit_note', 'refund'] as const;
 export type PostingKind = (typeof POSTING_KINDS)[number];
 
 /** Ledger accounts of the service's own chart (docs/ledger.md). */
@@ -74,7 +66,12 @@ export interface BalancedEntry {
 }
 
 export class UnbalancedPostingError extends Error {
-  constructor(readonly debit: bigint, readonly credit: bigint, kind: string, sourceId: string) {
+  constructor(
+    readonly debit: bigint,
+    readonly credit: bigint,
+    kind: string,
+    sourceId: string,
+  ) {
     super(`ledger posting ${kind}:${sourceId} does not balance: debit ${debit} ≠ credit ${credit}`);
     this.name = 'UnbalancedPostingError';
   }
@@ -102,34 +99,49 @@ export function balancedEntries(input: Pick<PostingInput, 'kind' | 'sourceId' | 
   return [...rows.filter((r) => r.amount > 0n), ...rows.filter((r) => r.amount < 0n)].map(toEntry);
 }
 
-/** Writes the posting; returns its id, or null when it moves nothing or was already posted. */
-export async function postLedger(db: TenantDb, tenant: Tenant, input: PostingInput): Promise<string | null> {
+/**
+ * The posting as data-modifying CTEs named `${name}_p`, `${name}_s`, `${name}_e` (null when it
+ * moves nothing), for a caller that writes it in the same statement as the state change
+ * (src/domain/subscriptions/collect-invoice.ts). postLedger below runs it alone.
+ */
+export function postingCtes(tenant: Tenant, input: PostingInput, name: string): Prisma.Sql | null {
   const entries = balancedEntries(input);
   if (entries.length === 0) return null;
   const postingId = newId('ledgerPosting');
   const sourceKey = `${input.kind}:${input.sourceId}`;
-  const values = Prisma.join(
-    entries.map((e) => Prisma.sql`(${newId('ledgerEntry')}, ${e.account}, ${e.debit}::bigint, ${e.credit}::bigint, ${e.vatRate}::text)`),
-  );
-  const rows = await db.$queryRaw<Array<{ n: number }>>`
-    WITH p AS (
+  const values = Prisma.join(entries.map((e) => Prisma.sql`(${newId('ledgerEntry')}, ${e.account}, ${e.debit}::bigint, ${e.credit}::bigint, ${e.vatRate}::text)`));
+  const [p, s, e] = [`${name}_p`, `${name}_s`, `${name}_e`].map((n) => Prisma.raw(n));
+  return Prisma.sql`
+    ${p} AS (
       INSERT INTO ledger_postings (id, merchant_id, mode, kind, source_key, invoice_id, customer_id, payment_id, credit_note_id, refund_id, currency, amount, method, occurred_at)
       VALUES (${postingId}, ${tenant.merchantId}, ${tenant.mode}::"Mode", ${input.kind}, ${sourceKey}, ${input.invoiceId ?? null}, ${input.customerId ?? null},
               ${input.paymentId ?? null}, ${input.creditNoteId ?? null}, ${input.refundId ?? null}, ${input.currency}, ${input.amount}::bigint,
               ${input.method ?? null}, ${input.occurredAt})
       ON CONFLICT (merchant_id, mode, source_key) DO NOTHING
       RETURNING id, seq
-    ), s AS (
+    ), ${s} AS (
       INSERT INTO accounting_sync_records (id, merchant_id, mode, link_id, posting_id, seq)
-      SELECT ${newId('accountingSyncRecord')}, l.merchant_id, l.mode, l.id, p.id, p.seq
-        FROM p JOIN accounting_links l ON l.current_key = ${`${tenant.merchantId}:${tenant.mode}`}
-    ), e AS (
+      SELECT ${newId('accountingSyncRecord')}, l.merchant_id, l.mode, l.id, ${p}.id, ${p}.seq
+        FROM ${p} JOIN accounting_links l ON l.current_key = ${`${tenant.merchantId}:${tenant.mode}`}
+    ), ${e} AS (
       INSERT INTO ledger_entries (id, merchant_id, mode, posting_id, account, debit, credit, currency, invoice_id, customer_id, vat_rate, occurred_at)
-      SELECT v.id, ${tenant.merchantId}, ${tenant.mode}::"Mode", p.id, v.account, v.debit, v.credit, ${input.currency},
+      SELECT v.id, ${tenant.merchantId}, ${tenant.mode}::"Mode", ${p}.id, v.account, v.debit, v.credit, ${input.currency},
              ${input.invoiceId ?? null}, ${input.customerId ?? null}, v.vat_rate, ${input.occurredAt}
-        FROM p CROSS JOIN (VALUES ${values}) AS v(id, account, debit, credit, vat_rate)
+        FROM ${p} CROSS JOIN (VALUES ${values}) AS v(id, account, debit, credit, vat_rate)
       RETURNING 1
-    )
-    SELECT count(*)::int AS n FROM e`;
-  return (rows[0]?.n ?? 0) > 0 ? postingId : null;
+    )`;
+}
+
+/** Several postings' CTEs, joined for one WITH clause (null when none moves anything). */
+export function postingsCtes(tenant: Tenant, inputs: readonly PostingInput[], name: string): Prisma.Sql | null {
+  const parts = inputs.map((input, i) => postingCtes(tenant, input, `${name}${i}`)).filter((x): x is Prisma.Sql => x !== null);
+  return parts.length > 0 ? Prisma.join(parts, ',') : null;
+}
+
+/** Writes the posting; returns its id, or null when it moves nothing or was already posted. */
+export async function postLedger(db: TenantDb, tenant: Tenant, input: PostingInput): Promise<string | null> {
+  const ctes = postingCtes(tenant, input, 'lp');
+  if (ctes === null) return null;
+  const rows = await db.$queryRaw<Array<{ id: string }>>`WITH ${ctes}, n AS (SELECT count(*)::int AS n FROM lp_e) SELECT lp_p.id FROM lp_p, n WHERE n.n > 0`;
+  return rows[0]?.id ?? null;
 }

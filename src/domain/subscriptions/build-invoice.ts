@@ -9,21 +9,23 @@
 // period billed in advance), and the command id for invoices of an item change (always_invoice):
 // two changes may happen at the same instant on a test clock.
 import type { Tenant, TenantDb } from '../../db/tenancy';
-import type { Invoice, Prisma, Subscription } from '../../generated/prisma/client';
-import { newId } from '../../ids';
 import {
-  applyVat,
-  assembleSubscriptionInvoice,
-  repeatingDiscountEndsAt,
-  type Currency,
-  type Discount,
-  type PendingInvoiceItem,
-  type SubscriptionInvoiceItem,
-} from '../../billing';
+  Prisma,
+  type Invoice,
+  type InvoiceItem,
+  type Meter,
+  type Price,
+  type Product,
+  type Subscription,
+  type SubscriptionItem,
+  type VatSettings,
+} from '../../generated/prisma/client';
+import { camelRow, jsonRow, jsonRows } from '../../db/raw-rows';
+import { newId } from '../../ids';
+import { applyVat, assembleSubscriptionInvoice, repeatingDiscountEndsAt, type Currency, type Discount, type PendingInvoiceItem, type SubscriptionInvoiceItem } from '../../billing';
 import { meterQuantity } from '../meters/meter-quantity';
 import { priceTerms } from '../prices/price-for-subscription';
-import { itemsOf } from './find-subscriptions';
-import { getVatSettings, lineVatRate } from '../vat/vat-settings';
+import { lineVatRate, vatSettingsOf } from '../vat/vat-settings';
 import { revenueAccount } from '../ledger/post-ledger';
 import { vatBreakdownJson } from '../invoices/payment-invoice';
 
@@ -81,15 +83,12 @@ export interface BuiltInvoice {
 export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, input: BuildInvoiceInput): Promise<BuiltInvoice | null> {
   const sub = input.subscription;
   const key = periodKey(sub.id, input.keyPart, input.billingReason);
-  const existing = await db.invoice.findFirst({ where: { periodKey: key } });
-  if (existing) return { invoice: existing, created: false };
+  const read = await readBuilderInputs(db, tenant, sub, key, input);
+  if (read.existing) return { invoice: read.existing, created: false };
 
   const isFirstInvoice = input.closingPeriod === null;
   const isFinal = input.openingPeriod === null;
-  const items = input.billingReason === 'subscription_update' ? [] : await itemsOf(db, sub.id);
-  const prices = items.length ? await db.price.findMany({ where: { id: { in: items.map((i) => i.priceId) } }, include: { product: true, meter: true } }) : [];
-  const priceById = new Map(prices.map((p) => [p.id, p]));
-
+  const { items, priceById } = read;
   const assemblerItems: SubscriptionInvoiceItem[] = [];
   const meteredUsage: Record<string, string> = {};
   const rolloverIn: Record<string, number> = {};
@@ -128,15 +127,7 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
     }
   }
 
-  const pendingRows = await db.invoiceItem.findMany({
-    where: {
-      customerId: sub.customerId,
-      invoiceId: null,
-      currency: sub.currency,
-      ...(input.pendingScope === 'subscription' ? { subscriptionId: sub.id } : { OR: [{ subscriptionId: sub.id }, { subscriptionId: null }] }),
-    },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+  const pendingRows = read.pending;
   const pending: PendingInvoiceItem[] = pendingRows.map((r) => ({
     id: r.id,
     description: r.description,
@@ -167,7 +158,7 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
 
   // VAT per line (docs/vat.md): the price's rate, else the product's, else the merchant's default;
   // invoice items carry their own or the default. The discount becomes one line per rate.
-  const settings = await getVatSettings(db);
+  const settings = read.vatSettings;
   const pendingById = new Map(pendingRows.map((r) => [r.id, r]));
   const lineRate = (l: (typeof assembled.lines)[number]) => {
     if (l.priceId) {
@@ -184,44 +175,14 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
   });
 
   const invoiceId = newId('invoice');
-  const invoice = await db.invoice.create({
-    data: {
-      id: invoiceId,
-      merchantId: tenant.merchantId,
-      mode: tenant.mode,
-      customerId: sub.customerId,
-      subscriptionId: sub.id,
-      periodKey: key,
-      status: 'draft',
-      billingReason: input.billingReason,
-      collectionMethod: sub.collectionMethod,
-      currency: sub.currency,
-      subtotal: BigInt(assembled.subtotal),
-      discountAmount: BigInt(assembled.discount),
-      total: BigInt(vat.total),
-      amountDue: BigInt(vat.total),
-      amountPaid: 0n,
-      vatAmount: BigInt(vat.vat),
-      pricesIncludeVat: settings.pricesIncludeVat,
-      vatBreakdown: vatBreakdownJson(vat.breakdown),
-      periodStart: input.period.start,
-      periodEnd: input.period.end,
-      metadata: {},
-      ...(input.issuedAt ? { createdAt: input.issuedAt } : {}),
-    },
-  });
-  const lineRows: Prisma.InvoiceLineCreateManyInput[] = assembled.lines.map((l, i) => ({
+  const wall = new Date();
+  const lineRows: LineRow[] = assembled.lines.map((l, i) => ({
     id: newId('invoiceLine'),
-    merchantId: tenant.merchantId,
-    mode: tenant.mode,
-    invoiceId,
-    position: i + 1,
     kind: l.kind,
     description: l.description,
     quantity: BigInt(l.quantity),
     unitAmount: l.unitAmount === null ? null : BigInt(l.unitAmount),
     amount: BigInt(l.amount),
-    currency: sub.currency,
     periodStart: l.period?.start ?? null,
     periodEnd: l.period?.end ?? null,
     priceId: l.priceId,
@@ -232,9 +193,7 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
     vatBasisPoints: vat.lines[i]!.basisPoints,
     vatAmount: BigInt(vat.lines[i]!.vat),
     ledgerAccount: revenueAccount(l.priceId ? priceById.get(l.priceId)?.accountingCode : null),
-    details: (l.tierBreakdown.length > 0 || l.metered !== null
-      ? JSON.parse(JSON.stringify({ tiers_mode: l.tiersMode, tiers: l.tierBreakdown, metered: l.metered }))
-      : undefined) as Prisma.InputJsonValue | undefined,
+    details: l.tierBreakdown.length > 0 || l.metered !== null ? JSON.parse(JSON.stringify({ tiers_mode: l.tiersMode, tiers: l.tierBreakdown, metered: l.metered })) : null,
   }));
   if (assembled.discount > 0) {
     const d = discount!;
@@ -243,26 +202,49 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
     for (const share of vat.discountLines) {
       lineRows.push({
         id: newId('invoiceLine'),
-        merchantId: tenant.merchantId,
-        mode: tenant.mode,
-        invoiceId,
-        position: lineRows.length + 1,
         kind: 'discount',
         description: vat.discountLines.length > 1 ? `${label}, ${share.rate} VAT` : label,
         quantity: 1n,
         unitAmount: null,
         amount: BigInt(share.amount),
-        currency: sub.currency,
         periodStart: input.period.start,
         periodEnd: input.period.end,
+        priceId: null,
+        subscriptionItemId: null,
+        invoiceItemId: null,
+        proration: false,
         vatRate: share.rate,
         vatBasisPoints: share.basisPoints,
         vatAmount: BigInt(share.vat),
-        details: { duration: d.duration } as Prisma.InputJsonValue,
+        ledgerAccount: null,
+        details: { duration: d.duration },
       });
     }
   }
-  await db.invoiceLine.createMany({ data: lineRows });
+  // The invoice and its lines in one statement (the lines' key to the invoice is checked at its end).
+  const lineValues = lineRows.map(
+    (l, i) => Prisma.sql`(${l.id}, ${tenant.merchantId}, ${tenant.mode}::"Mode", ${invoiceId}, ${i + 1}::int, ${l.kind}, ${l.description}, ${l.quantity}::bigint,
+      ${l.unitAmount}::bigint, ${l.amount}::bigint, ${sub.currency}, ${l.periodStart}::timestamptz, ${l.periodEnd}::timestamptz, ${l.priceId}::text,
+      ${l.subscriptionItemId}::text, ${l.invoiceItemId}::text, ${l.proration}::boolean, ${l.vatRate}::text, ${l.vatBasisPoints}::int, ${l.vatAmount}::bigint,
+      ${l.ledgerAccount}::text, ${l.details === null ? null : JSON.stringify(l.details)}::jsonb, ${wall}::timestamptz)`,
+  );
+  const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
+    WITH inv AS (
+      INSERT INTO invoices (id, merchant_id, mode, customer_id, subscription_id, period_key, status, billing_reason, collection_method, currency,
+                            subtotal, discount_amount, total, amount_due, amount_paid, vat_amount, prices_include_vat, vat_breakdown,
+                            period_start, period_end, metadata, created_at, updated_at)
+      VALUES (${invoiceId}, ${tenant.merchantId}, ${tenant.mode}::"Mode", ${sub.customerId}, ${sub.id}, ${key}, 'draft', ${input.billingReason}, ${sub.collectionMethod}::text,
+              ${sub.currency}, ${BigInt(assembled.subtotal)}::bigint, ${BigInt(assembled.discount)}::bigint, ${BigInt(vat.total)}::bigint, ${BigInt(vat.total)}::bigint, 0,
+              ${BigInt(vat.vat)}::bigint, ${settings.pricesIncludeVat}::boolean, ${JSON.stringify(vatBreakdownJson(vat.breakdown))}::jsonb,
+              ${input.period.start}::timestamptz, ${input.period.end}::timestamptz, '{}'::jsonb, ${input.issuedAt ?? wall}::timestamptz, ${wall}::timestamptz)
+      RETURNING *
+    ), lines AS (
+      INSERT INTO invoice_lines (id, merchant_id, mode, invoice_id, position, kind, description, quantity, unit_amount, amount, currency, period_start, period_end,
+                                 price_id, subscription_item_id, invoice_item_id, proration, vat_rate, vat_basis_points, vat_amount, ledger_account, details, created_at)
+      VALUES ${Prisma.join(lineValues)}
+    )
+    SELECT * FROM inv`;
+  const invoice = camelRow<Invoice>(rows[0]!);
   if (pendingRows.length > 0) {
     await db.invoiceItem.updateMany({ where: { id: { in: pendingRows.map((r) => r.id) }, invoiceId: null }, data: { invoiceId } });
   }
@@ -290,4 +272,87 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
     });
   }
   return { invoice, created: true };
+}
+
+/** An invoice line as the builder writes it (the invoice's tenant, id, currency and position are added when it is written). */
+interface LineRow {
+  id: string;
+  kind: string;
+  description: string;
+  quantity: bigint;
+  unitAmount: bigint | null;
+  amount: bigint;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  priceId: string | null;
+  subscriptionItemId: string | null;
+  invoiceItemId: string | null;
+  proration: boolean;
+  vatRate: string | null;
+  vatBasisPoints: number;
+  vatAmount: bigint;
+  ledgerAccount: string | null;
+  details: Prisma.InputJsonValue | null;
+}
+
+type PriceWithProduct = Price & { product: Product; meter: Meter | null };
+
+interface BuilderInputs {
+  existing: Invoice | null;
+  items: SubscriptionItem[];
+  priceById: Map<string, PriceWithProduct>;
+  pending: InvoiceItem[];
+  vatSettings: ReturnType<typeof vatSettingsOf>;
+}
+
+/**
+ * Everything the builder reads, in one statement (it runs on every renewal): the invoice the
+ * period key already names, the subscription's items with their prices, products and meters
+ * (none for an item change's invoice, which bills only pending items), the pending invoice items
+ * in scope, and the VAT settings. Raw SQL: every table filtered by merchant and mode explicitly
+ * (src/db/tenancy.ts); rows come back as JSON and are typed by src/db/raw-rows.ts.
+ */
+async function readBuilderInputs(db: TenantDb, tenant: Tenant, sub: Subscription, key: string, input: BuildInvoiceInput): Promise<BuilderInputs> {
+  const m = tenant.merchantId;
+  const mode = Prisma.sql`${tenant.mode}::"Mode"`;
+  const items =
+    input.billingReason === 'subscription_update'
+      ? Prisma.sql`NULL::json`
+      : Prisma.sql`(SELECT json_agg(json_build_object('item', to_jsonb(si), 'price', to_jsonb(p), 'product', to_jsonb(pr), 'meter', to_jsonb(me)) ORDER BY si.created_at, si.id)
+          FROM subscription_items si
+          LEFT JOIN prices p ON p.merchant_id = si.merchant_id AND p.mode = si.mode AND p.id = si.price_id
+          LEFT JOIN products pr ON pr.merchant_id = p.merchant_id AND pr.mode = p.mode AND pr.id = p.product_id
+          LEFT JOIN meters me ON me.merchant_id = p.merchant_id AND me.mode = p.mode AND me.id = p.meter_id
+          WHERE si.merchant_id = ${m} AND si.mode = ${mode} AND si.subscription_id = ${sub.id} AND si.deleted_at IS NULL)`;
+  const scope = input.pendingScope === 'subscription' ? Prisma.sql`ii.subscription_id = ${sub.id}` : Prisma.sql`(ii.subscription_id = ${sub.id} OR ii.subscription_id IS NULL)`;
+  const rows = await db.$queryRaw<
+    Array<{
+      existing: Record<string, unknown> | null;
+      items: Array<{ item: Record<string, unknown>; price: Record<string, unknown> | null; product: Record<string, unknown> | null; meter: Record<string, unknown> | null }> | null;
+      pending: Array<Record<string, unknown>> | null;
+      vat: Record<string, unknown> | null;
+    }>
+  >`SELECT
+      (SELECT to_jsonb(i) FROM invoices i WHERE i.merchant_id = ${m} AND i.mode = ${mode} AND i.period_key = ${key}) AS existing,
+      ${items} AS items,
+      (SELECT json_agg(to_jsonb(ii) ORDER BY ii.created_at, ii.id) FROM invoice_items ii
+        WHERE ii.merchant_id = ${m} AND ii.mode = ${mode} AND ii.customer_id = ${sub.customerId} AND ii.invoice_id IS NULL AND ii.currency = ${sub.currency} AND ${scope}) AS pending,
+      (SELECT to_jsonb(v) FROM vat_settings v WHERE v.merchant_id = ${m} AND v.mode = ${mode}) AS vat`;
+  const row = rows[0]!;
+  const priceById = new Map<string, PriceWithProduct>();
+  const itemRows: SubscriptionItem[] = [];
+  for (const r of row.items ?? []) {
+    const item = jsonRow<SubscriptionItem>('SubscriptionItem', r.item);
+    if (!r.price || !r.product) throw new Error(`price ${item.priceId} of item ${item.id} is missing`);
+    itemRows.push(item);
+    const price = jsonRow<Price>('Price', r.price);
+    priceById.set(price.id, { ...price, product: jsonRow<Product>('Product', r.product), meter: r.meter ? jsonRow<Meter>('Meter', r.meter) : null });
+  }
+  return {
+    existing: row.existing ? jsonRow<Invoice>('Invoice', row.existing) : null,
+    items: itemRows,
+    priceById,
+    pending: jsonRows<InvoiceItem>('InvoiceItem', row.pending),
+    vatSettings: vatSettingsOf(row.vat ? jsonRow<VatSettings>('VatSettings', row.vat) : null),
+  };
 }

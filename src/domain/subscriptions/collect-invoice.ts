@@ -14,26 +14,26 @@
 // our own bugs are thrown, and the activity retries them (docs/subscriptions.md "Refusals").
 import type { Db } from '../../db/client';
 import { scopedDb, type Tenant, type TenantDb } from '../../db/tenancy';
-import type { Invoice, InvoiceLine } from '../../generated/prisma/client';
-import { datingEventsAt, recordEvent, type RecordedEvent } from '../../events';
+import { Prisma, type Invoice, type InvoiceLine, type Payment } from '../../generated/prisma/client';
+import { datingEventsAt, eventsInsertCte, prepareEvent, recordEvent, recordedEvents, type PreparedEvent, type RecordedEvent } from '../../events';
 import { newId } from '../../ids';
-import { camelRow } from '../../db/raw-rows';
+import { camelRow, jsonRow, jsonRows } from '../../db/raw-rows';
 import { createBankClaims, gatewayRefusal, GatewayUnavailableError, type ChargeResult, type GatewayRefusal } from '../../gateways';
 import type { ChargeStepInput, InvoiceStepInput } from '../../contracts/subscriptions';
 import { presentInvoice } from '../../objects/invoices';
 import { presentPayment } from '../../objects/payments';
-import { takeInvoiceNumber } from '../invoices/invoice-number';
+import { invoiceNumberSql } from '../invoices/invoice-number';
 import { cardAcquirerFor, gatewayConfig } from '../payments/acquirer';
 import { claimDueDate, claimExpiresAt, DEFAULT_DAYS_UNTIL_DUE, nextChargeAttemptAt, nextClaimCheckAt } from './dunning';
-import { refreshCollectionStatus } from './collection-status';
+import { applyCollectionSituation, collectionSituationSql, refreshCollectionStatus, type CollectionSituationRow } from './collection-status';
 import { STEP_TX } from './lock-subscription';
-import { postInvoiceFinalized, postInvoicePaid, postInvoiceWrittenOff } from '../ledger/invoice-postings';
+import { invoiceFinalizedPosting, invoicePaidPostings, invoiceWrittenOffPostings, postInvoicePaid, postInvoiceWrittenOff } from '../ledger/invoice-postings';
+import { postingsCtes, type PostingInput } from '../ledger/post-ledger';
 import { formatCalendarDay } from '../../billing/calendar-day';
 
 export interface StepOutcome {
   events: RecordedEvent[];
 }
-
 
 function tenantOf(input: InvoiceStepInput): Tenant {
   return { merchantId: input.merchantId, mode: input.mode };
@@ -46,7 +46,42 @@ async function lockInvoice(tx: TenantDb, tenant: Tenant, id: string): Promise<In
   return rows[0] ? camelRow<Invoice>(rows[0]) : null;
 }
 
-async function invoiceEvent(tx: TenantDb, tenant: Tenant, type: 'invoice.finalized' | 'invoice.paid' | 'invoice.payment_failed', inv: Invoice, known?: InvoiceLine[]): Promise<RecordedEvent> {
+/**
+ * Locks the invoice and reads it with its lines and its payment (if any), in one statement: what
+ * a finalization or a charge outcome needs before it writes (src/db/raw-rows.ts jsonRows).
+ */
+async function lockInvoiceForStep(tx: TenantDb, tenant: Tenant, id: string): Promise<{ invoice: Invoice; lines: InvoiceLine[]; payment: Payment | null } | null> {
+  const rows = await tx.$queryRaw<Array<Record<string, unknown>>>`SELECT i.*,
+      (SELECT json_agg(to_jsonb(l) ORDER BY l.position) FROM invoice_lines l
+        WHERE l.merchant_id = i.merchant_id AND l.mode = i.mode AND l.invoice_id = i.id) AS step_lines,
+      (SELECT to_jsonb(p) FROM payments p WHERE p.merchant_id = i.merchant_id AND p.mode = i.mode AND p.id = i.payment_id) AS step_payment
+    FROM invoices i
+    WHERE i.id = ${id} AND i.merchant_id = ${tenant.merchantId} AND i.mode = ${tenant.mode}::"Mode" FOR UPDATE`;
+  const row = rows[0];
+  if (!row) return null;
+  const { step_lines: lines, step_payment: payment, ...invoice } = row;
+  return {
+    invoice: camelRow<Invoice>(invoice),
+    lines: jsonRows<InvoiceLine>('InvoiceLine', lines as Array<Record<string, unknown>> | null),
+    payment: jsonRow<Payment | null>('Payment', (payment ?? null) as Record<string, unknown> | null),
+  };
+}
+
+/** The statement's WITH clause: the parts that are there, comma-separated. */
+function withClause(parts: Array<Prisma.Sql | null>): Prisma.Sql {
+  return Prisma.join(
+    parts.filter((p): p is Prisma.Sql => p !== null),
+    ',',
+  );
+}
+
+async function invoiceEvent(
+  tx: TenantDb,
+  tenant: Tenant,
+  type: 'invoice.finalized' | 'invoice.paid' | 'invoice.payment_failed',
+  inv: Invoice,
+  known?: InvoiceLine[],
+): Promise<RecordedEvent> {
   const lines = known ?? (await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } }));
   return recordEvent(tx, tenant, { type, data: presentInvoice(inv, lines) });
 }
@@ -90,52 +125,75 @@ async function afterInvoiceChange(tx: TenantDb, tenant: Tenant, inv: Invoice, no
   events.push(...r.events);
 }
 
-/** draft → open (numbered): collection starts now (first charge attempt, or the bank claim); a zero invoice is paid at once. */
+/**
+ * draft → open (numbered): collection starts now (first charge attempt, or the bank claim); a
+ * zero invoice is paid at once. Two statements: the invoice locked and read with its lines, then
+ * one that posts to the ledger, takes the number, updates the invoice and writes its events.
+ */
 export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInput): Promise<StepOutcome> {
   const tenant = tenantOf(input);
   const stepTime = new Date(input.now);
   return scopedDb(db, tenant).$transaction(async (tx) => {
-    const inv = await lockInvoice(tx, tenant, input.invoiceId);
-    const events: RecordedEvent[] = [];
-    if (!inv || inv.status !== 'draft') return { events };
+    const locked = await lockInvoiceForStep(tx, tenant, input.invoiceId);
+    if (!locked || locked.invoice.status !== 'draft') return { events: [] };
+    const inv = locked.invoice;
     // Never dated before the invoice was made: an item change's invoice (always_invoice) is
     // made at the change, which on a test clock can be later than the workflow's last step.
     const now = inv.createdAt.getTime() > stepTime.getTime() ? inv.createdAt : stepTime;
-    return datingEventsAt(now, () => finalizeLocked(tx, tenant, inv, now, events));
+    return datingEventsAt(now, () => finalizeLocked(tx, tenant, inv, locked.lines, now));
   }, STEP_TX);
 }
 
-async function finalizeLocked(tx: TenantDb, tenant: Tenant, inv: Invoice, now: Date, events: RecordedEvent[]): Promise<StepOutcome> {
+async function finalizeLocked(tx: TenantDb, tenant: Tenant, inv: Invoice, lines: InvoiceLine[], now: Date): Promise<StepOutcome> {
   const sendInvoice = inv.collectionMethod === 'send_invoice';
   // Only a bank invoice needs the subscription (its days_until_due).
   const sub = inv.subscriptionId && sendInvoice ? await tx.subscription.findFirst({ where: { id: inv.subscriptionId } }) : null;
   const zero = inv.amountDue === 0n;
-  const lines = await tx.invoiceLine.findMany({ where: { invoiceId: inv.id }, orderBy: { position: 'asc' } });
-  await postInvoiceFinalized(tx, tenant, { ...inv, status: zero ? 'paid' : 'open', ...(zero ? { amountPaid: 0n } : {}) }, now, lines);
-  // The number counter is one row per merchant and mode that every finalization of the merchant
-  // locks until commit: taken last, so that lock is held for the fewest statements.
-  const number = await takeInvoiceNumber(tx, tenant);
-  const open = await tx.invoice.update({
-    where: { id: inv.id },
-    data: {
-      number,
-      status: zero ? 'paid' : 'open',
-      finalizedAt: now,
-      ...(zero ? { paidAt: now, amountPaid: 0n } : {}),
-      dueDate: sendInvoice ? claimDueDate(now, sub?.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) : null,
-      nextPaymentAttemptAt: zero ? null : now,
-    },
-  });
-  events.push(await invoiceEvent(tx, tenant, 'invoice.finalized', open, lines));
-  if (zero) events.push(await invoiceEvent(tx, tenant, 'invoice.paid', open, lines));
-  return { events };
+  const changes = {
+    status: zero ? ('paid' as const) : ('open' as const),
+    finalizedAt: now,
+    ...(zero ? { paidAt: now, amountPaid: 0n } : {}),
+    dueDate: sendInvoice ? claimDueDate(now, sub?.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) : null,
+    nextPaymentAttemptAt: zero ? null : now,
+  };
+  // The number is taken in the statement (the counter row, locked by every finalization of the
+  // merchant until commit: this statement is the transaction's last); the events' data is the
+  // invoice as presented, with the number set by the statement.
+  const open: Invoice = { ...inv, ...changes, number: null, updatedAt: new Date() };
+  const events = [prepareEvent(tenant, { type: 'invoice.finalized', data: presentInvoice(open, lines) })];
+  if (zero) events.push(prepareEvent(tenant, { type: 'invoice.paid', data: presentInvoice(open, lines) }));
+  const posting = postingsCtes(tenant, [invoiceFinalizedPosting(open, now, lines)], 'fin');
+  const written = await tx.$queryRaw<Array<{ id: string; dispatched: boolean }>>`
+    WITH ${withClause([
+      posting,
+      Prisma.sql`num AS (
+        INSERT INTO invoice_number_sequences (merchant_id, mode, next) VALUES (${tenant.merchantId}, ${tenant.mode}::"Mode", 2)
+        ON CONFLICT (merchant_id, mode) DO UPDATE SET next = invoice_number_sequences.next + 1
+        RETURNING ${invoiceNumberSql(Prisma.raw('next - 1'))} AS number
+      )`,
+      Prisma.sql`upd AS (
+        UPDATE invoices SET number = num.number, status = ${changes.status}::"InvoiceStatus", finalized_at = ${now}::timestamptz,
+               paid_at = ${changes.paidAt ?? inv.paidAt}::timestamptz, amount_paid = ${changes.amountPaid ?? inv.amountPaid}::bigint,
+               due_date = ${changes.dueDate}::timestamptz, next_payment_attempt_at = ${changes.nextPaymentAttemptAt}::timestamptz, updated_at = ${open.updatedAt}::timestamptz
+          FROM num
+         WHERE invoices.id = ${inv.id} AND invoices.merchant_id = ${tenant.merchantId} AND invoices.mode = ${tenant.mode}::"Mode"
+        RETURNING invoices.number
+      )`,
+      eventsInsertCte(tenant, events, 'ev', Prisma.sql`jsonb_build_object('number', (SELECT number FROM upd))`),
+    ])}
+    SELECT id, dispatched FROM ev`;
+  return { events: recordedEvents(events, written) };
 }
 
 /**
  * The invoice and its customer's default payment method (attached), in one statement: what a
  * charge attempt reads before it calls the acquirer.
  */
-async function invoiceToCharge(db: TenantDb, tenant: Tenant, invoiceId: string): Promise<{ invoice: Invoice | null; paymentMethod: { id: string; acquirerToken: string | null } | null }> {
+async function invoiceToCharge(
+  db: TenantDb,
+  tenant: Tenant,
+  invoiceId: string,
+): Promise<{ invoice: Invoice | null; paymentMethod: { id: string; acquirerToken: string | null } | null }> {
   const rows = await db.$queryRaw<Array<Record<string, unknown>>>`
     SELECT i.*, pm.id AS charge_pm_id, pm.acquirer_token AS charge_pm_token
     FROM invoices i
@@ -192,65 +250,113 @@ async function chargeSubscriptionInvoiceAt(db: Db, input: ChargeStepInput): Prom
   }
 
   return scoped.$transaction(async (tx) => {
-    const events: RecordedEvent[] = [];
-    const locked = await lockInvoice(tx, tenant, inv.id);
-    if (!locked || locked.attemptCount >= input.attempt || (locked.status !== 'open' && locked.status !== 'uncollectible')) return { events };
-    const succeeded = result.status === 'succeeded';
-    const paymentData = {
-      status: succeeded ? ('succeeded' as const) : ('failed' as const),
-      attemptCount: input.attempt,
-      paymentMethodId: pm?.id ?? null,
-      acquirerChargeId: result.chargeId,
-      failureCode: succeeded ? null : (result as { code: string }).code,
-      failureMessage: succeeded ? null : (result as { message: string }).message,
-      succeededAt: succeeded ? now : null,
-    };
-    const payment = locked.paymentId
-      ? await tx.payment.update({ where: { id: locked.paymentId }, data: paymentData })
-      : await tx.payment.create({
-          data: {
-            id: newId('payment'),
-            merchantId: tenant.merchantId,
-            mode: tenant.mode,
-            customerId: locked.customerId,
-            amount: locked.amountDue - locked.amountPaid,
-            currency: locked.currency,
-            description: `Invoice ${locked.number ?? locked.id}`,
-            metadata: {},
-            // made by this attempt: dated at its time (the clock's on a test clock)
-            createdAt: now,
-            ...paymentData,
-          },
-        });
-    let updated: Invoice;
-    if (succeeded) {
-      updated = await tx.invoice.update({
-        where: { id: locked.id },
-        data: { status: 'paid', amountPaid: locked.amountDue, paidAt: now, attemptCount: input.attempt, nextPaymentAttemptAt: null, paymentId: payment.id },
-      });
-      await postInvoicePaid(tx, tenant, locked, { method: 'card', amount: locked.amountDue - locked.amountPaid, paymentId: payment.id, occurredAt: now });
-      events.push(await recordEvent(tx, tenant, { type: 'payment.succeeded', data: presentPayment(payment, locked.id) }));
-      events.push(await invoiceEvent(tx, tenant, 'invoice.paid', updated));
-    } else {
-      const next = nextChargeAttemptAt(now, input.attempt);
-      const failed = result as { code: string; message: string };
-      updated = await tx.invoice.update({
-        where: { id: locked.id },
-        data: {
-          attemptCount: input.attempt,
-          paymentId: payment.id,
-          nextPaymentAttemptAt: next,
-          ...paymentError({ code: failed.code, message: failed.message }, now),
-          ...(next === null ? { status: 'uncollectible', uncollectibleAt: locked.uncollectibleAt ?? now } : {}),
-        },
-      });
-      if (next === null) await postInvoiceWrittenOff(tx, tenant, locked, now);
-      events.push(await recordEvent(tx, tenant, { type: 'payment.failed', data: presentPayment(payment, locked.id) }));
-      events.push(await invoiceEvent(tx, tenant, 'invoice.payment_failed', updated));
-    }
-    await afterInvoiceChange(tx, tenant, updated, now, events);
-    return { events };
+    const step = await lockInvoiceForStep(tx, tenant, inv.id);
+    const locked = step?.invoice;
+    if (!step || !locked || locked.attemptCount >= input.attempt || (locked.status !== 'open' && locked.status !== 'uncollectible')) return { events: [] };
+    return recordChargeOutcome(tx, tenant, step, input.attempt, pm?.id ?? null, result, now);
   }, STEP_TX);
+}
+
+type ChargeOutcome = ChargeResult | { status: 'declined'; code: string; message: string; chargeId: null };
+
+/**
+ * The outcome of charge attempt `attempt`, with the invoice locked, in one statement: the payment
+ * (made by the first attempt, updated by the next), the invoice, the ledger postings and the
+ * events, and the subscription's collection situation read back; a second statement only when
+ * the subscription's status changes (past_due, unpaid, active again).
+ */
+async function recordChargeOutcome(
+  tx: TenantDb,
+  tenant: Tenant,
+  step: { invoice: Invoice; lines: InvoiceLine[]; payment: Payment | null },
+  attempt: number,
+  paymentMethodId: string | null,
+  result: ChargeOutcome,
+  now: Date,
+): Promise<StepOutcome> {
+  const locked = step.invoice;
+  const wall = new Date();
+  const succeeded = result.status === 'succeeded';
+  const failed = succeeded ? null : (result as { code: string; message: string });
+  const paymentData = {
+    status: succeeded ? ('succeeded' as const) : ('failed' as const),
+    attemptCount: attempt,
+    paymentMethodId,
+    acquirerChargeId: result.chargeId,
+    failureCode: failed?.code ?? null,
+    failureMessage: failed?.message ?? null,
+    succeededAt: succeeded ? now : null,
+  };
+  if (locked.paymentId && !step.payment) throw new Error(`payment ${locked.paymentId} of invoice ${locked.id} is missing`);
+  const payment: Payment = step.payment
+    ? { ...step.payment, ...paymentData, updatedAt: wall }
+    : {
+        id: newId('payment'),
+        merchantId: tenant.merchantId,
+        mode: tenant.mode,
+        customerId: locked.customerId,
+        amount: locked.amountDue - locked.amountPaid,
+        currency: locked.currency,
+        description: `Invoice ${locked.number ?? locked.id}`,
+        amountRefunded: 0n,
+        externalReference: null,
+        metadata: {},
+        canceledAt: null,
+        // made by this attempt: dated at its time (the clock's on a test clock)
+        createdAt: now,
+        updatedAt: wall,
+        ...paymentData,
+      };
+  const next = succeeded ? null : nextChargeAttemptAt(now, attempt);
+  const updated: Invoice = succeeded
+    ? { ...locked, status: 'paid', amountPaid: locked.amountDue, paidAt: now, attemptCount: attempt, nextPaymentAttemptAt: null, paymentId: payment.id, updatedAt: wall }
+    : {
+        ...locked,
+        attemptCount: attempt,
+        paymentId: payment.id,
+        nextPaymentAttemptAt: next,
+        ...paymentError(failed!, now),
+        ...(next === null ? { status: 'uncollectible' as const, uncollectibleAt: locked.uncollectibleAt ?? now } : {}),
+        updatedAt: wall,
+      };
+  const postings: PostingInput[] = succeeded
+    ? invoicePaidPostings(locked, { method: 'card', amount: locked.amountDue - locked.amountPaid, paymentId: payment.id, occurredAt: now })
+    : next === null
+      ? invoiceWrittenOffPostings(locked, now)
+      : [];
+  const events: PreparedEvent[] = [
+    prepareEvent(tenant, { type: succeeded ? 'payment.succeeded' : 'payment.failed', data: presentPayment(payment, locked.id) }),
+    prepareEvent(tenant, { type: succeeded ? 'invoice.paid' : 'invoice.payment_failed', data: presentInvoice(updated, step.lines) }),
+  ];
+  const paymentSql = step.payment
+    ? Prisma.sql`pay AS (
+        UPDATE payments SET status = ${payment.status}::"PaymentStatus", attempt_count = ${payment.attemptCount}::int, payment_method_id = ${payment.paymentMethodId}::text,
+               acquirer_charge_id = ${payment.acquirerChargeId}::text, failure_code = ${payment.failureCode}::text, failure_message = ${payment.failureMessage}::text,
+               succeeded_at = ${payment.succeededAt}::timestamptz, updated_at = ${wall}::timestamptz
+         WHERE id = ${payment.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode")`
+    : Prisma.sql`pay AS (
+        INSERT INTO payments (id, merchant_id, mode, customer_id, amount, currency, description, status, amount_refunded, payment_method_id, external_reference, metadata,
+                              attempt_count, acquirer_charge_id, failure_code, failure_message, succeeded_at, canceled_at, created_at, updated_at)
+        VALUES (${payment.id}, ${tenant.merchantId}, ${tenant.mode}::"Mode", ${payment.customerId}::text, ${payment.amount}::bigint, ${payment.currency}, ${payment.description}::text,
+                ${payment.status}::"PaymentStatus", 0, ${payment.paymentMethodId}::text, NULL, '{}'::jsonb, ${payment.attemptCount}::int, ${payment.acquirerChargeId}::text,
+                ${payment.failureCode}::text, ${payment.failureMessage}::text, ${payment.succeededAt}::timestamptz, NULL, ${now}::timestamptz, ${wall}::timestamptz))`;
+  const invoiceSql = Prisma.sql`inv AS (
+      UPDATE invoices SET status = ${updated.status}::"InvoiceStatus", amount_paid = ${updated.amountPaid}::bigint, paid_at = ${updated.paidAt}::timestamptz,
+             attempt_count = ${updated.attemptCount}::int, next_payment_attempt_at = ${updated.nextPaymentAttemptAt}::timestamptz, payment_id = ${updated.paymentId}::text,
+             last_payment_error_code = ${updated.lastPaymentErrorCode}::text, last_payment_error_message = ${updated.lastPaymentErrorMessage}::text,
+             last_payment_error_at = ${updated.lastPaymentErrorAt}::timestamptz, uncollectible_at = ${updated.uncollectibleAt}::timestamptz, updated_at = ${wall}::timestamptz
+       WHERE id = ${locked.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode")`;
+  const situation = locked.subscriptionId
+    ? collectionSituationSql(tenant, locked.subscriptionId, now, updated)
+    : Prisma.sql`SELECT NULL::text AS status, false AS uncollectible, false AS overdue WHERE false`;
+  const rows = await tx.$queryRaw<Array<{ written: Array<{ id: string; dispatched: boolean }> | null } & Partial<CollectionSituationRow>>>`
+    WITH ${withClause([paymentSql, invoiceSql, postingsCtes(tenant, postings, 'chg'), eventsInsertCte(tenant, events, 'ev')])}
+    SELECT (SELECT json_agg(json_build_object('id', id, 'dispatched', dispatched)) FROM ev) AS written, sit.status, sit.uncollectible, sit.overdue
+      FROM (SELECT 1) AS one LEFT JOIN (${situation}) AS sit ON true`;
+  const row = rows[0]!;
+  const recorded = recordedEvents(events, row.written ?? []);
+  if (locked.subscriptionId && row.status) recorded.push(...(await applyCollectionSituation(tx, tenant, locked.subscriptionId, row as CollectionSituationRow)));
+  return { events: recorded };
 }
 
 /**
@@ -279,7 +385,10 @@ async function checkInvoiceBankClaimAt(db: Db, input: InvoiceStepInput): Promise
     const customer = inv.customerId ? await scoped.customer.findFirst({ where: { id: inv.customerId } }) : null;
     if (!customer?.kennitala) {
       // Nothing to claim against (the kennitala was removed): the merchant must act.
-      const refusal = { code: 'customer_kennitala_missing', message: 'No bank claim could be issued: the customer has no kennitala. Add one to the customer, then pay the invoice by hand.' };
+      const refusal = {
+        code: 'customer_kennitala_missing',
+        message: 'No bank claim could be issued: the customer has no kennitala. Add one to the customer, then pay the invoice by hand.',
+      };
       return recordClaimRefusal(db, tenant, inv.id, attempt, refusal, now, false);
     }
     let claim;
@@ -329,7 +438,10 @@ async function checkInvoiceBankClaimAt(db: Db, input: InvoiceStepInput): Promise
   }
   if (claim.status === 'cancelled') {
     // Cancelled by the bank, not by us (our void makes the invoice void first): the claim is gone.
-    const refusal = { code: 'claim_cancelled', message: `The bank cancelled the claim ${row.bankReference}; it can no longer be paid. Pay the invoice by hand to issue a new claim, or void it.` };
+    const refusal = {
+      code: 'claim_cancelled',
+      message: `The bank cancelled the claim ${row.bankReference}; it can no longer be paid. Pay the invoice by hand to issue a new claim, or void it.`,
+    };
     return recordClaimRefusal(db, tenant, inv.id, inv.attemptCount + 1, refusal, now, true);
   }
   return scoped.$transaction(async (tx) => {
@@ -346,7 +458,10 @@ async function checkInvoiceBankClaimAt(db: Db, input: InvoiceStepInput): Promise
       events.push(await invoiceEvent(tx, tenant, 'invoice.paid', updated));
     } else if (claim.status === 'expired') {
       const refusal = { code: 'claim_expired', message: `The bank claim ${row.bankReference} expired unpaid on ${formatCalendarDay(row.expiresAt, 'en')}.` };
-      updated = await tx.invoice.update({ where: { id: locked.id }, data: { status: 'uncollectible', uncollectibleAt: now, nextPaymentAttemptAt: null, ...paymentError(refusal, now) } });
+      updated = await tx.invoice.update({
+        where: { id: locked.id },
+        data: { status: 'uncollectible', uncollectibleAt: now, nextPaymentAttemptAt: null, ...paymentError(refusal, now) },
+      });
       await postInvoiceWrittenOff(tx, tenant, locked, now);
       events.push(await invoiceEvent(tx, tenant, 'invoice.payment_failed', updated));
     } else {

@@ -11,7 +11,11 @@ export type { VatSettingsView };
 export const DEFAULT_VAT_SETTINGS: VatSettingsView = { country: 'IS', defaultVatRate: 'standard', pricesIncludeVat: true };
 
 export async function getVatSettings(db: TenantDb): Promise<VatSettingsView> {
-  const row = await db.vatSettings.findFirst({});
+  return vatSettingsOf(await db.vatSettings.findFirst({}));
+}
+
+/** The settings a row holds (the defaults without a row). */
+export function vatSettingsOf(row: { country: string; defaultVatRate: string; pricesIncludeVat: boolean } | null): VatSettingsView {
   if (!row) return { ...DEFAULT_VAT_SETTINGS };
   return {
     country: isVatCountry(row.country) ? row.country : DEFAULT_VAT_SETTINGS.country,
