@@ -109,7 +109,8 @@ export const OBJECT_SCHEMAS: Record<string, JsonSchema> = {
   UsageEvent: object({ id: str, event_name: str, customer: str, idempotency_key: nstr, timestamp, metadata: anyJson, received_at: timestamp }),
   /** presentBatchResult (usage-events.ts) */
   UsageBatchResult: object({ ingested: int, duplicates: int, errors: arrayOf(object({ index: int, message: str })) }),
-  /** presentApiKey (api-keys.ts); `key` only when the key is created or rolled */
+  /** presentApiKey (api-keys.ts); `key` only when the key is created or rolled, and null when
+   *  such a response is replayed for its Idempotency-Key (the full key is never stored) */
   ApiKey: object(
     {
       id: str,
@@ -117,7 +118,7 @@ export const OBJECT_SCHEMAS: Record<string, JsonSchema> = {
       type: stringEnum<P.ApiKeyType>({ secret: true, publishable: true }),
       mode: stringEnum<P.Mode>({ test: true, live: true }),
       label: nstr,
-      key: str,
+      key: nstr,
       last4: str,
       created_at: timestamp,
     },
@@ -254,7 +255,7 @@ export const OBJECT_SCHEMAS: Record<string, JsonSchema> = {
       id: str,
       object: literal('invoice'),
       number: nstr,
-      customer: str,
+      customer: nstr,
       subscription: nstr,
       payment: nstr,
       status: stringEnum<P.InvoiceStatus>({ draft: true, open: true, paid: true, void: true, uncollectible: true }),

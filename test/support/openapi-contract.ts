@@ -84,8 +84,14 @@ export function assertMatchesContract(method: string, url: string, res: Contract
   const path = new URL(url, 'http://x').pathname;
   const route = findOperation(method, path);
   if (!route) {
-    // Not an operation of the API: only the router's own 404/405 (or the auth-failure gate's 429) in the envelope.
-    if (![404, 405, 429].includes(res.status)) fail('no documented operation', method, path, res, 'answered with a status other than 404/405');
+    // Not an operation of the API. The server-rendered pages (dashboard, portal, checkout, the
+    // reference) are outside the document; what they answer an API client is still an error
+    // in the envelope (e.g. 403 wrong_auth_method for an API key on a dashboard page).
+    const page = !path.startsWith('/v1/') && (res.headers.get('content-type') ?? '').startsWith('text/html');
+    if (page) return;
+    const pageRefusal = !path.startsWith('/v1/') && res.status === 403;
+    // Otherwise only the router's own 404/405 (or the auth-failure gate's 429) in the envelope.
+    if (!pageRefusal && ![404, 405, 429].includes(res.status)) fail('no documented operation', method, path, res, 'answered with a status other than 404/405');
     checkBody('error', { $ref: '#/components/schemas/Error' }, method, path, res);
     return;
   }
