@@ -1,7 +1,7 @@
 // yup field builders shared by every route's schemas. Bodies are validated strictly
 // (api/validate.ts): no coercion. Lengths count characters as Unicode code points.
 import { yup } from './validate';
-import { isStorableText } from '../src/validation/storable-text';
+import { isStorableText, longerThan } from '../src/validation/text';
 import { SUPPORTED_CURRENCIES } from '../src/billing/currency';
 import { VAT_RATE_IDS } from '../src/billing';
 
@@ -9,7 +9,7 @@ import { VAT_RATE_IDS } from '../src/billing';
 export function text(max: number) {
   return yup
     .string()
-    .test('max', `\${path} must be at most ${max} characters`, (v) => v === undefined || v === null || Array.from(v).length <= max)
+    .test('max', `\${path} must be at most ${max} characters`, (v) => v === undefined || v === null || !longerThan(v, max))
     .test('storable', '${path} must not contain NUL characters or invalid Unicode', (v) => v === undefined || v === null || isStorableText(v));
 }
 

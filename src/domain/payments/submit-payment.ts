@@ -35,11 +35,12 @@ export async function submitPayment(deps: PaymentCommandDeps, tenant: Tenant, in
   const confirm = input.confirm ?? Boolean(input.paymentMethodId);
   if (confirm && !input.paymentMethodId) throw errors.validationFailed('confirm requires payment_method', 'confirm');
   const paymentId = paymentIdFor(tenant, input.idempotencyKey);
-  if (input.idempotencyKey) {
-    // The same Idempotency-Key again after its first request created the payment but stored no
-    // response (a 503 while the acquirer did not answer, a crash): carry on with that payment.
+  if (input.idempotencyKey && confirm) {
+    // The same Idempotency-Key again after its first request created the payment and recorded its
+    // attempt but stored no response (a 503 while the acquirer did not answer, a crash): carry on
+    // with that attempt. Any other existing payment is a key reused after the retention: 409.
     const existing = await scopedDb(deps.db, tenant).payment.findFirst({ where: { id: paymentId } });
-    if (existing) return continueSubmitted(deps, tenant, existing, confirm ? input.paymentMethodId : null);
+    if (existing?.status === 'processing') return continueSubmitted(deps, tenant, existing, input.paymentMethodId!);
   }
   const create = async (db: TenantDb) => {
     let customerId = input.customerId ?? null;
@@ -87,9 +88,8 @@ export async function submitPayment(deps: PaymentCommandDeps, tenant: Tenant, in
   return { payment: confirmed.payment, invoiceId: created.invoice.id, events: [...created.events, ...confirmed.events] };
 }
 
-async function continueSubmitted(deps: PaymentCommandDeps, tenant: Tenant, existing: Payment, paymentMethodId: string | null | undefined) {
+async function continueSubmitted(deps: PaymentCommandDeps, tenant: Tenant, existing: Payment, paymentMethodId: string) {
   const invoiceId = (await paymentInvoiceIds(scopedDb(deps.db, tenant), [existing.id])).get(existing.id)!;
-  if (existing.status !== 'processing' || !paymentMethodId) return { payment: existing, invoiceId, events: [] };
   const confirmed = await confirmCardPayment({ ...deps, acquirer: deps.gateways.cardAcquirer(tenant.mode) }, tenant, {
     paymentId: existing.id,
     source: { paymentMethodId },
