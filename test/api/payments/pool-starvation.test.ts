@@ -1,6 +1,6 @@
-// A burst of concurrent charges larger than the API's connection pool must not starve: each
-// request holds a pooled connection for its transaction while the test-mode acquirer works on
-// its own pool.
+// A burst of concurrent charges larger than the API's connection pool must not starve: no
+// request holds a pooled connection while the acquirer works (the charge runs between two short
+// transactions), so the test-mode acquirer shares the same small pool.
 import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../../support/env';
 import { call, newMerchant, type TestMerchant } from '../../support/api';
