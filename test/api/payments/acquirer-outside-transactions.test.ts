@@ -143,6 +143,19 @@ describe('outside calls are made with no transaction open', function () {
     assertNoneOpen(['acquirer.charge']);
   });
 
+  it('the same Idempotency-Key twice at once: one executes, the other waits and replays its response', async () => {
+    const customer = await newCustomer();
+    const pm = await saveCard(customer);
+    const payment = (await api('POST', '/v1/payments', { amount: 650, customer, payment_method: pm, confirm: false })).body;
+    const key = `twice-${payment.id}`;
+    const [a, b] = await Promise.all([api('POST', `/v1/payments/${payment.id}/confirm`, {}, key), api('POST', `/v1/payments/${payment.id}/confirm`, {}, key)]);
+    assert.deepEqual([a.status, b.status, a.body.status], [200, 200, 'succeeded'], `${a.text}\n${b.text}`);
+    assert.equal(a.text, b.text);
+    assert.deepEqual([a.headers.get('idempotent-replayed'), b.headers.get('idempotent-replayed')].sort(), ['true', null].sort());
+    const charges = (await simulator(env).listCharges(m.id, { limit: 100 })).filter((c) => c.idempotencyKey.startsWith(`${payment.id}:`));
+    assert.equal(charges.length, 1);
+  });
+
   it('paying in checkout, saving the card', async () => {
     const customer = await newCustomer();
     const s = await created(await hostedSession(m, { customer, save_payment_method: true }));
@@ -198,7 +211,14 @@ describe('outside calls are made with no transaction open', function () {
     // The dead request: it recorded its attempt and the acquirer charged it; nothing more.
     const attempt = await scopedDb(env.db, tenant).$transaction((tx) => beginCardAttempt(tx, tenant, { paymentId: payment.id, source: { paymentMethodId: pm } }, new Date()));
     const token = (await env.db.paymentMethod.findUniqueOrThrow({ where: { id: pm } })).acquirerToken!;
-    const charged = await simulator(env).charge({ merchantId: m.id, token, amount: 1100, currency: 'ISK', description: attempt.description, idempotencyKey: `${payment.id}:attempt:1` });
+    const charged = await simulator(env).charge({
+      merchantId: m.id,
+      token,
+      amount: 1100,
+      currency: 'ISK',
+      description: attempt.description,
+      idempotencyKey: `${payment.id}:attempt:1`,
+    });
     assert.equal(charged.status, 'succeeded');
     expectError(await api('POST', `/v1/payments/${payment.id}/confirm`, {}), 409, 'invalid_state', 'payment');
     // Its hold runs out.
