@@ -8,10 +8,13 @@ import { createPaymentSessionActivities } from './payment-sessions';
 import { createSubscriptionActivities } from './subscriptions';
 import { createAccountingActivities } from './accounting';
 import type { WebhookTestingOptions } from '../src/domain/webhooks/testing';
+import type { ModeGateways } from '../src/gateways';
 
 export interface ActivityDeps {
   db: Db;
   config: Config;
+  /** The outside systems of each mode, built once by the worker's composition root. */
+  gateways: ModeGateways;
   log: (line: string) => void;
   /** Test-only webhook relaxations (loopback receiver with its own CA, short timeouts); test-mode endpoints only, never set in production. */
   webhookTesting?: WebhookTestingOptions;

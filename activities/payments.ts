@@ -4,12 +4,11 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
 import { dispatchEventsFromActivity } from '../src/events';
-import { cardAcquirerFor } from '../src/domain/payments/acquirer';
 import { recordRefundOutcome, refundAtAcquirer } from '../src/domain/refunds/process-refund';
 import { startPendingRefundWorkflows } from '../src/domain/refunds/reconcile-refunds';
 import { workflowClientsOfActivity } from './workflow-clients';
 import type { AcquirerRefundAnswer, RecordRefundOutcomeInput, RefundOutcome, RefundReconcileInput, RefundWorkflowInput } from '../src/contracts/payments';
-import { AdapterNotConfiguredError, GatewayError, type GatewayConfig } from '../src/gateways';
+import { AdapterNotConfiguredError, GatewayError, type ModeGateways } from '../src/gateways';
 
 /**
  * Gateway errors become ApplicationFailures typed with the error's `name` (the names in
@@ -27,15 +26,14 @@ function asActivityFailure(err: unknown): never {
 export interface PaymentActivityDeps {
   db: Db;
   log: (line: string) => void;
-  /** Gateway configuration; default: read from the environment (src/domain/payments/acquirer.ts). */
-  gateways?: GatewayConfig;
+  gateways: ModeGateways;
 }
 
 export function createPaymentActivities(deps: PaymentActivityDeps) {
   return {
     async refundAtAcquirer(input: RefundWorkflowInput): Promise<AcquirerRefundAnswer> {
       const tenant = { merchantId: input.merchantId, mode: input.mode };
-      return refundAtAcquirer({ db: deps.db, acquirer: cardAcquirerFor(deps.db, input.mode, deps.gateways) }, tenant, input.refundId).catch(asActivityFailure);
+      return refundAtAcquirer({ db: deps.db, acquirer: deps.gateways.cardAcquirer(input.mode) }, tenant, input.refundId).catch(asActivityFailure);
     },
 
     async recordRefundOutcome(input: RecordRefundOutcomeInput): Promise<RefundOutcome> {

@@ -9,6 +9,7 @@
 // when nothing more is due by its time: one activity and two workflow tasks per renewal.
 import { Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
+import type { ModeGateways } from '../src/gateways';
 import type { Config } from '../src/config';
 import { ApiError } from '../src/errors';
 import { datingEventsAt, dispatchEventsFromActivity, type RecordedEvent } from '../src/events';
@@ -48,6 +49,7 @@ import {
 export interface SubscriptionActivityDeps {
   db: Db;
   config: Config;
+  gateways: ModeGateways;
   log: (line: string) => void;
 }
 
@@ -81,6 +83,8 @@ function refusalOf(err: unknown): CommandActivityResult['refusal'] {
 
 export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
   const { db } = deps;
+  /** The steps that call the acquirer or the bank get the gateways too. */
+  const steps = { db, gateways: deps.gateways };
   const workflows = workflowClientsOfActivity();
   const dispatch = async (events: RecordedEvent[]) => {
     if (events.length > 0) await dispatchEventsFromActivity(db, events, deps.log);
@@ -117,9 +121,9 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       case 'finalize_invoice':
         return dispatch((await finalizeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, now })).events);
       case 'charge_invoice':
-        return dispatch((await chargeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now })).events);
+        return dispatch((await chargeSubscriptionInvoice(steps, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now })).events);
       case 'check_bank_claim':
-        return dispatch((await checkInvoiceBankClaim(db, { ...ref, invoiceId: step.invoiceId, now })).events);
+        return dispatch((await checkInvoiceBankClaim(steps, { ...ref, invoiceId: step.invoiceId, now })).events);
       case 'trial_notice':
         return dispatch((await sendTrialWillEnd(db, { ...ref, trialEnd: step.trialEnd })).events);
     }
@@ -139,7 +143,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     async applySubscriptionCommand(input: ApplyCommandInput): Promise<CommandActivityResult> {
       let outcome;
       try {
-        outcome = await datingEventsAt(new Date(input.now), () => applySubscriptionCommand(db, input, dispatch));
+        outcome = await datingEventsAt(new Date(input.now), () => applySubscriptionCommand(steps, input, dispatch));
       } catch (err) {
         return { view: await view(input), objectId: null, refusal: refusalOf(err) };
       }
@@ -205,14 +209,14 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
 
     async chargeSubscriptionInvoice(input: ChargeStepInput): Promise<SubscriptionView | null> {
       return heartbeating(async () => {
-        await dispatch((await datingEventsAt(new Date(input.now), () => chargeSubscriptionInvoice(db, input))).events);
+        await dispatch((await datingEventsAt(new Date(input.now), () => chargeSubscriptionInvoice(steps, input))).events);
         return view(input);
       });
     },
 
     async checkSubscriptionBankClaim(input: InvoiceStepInput): Promise<SubscriptionView | null> {
       return heartbeating(async () => {
-        await dispatch((await datingEventsAt(new Date(input.now), () => checkInvoiceBankClaim(db, input))).events);
+        await dispatch((await datingEventsAt(new Date(input.now), () => checkInvoiceBankClaim(steps, input))).events);
         return view(input);
       });
     },

@@ -7,6 +7,7 @@ import type { Config } from '../src/config';
 import type { TemporalProvider } from '../src/temporal/client';
 import type { WorkflowClients } from '../src/temporal/workflow-clients';
 import type { RequestScope } from '../src/domain/request-scope';
+import type { ModeGateways } from '../src/gateways';
 
 export interface AuthInfo {
   apiKeyId: string;
@@ -43,6 +44,8 @@ export interface AppDeps {
   temporal: TemporalProvider;
   /** Client modules of the workflows the domain starts, signals and updates (built by createApp). */
   workflows: WorkflowClients;
+  /** The outside systems (card acquirer, bank claims) of each mode, built by the composition root. */
+  gateways: ModeGateways;
   log: (line: string) => void;
   /** Test-only webhook relaxations (src/domain/webhooks/testing.ts); test-mode endpoints only, never set in production. */
   webhookTesting?: import('../src/domain/webhooks/testing').WebhookTestingOptions;

@@ -1,7 +1,7 @@
 // yup field builders shared by every route's schemas. Bodies are validated strictly
 // (api/validate.ts): no coercion. Lengths count characters as Unicode code points.
 import { yup } from './validate';
-import { isStorableText } from '../src/validation/storable-text';
+import { isStorableText, longerThan } from '../src/validation/text';
 import { SUPPORTED_CURRENCIES } from '../src/billing/currency';
 import { VAT_RATE_IDS } from '../src/billing';
 
@@ -11,7 +11,7 @@ export function text(max: number) {
     yup
       .string()
       // Named `max` with its bound as a param, so the OpenAPI document shows maxLength (api/openapi/).
-      .test({ name: 'max', message: `\${path} must be at most ${max} characters`, params: { max }, test: (v) => v === undefined || v === null || Array.from(v).length <= max })
+      .test({ name: 'max', message: `\${path} must be at most ${max} characters`, params: { max }, test: (v) => v === undefined || v === null || !longerThan(v, max) })
       .test('storable', '${path} must not contain NUL characters or invalid Unicode', (v) => v === undefined || v === null || isStorableText(v))
   );
 }

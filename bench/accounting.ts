@@ -27,6 +27,7 @@ import { ensureTemporalCli, startDevServer } from '../src/temporal/dev-server';
 import { createTemporalProvider } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/provision';
 import { createBillingWorker } from '../src/worker';
+import { createModeGateways } from '../src/gateways';
 
 const RECORDS = Number(process.env.BENCH_ACCOUNTING_RECORDS ?? 10_000);
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_MS ?? 20 * 60_000);
@@ -100,7 +101,7 @@ export async function main(): Promise<{ syncPerSecond: number; sandboxPerSecond:
       await postLedger(scoped, tenant, { kind: i % 2 === 0 ? 'invoice_finalized' : 'invoice_paid', sourceId: `bench_${i}`, currency: 'ISK', amount, method: i % 2 === 0 ? null : 'card', occurredAt: new Date(), movements });
     });
 
-    worker = await createBillingWorker({ db, config, log: () => undefined, address: dev.address, namespace: config.temporalNamespace, taskQueue });
+    worker = await createBillingWorker({ db, config, gateways: createModeGateways({ db }), log: () => undefined, address: dev.address, namespace: config.temporalNamespace, taskQueue });
     running = worker.run();
     started = process.hrtime.bigint();
     await startSyncWorkflow({ client, taskQueue }, { linkId: link.id, merchantId: tenant.merchantId, mode: 'test', pollSeconds: 1 });

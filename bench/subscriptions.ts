@@ -41,6 +41,7 @@ import { ensureTemporalCli, startDevServer } from '../src/temporal/dev-server';
 import { ensureSearchAttributes } from '../src/temporal/provision';
 import { workflowIds } from '../src/temporal/workflow-ids';
 import { benchDatabase, fmt } from './support';
+import { createModeGateways } from '../src/gateways';
 import type { WorkerReport } from './servers/billing-worker';
 
 const N = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000);
@@ -248,6 +249,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
   const serverPort = dev.address.split(':').pop()!;
   const serverPid = pidsWhere((comm, cmd) => cmd.includes('start-dev') && cmd.includes(`--port ${serverPort} `))[0];
   const db: Db = createDb(database.url, { poolSize: 10 });
+  const gateways = createModeGateways({ db });
   const taskQueue = `bench-subscriptions-${randomBytes(3).toString('hex')}`;
   const config = { ...loadConfig({}), databaseUrl: database.url, temporalAddress: dev.address, taskQueue };
   const temporal = createTemporalProvider({ address: dev.address, namespace: config.temporalNamespace, taskQueue });
@@ -275,7 +277,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     const subscriptionIds: string[] = [];
     await pool(N, CONCURRENCY, async (i) => {
       const { customer } = await createCustomer(scoped, tenant, { email: `bench${i}@example.is` });
-      await attachTestCard({ db: scoped, rootDb: db }, tenant, { customerId: customer.id, cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvc: '123' });
+      await attachTestCard({ db, gateways }, tenant, { customerId: customer.id, cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvc: '123' });
       // Every creation locks the one clock row (a subscription starts at the clock's time, which
       // an advance must not move meanwhile), so these transactions queue behind each other:
       // setup is not measured, so give them the API's 30 s rather than Prisma's default 5 s.

@@ -16,7 +16,6 @@ import { dispatchEvents } from '../../src/events';
 import { formatAmount, isSupportedCurrency } from '../../src/billing/currency';
 import type { CardAcquirer } from '../../src/gateways';
 import type { Mode } from '../../src/generated/prisma/client';
-import { cardAcquirerFor } from '../../src/domain/payments/acquirer';
 import { effectiveStatus } from '../../src/objects/payment-sessions';
 import { findCheckoutSessionById, findCheckoutSessionBySecret, type SessionWithPayment } from '../../src/domain/payment-sessions/find-payment-session';
 import { MAX_CHECKOUT_ATTEMPTS, payCheckoutSession, type CheckoutPaymentResult } from '../../src/domain/payment-sessions/complete-checkout';
@@ -106,7 +105,7 @@ function confirmInput(b: ConfirmBody) {
 
 export function checkoutRoutesWith(opts: CheckoutOptions = {}) {
   return function checkoutRoutes(router: Router<AppState>, deps: AppDeps, _auth: Auth): void {
-    const acquirerFor = opts.acquirerFor ?? ((mode: Mode) => cardAcquirerFor(deps.db, mode));
+    const acquirerFor = opts.acquirerFor ?? ((mode: Mode) => deps.gateways.cardAcquirer(mode));
 
     async function afterPayment(s: CheckoutSession, result: CheckoutPaymentResult): Promise<void> {
       await dispatchEvents(deps, result.events);
@@ -120,7 +119,7 @@ export function checkoutRoutesWith(opts: CheckoutOptions = {}) {
     }
 
     async function pay(ctx: AppContext, s: CheckoutSession, body: ConfirmBody): Promise<void> {
-      const result = await payCheckoutSession({ db: deps.db, acquirerFor, now: new Date() }, s, confirmInput(body));
+      const result = await payCheckoutSession({ db: deps.db, acquirerFor, now: new Date(), txMaxWaitMs: deps.config.transactionMaxWaitMs }, s, confirmInput(body));
       await afterPayment(s, result);
       setApiHeaders(ctx);
       ctx.body =

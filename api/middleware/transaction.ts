@@ -48,36 +48,42 @@ export interface TransactionalOptions {
   idempotencyKey?: (ctx: AppContext, header: string) => string;
 }
 
+/** The request's idempotency key (checked), or '' without one. */
+function requestKey(ctx: AppContext, opts: TransactionalOptions): string {
+  const header = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
+  if (header.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(header)) {
+    throw errors.validationFailed(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters`, 'Idempotency-Key');
+  }
+  return header && opts.idempotencyKey ? opts.idempotencyKey(ctx, header) : header;
+}
+
+/** Answers with a stored response, as the first request sent it. */
+function replay(ctx: AppContext, stored: Stored): void {
+  ctx.status = stored.responseStatus;
+  if (stored.responseText === null) ctx.body = '';
+  else {
+    ctx.body = stored.responseText;
+    ctx.type = 'application/json';
+    // A replayed error names the request that produced it; the header says the same.
+    if (stored.responseStatus >= 400) {
+      const original = /"request_id":"([A-Za-z0-9._:-]{8,128})"\}\}$/.exec(stored.responseText)?.[1];
+      if (original) ctx.set('X-Request-Id', original);
+    }
+  }
+  ctx.set('Idempotent-Replayed', 'true');
+}
+
 export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): Middleware {
   return async (ctx, next) => {
     const tenant = ctx.state.tenant;
     const scoped = ctx.state.db as ScopedDb | undefined;
     if (!tenant || !scoped) throw new Error('transactional() must follow auth()');
-    const header = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
-    if (header.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(header)) {
-      throw errors.validationFailed(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters`, 'Idempotency-Key');
-    }
-    const key = header && opts.idempotencyKey ? opts.idempotencyKey(ctx, header) : header;
+    const key = requestKey(ctx, opts);
     const cutoff = new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000);
-
-    const replay = (stored: Stored) => {
-      ctx.status = stored.responseStatus;
-      if (stored.responseText === null) ctx.body = '';
-      else {
-        ctx.body = stored.responseText;
-        ctx.type = 'application/json';
-        // A replayed error names the request that produced it; the header says the same.
-        if (stored.responseStatus >= 400) {
-          const original = /"request_id":"([A-Za-z0-9._:-]{8,128})"\}\}$/.exec(stored.responseText)?.[1];
-          if (original) ctx.set('X-Request-Id', original);
-        }
-      }
-      ctx.set('Idempotent-Replayed', 'true');
-    };
 
     if (key) {
       const existing = await readStored(scoped, tenant, key, cutoff);
-      if (existing) return replay(existing);
+      if (existing) return replay(ctx, existing);
     }
 
     let replayed: Stored | undefined;
@@ -132,7 +138,84 @@ export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): M
     } finally {
       ctx.state.db = scoped;
     }
-    if (replayed) return replay(replayed);
+    if (replayed) return replay(ctx, replayed);
+    await runAfterCommit(ctx, deps);
+  };
+}
+
+/** How long a step-wise request's claim on its key holds before a retry may take it over. */
+export const STEPWISE_CLAIM_LEASE_MS = 120_000;
+const STEPWISE_WAIT_MS = 10_000;
+const STEPWISE_POLL_MS = 100;
+
+/**
+ * For routes whose use case calls an outside system (the acquirer) and so runs its own short
+ * transactions around the call instead of one request transaction (docs/idempotency.md
+ * "Step-wise requests"). The Idempotency-Key is claimed first in a committed row (response
+ * status 0); a concurrent request with the key waits up to 10 s for the response and replays it,
+ * else gets 409 idempotency_key_in_use, exactly as behind transactional(). The response is stored
+ * on the claimed row; a 5xx releases the key (the use case left its rows safe to resume, so the
+ * client retries with the same key). A claim left by a crashed process is taken over after
+ * STEPWISE_CLAIM_LEASE_MS: the use cases behind it are safe to run twice.
+ * `ctx.state.db` is the tenant-scoped root client here, never a transaction.
+ */
+export function stepwise(deps: AppDeps, opts: TransactionalOptions = {}): Middleware {
+  return async (ctx, next) => {
+    const tenant = ctx.state.tenant;
+    const scoped = ctx.state.db as ScopedDb | undefined;
+    if (!tenant || !scoped) throw new Error('stepwise() must follow auth()');
+    const key = requestKey(ctx, opts);
+    if (!key) {
+      await next();
+      await runAfterCommit(ctx, deps);
+      return;
+    }
+    const cutoff = new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000);
+    const staleClaim = new Date(Date.now() - STEPWISE_CLAIM_LEASE_MS);
+    const claimed = await scoped
+      .$transaction(async (tx: ScopedTx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
+        return tx.$queryRaw<Array<{ claimed: number }>>`
+          INSERT INTO idempotency_keys (merchant_id, mode, key, request_method, request_path, response_status, created_at)
+          VALUES (${tenant.merchantId}, ${tenant.mode}::"Mode", ${key}, ${ctx.method}, ${ctx.path}, 0, now())
+          ON CONFLICT (merchant_id, mode, key) DO UPDATE
+            SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
+                response_status = 0, response_body = NULL, created_at = now()
+            WHERE idempotency_keys.created_at < ${cutoff}
+               OR (idempotency_keys.response_status = 0 AND idempotency_keys.created_at < ${staleClaim})
+          RETURNING 1 AS claimed`;
+      })
+      .catch((err: unknown) => {
+        if (isLockTimeout(err)) throw errors.idempotencyKeyInUse('Another request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key');
+        throw err;
+      });
+    if (claimed.length === 0) {
+      const deadline = Date.now() + STEPWISE_WAIT_MS;
+      for (;;) {
+        const stored = await readStored(scoped, tenant, key, null);
+        if (stored && stored.responseStatus > 0) return replay(ctx, stored);
+        if (!stored) throw errors.idempotencyKeyInUse('A request with this Idempotency-Key has just failed; retry it.', 'Idempotency-Key');
+        if (Date.now() >= deadline) throw errors.idempotencyKeyInUse('Another request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key');
+        await new Promise((resolve) => setTimeout(resolve, STEPWISE_POLL_MS));
+      }
+    }
+    const ours = (status: number, text: string | null) => scoped.$executeRaw`
+      UPDATE idempotency_keys SET response_status = ${status}, response_body = ${text}::json
+      WHERE merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" AND key = ${key} AND response_status = 0`;
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500 && err.code !== 'idempotency_key_in_use') {
+        await ours(err.status, JSON.stringify(errorBody(err, ctx.state.requestId)));
+      } else {
+        await scoped.$executeRaw`
+          DELETE FROM idempotency_keys
+          WHERE merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" AND key = ${key} AND response_status = 0`;
+      }
+      throw err;
+    }
+    const body = storableBody(ctx);
+    await ours(ctx.status, body === undefined || body === null || body === '' ? null : JSON.stringify(body));
     await runAfterCommit(ctx, deps);
   };
 }

@@ -17,7 +17,7 @@ import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState, Middleware } from '../context';
 import { dbOf, tenantOf } from '../context';
 import type { Auth } from '../middleware/auth';
-import { transactional } from '../middleware/transaction';
+import { stepwise, transactional } from '../middleware/transaction';
 import { errors } from '../../src/errors';
 import { scopedDb, type ScopedDb, type Tenant } from '../../src/db/tenancy';
 import { dispatchEvents } from '../../src/events';
@@ -32,7 +32,6 @@ import { customerCreditNote, customerInvoice, customerPaymentMethod, customerSub
 import { addCustomerCard } from '../../src/domain/customer-portals/add-customer-card';
 import { removeCustomerCard } from '../../src/domain/customer-portals/remove-customer-card';
 import { setDefaultPaymentMethod } from '../../src/domain/payment-methods/manage-payment-methods';
-import { cardAcquirerFor } from '../../src/domain/payments/acquirer';
 import { updateCustomer } from '../../src/domain/customers/update-customer';
 import { runSubscriptionCommand } from '../../src/domain/subscriptions/run-subscription-command';
 import { payInvoiceNow } from '../../src/domain/invoices/pay-invoice-now';
@@ -151,7 +150,10 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
     return next();
   };
 
-  const tx = transactional(deps, { idempotencyKey: (ctx, header) => `portal:${portalOf(ctx).session.id}:${header}` });
+  const portalKey = { idempotencyKey: (ctx: AppContext, header: string) => `portal:${portalOf(ctx).session.id}:${header}` };
+  const tx = transactional(deps, portalKey);
+  // Actions that call the acquirer run their own short transactions around the call.
+  const steps = stepwise(deps, portalKey);
 
   const apiGuard: Middleware = async (ctx, next) => {
     setApiHeaders(ctx);
@@ -159,6 +161,7 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
     return next();
   };
   const action = [apiGuard, withSession('action'), csrf, tx];
+  const outsideAction = [apiGuard, withSession('action'), csrf, steps];
 
   /** The request as the domain's command path sees it (docs/architecture.md). */
   function scopeOf(ctx: AppContext): RequestScope {
@@ -254,13 +257,13 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
     done(ctx, 'uncanceled');
   });
 
-  router.post('/portal/api/payment_methods', ...action, async (ctx) => {
+  router.post('/portal/api/payment_methods', ...outsideAction, async (ctx) => {
     await allowed(ctx, 'add_card');
     const b = parseBody(addCardSchema, ctx.state.body);
     const p = portalOf(ctx);
     const tenant = tenantOf(ctx);
     const r = await addCustomerCard(
-      { db: dbOf(ctx), acquirer: cardAcquirerFor(deps.db, tenant.mode) },
+      { db: deps.db, acquirer: deps.gateways.cardAcquirer(tenant.mode) },
       tenant,
       {
         customerId: p.session.customerId,
@@ -297,7 +300,7 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
     done(ctx, 'saved');
   });
 
-  router.post('/portal/api/invoices/:id/pay', ...action, async (ctx) => {
+  router.post('/portal/api/invoices/:id/pay', ...outsideAction, async (ctx) => {
     await allowed(ctx, 'pay_invoice');
     const inv = await customerInvoice(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
     if (inv.status !== 'paid') await payInvoiceNow(deps, scopeOf(ctx), inv.id);

@@ -11,6 +11,7 @@ import { DefaultLogger, Runtime, makeTelemetryFilterString, type LogLevel } from
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/client';
 import { createBillingWorker } from '../../src/worker';
+import { createModeGateways, gatewayConfigFromEnv } from '../../src/gateways';
 
 export interface WorkerReport {
   pid: number;
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
   const worker = await createBillingWorker({
     db,
     config,
+    gateways: createModeGateways({ db, config: gatewayConfigFromEnv() }),
     log: () => undefined,
     address: config.temporalAddress!,
     namespace: config.temporalNamespace,

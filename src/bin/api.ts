@@ -6,6 +6,7 @@ import { prepareDatabase } from '../runtime/database';
 import { listen } from '../runtime/http';
 import { createTemporalProvider } from '../temporal/client';
 import { createApp } from '../../api/app';
+import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
 import { fail, log } from './common';
 import { resolveAccountingKey } from '../runtime/accounting';
 
@@ -19,7 +20,8 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
   });
-  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, log });
+  const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
+  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, gateways, log });
   const http = await listen(app, config.port);
   log(`API listening on http://localhost:${http.port}`);
   let stopping = false;

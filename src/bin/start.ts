@@ -11,6 +11,7 @@ import { createTemporalProvider } from '../temporal/client';
 import { ensureSchedules } from '../temporal/schedules';
 import { createBillingWorker } from '../worker';
 import { createApp } from '../../api/app';
+import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
 import { fail, log } from './common';
 import { resolveAccountingKey, startSandboxes } from '../runtime/accounting';
 
@@ -33,9 +34,11 @@ async function main(): Promise<void> {
   const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
 
-  const worker = await createBillingWorker({ db, config, log, address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  // The API and the worker of this process share one set of gateways.
+  const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
+  const worker = await createBillingWorker({ db, config, gateways, log, address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const workerRun = worker.run();
-  const app = createApp({ db, config: { ...config, databaseUrl, temporalUiUrl: temporalEndpoint.uiUrl ?? config.temporalUiUrl }, temporal, log });
+  const app = createApp({ db, config: { ...config, databaseUrl, temporalUiUrl: temporalEndpoint.uiUrl ?? config.temporalUiUrl }, temporal, gateways, log });
   const http = await listen(app, config.port);
 
   const seeded = await seedDefaultMerchant(db);

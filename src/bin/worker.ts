@@ -6,6 +6,7 @@ import { createTemporalProvider } from '../temporal/client';
 import { ensureSearchAttributes } from '../temporal/provision';
 import { ensureSchedules } from '../temporal/schedules';
 import { createBillingWorker } from '../worker';
+import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
 import { fail, log } from './common';
 import { resolveAccountingKey } from '../runtime/accounting';
 
@@ -19,7 +20,8 @@ async function main(): Promise<void> {
   const client = await temporal.client();
   await ensureSearchAttributes(client.connection, config.temporalNamespace);
   await ensureSchedules(client, { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
-  const worker = await createBillingWorker({ db, config, log, address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
+  const worker = await createBillingWorker({ db, config, gateways, log, address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   log(`worker polling task queue "${config.taskQueue}" at ${address}`);
   let stopping = false;
   const stop = async (signal: string) => {

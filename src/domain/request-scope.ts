@@ -5,7 +5,11 @@ import type { Tenant, TenantDb } from '../db/tenancy';
 
 export interface RequestScope {
   tenant: Tenant;
-  /** The request's tenant-scoped database handle (inside its transaction for writes). */
+  /**
+   * The request's tenant-scoped database handle: inside its transaction for writes, except for
+   * the use cases that call an outside system (they run their own transactions around the call,
+   * and their routes run step-wise, docs/idempotency.md): there it is the scoped root client.
+   */
   db: TenantDb;
   /**
    * Names this request: the same key (a repeated Idempotency-Key) gives the same workflow

@@ -12,3 +12,4 @@ export { BankClaimsSimulator, claimStatusAt, simulatedBankReference, REFUSED_KEN
 export { planSimulatorFault, clearSimulatorFaults, plannedFaults, FAULT_KINDS, FAULT_OPERATIONS, type FaultKind, type FaultOperation, type PlannedFault } from './simulator-faults';
 export { UnconfiguredCardAcquirer, UnconfiguredBankClaims } from './unconfigured';
 export { createGateways, createCardAcquirer, createBankClaims, type Gateways, type TestGateways, type GatewayOptions } from './factory';
+export { createModeGateways, type ModeGateways } from './mode-gateways';

@@ -12,6 +12,8 @@
 // IP-literal domains (a@[10.0.0.1]), single-label domains (a@localhost), non-ASCII local parts.
 // Case is preserved: the local part is case-sensitive in principle, so the value is stored as given.
 
+import { codePointLength } from './text';
+
 export type EmailResult = { ok: true; value: string } | { ok: false; message: string };
 
 export const EMAIL_MAX_LENGTH = 254;
@@ -54,8 +56,4 @@ export function validateEmail(input: string): EmailResult {
 
 export function isEmail(input: string): boolean {
   return validateEmail(input).ok;
-}
-
-function codePointLength(s: string): number {
-  return Array.from(s).length;
 }

@@ -8,7 +8,7 @@
 // a removal (JSON has `null` for that). The 50-key limit applies to the merged result, so check
 // `validateMetadata(mergeMetadataPatch(existing, patch))` after `validateMetadataPatch(patch)`.
 
-import { excerpt } from './text';
+import { codePointLength, excerpt } from './text';
 
 export type Metadata = Record<string, string>;
 export type MetadataPatch = Record<string, string | null>;
@@ -89,8 +89,4 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
-}
-
-function codePointLength(s: string): number {
-  return Array.from(s).length;
 }

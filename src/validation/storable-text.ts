@@ -2,12 +2,8 @@
 // UTF-16 surrogates (JSON.stringify writes them as \udXXX escapes, which jsonb rejects). Both
 // would surface as a 500, so input holding them is refused as validation_failed instead.
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** True when the string can be stored in a text or jsonb column unchanged. */
-export function isStorableText(s: string): boolean {
-  return !s.includes('\u0000') && !LONE_SURROGATE.test(s);
-}
+// The rule for strings is written once, in ./text.ts; this module adds the one for JSON text.
+export { isStorableText } from './text';
 
 // In JSON.stringify output a NUL or a lone surrogate appears as an escape preceded by an even
 // number of backslashes (an odd number means the backslash itself was escaped).

@@ -196,7 +196,7 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
     env = await testEnv();
     // Our own instance of the application on the suite's database, so the routes come from the
     // very router that serves the requests.
-    app = createApp({ db: env.db, config: { ...env.config, rateLimitRequests: 1_000_000_000 }, temporal: env.temporal, log: (l) => void logged.push(l) });
+    app = createApp({ db: env.db, config: { ...env.config, rateLimitRequests: 1_000_000_000 }, temporal: env.temporal, gateways: env.gateways, log: (l) => void logged.push(l) });
     http = await listen(app, 0, '127.0.0.1');
     base = `http://127.0.0.1:${http.port}`;
     m = await newMerchant(env, { live: true });

@@ -24,7 +24,7 @@ describe('OpenAPI document', () => {
   });
 
   it('documents every route of the router, and nothing else', async () => {
-    const app = createApp({ db: env.db, config: env.config, temporal: env.temporal, log: () => undefined });
+    const app = createApp({ db: env.db, config: env.config, temporal: env.temporal, gateways: env.gateways, log: () => undefined });
     try {
       const registered = new Set<string>();
       for (const layer of app.router.stack) {

@@ -26,7 +26,7 @@ describe('domain: the subscription command path', function () {
     env = await testEnv();
     m = await subMerchant(env, { currency: 'ISK' });
     tenant = { merchantId: m.id, mode: 'test' };
-    deps = { db: env.db, temporal: env.temporal, workflows: createWorkflowClients(env.temporal), log: () => undefined };
+    deps = { db: env.db, temporal: env.temporal, workflows: createWorkflowClients(env.temporal), gateways: env.gateways, log: () => undefined };
     customer = await createCustomer(m);
     await attachCard(m, customer.id);
     price = await monthlyPrice(m, 1990);

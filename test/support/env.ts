@@ -13,6 +13,7 @@ import { ensureSearchAttributes } from '../../src/temporal/provision';
 import { createBillingWorker, type WorkerHandle } from '../../src/worker';
 import { listen, type HttpHandle } from '../../src/runtime/http';
 import { createApp } from '../../api/app';
+import { createModeGateways, gatewayConfigFromEnv, type ModeGateways } from '../../src/gateways';
 import { SUBSCRIPTION_WORKFLOW } from '../../src/contracts/subscriptions';
 import { newEncryptionKey } from '../../src/domain/accounting/secret-box';
 import { startAccountingSandbox, type AccountingSandbox } from '../../src/gateways/accounting/sandbox/server';
@@ -23,6 +24,8 @@ export interface TestEnv {
   db: Db;
   temporalAddress: string;
   temporal: TemporalProvider;
+  /** The gateways the env's app and worker share (built once here, as a composition root does). */
+  gateways: ModeGateways;
   client: Client;
   worker: WorkerHandle;
   http: HttpHandle;
@@ -89,13 +92,15 @@ async function start(): Promise<TestEnv> {
   const client = await temporal.client();
   await ensureSearchAttributes(client.connection, config.temporalNamespace);
 
-  const worker = await createBillingWorker({ db, config, log: testLog, address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  // Built once, as a composition root does, and shared by the worker and every app of the env.
+  const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
+  const worker = await createBillingWorker({ db, config, gateways, log: testLog, address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const running = worker.run();
   cleanups.push(async () => {
     await worker.shutdown();
     await running.catch(() => undefined);
   });
-  const app = createApp({ db, config, temporal, log: testLog });
+  const app = createApp({ db, config, temporal, gateways, log: testLog });
   const http = await listen(app, 0, '127.0.0.1');
   cleanups.push(async () => {
     await http.close(1000);
@@ -111,13 +116,14 @@ async function start(): Promise<TestEnv> {
     db,
     temporalAddress,
     temporal,
+    gateways,
     client,
     worker,
     http,
     baseUrl: `http://127.0.0.1:${http.port}`,
     async startApp(overrides, otherTemporal) {
       const cfg = { ...config, ...overrides };
-      const other = createApp({ db, config: cfg, temporal: otherTemporal ?? temporal, log: testLog });
+      const other = createApp({ db, config: cfg, temporal: otherTemporal ?? temporal, gateways, log: testLog });
       const h = await listen(other, 0, '127.0.0.1');
       cleanups.push(async () => {
         await h.close(1000);

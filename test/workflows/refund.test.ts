@@ -10,7 +10,6 @@ import { NON_RETRYABLE_GATEWAY_ERROR_TYPES } from '../../src/gateways';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { newId } from '../../src/ids';
 import { recordRefundOutcome, refundAtAcquirer } from '../../src/domain/refunds/process-refund';
-import { cardAcquirerFor } from '../../src/domain/payments/acquirer';
 import { refundWorkflowClient } from '../../src/temporal/refund-workflow';
 import { ensureRefundSchedules } from '../../src/temporal/schedules';
 import { REFUND_RECONCILER_WORKFLOW, type RefundReconcileResult } from '../../src/contracts/payments';
@@ -72,7 +71,7 @@ describe('refund workflow (real Temporal)', function () {
     const refundId = newId('refund');
     await env.db.refund.create({ data: { id: refundId, merchantId: m.id, mode: 'test', paymentId: payment.id, amount: 400n, currency: 'ISK' } });
     const tenant = { merchantId: m.id, mode: 'test' as const };
-    const deps = { db: env.db, acquirer: cardAcquirerFor(env.db, 'test') };
+    const deps = { db: env.db, acquirer: env.gateways.cardAcquirer('test') };
     const first = await refundAtAcquirer(deps, tenant, refundId);
     const second = await refundAtAcquirer(deps, tenant, refundId);
     assert.equal(first.status, 'succeeded');

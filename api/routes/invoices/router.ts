@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState } from '../../context';
 import { dbOf, scopeOf } from '../../context';
 import type { Auth } from '../../middleware/auth';
-import { transactional } from '../../middleware/transaction';
+import { stepwise } from '../../middleware/transaction';
 import { findInvoice, listInvoices } from '../../../src/domain/invoices/find-invoices';
 import { payInvoiceNow } from '../../../src/domain/invoices/pay-invoice-now';
 import { voidInvoice } from '../../../src/domain/invoices/void-invoice';
@@ -19,7 +19,9 @@ async function presentInvoiceById(ctx: AppContext, id: string): Promise<void> {
 }
 
 export function invoicesRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
-  const tx = transactional(deps);
+  // Paying or voiding a finished subscription's invoice calls the acquirer or the bank here: the
+  // use cases run their own transactions, none is open around those calls.
+  const steps = stepwise(deps);
 
   router.get('/v1/invoices', auth(), async (ctx) => {
     const q = parseQuery(listInvoicesQuery, ctx.query);
@@ -31,13 +33,13 @@ export function invoicesRoutes(router: Router<AppState>, deps: AppDeps, auth: Au
     await presentInvoiceById(ctx, pathId(ctx.params.id));
   });
 
-  router.post('/v1/invoices/:id/pay', auth(), tx, async (ctx) => {
+  router.post('/v1/invoices/:id/pay', auth(), steps, async (ctx) => {
     const id = pathId(ctx.params.id);
     await payInvoiceNow(deps, scopeOf(ctx), id);
     await presentInvoiceById(ctx, id);
   });
 
-  router.post('/v1/invoices/:id/void', auth(), tx, async (ctx) => {
+  router.post('/v1/invoices/:id/void', auth(), steps, async (ctx) => {
     const id = pathId(ctx.params.id);
     await voidInvoice(deps, scopeOf(ctx), id);
     await presentInvoiceById(ctx, id);

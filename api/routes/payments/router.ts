@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf, tenantOf } from '../../context';
 import type { Auth } from '../../middleware/auth';
-import { transactional } from '../../middleware/transaction';
+import { stepwise, transactional } from '../../middleware/transaction';
 import { dispatchEvents } from '../../../src/events';
 import { submitPayment, confirmPaymentWithMethod } from '../../../src/domain/payments/submit-payment';
 import { cancelPayment } from '../../../src/domain/payments/cancel-payment';
@@ -13,10 +13,12 @@ import { presentPayment } from '../../../src/objects/payments';
 
 export function paymentsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);
+  // Creating with confirm and confirming call the acquirer: no request transaction around them.
+  const steps = stepwise(deps);
 
-  router.post('/v1/payments', auth(), tx, async (ctx) => {
+  router.post('/v1/payments', auth(), steps, async (ctx) => {
     const input = parseBody(createPaymentSchema, ctx.state.body);
-    const result = await submitPayment({ db: dbOf(ctx), rootDb: deps.db, now: new Date() }, tenantOf(ctx), {
+    const result = await submitPayment({ db: deps.db, gateways: deps.gateways, now: new Date(), txMaxWaitMs: deps.config.transactionMaxWaitMs }, tenantOf(ctx), {
       amount: input.amount,
       currency: input.currency,
       description: input.description,
@@ -43,10 +45,10 @@ export function paymentsRoutes(router: Router<AppState>, deps: AppDeps, auth: Au
     ctx.body = presentPayment(found.payment, found.invoiceId);
   });
 
-  router.post('/v1/payments/:id/confirm', auth(), tx, async (ctx) => {
+  router.post('/v1/payments/:id/confirm', auth(), steps, async (ctx) => {
     const id = pathId(ctx.params.id);
     const input = parseBody(confirmPaymentSchema, ctx.state.body);
-    const result = await confirmPaymentWithMethod({ db: dbOf(ctx), rootDb: deps.db, now: new Date() }, tenantOf(ctx), { paymentId: id, paymentMethodId: input.payment_method });
+    const result = await confirmPaymentWithMethod({ db: deps.db, gateways: deps.gateways, now: new Date(), txMaxWaitMs: deps.config.transactionMaxWaitMs }, tenantOf(ctx), { paymentId: id, paymentMethodId: input.payment_method });
     ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
     ctx.body = presentPayment(result.payment, result.invoiceId);
   });

@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { AppDeps, AppState, Middleware } from '../../context';
 import { dbOf, scopeOf, tenantOf } from '../../context';
 import type { Auth } from '../../middleware/auth';
-import { transactional } from '../../middleware/transaction';
+import { stepwise } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { dispatchEvents } from '../../../src/events';
 import { attachTestCard } from '../../../src/domain/payment-methods/attach-test-card';
@@ -22,12 +22,13 @@ export const testModeOnly: Middleware = async (ctx, next) => {
 };
 
 export function testHelpersRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
-  const tx = transactional(deps);
+  // Both call an outside system (acquirer, bank): no request transaction around them.
+  const steps = stepwise(deps);
 
-  router.post('/v1/test_helpers/customers/:id/payment_methods', auth(), testModeOnly, tx, async (ctx) => {
+  router.post('/v1/test_helpers/customers/:id/payment_methods', auth(), testModeOnly, steps, async (ctx) => {
     const customerId = pathId(ctx.params.id);
     const input = parseBody(attachTestCardSchema, ctx.state.body);
-    const result = await attachTestCard({ db: dbOf(ctx), rootDb: deps.db }, tenantOf(ctx), {
+    const result = await attachTestCard({ db: deps.db, gateways: deps.gateways }, tenantOf(ctx), {
       customerId,
       cardNumber: input.card_number,
       expMonth: input.exp_month,
@@ -42,7 +43,7 @@ export function testHelpersRoutes(router: Router<AppState>, deps: AppDeps, auth:
   });
 
   // The customer pays a subscription invoice's bank claim in their bank (at the clock's time).
-  router.post('/v1/test_helpers/invoices/:id/pay_bank_claim', auth(), testModeOnly, tx, async (ctx) => {
+  router.post('/v1/test_helpers/invoices/:id/pay_bank_claim', auth(), testModeOnly, steps, async (ctx) => {
     const id = pathId(ctx.params.id);
     const input = parseBody(payBankClaimSchema, ctx.state.body);
     await payTestBankClaim(deps, scopeOf(ctx), id, input.amount);

@@ -4,6 +4,7 @@
 import { isSupportedCurrency, SUPPORTED_CURRENCIES } from '../../billing/currency';
 import { errors } from '../../errors';
 import { validateMetadata } from '../../validation/metadata';
+import { longerThan } from '../../validation/text';
 
 export const DESCRIPTION_MAX = 1000;
 export const EXTERNAL_REFERENCE_MAX = 255;
@@ -20,7 +21,7 @@ export function checkCurrency(currency: string, param = 'currency'): void {
 
 export function checkText(value: string | null | undefined, max: number, param: string): void {
   if (value === null || value === undefined) return;
-  if (typeof value !== 'string' || Array.from(value).length > max) throw errors.validationFailed(`${param} must be a string of at most ${max} characters`, param);
+  if (typeof value !== 'string' || longerThan(value, max)) throw errors.validationFailed(`${param} must be a string of at most ${max} characters`, param);
   if (value.includes('\u0000')) throw errors.validationFailed(`${param} must not contain NUL characters`, param);
 }
 

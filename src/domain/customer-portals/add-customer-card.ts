@@ -2,7 +2,8 @@
 // checks every acquirer makes (checkCardFormat), then the acquirer tokenizes it (test mode: the
 // simulator, so test cards decline as documented) and attachSavedCard stores the method and
 // records payment_method.attached. Optionally made the default at once.
-import type { Tenant, TenantDb } from '../../db/tenancy';
+import type { Db } from '../../db/client';
+import type { Tenant } from '../../db/tenancy';
 import type { PaymentMethod } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import type { RecordedEvent } from '../../events';
@@ -21,7 +22,7 @@ export interface AddCustomerCardInput {
 const FORMAT_PARAM: Record<string, string> = { invalid_number: 'card.number', invalid_expiry: 'card.expiry', expired_card: 'card.expiry', invalid_cvc: 'card.cvc' };
 
 export async function addCustomerCard(
-  deps: { db: TenantDb; acquirer: CardAcquirer },
+  deps: { db: Db; acquirer: CardAcquirer },
   tenant: Tenant,
   input: AddCustomerCardInput,
   now: Date,
@@ -29,15 +30,16 @@ export async function addCustomerCard(
   const c = input.card;
   const format = checkCardFormat({ number: c.number, expMonth: c.expMonth, expYear: c.expYear, ...(c.cvc !== null ? { cvc: c.cvc } : {}) }, now);
   if (!format.ok) throw errors.validationFailed(format.message, FORMAT_PARAM[format.code]);
-  const result = await attachSavedCard(deps, tenant, {
-    customerId: input.customerId,
-    card: { number: format.number, expMonth: format.expMonth, expYear: format.expYear, ...(c.cvc ? { cvc: c.cvc } : {}), ...(c.holderName ? { holderName: c.holderName } : {}) },
-    idempotencyKey: input.idempotencyKey,
-  });
+  const result = await attachSavedCard(
+    deps,
+    tenant,
+    {
+      customerId: input.customerId,
+      card: { number: format.number, expMonth: format.expMonth, expYear: format.expYear, ...(c.cvc ? { cvc: c.cvc } : {}), ...(c.holderName ? { holderName: c.holderName } : {}) },
+      idempotencyKey: input.idempotencyKey,
+    },
+    async (tx, attached) => (input.makeDefault && !attached.isDefault ? { isDefault: (await setDefaultPaymentMethod(tx, attached.paymentMethod.id)).isDefault } : undefined),
+  );
   if (result.outcome === 'declined') throw errors.cardDeclined(result.message, 'card.number');
-  let isDefault = result.isDefault;
-  if (input.makeDefault && !isDefault) {
-    isDefault = (await setDefaultPaymentMethod(deps.db, result.paymentMethod.id)).isDefault;
-  }
-  return { paymentMethod: result.paymentMethod, isDefault, events: result.events };
+  return { paymentMethod: result.paymentMethod, isDefault: result.isDefault, events: result.events };
 }

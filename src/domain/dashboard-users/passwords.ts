@@ -3,6 +3,7 @@
 // without breaking stored hashes: verification reads the parameters from the stored value.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { errors } from '../../errors';
+import { codePointLength } from '../../validation/text';
 
 /** 2^15 iterations, block size 8: ~32 MiB and tens of milliseconds per hash. */
 export const SCRYPT_COST = { N: 32768, r: 8, p: 1 } as const;
@@ -20,7 +21,7 @@ function derive(password: string, salt: Buffer, cost: { N: number; r: number; p:
 /** The rule for a new password (creation, invitation, change): length only, as current guidance says. */
 export function checkNewPassword(password: unknown, param = 'password'): string {
   if (typeof password !== 'string') throw errors.validationFailed('password must be a string', param);
-  const length = Array.from(password).length;
+  const length = codePointLength(password);
   if (length < PASSWORD_MIN_LENGTH) throw errors.validationFailed(`password must be at least ${PASSWORD_MIN_LENGTH} characters`, param);
   if (length > PASSWORD_MAX_LENGTH) throw errors.validationFailed(`password must be at most ${PASSWORD_MAX_LENGTH} characters`, param);
   return password;

@@ -22,6 +22,6 @@ export async function payInvoiceNow(deps: CommandDeps, scope: RequestScope, invo
   if (sent !== WORKFLOW_ENDED) return;
   const now = (await subscriptionNow(scope.db, subscription.id)).toISOString();
   const ref = { subscriptionId: subscription.id, merchantId: scope.tenant.merchantId, mode: scope.tenant.mode, invoiceId, now };
-  const r = await collectInvoiceNow(deps.db, ref, invoice);
+  const r = await collectInvoiceNow(deps, ref, invoice);
   dispatchAfterCommit(deps, scope, r.events);
 }

@@ -2,8 +2,6 @@
 // invoice's bank claim in their bank, at the subscription's time. The claim is read at once (as
 // the workflow would on its next check), then the workflow is asked to reload.
 import { errors } from '../../errors';
-import { createBankClaims } from '../../gateways';
-import { gatewayConfig } from '../payments/acquirer';
 import type { RequestScope } from '../request-scope';
 import { dispatchAfterCommit, type CommandDeps } from '../subscriptions/command-deps';
 import { checkInvoiceBankClaim } from '../subscriptions/collect-invoice';
@@ -16,13 +14,13 @@ export async function payTestBankClaim(deps: CommandDeps, scope: RequestScope, i
   if (!claim) throw errors.invalidState('The invoice has no bank claim (it is not a send_invoice invoice, or its claim is not issued yet)', 'id');
   const { merchantId, mode } = scope.tenant;
   const now = await subscriptionNow(scope.db, subscription.id);
-  const bank = createBankClaims({ mode: 'test', db: deps.db, config: gatewayConfig() });
+  const bank = deps.gateways.simulators.bankClaims;
   try {
     await bank.payClaim({ merchantId, claimId: claim.claimId, at: now, ...(amount ? { amount } : {}) });
   } catch (err) {
     throw errors.invalidState(`The bank claim cannot be paid: ${(err as Error).message}`, 'id');
   }
-  const r = await checkInvoiceBankClaim(deps.db, { subscriptionId: subscription.id, merchantId, mode, invoiceId, now: now.toISOString(), force: true });
+  const r = await checkInvoiceBankClaim(deps, { subscriptionId: subscription.id, merchantId, mode, invoiceId, now: now.toISOString(), force: true });
   dispatchAfterCommit(deps, scope, r.events);
   scope.afterCommit(() => deps.workflows.subscription.refresh(subscription.id));
 }

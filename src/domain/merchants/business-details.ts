@@ -7,7 +7,7 @@ import type { TenantDb } from '../../db/tenancy';
 import type { MerchantBusinessDetails } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { KENNITALA_CHECK_DIGIT, normalizeCountryCode, validateEmail, validateKennitala } from '../../validation';
-import { isStorableText } from '../../validation/storable-text';
+import { isStorableText, longerThan } from '../../validation/text';
 
 export interface BusinessDetails {
   legalName: string | null;
@@ -101,7 +101,7 @@ export function normalizeBusinessDetails(patch: BusinessDetailsPatch): BusinessD
       out.country = code;
       continue;
     }
-    if (Array.from(value).length > MAX_LENGTH[key]) throw errors.validationFailed(`${param} must be at most ${MAX_LENGTH[key]} characters`, param);
+    if (longerThan(value, MAX_LENGTH[key])) throw errors.validationFailed(`${param} must be at most ${MAX_LENGTH[key]} characters`, param);
     out[key] = value;
   }
   return out;

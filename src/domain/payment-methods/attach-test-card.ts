@@ -2,23 +2,22 @@
 // as if the customer had saved it in checkout. A declined card answers 402 card_declined with
 // the acquirer's reason.
 import type { Db } from '../../db/client';
-import type { Tenant, TenantDb } from '../../db/tenancy';
+import { scopedDb, type Tenant } from '../../db/tenancy';
 import { errors } from '../../errors';
-import type { Wallet } from '../../gateways';
+import type { ModeGateways, Wallet } from '../../gateways';
 import type { RecordedEvent } from '../../events';
 import type { PaymentMethod } from '../../generated/prisma/client';
-import { cardAcquirerFor } from '../payments/acquirer';
 import { attachSavedCard } from './attach-card';
 
 export async function attachTestCard(
-  deps: { db: TenantDb; rootDb: Db },
+  deps: { db: Db; gateways: ModeGateways },
   tenant: Tenant,
   input: { customerId: string; cardNumber: string; expMonth: number; expYear: number; cvc?: string | null; holderName?: string | null; wallet?: Wallet | null },
 ): Promise<{ paymentMethod: PaymentMethod; isDefault: boolean; events: RecordedEvent[] }> {
   if (tenant.mode !== 'test') throw errors.testModeOnly('Test helpers are available only with test keys', undefined);
-  const customer = await deps.db.customer.findFirst({ where: { id: input.customerId }, select: { id: true } });
+  const customer = await scopedDb(deps.db, tenant).customer.findFirst({ where: { id: input.customerId }, select: { id: true } });
   if (!customer) throw errors.resourceMissing(`No such customer: '${input.customerId}'`, 'id');
-  const result = await attachSavedCard({ db: deps.db, acquirer: cardAcquirerFor(deps.rootDb, tenant.mode) }, tenant, {
+  const result = await attachSavedCard({ db: deps.db, acquirer: deps.gateways.cardAcquirer(tenant.mode) }, tenant, {
     customerId: customer.id,
     card: {
       number: input.cardNumber,

@@ -4,6 +4,7 @@
 //    merchant has configured redirect domains, the host must be one of them or a subdomain of one.
 //  - origin (embedded): scheme, host and optional port only, https only in live mode.
 import { errors } from '../../errors';
+import { longerThan } from '../../validation/text';
 import type { Mode } from '../../generated/prisma/client';
 
 export const URL_MAX = 2048;
@@ -29,7 +30,7 @@ export function hostOnDomain(host: string, domain: string): boolean {
 }
 
 export function checkRedirectUrl(raw: string, param: string, opts: { mode: Mode; redirectDomains: readonly string[] }): string {
-  if (raw.length > URL_MAX) throw errors.validationFailed(`${param} must be at most ${URL_MAX} characters`, param);
+  if (longerThan(raw, URL_MAX)) throw errors.validationFailed(`${param} must be at most ${URL_MAX} characters`, param);
   const url = parseHttpUrl(raw, param);
   if (opts.mode === 'live' && url.protocol !== 'https:') throw errors.validationFailed(`${param} must be an https URL in live mode`, param);
   if (opts.redirectDomains.length > 0 && !opts.redirectDomains.some((d) => hostOnDomain(url.hostname, d))) {

@@ -12,7 +12,7 @@ import type { RecordedEvent } from '../../events';
 import type { ApplyCommandInput } from '../../contracts/subscriptions';
 import { assertCommandAllowed } from './command-refusal';
 import { lockSubscription, STEP_TX } from './lock-subscription';
-import { cancelInvoiceBankClaim } from './collect-invoice';
+import { cancelInvoiceBankClaim, type BillingStepDeps } from './collect-invoice';
 import type { CommandContext, CommandOutcome } from './commands/command-context';
 import { cancelSubscription } from './commands/cancel-subscription';
 import { uncancelSubscription } from './commands/uncancel-subscription';
@@ -38,11 +38,11 @@ function objectIdOf(cmd: AppliedCommand): string | null {
  * Applies the command, hands its events to `dispatch`, then (outside the transaction: it calls
  * the bank) cancels the bank claim of an invoice it voided. Throws the ApiError of a refusal.
  */
-export async function applySubscriptionCommand(db: Db, input: ApplyCommandInput, dispatch: (events: RecordedEvent[]) => Promise<void>): Promise<CommandOutcome> {
-  const outcome = await applyInTransaction(db, input);
+export async function applySubscriptionCommand(deps: BillingStepDeps, input: ApplyCommandInput, dispatch: (events: RecordedEvent[]) => Promise<void>): Promise<CommandOutcome> {
+  const outcome = await applyInTransaction(deps.db, input);
   await dispatch(outcome.events);
   if (outcome.claimToCancel) {
-    await cancelInvoiceBankClaim(db, { ...input, invoiceId: outcome.claimToCancel.invoiceId, claimId: outcome.claimToCancel.claimId });
+    await cancelInvoiceBankClaim(deps, { ...input, invoiceId: outcome.claimToCancel.invoiceId, claimId: outcome.claimToCancel.claimId });
   }
   return outcome;
 }

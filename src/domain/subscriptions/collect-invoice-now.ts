@@ -1,13 +1,12 @@
 // A manual "pay now" of an open invoice: what the workflow's `pay_invoice` command does through
 // its activities, done here for an invoice whose subscription's workflow has finished. The step
 // is chosen by manualCollectionStep (src/contracts/subscription-commands.ts), as in the workflow.
-import type { Db } from '../../db/client';
 import { manualCollectionStep } from '../../contracts/subscription-commands';
 import type { InvoiceStepInput } from '../../contracts/subscriptions';
-import { chargeSubscriptionInvoice, checkInvoiceBankClaim, type StepOutcome } from './collect-invoice';
+import { chargeSubscriptionInvoice, checkInvoiceBankClaim, type BillingStepDeps, type StepOutcome } from './collect-invoice';
 
-export async function collectInvoiceNow(db: Db, input: InvoiceStepInput, invoice: { collectionMethod: string | null; attemptCount: number }): Promise<StepOutcome> {
+export async function collectInvoiceNow(deps: BillingStepDeps, input: InvoiceStepInput, invoice: { collectionMethod: string | null; attemptCount: number }): Promise<StepOutcome> {
   const step = manualCollectionStep(invoice);
-  if (step.kind === 'check_bank_claim') return checkInvoiceBankClaim(db, { ...input, force: true });
-  return chargeSubscriptionInvoice(db, { ...input, attempt: step.attempt, manual: true });
+  if (step.kind === 'check_bank_claim') return checkInvoiceBankClaim(deps, { ...input, force: true });
+  return chargeSubscriptionInvoice(deps, { ...input, attempt: step.attempt, manual: true });
 }

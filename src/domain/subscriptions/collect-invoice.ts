@@ -18,12 +18,11 @@ import { Prisma, type Invoice, type InvoiceLine, type Payment } from '../../gene
 import { datingEventsAt, eventsInsertCte, prepareEvent, recordEvent, recordedEvents, type PreparedEvent, type RecordedEvent } from '../../events';
 import { newId } from '../../ids';
 import { camelRow, jsonRow, jsonRows } from '../../db/raw-rows';
-import { createBankClaims, gatewayRefusal, GatewayUnavailableError, type ChargeResult, type GatewayRefusal } from '../../gateways';
+import { gatewayRefusal, GatewayUnavailableError, type ChargeResult, type GatewayRefusal, type ModeGateways } from '../../gateways';
 import type { ChargeStepInput, InvoiceStepInput } from '../../contracts/subscriptions';
 import { presentInvoice } from '../../objects/invoices';
 import { presentPayment } from '../../objects/payments';
 import { invoiceNumberSql } from '../invoices/invoice-number';
-import { cardAcquirerFor, gatewayConfig } from '../payments/acquirer';
 import { claimDueDate, claimExpiresAt, DEFAULT_DAYS_UNTIL_DUE, nextChargeAttemptAt, nextClaimCheckAt } from './dunning';
 import { applyCollectionSituation, collectionSituationSql, refreshCollectionStatus, type CollectionSituationRow } from './collection-status';
 import { STEP_TX } from './lock-subscription';
@@ -33,6 +32,12 @@ import { formatCalendarDay } from '../../billing/calendar-day';
 
 export interface StepOutcome {
   events: RecordedEvent[];
+}
+
+/** What the steps that call an outside system need: the root client (never a transaction) and the gateways. */
+export interface BillingStepDeps {
+  db: Db;
+  gateways: ModeGateways;
 }
 
 function tenantOf(input: InvoiceStepInput): Tenant {
@@ -213,12 +218,12 @@ async function invoiceToCharge(
  * payment.failed + invoice.payment_failed; the subscription becomes past_due / unpaid.
  * A manual attempt (POST /v1/invoices/{id}/pay) counts as an attempt of the schedule.
  */
-export async function chargeSubscriptionInvoice(db: Db, input: ChargeStepInput): Promise<StepOutcome> {
+export async function chargeSubscriptionInvoice(deps: BillingStepDeps, input: ChargeStepInput): Promise<StepOutcome> {
   // Its events are dated at the step's time (the clock's on a test clock), whoever calls it.
-  return datingEventsAt(new Date(input.now), () => chargeSubscriptionInvoiceAt(db, input));
+  return datingEventsAt(new Date(input.now), () => chargeSubscriptionInvoiceAt(deps, input));
 }
 
-async function chargeSubscriptionInvoiceAt(db: Db, input: ChargeStepInput): Promise<StepOutcome> {
+async function chargeSubscriptionInvoiceAt({ db, gateways }: BillingStepDeps, input: ChargeStepInput): Promise<StepOutcome> {
   const tenant = tenantOf(input);
   const now = new Date(input.now);
   const scoped = scopedDb(db, tenant);
@@ -231,7 +236,7 @@ async function chargeSubscriptionInvoiceAt(db: Db, input: ChargeStepInput): Prom
     result = { status: 'declined', code: 'no_payment_method', message: 'The customer has no default payment method', chargeId: null };
   } else {
     try {
-      result = await cardAcquirerFor(db, tenant.mode).charge({
+      result = await gateways.cardAcquirer(tenant.mode).charge({
         merchantId: tenant.merchantId,
         token: pm.acquirerToken,
         amount: Number(inv.amountDue - inv.amountPaid),
@@ -302,6 +307,7 @@ async function recordChargeOutcome(
         externalReference: null,
         metadata: {},
         canceledAt: null,
+        attemptHeldUntil: null,
         // made by this attempt: dated at its time (the clock's on a test clock)
         createdAt: now,
         updatedAt: wall,
@@ -364,18 +370,18 @@ async function recordChargeOutcome(
  * check: paid → invoice paid; still open → next check (overdue after the due date makes the
  * subscription past_due); expired → uncollectible, subscription unpaid.
  */
-export async function checkInvoiceBankClaim(db: Db, input: InvoiceStepInput): Promise<StepOutcome> {
+export async function checkInvoiceBankClaim(deps: BillingStepDeps, input: InvoiceStepInput): Promise<StepOutcome> {
   // Its events are dated at the step's time (the clock's on a test clock), whoever calls it.
-  return datingEventsAt(new Date(input.now), () => checkInvoiceBankClaimAt(db, input));
+  return datingEventsAt(new Date(input.now), () => checkInvoiceBankClaimAt(deps, input));
 }
 
-async function checkInvoiceBankClaimAt(db: Db, input: InvoiceStepInput): Promise<StepOutcome> {
+async function checkInvoiceBankClaimAt({ db, gateways }: BillingStepDeps, input: InvoiceStepInput): Promise<StepOutcome> {
   const tenant = tenantOf(input);
   const now = new Date(input.now);
   const scoped = scopedDb(db, tenant);
   const inv = await scoped.invoice.findFirst({ where: { id: input.invoiceId } });
   if (!inv || inv.status !== 'open' || (inv.nextPaymentAttemptAt === null && input.force !== true)) return { events: [] };
-  const bank = createBankClaims({ mode: tenant.mode, db, config: gatewayConfig() });
+  const bank = gateways.bankClaims(tenant.mode);
   const dueDate = inv.dueDate ?? now;
   const expiresAt = claimExpiresAt(dueDate);
   const row = await scoped.invoiceBankClaim.findFirst({ where: { invoiceId: inv.id } });
@@ -473,7 +479,6 @@ async function checkInvoiceBankClaimAt(db: Db, input: InvoiceStepInput): Promise
 }
 
 /** After a void: cancel the invoice's bank claim (safe to repeat). */
-export async function cancelInvoiceBankClaim(db: Db, input: InvoiceStepInput & { claimId: string }): Promise<void> {
-  const bank = createBankClaims({ mode: input.mode, db, config: gatewayConfig() });
-  await bank.cancelClaim({ merchantId: input.merchantId, claimId: input.claimId, idempotencyKey: `${input.invoiceId}:claim:cancel`, now: new Date(input.now) });
+export async function cancelInvoiceBankClaim(deps: Pick<BillingStepDeps, 'gateways'>, input: InvoiceStepInput & { claimId: string }): Promise<void> {
+  await deps.gateways.bankClaims(input.mode).cancelClaim({ merchantId: input.merchantId, claimId: input.claimId, idempotencyKey: `${input.invoiceId}:claim:cancel`, now: new Date(input.now) });
 }

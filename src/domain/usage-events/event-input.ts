@@ -11,7 +11,8 @@
 //   clock "now" and the future limit are the clock's time, not the wall clock's;
 // - metadata: an object (any JSON inside), or absent/null for {}; at most METADATA_MAX_BYTES
 //   once serialised.
-import { isStorableJsonText, isStorableText } from '../../validation/storable-text';
+import { isStorableJsonText } from '../../validation/storable-text';
+import { isStorableText, longerThan } from '../../validation/text';
 
 export const EVENT_LIMITS = {
   eventNameLength: 200,
@@ -43,7 +44,7 @@ function fail(param: string, message: string): EventCheck {
 }
 
 function boundedString(v: unknown, max: number): v is string {
-  return typeof v === 'string' && v.length >= 1 && v.length <= max && isStorableText(v);
+  return typeof v === 'string' && v.length >= 1 && !longerThan(v, max) && isStorableText(v);
 }
 
 /** Parses an ISO 8601 timestamp with zone; null when malformed or not a real date. */

@@ -156,7 +156,7 @@ describe('customer portal links: the token is never logged', function () {
     const { createApp } = await import('../../../api/app');
     const { listen } = await import('../../../src/runtime/http');
     const lines: string[] = [];
-    const app = createApp({ db: env.db, config: { ...env.config, logRequests: true }, temporal: env.temporal, log: (l) => lines.push(l) });
+    const app = createApp({ db: env.db, config: { ...env.config, logRequests: true }, temporal: env.temporal, gateways: env.gateways, log: (l) => lines.push(l) });
     const h = await listen(app, 0, '127.0.0.1');
     try {
       const m = await newMerchant(env);

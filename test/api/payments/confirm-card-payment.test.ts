@@ -1,5 +1,6 @@
-// confirmCardPayment with typed card data (the checkout path), called directly inside a
-// transaction as checkout does: save-this-card, wallets, declines, attempt keys, states.
+// confirmCardPayment with typed card data (the checkout path), called directly as checkout does
+// (it runs its own transactions around the acquirer call): save-this-card, wallets, declines,
+// attempt keys, states, and a payment left `processing` resumed under its attempt's key.
 import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../../support/env';
 import { newMerchant, type TestMerchant } from '../../support/api';
@@ -7,7 +8,6 @@ import { scopedDb, type Tenant } from '../../../src/db/tenancy';
 import { ApiError } from '../../../src/errors';
 import { createPayment } from '../../../src/domain/payments/create-payment';
 import { confirmCardPayment, type ConfirmCardPaymentInput } from '../../../src/domain/payments/confirm-card-payment';
-import { cardAcquirerFor } from '../../../src/domain/payments/acquirer';
 import { CARDS, createCustomer, simulator } from './fixtures';
 
 describe('confirmCardPayment (checkout path)', () => {
@@ -26,7 +26,7 @@ describe('confirmCardPayment (checkout path)', () => {
   const newPayment = async (amount: number, customerId: string | null = null) =>
     scopedDb(env.db, tenant).$transaction(async (tx) => (await createPayment(tx, tenant, { amount, currency: 'ISK', customerId, description: 'Vara' })).payment);
   const confirm = (input: ConfirmCardPaymentInput) =>
-    scopedDb(env.db, tenant).$transaction((tx) => confirmCardPayment({ db: tx, acquirer: cardAcquirerFor(env.db, 'test'), now: new Date() }, tenant, input));
+    confirmCardPayment({ db: env.db, acquirer: env.gateways.cardAcquirer('test'), now: new Date() }, tenant, input);
 
   it('charges typed card data; saving on attaches the card to the customer (default) after the charge', async () => {
     const customer = await createCustomer(m);

@@ -1,6 +1,6 @@
-// A burst of concurrent charges larger than the API's connection pool must not starve: each
-// request holds a pooled connection for its transaction while the test-mode acquirer works on
-// its own pool.
+// A burst of concurrent charges larger than the API's connection pool must not starve: no
+// request holds a pooled connection while the acquirer works (the charge runs between two short
+// transactions), so the test-mode acquirer shares the same small pool.
 import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../../support/env';
 import { call, newMerchant, type TestMerchant } from '../../support/api';
@@ -8,6 +8,7 @@ import { createDb } from '../../../src/db/client';
 import { createTemporalProvider } from '../../../src/temporal/client';
 import { listen } from '../../../src/runtime/http';
 import { createApp } from '../../../api/app';
+import { createModeGateways } from '../../../src/gateways';
 
 describe('payments under a burst larger than the connection pool', function () {
   this.timeout(120_000);
@@ -24,7 +25,7 @@ describe('payments under a burst larger than the connection pool', function () {
     // These payments share one merchant's invoice-number counter, so their transactions run one
     // after another: a request may wait for a connection longer than the default 5 s on a loaded
     // machine. Starvation (no progress at all) still fails; slowness does not.
-    const app = createApp({ db, config: { ...env.config, transactionMaxWaitMs: 60_000 }, temporal, log: () => undefined });
+    const app = createApp({ db, config: { ...env.config, transactionMaxWaitMs: 60_000 }, temporal, gateways: createModeGateways({ db }), log: () => undefined });
     const h = await listen(app, 0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${h.port}`;
     close = async () => {

@@ -197,6 +197,7 @@ export async function startHarness(env: TestEnv, opts: { retryDelaysMs: number[]
   const worker = await createBillingWorker({
     db: env.db,
     config,
+    gateways: env.gateways,
     log: quiet,
     address: env.temporalAddress,
     namespace: config.temporalNamespace,
@@ -205,7 +206,7 @@ export async function startHarness(env: TestEnv, opts: { retryDelaysMs: number[]
   });
   const running = worker.run();
   const temporal = createTemporalProvider({ address: env.temporalAddress, namespace: config.temporalNamespace, taskQueue });
-  const app = createApp({ db: env.db, config, temporal, log: quiet, webhookTesting: testing });
+  const app = createApp({ db: env.db, config, temporal, gateways: env.gateways, log: quiet, webhookTesting: testing });
   const http: HttpHandle = await listen(app, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${http.port}`;
 

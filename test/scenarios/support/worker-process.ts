@@ -5,6 +5,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../../../src/config';
 import { createDb } from '../../../src/db/client';
 import { createBillingWorker } from '../../../src/worker';
+import { createModeGateways, gatewayConfigFromEnv } from '../../../src/gateways';
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const worker = await createBillingWorker({
     db,
     config,
+    gateways: createModeGateways({ db, config: gatewayConfigFromEnv() }),
     log: () => undefined,
     address: config.temporalAddress!,
     namespace: config.temporalNamespace,
