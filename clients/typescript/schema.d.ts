@@ -1958,7 +1958,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             id: string;
-            key?: string;
+            key?: string | null;
             label: string | null;
             last4: string;
             /** @enum {string} */
@@ -2156,7 +2156,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             currency: string;
-            customer: string;
+            customer: string | null;
             discount_amount: number;
             /** Format: date-time */
             due_date: string | null;
