@@ -23,6 +23,7 @@ export type ResponseObject = { description: string; headers?: Record<string, unk
 const MEDIA: Record<Exclude<BodyKind, 'none'>, string> = {
   json: 'application/json',
   html: 'text/html',
+  text: 'text/plain',
   pdf: 'application/pdf',
   javascript: 'application/javascript',
   css: 'text/css',
