@@ -22,7 +22,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options'
 export type RouteAuth = 'secret' | 'secret_or_publishable' | 'secret_no_merchant' | 'dashboard' | 'portal' | 'checkout' | 'none';
 
 /** How a success response's body is encoded. */
-export type BodyKind = 'json' | 'html' | 'pdf' | 'javascript' | 'css' | 'none';
+export type BodyKind = 'json' | 'html' | 'text' | 'pdf' | 'javascript' | 'css' | 'none';
 
 export type ErrorCode = ReturnType<(typeof errors)[keyof typeof errors]>['code'];
 
@@ -62,6 +62,8 @@ export interface RouteDoc {
   also?: ExtraResponse[];
   /** Error codes specific to the route, beyond those of its auth, body and path (docs/errors.md). */
   errors?: ErrorCode[];
+  /** Served by a middleware before the router rather than a router route (so not in app.router.stack). */
+  outsideRouter?: boolean;
 }
 
 /** Declares a route's descriptor (a typed identity: the type checks the descriptor). */

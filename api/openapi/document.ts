@@ -23,6 +23,7 @@ export type ResponseObject = { description: string; headers?: Record<string, unk
 const MEDIA: Record<Exclude<BodyKind, 'none'>, string> = {
   json: 'application/json',
   html: 'text/html',
+  text: 'text/plain',
   pdf: 'application/pdf',
   javascript: 'application/javascript',
   css: 'text/css',
@@ -82,7 +83,7 @@ function errorResponses(): Record<string, ResponseObject> {
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[`Error${status}`] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}: the error envelope with one of ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}) },
       content: { 'application/json': { schema: ref('Error') } },
     };
   }
@@ -265,6 +266,7 @@ function build(): OpenApiDocument {
         'X-Request-Id': { required: true, description: 'The id of this request (the same as `error.request_id`).', schema: { type: 'string', minLength: 1 } },
         'X-RateLimit-Limit': { description: 'Requests allowed per window for this key.', schema: { type: 'string', pattern: '^[0-9]+$' } },
         'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+        'Retry-After': { required: true, description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' } },
         'Idempotent-Replayed': {
           description: 'Present (`true`) when the answer is the stored answer to an earlier request with the same Idempotency-Key.',
           schema: { const: 'true' },

@@ -1958,7 +1958,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             id: string;
-            key?: string;
+            key?: string | null;
             label: string | null;
             last4: string;
             /** @enum {string} */
@@ -2156,7 +2156,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             currency: string;
-            customer: string;
+            customer: string | null;
             discount_amount: number;
             /** Format: date-time */
             due_date: string | null;
@@ -2726,6 +2726,7 @@ export interface components {
         /** @description Too many requests: the error envelope with one of `rate_limited`, `sign_in_locked`. */
         Error429: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -2786,6 +2787,8 @@ export interface components {
     headers: {
         /** @description Present (`true`) when the answer is the stored answer to an earlier request with the same Idempotency-Key. */
         "Idempotent-Replayed": "true";
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": string;
         /** @description Requests allowed per window for this key. */
         "X-RateLimit-Limit": string;
         /** @description Requests left in the current window. */
