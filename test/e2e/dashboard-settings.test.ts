@@ -263,24 +263,21 @@ describe('dashboard settings, documents and team lists in Chromium (e2e)', funct
     }
     const { page, close } = await browser.signedIn(owner);
     await page.goto(`${env.baseUrl}/dashboard/team`);
-    const seenUsers: string[] = [];
-    const seenInvitations: string[] = [];
-    for (;;) {
-      assert.ok((await page.locator('#users tbody tr').count()) <= 25);
-      seenUsers.push(...(await page.locator('#users tbody tr td:first-child').allInnerTexts()));
-      const next = page.locator('#users nav.pager a[rel=next]');
-      if ((await next.count()) === 0) break;
-      await next.click();
-    }
-    await page.goto(`${env.baseUrl}/dashboard/team`);
+    /** Follows a list's "Next page" links from the Team page; the first column of every row seen. */
+    const everyRow = async (list: '#users' | '#invitations') => {
+      await page.goto(`${env.baseUrl}/dashboard/team`);
+      const seen: string[] = [];
+      for (;;) {
+        assert.ok((await page.locator(`${list} tbody tr`).count()) <= 25);
+        seen.push(...(await page.locator(`${list} tbody tr td:first-child`).allInnerTexts()));
+        const next = page.locator(`${list} nav.pager a[rel=next]`);
+        if ((await next.count()) === 0) return seen;
+        await next.click();
+      }
+    };
+    const seenUsers = await everyRow('#users');
+    const seenInvitations = await everyRow('#invitations');
     await browser.shot(page, 'team-paged');
-    for (;;) {
-      assert.ok((await page.locator('#invitations tbody tr').count()) <= 25);
-      seenInvitations.push(...(await page.locator('#invitations tbody tr td:first-child').allInnerTexts()));
-      const next = page.locator('#invitations nav.pager a[rel=next]');
-      if ((await next.count()) === 0) break;
-      await next.click();
-    }
     assert.deepEqual([...seenUsers].sort(), users.map((u) => u.email).sort());
     assert.deepEqual([...seenInvitations].sort(), [...invited].sort());
     await close();

@@ -186,7 +186,7 @@ export function AccountingPanelBody({ d, view, state, authorizeUrl }: { d: Dashb
                 ),
             },
             { label: 'Message', cell: (r) => r.providerMessage ?? '—' },
-            { label: 'Last attempt', cell: (r) => when(r.lastAttemptAt) },
+            { label: 'Last attempt', nowrap: true, cell: (r) => when(r.lastAttemptAt) },
             {
               label: '',
               cell: (r) =>
