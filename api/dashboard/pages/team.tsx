@@ -236,6 +236,8 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
               { label: 'When', nowrap: true, cell: (e) => when(e.createdAt) },
               { label: 'Who', cell: (e) => e.actorEmail },
               { label: 'Action', cell: (e) => <span class="mono">{e.action}</span> },
+              { label: 'Outcome', cell: (e) => <Status value={e.outcome} /> },
+              { label: 'Mode', cell: (e) => e.objectMode ?? '—' },
               {
                 label: 'Object',
                 cell: (e) =>
@@ -247,8 +249,6 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
                     '—'
                   ),
               },
-              { label: 'Mode', cell: (e) => e.objectMode ?? '—' },
-              { label: 'Outcome', cell: (e) => <Status value={e.outcome} /> },
               { label: 'Detail', cell: (e) => <code class="mono detail">{JSON.stringify(e.detail)}</code> },
               { label: 'From', cell: (e) => <span class="mono">{e.ip ?? '—'}</span> },
             ]}
