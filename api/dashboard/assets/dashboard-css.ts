@@ -63,6 +63,7 @@ button.danger { background:var(--bad); border-color:var(--bad); }
 button.link { background:none; border:none; color:inherit; padding:0; text-decoration:underline; font-weight:400; }
 button[disabled] { opacity:.6; cursor:progress; }
 .actions { display:flex; flex-wrap:wrap; gap:.5rem; align-items:center; }
+.table-wrap + .actions, .sync-progress + .actions { margin-top:.75rem; }
 .filters { display:flex; flex-wrap:wrap; gap:.5rem; align-items:flex-end; margin-bottom:.75rem; }
 .filters .field { margin:0; min-width:12rem; }
 .pager { display:flex; gap:1rem; margin-top:.75rem; }
