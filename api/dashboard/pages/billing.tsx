@@ -239,7 +239,6 @@ function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?:
         { label: 'Amount', num: true, cell: (c) => money(c.amount, c.currency) },
         { label: 'Status', cell: (c) => <Status value={c.status} /> },
         { label: 'Reason', cell: (c) => c.reason ?? '—' },
-        { label: 'Refund', cell: (c) => (c.refundId ? <span class="mono">{c.refundId}</span> : '—') },
         { label: 'Issued', nowrap: true, cell: (c) => when(c.createdAt) },
         { label: 'Document', cell: (c) => <DocumentLinks base={`/dashboard/credit-notes/${c.id}`} kind="credit_note" compact /> },
       ]}
