@@ -84,6 +84,11 @@ export async function act<T>(ctx: AppContext, d: Dashboard, spec: ActionSpec<T>)
   return result;
 }
 
+/** The spec fields of an action on the merchant's own settings (not in a mode). */
+export function merchantAction(d: Dashboard, permission: Permission, action: string): Pick<ActionSpec<unknown>, 'permission' | 'action' | 'objectType' | 'objectId' | 'modeScoped'> {
+  return { permission, action, objectType: 'merchant', objectId: d.merchant.id, modeScoped: false };
+}
+
 /** Actions on the merchant's users and sessions (not in a mode): same checks, raw client. */
 export async function actOnTeam<T>(ctx: AppContext, d: Dashboard, spec: Omit<ActionSpec<T>, 'run' | 'modeScoped'> & { run: (db: Dashboard['deps']['db']) => Promise<T> }): Promise<T> {
   return act(ctx, d, {

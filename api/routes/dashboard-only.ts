@@ -11,7 +11,7 @@ import { errors } from '../../src/errors';
 import type { Db } from '../../src/db/client';
 import type { Merchant } from '../../src/generated/prisma/client';
 import { loadDashboard, dash } from '../dashboard/session';
-import { act } from '../dashboard/actions';
+import { act, merchantAction } from '../dashboard/actions';
 import { setRedirectDomains } from '../../src/domain/merchant-settings/redirect-domains';
 import { setAllowedOrigins } from '../../src/domain/merchant-settings/allowed-origins';
 import { updateMerchantProfile } from '../../src/domain/merchant-settings/update-merchant-profile';
@@ -49,7 +49,7 @@ function sessionOnly(deps: AppDeps, auth: Auth): Middleware {
   };
 }
 
-function list(ctx: AppContext, name: string): unknown {
+function listField(ctx: AppContext, name: string): unknown {
   const v = ctx.state.body[name];
   if (v === undefined) throw errors.validationFailed(`${name} is a required field`, name);
   return v;
@@ -59,39 +59,24 @@ export function dashboardOnlyRoutes(router: Router<AppState>, deps: AppDeps, aut
   const session = sessionOnly(deps, auth);
   const merchantRow = (ctx: AppContext) => deps.db.merchant.findUniqueOrThrow({ where: { id: dash(ctx).merchant.id } });
 
-  router.get('/v1/redirect_domains', session, async (ctx) => {
-    ctx.body = { object: 'redirect_domains', domains: (await merchantRow(ctx)).redirectDomains };
-  });
-  router.put('/v1/redirect_domains', session, async (ctx) => {
-    const d = dash(ctx);
-    const domains = await act(ctx, d, {
-      permission: 'manage_developers',
-      action: 'redirect_domains.update',
-      objectType: 'merchant',
-      objectId: d.merchant.id,
-      modeScoped: false,
-      run: async (tx) => setRedirectDomains(tx as unknown as Db, d.merchant.id, list(ctx, 'domains')),
-      detail: (l) => ({ domains: l }),
+  // Two lists edited whole: read, and replace with the dashboard's own checks.
+  for (const list of [
+    { path: '/v1/redirect_domains', object: 'redirect_domains', field: 'domains', read: (m: Merchant) => m.redirectDomains, write: setRedirectDomains },
+    { path: '/v1/allowed_origins', object: 'allowed_origins', field: 'origins', read: (m: Merchant) => m.allowedOrigins, write: setAllowedOrigins },
+  ]) {
+    router.get(list.path, session, async (ctx) => {
+      ctx.body = { object: list.object, [list.field]: list.read(await merchantRow(ctx)) };
     });
-    ctx.body = { object: 'redirect_domains', domains };
-  });
-
-  router.get('/v1/allowed_origins', session, async (ctx) => {
-    ctx.body = { object: 'allowed_origins', origins: (await merchantRow(ctx)).allowedOrigins };
-  });
-  router.put('/v1/allowed_origins', session, async (ctx) => {
-    const d = dash(ctx);
-    const origins = await act(ctx, d, {
-      permission: 'manage_developers',
-      action: 'allowed_origins.update',
-      objectType: 'merchant',
-      objectId: d.merchant.id,
-      modeScoped: false,
-      run: async (tx) => setAllowedOrigins(tx as unknown as Db, d.merchant.id, list(ctx, 'origins')),
-      detail: (l) => ({ origins: l }),
+    router.put(list.path, session, async (ctx) => {
+      const d = dash(ctx);
+      const values = await act(ctx, d, {
+        ...merchantAction(d, 'manage_developers', `${list.object}.update`),
+        run: async (tx) => list.write(tx as unknown as Db, d.merchant.id, listField(ctx, list.field)),
+        detail: (l) => ({ [list.field]: l }),
+      });
+      ctx.body = { object: list.object, [list.field]: values };
     });
-    ctx.body = { object: 'allowed_origins', origins };
-  });
+  }
 
   router.get('/v1/bank_invoice_settings', session, async (ctx) => {
     const s = bankInvoiceSettings();
@@ -99,12 +84,12 @@ export function dashboardOnlyRoutes(router: Router<AppState>, deps: AppDeps, aut
   });
   router.put('/v1/bank_invoice_settings', session, async (ctx) => {
     const d = dash(ctx);
-    await act(ctx, d, { permission: 'manage_accounting', action: 'bank_invoice_settings.update', objectType: 'merchant', objectId: d.merchant.id, modeScoped: false, run: async () => refuseBankInvoiceSettingsChange() });
+    await act(ctx, d, { ...merchantAction(d, 'manage_accounting', 'bank_invoice_settings.update'), run: async () => refuseBankInvoiceSettingsChange() });
   });
 
   router.post('/v1/merchants/current/go_live', session, async (ctx) => {
     const d = dash(ctx);
-    const m = await act(ctx, d, { permission: 'manage_business', action: 'merchant.go_live', objectType: 'merchant', objectId: d.merchant.id, modeScoped: false, run: async (tx) => markMerchantLive(tx as unknown as Db, d.merchant.id, new Date()) });
+    const m = await act(ctx, d, { ...merchantAction(d, 'manage_business', 'merchant.go_live'), run: async (tx) => markMerchantLive(tx as unknown as Db, d.merchant.id, new Date()) });
     ctx.body = presentMerchant(m);
   });
 
@@ -112,11 +97,7 @@ export function dashboardOnlyRoutes(router: Router<AppState>, deps: AppDeps, aut
     const d = dash(ctx);
     const body = ctx.state.body;
     const m = await act(ctx, d, {
-      permission: 'manage_business',
-      action: 'merchant.update',
-      objectType: 'merchant',
-      objectId: d.merchant.id,
-      modeScoped: false,
+      ...merchantAction(d, 'manage_business', 'merchant.update'),
       run: async (tx) => updateMerchantProfile(tx as unknown as Db, d.merchant.id, { name: body.name, default_currency: body.default_currency }),
       detail: (r) => ({ name: r.name, default_currency: r.defaultCurrency }),
     });

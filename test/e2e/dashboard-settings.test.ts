@@ -42,7 +42,7 @@ describe('dashboard settings, documents and team lists in Chromium (e2e)', funct
     );
   }
 
-  it('finance connects the form sandbox (errors beside the field and above the form), watches a sync run, and disconnects', async () => {
+  it('finance connects the form sandbox (errors beside the field and above the form), watches a sync run, re-syncs a refused record, and disconnects', async () => {
     const m = await newMerchant(env);
     const finance = await newDashboardUser(env, m.id, 'finance');
     const company = env.sandboxes.form.createCompany(`Company of ${m.id}`);
@@ -72,10 +72,11 @@ describe('dashboard settings, documents and team lists in Chromium (e2e)', funct
     assert.equal(await page.locator('#accounting-provider').textContent(), 'Sandbox Bókhald (API token)');
     const link = await ok(m.call('GET', '/v1/accounting_link'));
     assert.deepEqual([link.provider, link.status], ['sandbox_form', 'active']);
-    await ok(m.call('POST', '/v1/accounting_link/settings', { body: { default_gl_account: '3000', vat_code_mapping: { standard: 'S24', reduced: 'S11', exempt: 'S0' } } }));
+    // No VAT code for the standard rate yet: the invoice's record will be refused (our message).
+    await ok(m.call('POST', '/v1/accounting_link/settings', { body: { default_gl_account: '3000', vat_code_mapping: { exempt: 'S0' } } }));
 
     // The provider fails the first pushes (the sync retries with backoff): the page shows the
-    // records waiting, then, polling on its own, the records sent — without a reload.
+    // records waiting, then, polling on its own, the records sent or refused — without a reload.
     env.sandboxes.form.injectFaults({ status: 503, count: 4 });
     await paidPayment(m, 6200);
     await eventually(async () => ((await env.db.accountingSyncRecord.count({ where: { linkId: link.id, status: 'pending' } })) >= 2 ? true : undefined), 'records waiting');
@@ -85,18 +86,31 @@ describe('dashboard settings, documents and team lists in Chromium (e2e)', funct
     assert.equal(await page.locator('#accounting-progress').getAttribute('data-running'), '1');
     await browser.shot(page, 'settings-accounting-syncing');
     await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
-    await page.waitForFunction(() => document.querySelector('#sync-pending')?.textContent === '0' && document.querySelector('#sync-synced')?.textContent === '2', undefined, {
-      timeout: 120_000,
-    });
+    await page.waitForFunction(() => document.querySelector('#sync-pending')?.textContent === '0', undefined, { timeout: 120_000 });
     assert.equal(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), true);
+    assert.deepEqual([await page.locator('#sync-synced').textContent(), await page.locator('#sync-failed').textContent()], ['1', '1']);
     assert.equal(await page.locator('#accounting-progress').getAttribute('data-running'), '0', 'the poll stops when nothing is waiting');
+    const progress = await page.evaluate(async () => (await fetch('/dashboard/settings/accounting/progress')).json());
+    assert.deepEqual([progress.status, progress.pending, progress.synced, progress.failed], ['active', 0, 1, 1]);
+
+    // The refused record is listed with the reason; after the mapping is fixed, Re-sync sends it.
+    await page.reload();
+    const refused = await env.db.accountingSyncRecord.findFirstOrThrow({ where: { linkId: link.id, status: 'failed' } });
+    assert.match((await page.locator('#accounting').textContent()) ?? '', /No VAT code is mapped for the rate 'standard'/);
+    await browser.shot(page, 'settings-accounting-refused');
+    await ok(m.call('POST', '/v1/accounting_link/settings', { body: { vat_code_mapping: { standard: 'S24', exempt: 'S0' } } }));
+    await page.click(`#resync-${refused.id}`);
+    await page.waitForURL(/notice=accounting_resynced/);
     const records = await settled(m, 2);
     assert.deepEqual(
       records.map((r) => r.status),
       ['synced', 'synced'],
     );
-    const progress = await page.evaluate(async () => (await fetch('/dashboard/settings/accounting/progress')).json());
-    assert.deepEqual([progress.status, progress.pending, progress.synced, progress.failed], ['active', 0, 2, 0]);
+    await page.reload();
+    assert.deepEqual(
+      [await page.locator('#sync-synced').textContent(), await page.locator('#sync-failed').textContent(), await page.locator('#sync-pending').textContent()],
+      ['2', '0', '0'],
+    );
     await browser.shot(page, 'settings-accounting-synced');
 
     await page.click('#accounting-disconnect');
@@ -117,6 +131,7 @@ describe('dashboard settings, documents and team lists in Chromium (e2e)', funct
         ['accounting_link.disconnect', 'succeeded'],
       ],
     );
+    assert.equal((await env.db.dashboardAuditEntry.findFirstOrThrow({ where: { actorUserId: finance.id, action: 'accounting_sync_record.resync' } })).objectId, refused.id);
     await close();
   });
 
@@ -263,24 +278,21 @@ describe('dashboard settings, documents and team lists in Chromium (e2e)', funct
     }
     const { page, close } = await browser.signedIn(owner);
     await page.goto(`${env.baseUrl}/dashboard/team`);
-    const seenUsers: string[] = [];
-    const seenInvitations: string[] = [];
-    for (;;) {
-      assert.ok((await page.locator('#users tbody tr').count()) <= 25);
-      seenUsers.push(...(await page.locator('#users tbody tr td:first-child').allInnerTexts()));
-      const next = page.locator('#users nav.pager a[rel=next]');
-      if ((await next.count()) === 0) break;
-      await next.click();
-    }
-    await page.goto(`${env.baseUrl}/dashboard/team`);
+    /** Follows a list's "Next page" links from the Team page; the first column of every row seen. */
+    const everyRow = async (list: '#users' | '#invitations') => {
+      await page.goto(`${env.baseUrl}/dashboard/team`);
+      const seen: string[] = [];
+      for (;;) {
+        assert.ok((await page.locator(`${list} tbody tr`).count()) <= 25);
+        seen.push(...(await page.locator(`${list} tbody tr td:first-child`).allInnerTexts()));
+        const next = page.locator(`${list} nav.pager a[rel=next]`);
+        if ((await next.count()) === 0) return seen;
+        await next.click();
+      }
+    };
+    const seenUsers = await everyRow('#users');
+    const seenInvitations = await everyRow('#invitations');
     await browser.shot(page, 'team-paged');
-    for (;;) {
-      assert.ok((await page.locator('#invitations tbody tr').count()) <= 25);
-      seenInvitations.push(...(await page.locator('#invitations tbody tr td:first-child').allInnerTexts()));
-      const next = page.locator('#invitations nav.pager a[rel=next]');
-      if ((await next.count()) === 0) break;
-      await next.click();
-    }
     assert.deepEqual([...seenUsers].sort(), users.map((u) => u.email).sort());
     assert.deepEqual([...seenInvitations].sort(), [...invited].sort());
     await close();

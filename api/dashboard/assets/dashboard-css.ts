@@ -33,7 +33,9 @@ td .mono { word-break:normal; white-space:nowrap; }
 table { width:100%; border-collapse:collapse; font-size:.93rem; }
 th, td { text-align:left; padding:.5rem .6rem; border-bottom:1px solid var(--line); vertical-align:top; }
 th { color:var(--muted); font-weight:600; font-size:.82rem; text-transform:uppercase; letter-spacing:.03em; }
-td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
+td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
+th, td:first-child a, td .badge, td .doc-links a, td button, td.nowrap { white-space:nowrap; }
+td .detail { display:block; white-space:normal; word-break:break-word; min-width:14rem; max-width:26rem; }
 .mono { font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; font-size:.88em; word-break:break-all; }
 .muted { color:var(--muted); }
 .badge { display:inline-block; padding:.05rem .5rem; border-radius:999px; font-size:.8rem; font-weight:600; background:#eef1f4; color:#374151; white-space:nowrap; }
@@ -61,12 +63,13 @@ button.danger { background:var(--bad); border-color:var(--bad); }
 button.link { background:none; border:none; color:inherit; padding:0; text-decoration:underline; font-weight:400; }
 button[disabled] { opacity:.6; cursor:progress; }
 .actions { display:flex; flex-wrap:wrap; gap:.5rem; align-items:center; }
+.table-wrap + .actions, .sync-progress + .actions { margin-top:.75rem; }
 .filters { display:flex; flex-wrap:wrap; gap:.5rem; align-items:flex-end; margin-bottom:.75rem; }
 .filters .field { margin:0; min-width:12rem; }
 .pager { display:flex; gap:1rem; margin-top:.75rem; }
 dl.props { display:grid; grid-template-columns:max-content 1fr; gap:.35rem 1rem; margin:0; }
 dl.props dt { color:var(--muted); } dl.props dd { margin:0; word-break:break-word; }
-.chart-box { position:relative; height:240px; }
+.chart { margin:0; } .chart-box { position:relative; height:240px; }
 .attention li { margin-bottom:.35rem; }
 .auth-page { max-width:26rem; margin:8vh auto; padding:0 1rem; }
 .auth-page h1 { font-size:1.4rem; }

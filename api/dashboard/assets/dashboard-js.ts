@@ -49,7 +49,7 @@ export const DASHBOARD_JS = `(function () {
         options: {
           responsive: true, maintainAspectRatio: false, animation: false,
           plugins: { legend: { display: spec.series.length > 1 }, tooltip: { callbacks: currency ? { label: function (c) { return c.dataset.label + ': ' + money(c.parsed.y, currency); } } : {} } },
-          scales: { y: { beginAtZero: true, ticks: currency ? { callback: function (v) { return money(v, currency); } } : { precision: 0 } } }
+          scales: { y: { beginAtZero: true, ticks: currency ? { precision: 0, callback: function (v) { return money(v, currency); } } : { precision: 0 } } }
         }
       });
     }

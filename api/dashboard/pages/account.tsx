@@ -82,8 +82,8 @@ async function accountPage(ctx: AppContext, d: Dashboard, failed?: { section: Se
             rows={sessions}
             empty="No open sessions."
             columns={[
-              { label: 'Signed in', cell: (s) => when(s.createdAt) },
-              { label: 'Last used', cell: (s) => when(s.lastSeenAt) },
+              { label: 'Signed in', nowrap: true, cell: (s) => when(s.createdAt) },
+              { label: 'Last used', nowrap: true, cell: (s) => when(s.lastSeenAt) },
               { label: 'From', cell: (s) => <span class="mono">{s.ip ?? '—'}</span> },
               { label: 'Browser', cell: (s) => (s.userAgent ?? '—').slice(0, 80) },
               { label: '', cell: (s) => (s.id === d.session.id ? 'this one' : '') },

@@ -239,8 +239,7 @@ function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?:
         { label: 'Amount', num: true, cell: (c) => money(c.amount, c.currency) },
         { label: 'Status', cell: (c) => <Status value={c.status} /> },
         { label: 'Reason', cell: (c) => c.reason ?? '—' },
-        { label: 'Refund', cell: (c) => (c.refundId ? <span class="mono">{c.refundId}</span> : '—') },
-        { label: 'Issued', cell: (c) => when(c.createdAt) },
+        { label: 'Issued', nowrap: true, cell: (c) => when(c.createdAt) },
         { label: 'Document', cell: (c) => <DocumentLinks base={`/dashboard/credit-notes/${c.id}`} kind="credit_note" compact /> },
       ]}
     />
@@ -267,7 +266,7 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
         { label: 'Status', cell: (r) => <Status value={r.status} /> },
         { label: 'Reason', cell: (r) => r.reason ?? '—' },
         { label: 'Failure', cell: (r) => r.failureMessage ?? '—' },
-        { label: 'Created', cell: (r) => when(r.createdAt) },
+        { label: 'Created', nowrap: true, cell: (r) => when(r.createdAt) },
       ]}
     />
   );

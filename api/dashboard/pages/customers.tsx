@@ -56,7 +56,7 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
               { label: 'E-mail', cell: (c) => c.email },
               { label: 'Kennitala', cell: (c) => (c.kennitala ? `${c.kennitala.slice(0, 6)}-${c.kennitala.slice(6)}` : '—') },
               { label: 'External id', cell: (c) => c.externalId ?? '—' },
-              { label: 'Created', cell: (c) => when(c.createdAt) },
+              { label: 'Created', nowrap: true, cell: (c) => when(c.createdAt) },
             ]}
           />
           <Pager basePath="/dashboard/customers" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
@@ -110,8 +110,8 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
               columns={[
                 { label: 'Link', cell: (l) => <span class="mono">{l.id}</span> },
                 { label: 'Status', cell: (l) => <Status value={portalLinkStatus(l, now)} /> },
-                { label: 'Expires', cell: (l) => when(l.expiresAt) },
-                { label: 'Last used', cell: (l) => when(l.lastAccessedAt) },
+                { label: 'Expires', nowrap: true, cell: (l) => when(l.expiresAt) },
+                { label: 'Last used', nowrap: true, cell: (l) => when(l.lastAccessedAt) },
                 {
                   label: '',
                   cell: (l) =>
@@ -156,7 +156,7 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
                     m.paymentMethod.brand ? `${m.paymentMethod.brand} …${m.paymentMethod.last4 ?? ''} ${m.paymentMethod.expMonth ?? ''}/${m.paymentMethod.expYear ?? ''}` : '—',
                 },
                 { label: 'Default', cell: (m) => (m.isDefault ? 'yes' : '') },
-                { label: 'Saved', cell: (m) => when(m.paymentMethod.createdAt) },
+                { label: 'Saved', nowrap: true, cell: (m) => when(m.paymentMethod.createdAt) },
               ]}
             />
           </Panel>

@@ -47,8 +47,8 @@ async function apiKeysPage(ctx: AppContext, d: Dashboard, extra: { state?: FormS
               { label: 'Label', cell: (k) => k.label ?? '—' },
               { label: 'Type', cell: (k) => k.type },
               { label: 'Key', cell: (k) => <span class="mono">{`${k.type === 'secret' ? 'sk' : 'pk'}_${k.mode}_…${k.last4}`}</span> },
-              { label: 'Created', cell: (k) => when(k.createdAt) },
-              { label: 'Rotated', cell: (k) => when(k.rotatedAt) },
+              { label: 'Created', nowrap: true, cell: (k) => when(k.createdAt) },
+              { label: 'Rotated', nowrap: true, cell: (k) => when(k.rotatedAt) },
               {
                 label: 'Actions',
                 cell: (k) =>
@@ -166,7 +166,7 @@ async function webhooksPage(ctx: AppContext, d: Dashboard, extra: { state?: Form
               },
               { label: 'Events', cell: (e) => (e.events.includes(ALL_EVENTS) ? 'every event' : `${e.events.length} type(s)`) },
               { label: 'Status', cell: (e) => <Status value={e.status} /> },
-              { label: 'Created', cell: (e) => when(e.createdAt) },
+              { label: 'Created', nowrap: true, cell: (e) => when(e.createdAt) },
             ]}
           />
           <Pager basePath="/dashboard/developers/webhooks" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
@@ -281,7 +281,7 @@ function DeliveriesTable({ d, rows }: { d: Dashboard; rows: DeliveryRow[] }) {
         { label: 'Status', cell: (w) => <Status value={w.status} /> },
         { label: 'Attempts', num: true, cell: (w) => w.attemptCount },
         { label: 'Last result', cell: (w) => (w.lastStatusCode ? `HTTP ${w.lastStatusCode}` : (w.lastError ?? '—')) },
-        { label: 'Last attempt', cell: (w) => when(w.lastAttemptAt) },
+        { label: 'Last attempt', nowrap: true, cell: (w) => when(w.lastAttemptAt) },
         {
           label: '',
           cell: (w) =>
@@ -560,7 +560,7 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
               empty="No attempt yet."
               columns={[
                 { label: '#', num: true, cell: (a) => a.attemptNumber },
-                { label: 'When', cell: (a) => when(a.attemptedAt) },
+                { label: 'When', nowrap: true, cell: (a) => when(a.attemptedAt) },
                 { label: 'Trigger', cell: (a) => a.trigger },
                 { label: 'HTTP', cell: (a) => a.statusCode ?? '—' },
                 { label: 'Latency', num: true, cell: (a) => `${a.latencyMs} ms` },
@@ -632,7 +632,7 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
               },
               { label: 'Type', cell: (e) => <span class="mono">{e.type}</span> },
               { label: 'Object', cell: (e) => <span class="mono">{String((e.data as { id?: unknown })?.id ?? '—')}</span> },
-              { label: 'Created', cell: (e) => when(e.createdAt) },
+              { label: 'Created', nowrap: true, cell: (e) => when(e.createdAt) },
             ]}
           />
           <Pager basePath="/dashboard/developers/events" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />

@@ -172,7 +172,6 @@ export function AccountingPanelBody({ d, view, state, authorizeUrl }: { d: Dashb
           rows={failed}
           empty=""
           columns={[
-            { label: 'Record', cell: (r) => <span class="mono">{r.id}</span> },
             { label: 'What', cell: (r) => r.posting.kind.replace(/_/g, ' ') },
             {
               label: 'Invoice',
@@ -186,7 +185,7 @@ export function AccountingPanelBody({ d, view, state, authorizeUrl }: { d: Dashb
                 ),
             },
             { label: 'Message', cell: (r) => r.providerMessage ?? '—' },
-            { label: 'Last attempt', cell: (r) => when(r.lastAttemptAt) },
+            { label: 'Last attempt', nowrap: true, cell: (r) => when(r.lastAttemptAt) },
             {
               label: '',
               cell: (r) =>

@@ -19,10 +19,10 @@ import type { DashboardRouter } from '../index';
 import { dash, requireSession, type Dashboard } from '../session';
 import { field } from '../http';
 import { formPost } from '../forms';
+import { merchantAction } from '../actions';
 import { redirectWithNotice, sendPage } from '../render';
 import { ActionButton, Checkbox, Csrf, Field, FormErrors, Panel, Props, Select, TextArea, when, type FormState } from '../views/ui';
 import type { Section, SettingsPost } from './settings-form';
-import type { Permission } from '../../../src/domain/dashboard-users/roles';
 import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails, type BusinessDetailsPatch } from '../../../src/domain/merchants/business-details';
 import { PORTAL_SETTING_PARAMS, getPortalSettings, updatePortalSettings, type PortalSettings } from '../../../src/domain/customer-portals/portal-settings';
 import { AccountingPanelBody, accountingSettingsRoutes, loadAccountingView } from './settings-accounting';
@@ -289,7 +289,6 @@ export function settingsPages(router: DashboardRouter, deps: AppDeps): void {
       });
     });
   };
-  const merchantAction = (d: Dashboard, permission: Permission, action: string) => ({ permission, action, objectType: 'merchant', objectId: d.merchant.id, modeScoped: false });
 
   post('/settings/profile', 'profile', ['name', 'default_currency'], (d) => ({
     ...merchantAction(d, 'manage_business', 'merchant.update'),

@@ -120,7 +120,7 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
                 },
               },
               { label: 'Quantity', num: true, cell: (i) => (priceById.get(i.priceId)?.recurringUsageType === 'metered' ? 'metered' : i.quantity) },
-              { label: 'Since', cell: (i) => when(i.createdAt) },
+              { label: 'Since', nowrap: true, cell: (i) => when(i.createdAt) },
             ]}
           />
         </Panel>

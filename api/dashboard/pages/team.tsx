@@ -69,7 +69,7 @@ async function teamPage(ctx: AppContext, d: Dashboard, extra: { state?: FormStat
                   ),
               },
               { label: 'Two-step', cell: (u) => (u.totpEnabledAt ? 'on' : 'off') },
-              { label: 'Since', cell: (u) => when(u.createdAt) },
+              { label: 'Since', nowrap: true, cell: (u) => when(u.createdAt) },
               {
                 label: '',
                 cell: (u) =>
@@ -91,7 +91,7 @@ async function teamPage(ctx: AppContext, d: Dashboard, extra: { state?: FormStat
                 columns={[
                   { label: 'E-mail', cell: (i) => i.email },
                   { label: 'Role', cell: (i) => ROLE_LABELS[i.role] },
-                  { label: 'Expires', cell: (i) => when(i.expiresAt) },
+                  { label: 'Expires', nowrap: true, cell: (i) => when(i.expiresAt) },
                   { label: '', cell: (i) => <ActionButton action={`/dashboard/team/invitations/${i.id}/revoke`} csrf={d.csrf} label="Revoke" id={`revoke-invitation-${i.id}`} /> },
                 ]}
               />
@@ -233,13 +233,23 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
             rows={page.data}
             empty="No actions yet."
             columns={[
-              { label: 'When', cell: (e) => when(e.createdAt) },
+              { label: 'When', nowrap: true, cell: (e) => when(e.createdAt) },
               { label: 'Who', cell: (e) => e.actorEmail },
               { label: 'Action', cell: (e) => <span class="mono">{e.action}</span> },
-              { label: 'Object', cell: (e) => <span class="mono">{[e.objectType, e.objectId].filter(Boolean).join(' ') || '—'}</span> },
-              { label: 'Mode', cell: (e) => e.objectMode ?? '—' },
               { label: 'Outcome', cell: (e) => <Status value={e.outcome} /> },
-              { label: 'Detail', cell: (e) => <span class="mono">{JSON.stringify(e.detail)}</span> },
+              { label: 'Mode', cell: (e) => e.objectMode ?? '—' },
+              {
+                label: 'Object',
+                cell: (e) =>
+                  e.objectType || e.objectId ? (
+                    <>
+                      <span class="muted">{e.objectType}</span> <span class="mono">{e.objectId}</span>
+                    </>
+                  ) : (
+                    '—'
+                  ),
+              },
+              { label: 'Detail', cell: (e) => <code class="mono detail">{JSON.stringify(e.detail)}</code> },
               { label: 'From', cell: (e) => <span class="mono">{e.ip ?? '—'}</span> },
             ]}
           />

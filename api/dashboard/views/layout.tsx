@@ -7,7 +7,7 @@ import type { Dashboard } from '../session';
 import { ROLE_LABELS } from '../../../src/domain/dashboard-users/roles';
 import { Csrf } from './ui';
 
-export const ASSET_VERSION = '2';
+export const ASSET_VERSION = '3';
 
 const NAV: Array<{ group?: string; href: string; label: string; owner?: boolean }> = [
   { href: '/dashboard', label: 'Home' },

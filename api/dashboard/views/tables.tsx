@@ -14,9 +14,12 @@ export function InvoicesTable({ rows }: { rows: Invoice[] }) {
         { label: 'Status', cell: (i) => <Status value={i.status} /> },
         { label: 'Total', num: true, cell: (i) => money(i.total, i.currency) },
         { label: 'Due', num: true, cell: (i) => money(i.amountDue - i.amountPaid, i.currency) },
-        { label: 'Collection', cell: (i) => (i.collectionMethod === 'send_invoice' ? 'bank claim' : i.collectionMethod === 'charge_automatically' ? 'card' : (i.collectionMethod ?? 'payment')) },
-        { label: 'Due date', cell: (i) => day(i.dueDate) },
-        { label: 'Created', cell: (i) => when(i.createdAt) },
+        {
+          label: 'Collection',
+          cell: (i) => (i.collectionMethod === 'send_invoice' ? 'bank claim' : i.collectionMethod === 'charge_automatically' ? 'card' : (i.collectionMethod ?? 'payment')),
+        },
+        { label: 'Due date', nowrap: true, cell: (i) => day(i.dueDate) },
+        { label: 'Created', nowrap: true, cell: (i) => when(i.createdAt) },
       ]}
     />
   );
@@ -29,13 +32,20 @@ export function PaymentsTable({ rows }: { rows: Payment[] }) {
       rows={rows}
       empty="No payments."
       columns={[
-        { label: 'Payment', cell: (p) => <a href={`/dashboard/payments/${p.id}`} class="mono">{p.id}</a> },
+        {
+          label: 'Payment',
+          cell: (p) => (
+            <a href={`/dashboard/payments/${p.id}`} class="mono">
+              {p.id}
+            </a>
+          ),
+        },
         { label: 'Amount', num: true, cell: (p) => money(p.amount, p.currency) },
         { label: 'Refunded', num: true, cell: (p) => (p.amountRefunded > 0n ? money(p.amountRefunded, p.currency) : '—') },
         { label: 'Status', cell: (p) => <Status value={p.status} /> },
         { label: 'Description', cell: (p) => p.description ?? '—' },
         { label: 'Failure', cell: (p) => p.failureMessage ?? '—' },
-        { label: 'Created', cell: (p) => when(p.createdAt) },
+        { label: 'Created', nowrap: true, cell: (p) => when(p.createdAt) },
       ]}
     />
   );
@@ -48,11 +58,28 @@ export function SubscriptionsTable({ rows }: { rows: Array<{ subscription: Subsc
       rows={rows}
       empty="No subscriptions."
       columns={[
-        { label: 'Subscription', cell: (s) => <a href={`/dashboard/subscriptions/${s.subscription.id}`} class="mono">{s.subscription.id}</a> },
-        { label: 'Customer', cell: (s) => <a href={`/dashboard/customers/${s.subscription.customerId}`} class="mono">{s.subscription.customerId}</a> },
+        {
+          label: 'Subscription',
+          cell: (s) => (
+            <a href={`/dashboard/subscriptions/${s.subscription.id}`} class="mono">
+              {s.subscription.id}
+            </a>
+          ),
+        },
+        {
+          label: 'Customer',
+          cell: (s) => (
+            <a href={`/dashboard/customers/${s.subscription.customerId}`} class="mono">
+              {s.subscription.customerId}
+            </a>
+          ),
+        },
         { label: 'Status', cell: (s) => <Status value={s.subscription.status} /> },
         { label: 'Items', num: true, cell: (s) => s.items.length },
-        { label: 'Every', cell: (s) => `${s.subscription.intervalCount > 1 ? `${s.subscription.intervalCount} ` : ''}${s.subscription.interval}${s.subscription.intervalCount > 1 ? 's' : ''}` },
+        {
+          label: 'Every',
+          cell: (s) => `${s.subscription.intervalCount > 1 ? `${s.subscription.intervalCount} ` : ''}${s.subscription.interval}${s.subscription.intervalCount > 1 ? 's' : ''}`,
+        },
         { label: 'Current period', cell: (s) => `${day(s.subscription.currentPeriodStart)} – ${day(s.subscription.currentPeriodEnd)}` },
         { label: 'Cancels', cell: (s) => (s.subscription.cancelAtPeriodEnd ? 'at period end' : '—') },
       ]}

@@ -52,6 +52,8 @@ export interface Column<T> {
   label: string;
   cell: (row: T) => ComponentChildren;
   num?: boolean;
+  /** Keep the cell on one line (dates, times). */
+  nowrap?: boolean;
 }
 
 export function Table<T>({ columns, rows, empty, caption }: { columns: Column<T>[]; rows: T[]; empty: string; caption?: string }) {
@@ -73,7 +75,7 @@ export function Table<T>({ columns, rows, empty, caption }: { columns: Column<T>
           {rows.map((r) => (
             <tr>
               {columns.map((c) => (
-                <td class={c.num ? 'num' : undefined}>{c.cell(r)}</td>
+                <td class={c.num ? 'num' : c.nowrap ? 'nowrap' : undefined}>{c.cell(r)}</td>
               ))}
             </tr>
           ))}
@@ -140,6 +142,29 @@ function valueOf(state: FormState | undefined, name: string, fallback?: string |
   return fallback ?? '';
 }
 
+/** The id of a field's input, and the ids that describe it (its hint, its error). */
+function fieldIds(name: string, hint: string | undefined, error: string | undefined): { id: string; describedBy: string | undefined } {
+  const id = `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+  return { id, describedBy: [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined };
+}
+
+function Hint({ id, hint }: { id: string; hint?: string }) {
+  return hint ? (
+    <span class="hint" id={`${id}-hint`}>
+      {hint}
+    </span>
+  ) : null;
+}
+
+/** The API's message for this field (its `param`), read by the tests through data-field. */
+function FieldError({ id, name, error }: { id: string; name: string; error?: string }) {
+  return error ? (
+    <p class="field-error" id={`${id}-error`} data-field={name}>
+      {error}
+    </p>
+  ) : null;
+}
+
 export function Field({
   name,
   label,
@@ -158,16 +183,11 @@ export function Field({
   input?: InputProps;
 }) {
   const error = state?.errors?.[name];
-  const id = `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const { id, describedBy } = fieldIds(name, hint, error);
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      {hint ? (
-        <span class="hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
+      <Hint id={id} hint={hint} />
       <input
         id={id}
         name={name}
@@ -177,39 +197,22 @@ export function Field({
         aria-describedby={describedBy}
         {...input}
       />
-      {error ? (
-        <p class="field-error" id={`${id}-error`} data-field={name}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} name={name} error={error} />
     </div>
   );
 }
 
 export function TextArea({ name, label, state, value, hint }: { name: string; label: string; state?: FormState; value?: string | null; hint?: string }) {
   const error = state?.errors?.[name];
-  const id = `f-${name}`;
+  const { id, describedBy } = fieldIds(name, hint, error);
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      {hint ? (
-        <span class="hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-      <textarea
-        id={id}
-        name={name}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
-      >
+      <Hint id={id} hint={hint} />
+      <textarea id={id} name={name} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy}>
         {valueOf(state, name, value)}
       </textarea>
-      {error ? (
-        <p class="field-error" id={`${id}-error`} data-field={name}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} name={name} error={error} />
     </div>
   );
 }
@@ -230,59 +233,35 @@ export function Select({
   hint?: string;
 }) {
   const error = state?.errors?.[name];
-  const id = `f-${name}`;
+  const { id, describedBy } = fieldIds(name, hint, error);
   const current = valueOf(state, name, value);
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      {hint ? (
-        <span class="hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-      <select id={id} name={name} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-error` : undefined}>
+      <Hint id={id} hint={hint} />
+      <select id={id} name={name} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy}>
         {options.map(([v, l]) => (
           <option value={v} selected={v === current}>
             {l}
           </option>
         ))}
       </select>
-      {error ? (
-        <p class="field-error" id={`${id}-error`} data-field={name}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} name={name} error={error} />
     </div>
   );
 }
 
 export function Checkbox({ name, label, checked, state, hint }: { name: string; label: string; checked: boolean; state?: FormState; hint?: string }) {
   const error = state?.errors?.[name];
-  const id = `f-${name}`;
+  const { id, describedBy } = fieldIds(name, hint, error);
   // A form sent back with an error keeps what was ticked (an unticked box is not sent at all).
   const on = state?.values ? state.values[name] === 'true' : checked;
   return (
     <div class="field check">
-      <input
-        id={id}
-        name={name}
-        type="checkbox"
-        value="true"
-        checked={on}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
-      />
+      <input id={id} name={name} type="checkbox" value="true" checked={on} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy} />
       <label for={id}>{label}</label>
-      {hint ? (
-        <span class="hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-      {error ? (
-        <p class="field-error" id={`${id}-error`} data-field={name}>
-          {error}
-        </p>
-      ) : null}
+      <Hint id={id} hint={hint} />
+      <FieldError id={id} name={name} error={error} />
     </div>
   );
 }
