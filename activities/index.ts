@@ -8,16 +8,20 @@ import { createPaymentSessionActivities } from './payment-sessions';
 import { createSubscriptionActivities } from './subscriptions';
 import { createAccountingActivities } from './accounting';
 import type { WebhookTestingOptions } from '../src/domain/webhooks/testing';
+import { createMetrics, type Metrics } from '../src/observability/metrics';
 
 export interface ActivityDeps {
   db: Db;
   config: Config;
   log: (line: string) => void;
+  /** Outcome counters (src/observability/metrics.ts); default: a registry of their own. */
+  metrics?: Metrics;
   /** Test-only webhook relaxations (loopback receiver with its own CA, short timeouts); test-mode endpoints only, never set in production. */
   webhookTesting?: WebhookTestingOptions;
 }
 
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(given: ActivityDeps) {
+  const deps = { ...given, metrics: given.metrics ?? createMetrics() };
   return {
     ...createMaintenanceActivities(deps),
     ...createWebhookActivities(deps),

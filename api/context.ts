@@ -44,6 +44,10 @@ export interface AppDeps {
   /** Client modules of the workflows the domain starts, signals and updates (built by createApp). */
   workflows: WorkflowClients;
   log: (line: string) => void;
+  /** The structured logger (request lines); default: silent unless LOG_FILE is set. */
+  logger?: import('../src/observability/logger').Logger;
+  /** The process's metrics; default: a registry of the app's own. */
+  metrics?: import('../src/observability/metrics').Metrics;
   /** Test-only webhook relaxations (src/domain/webhooks/testing.ts); test-mode endpoints only, never set in production. */
   webhookTesting?: import('../src/domain/webhooks/testing').WebhookTestingOptions;
 }

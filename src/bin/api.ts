@@ -6,8 +6,12 @@ import { prepareDatabase } from '../runtime/database';
 import { listen } from '../runtime/http';
 import { createTemporalProvider } from '../temporal/client';
 import { createApp } from '../../api/app';
-import { fail, log } from './common';
+import { fail } from './common';
+import { createObservability } from '../runtime/observability';
 import { resolveAccountingKey } from '../runtime/accounting';
+
+const obs = createObservability('api');
+const log = obs.log;
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
@@ -19,9 +23,9 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
   });
-  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, log });
+  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, log, logger: obs.logger, metrics: obs.metrics });
   const http = await listen(app, config.port);
-  log(`API listening on http://localhost:${http.port}`);
+  log(`API listening on http://localhost:${http.port} (liveness /livez, readiness /readyz, metrics /metrics)`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -11,10 +11,13 @@ import { createTemporalProvider } from '../temporal/client';
 import { ensureSchedules } from '../temporal/schedules';
 import { createBillingWorker } from '../worker';
 import { createApp } from '../../api/app';
-import { fail, log } from './common';
+import { fail } from './common';
+import { createObservability, installTemporalRuntime } from '../runtime/observability';
 import { resolveAccountingKey, startSandboxes } from '../runtime/accounting';
 
 let startedDevServer: { stop(): Promise<void> } | undefined;
+const obs = createObservability('billing');
+const log = obs.log;
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
@@ -33,9 +36,25 @@ async function main(): Promise<void> {
   const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
 
-  const worker = await createBillingWorker({ db, config, log, address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const sdkMetrics = installTemporalRuntime(obs.logger);
+  const worker = await createBillingWorker({
+    db,
+    config,
+    log,
+    metrics: obs.metrics,
+    address: temporalEndpoint.address,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+  });
   const workerRun = worker.run();
-  const app = createApp({ db, config: { ...config, databaseUrl, temporalUiUrl: temporalEndpoint.uiUrl ?? config.temporalUiUrl }, temporal, log });
+  const app = createApp({
+    db,
+    config: { ...config, databaseUrl, temporalUiUrl: temporalEndpoint.uiUrl ?? config.temporalUiUrl },
+    temporal,
+    log,
+    logger: obs.logger,
+    metrics: obs.metrics,
+  });
   const http = await listen(app, config.port);
 
   const seeded = await seedDefaultMerchant(db);
@@ -50,7 +69,7 @@ async function main(): Promise<void> {
     [
       '',
       'Ready:',
-      `  API:                 ${base}/v1  (health ${base}/healthz, liveness ${base}/livez, readiness ${base}/readyz, metrics ${base}/metrics)`,
+      `  API:                 ${base}/v1  (health ${base}/healthz, liveness ${base}/livez, readiness ${base}/readyz, metrics ${base}/metrics${sdkMetrics ? `; Temporal SDK metrics http://${sdkMetrics}/metrics` : ''})`,
       `  API reference:       ${base}/docs/api  (OpenAPI document ${base}/v1/openapi.json)`,
       `  merchant dashboard:  ${base}/dashboard`,
       `  customer portal:     ${base}/portal/open/…  (a link per customer: POST /v1/customer_portals returns its url)`,
