@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     [
       '',
       'Ready:',
-      `  API:                 ${base}/v1  (health ${base}/healthz, liveness ${base}/livez, readiness ${base}/readyz, metrics ${base}/metrics${sdkMetrics ? `; Temporal SDK metrics http://${sdkMetrics}/metrics` : ''})`,
+      `  API:                 ${base}/v1  (health ${base}/healthz, liveness ${base}/livez, readiness ${base}/readyz, metrics ${base}/metrics${sdkMetrics ? `; Temporal SDK metrics http://${sdkMetrics.replace(/^0\.0\.0\.0:/, 'localhost:')}/metrics` : ''})`,
       `  API reference:       ${base}/docs/api  (OpenAPI document ${base}/v1/openapi.json)`,
       `  merchant dashboard:  ${base}/dashboard`,
       `  customer portal:     ${base}/portal/open/…  (a link per customer: POST /v1/customer_portals returns its url)`,
