@@ -18,12 +18,28 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return 0;
 }
 
+/**
+ * GET of an operations endpoint: plain fetch, not the API test client, because /livez, /readyz
+ * and /metrics are deliberately outside the merchant API's OpenAPI document (docs/operations.md).
+ */
+async function opsGet(baseUrl: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string; body: any }> {
+  const res = await fetch(`${baseUrl}${path}`, { headers });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
 describe('operations endpoints: /metrics, /livez, /readyz', function () {
   this.timeout(120_000);
   let env: TestEnv;
   let m: SubMerchant;
   const scrape = async (baseUrl?: string) => {
-    const res = await call(env, 'GET', '/metrics', baseUrl ? { baseUrl } : {});
+    const res = await opsGet(baseUrl ?? env.baseUrl, '/metrics');
     assert.equal(res.status, 200, res.text);
     assert.match(res.headers.get('content-type') ?? '', /text\/plain/);
     return res.text;
@@ -86,10 +102,10 @@ describe('operations endpoints: /metrics, /livez, /readyz', function () {
   });
 
   it('/livez answers; /readyz reports each check and 503 when Temporal is unreachable', async () => {
-    const live = await call(env, 'GET', '/livez');
+    const live = await opsGet(env.baseUrl, '/livez');
     assert.equal(live.status, 200);
     assert.equal(live.body.status, 'ok');
-    const ready = await call(env, 'GET', '/readyz');
+    const ready = await opsGet(env.baseUrl, '/readyz');
     assert.equal(ready.status, 200, ready.text);
     assert.equal(ready.body.checks.database.ok, true);
     assert.equal(ready.body.checks.temporal.ok, true);
@@ -97,7 +113,7 @@ describe('operations endpoints: /metrics, /livez, /readyz', function () {
     const nowhere = createTemporalProvider({ address: '127.0.0.1:1', namespace: 'default', taskQueue: 'none' });
     try {
       const broken = await env.startApp({}, nowhere);
-      const res = await call(env, 'GET', '/readyz', { baseUrl: broken });
+      const res = await opsGet(broken, '/readyz');
       assert.equal(res.status, 503);
       assert.equal(res.body.status, 'not_ready');
       assert.equal(res.body.checks.database.ok, true);
@@ -114,10 +130,10 @@ describe('operations endpoints: /metrics, /livez, /readyz', function () {
 
   it('/metrics asks for the bearer token when METRICS_TOKEN is set', async () => {
     const guarded = await env.startApp({ metricsToken: 'metrics-token-for-tests' });
-    const refused = await call(env, 'GET', '/metrics', { baseUrl: guarded });
+    const refused = await opsGet(guarded, '/metrics');
     assert.equal(refused.status, 401);
     assert.equal(refused.body.error.code, 'unauthorized');
-    const allowed = await call(env, 'GET', '/metrics', { baseUrl: guarded, headers: { Authorization: 'Bearer metrics-token-for-tests' } });
+    const allowed = await opsGet(guarded, '/metrics', { Authorization: 'Bearer metrics-token-for-tests' });
     assert.equal(allowed.status, 200);
     assert.match(allowed.text, /# TYPE http_request_duration_seconds histogram/);
   });
