@@ -7,12 +7,15 @@ import type { Config } from '../src/config';
 import { dispatchEventsFromActivity } from '../src/events';
 import { pushSyncBatch } from '../src/domain/accounting/push-sync-records';
 import { ProviderUnavailableError } from '../src/gateways/accounting/adapter';
+import type { Metrics } from '../src/observability/metrics';
+import { observeAccountingBatch } from './observe';
 import { PROVIDER_UNAVAILABLE, type AccountingSyncInput, type SyncBatchResult } from '../src/contracts/accounting';
 
 export interface AccountingActivityDeps {
   db: Db;
   config: Config;
   log: (line: string) => void;
+  metrics: Metrics;
 }
 
 export function createAccountingActivities(deps: AccountingActivityDeps) {
@@ -20,10 +23,12 @@ export function createAccountingActivities(deps: AccountingActivityDeps) {
     async pushAccountingSyncBatch(input: AccountingSyncInput): Promise<SyncBatchResult> {
       const ctx = Context.current();
       try {
-        return await pushSyncBatch(
+        const result = await pushSyncBatch(
           { db: deps.db, config: deps.config, heartbeat: () => ctx.heartbeat(), onEvents: async (events) => void (await dispatchEventsFromActivity(deps.db, events, deps.log)) },
           input,
         );
+        await observeAccountingBatch(deps.db, deps.metrics, input, result);
+        return result;
       } catch (err) {
         if (err instanceof ProviderUnavailableError) {
           throw ApplicationFailure.create({

@@ -9,6 +9,7 @@ import { createSubscriptionActivities } from './subscriptions';
 import { createAccountingActivities } from './accounting';
 import type { WebhookTestingOptions } from '../src/domain/webhooks/testing';
 import type { ModeGateways } from '../src/gateways';
+import { createMetrics, type Metrics } from '../src/observability/metrics';
 
 export interface ActivityDeps {
   db: Db;
@@ -16,11 +17,14 @@ export interface ActivityDeps {
   /** The outside systems of each mode, built once by the worker's composition root. */
   gateways: ModeGateways;
   log: (line: string) => void;
+  /** Outcome counters (src/observability/metrics.ts); default: a registry of their own. */
+  metrics?: Metrics;
   /** Test-only webhook relaxations (loopback receiver with its own CA, short timeouts); test-mode endpoints only, never set in production. */
   webhookTesting?: WebhookTestingOptions;
 }
 
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(given: ActivityDeps) {
+  const deps = { ...given, metrics: given.metrics ?? createMetrics() };
   return {
     ...createMaintenanceActivities(deps),
     ...createWebhookActivities(deps),

@@ -24,6 +24,8 @@ import { reconcileSubscriptions } from '../src/domain/subscriptions/reconcile-su
 import { testClockWorkflowClient } from '../src/temporal/test-clock-workflow';
 import { isDue, isInvoiceStep, nextStep, shouldAcknowledgeClock, stepRequest } from '../workflows/subscription/schedule';
 import { workflowClientsOfActivity } from './workflow-clients';
+import { countBillingStep } from './observe';
+import type { Metrics } from '../src/observability/metrics';
 import {
   COMMAND_ERROR_TYPES,
   type CommandErrorType,
@@ -51,6 +53,7 @@ export interface SubscriptionActivityDeps {
   config: Config;
   gateways: ModeGateways;
   log: (line: string) => void;
+  metrics: Metrics;
 }
 
 const NOTIFY_PAGE = 200;
@@ -110,6 +113,11 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     }, NUDGE_COALESCE_MS).unref();
   };
   const view = (ref: SubscriptionRef) => loadSubscriptionView(db, ref);
+  /** Metrics: the step's outcome (activities/observe.ts); returns its events. */
+  const counted = (kind: StepRequest['kind'], outcome: { events: RecordedEvent[]; done?: string }) => {
+    countBillingStep(deps.metrics, kind, outcome.events, outcome.done);
+    return outcome.events;
+  };
   /** One billing step and the dispatch of its events. */
   const runStep = (ref: SubscriptionRef, now: string, step: StepRequest): Promise<void> =>
     // Events of the step are dated at the step's time (the clock's time on a test clock).
@@ -117,15 +125,15 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
   const runStepNow = async (ref: SubscriptionRef, now: string, step: StepRequest): Promise<void> => {
     switch (step.kind) {
       case 'period_end':
-        return dispatch((await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now })).events);
+        return dispatch(counted(step.kind, await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now })));
       case 'finalize_invoice':
-        return dispatch((await finalizeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, now })).events);
+        return dispatch(counted(step.kind, await finalizeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, now })));
       case 'charge_invoice':
-        return dispatch((await chargeSubscriptionInvoice(steps, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now })).events);
+        return dispatch(counted(step.kind, await chargeSubscriptionInvoice(steps, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now })));
       case 'check_bank_claim':
-        return dispatch((await checkInvoiceBankClaim(steps, { ...ref, invoiceId: step.invoiceId, now })).events);
+        return dispatch(counted(step.kind, await checkInvoiceBankClaim(steps, { ...ref, invoiceId: step.invoiceId, now })));
       case 'trial_notice':
-        return dispatch((await sendTrialWillEnd(db, { ...ref, trialEnd: step.trialEnd })).events);
+        return dispatch(counted(step.kind, await sendTrialWillEnd(db, { ...ref, trialEnd: step.trialEnd })));
     }
   };
 

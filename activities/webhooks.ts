@@ -4,11 +4,14 @@ import type { Db } from '../src/db/client';
 import { attemptDelivery, nextAttemptNumber } from '../src/domain/webhooks/attempt-delivery';
 import type { WebhookTestingOptions } from '../src/domain/webhooks/testing';
 import { dispatchEvent } from '../src/events/dispatch';
+import type { Metrics } from '../src/observability/metrics';
+import { observeWebhookAttempt } from './observe';
 import type { AttemptDeliveryInput, AttemptDeliveryResult, DispatchReconcileInput } from '../src/contracts/webhooks';
 
 export interface WebhookActivityDeps {
   db: Db;
   log: (line: string) => void;
+  metrics: Metrics;
   /** Test-only relaxations (src/domain/webhooks/testing.ts); never set in production. */
   webhookTesting?: WebhookTestingOptions;
 }
@@ -20,7 +23,9 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     },
 
     async attemptWebhookDelivery(input: AttemptDeliveryInput): Promise<AttemptDeliveryResult> {
-      return attemptDelivery({ db: deps.db, testing: deps.webhookTesting }, input);
+      const result = await attemptDelivery({ db: deps.db, testing: deps.webhookTesting }, input);
+      await observeWebhookAttempt(deps.db, deps.metrics, input, result);
+      return result;
     },
 
     /** One batch of the outbox reconciler: dispatches events left undispatched; returns how many it looked at. */

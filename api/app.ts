@@ -39,7 +39,10 @@ import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import { ledgerRoutes } from './routes/ledger/router';
 import { vatSettingsRoutes } from './routes/vat-settings/router';
 import { customerPortalsRoutes } from './routes/customer-portals/router';
-import { loggablePath } from './portal/paths';
+import { observeRequests } from './observe';
+import { opsEndpoints } from './ops-endpoints';
+import { createLogger } from '../src/observability/logger';
+import { createMetrics } from '../src/observability/metrics';
 import { accountingLinkRoutes } from './routes/accounting-link/router';
 import { dashboardApp } from './dashboard';
 import { portalRoutes } from './portal/router';
@@ -83,17 +86,11 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
   };
 
   app.use(requestId());
-  if (deps.config.logRequests) {
-    app.use(async (ctx, next) => {
-      const started = process.hrtime.bigint();
-      try {
-        await next();
-      } finally {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        deps.log(`${ctx.method} ${loggablePath(ctx.path)} ${ctx.status} ${ms.toFixed(1)}ms ${ctx.state.requestId}`);
-      }
-    });
-  }
+  const logger = deps.logger ?? createLogger({ service: 'api', level: process.env.LOG_FILE ? undefined : 'silent' });
+  const metrics = deps.metrics ?? createMetrics();
+  app.use(observeRequests({ logger, metrics, logRequests: deps.config.logRequests }));
+  // /livez, /readyz, /metrics: outside the API router (docs/operations.md).
+  app.use(opsEndpoints({ db: deps.db, temporal: deps.temporal, metrics, metricsToken: deps.config.metricsToken }));
   app.use(errorEnvelope(deps.log));
   // An address over its failed-authentication budget is refused before its body is read (docs/auth.md).
   app.use(authFailureGate(authFailures, authCache));

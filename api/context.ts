@@ -47,6 +47,10 @@ export interface AppDeps {
   /** The outside systems (card acquirer, bank claims) of each mode, built by the composition root. */
   gateways: ModeGateways;
   log: (line: string) => void;
+  /** The structured logger (request lines); default: silent unless LOG_FILE is set. */
+  logger?: import('../src/observability/logger').Logger;
+  /** The process's metrics; default: a registry of the app's own. */
+  metrics?: import('../src/observability/metrics').Metrics;
   /** Test-only webhook relaxations (src/domain/webhooks/testing.ts); test-mode endpoints only, never set in production. */
   webhookTesting?: import('../src/domain/webhooks/testing').WebhookTestingOptions;
 }

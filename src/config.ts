@@ -18,6 +18,8 @@ export interface Config {
   temporalUiPort: number;
   dataDir: string;
   logRequests: boolean;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>` (METRICS_TOKEN). */
+  metricsToken: string | null;
   /** How long a payment session stays open before it expires (seconds; docs/checkout.md). */
   paymentSessionLifetimeSeconds: number;
   /** How long a request waits for a pooled database connection before 503 (ms). */
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalUiPort: int('TEMPORAL_UI_PORT', 8233, 1, 65535),
     dataDir: env.BILLING_DATA_DIR || '.data',
     logRequests: env.LOG_REQUESTS !== '0',
+    metricsToken: env.METRICS_TOKEN || null,
     paymentSessionLifetimeSeconds: int('PAYMENT_SESSION_LIFETIME_SECONDS', 86_400, 60, 30 * 86_400),
     transactionMaxWaitMs: int('DB_TX_MAX_WAIT_MS', 5_000, 100, 120_000),
     accountingEncryptionKey: env.ACCOUNTING_ENCRYPTION_KEY || undefined,

@@ -73,6 +73,13 @@ export const API_SCHEMAS: Record<string, JsonSchema> = {
     temporal: object({ ok: bool, address: str, namespace: str }),
     subscription_workflows: nullable(object({ restarted: int, halted: int })),
   }),
+  /** api/ops-endpoints.ts GET /livez */
+  Liveness: object({ status: stringEnum<'ok'>({ ok: true }), uptime_seconds: int }),
+  /** api/ops-endpoints.ts GET /readyz (src/runtime/readiness.ts: one entry per check) */
+  Readiness: object({
+    status: stringEnum<'ready' | 'not_ready'>({ ready: true, not_ready: true }),
+    checks: { type: 'object', additionalProperties: { type: 'object', properties: { ok: bool }, required: ['ok'] } },
+  }),
   /** api/routes/merchants/router.ts */
   CurrentMerchant: object({ id: str, name: str, created_at: nts }),
   /** api/routes/dashboard-only.ts presentMerchant */
@@ -146,6 +153,27 @@ export const ROUTE_DOCS: RouteDoc[] = [
     auth: 'none',
     response: 'Health',
     also: [{ status: 503, description: 'A dependency is down', schema: 'Health' }],
+  }),
+  doc({ method: 'get', path: '/livez', tag: 'Health', summary: 'Liveness: the process serves HTTP (docs/operations.md)', auth: 'none', response: 'Liveness', outsideRouter: true }),
+  doc({
+    method: 'get',
+    path: '/readyz',
+    tag: 'Health',
+    summary: 'Readiness: PostgreSQL and Temporal both answer (docs/operations.md)',
+    auth: 'none',
+    response: 'Readiness',
+    also: [{ status: 503, description: 'Not ready: a check failed', schema: 'Readiness' }],
+    outsideRouter: true,
+  }),
+  doc({
+    method: 'get',
+    path: '/metrics',
+    tag: 'Health',
+    summary: 'Prometheus metrics (a bearer METRICS_TOKEN when one is set; docs/operations.md)',
+    auth: 'none',
+    kind: 'text',
+    errors: ['unauthorized'],
+    outsideRouter: true,
   }),
   doc({ method: 'get', path: '/v1/openapi.json', tag: 'API reference', summary: 'This OpenAPI document', auth: 'none', response: { type: 'object' } }),
   doc({ method: 'get', path: '/docs/api', tag: 'API reference', summary: 'The API reference page', auth: 'none', kind: 'html' }),

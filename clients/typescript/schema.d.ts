@@ -187,6 +187,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process serves HTTP (docs/operations.md) */
+        get: operations["getLivez"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (a bearer METRICS_TOKEN when one is set; docs/operations.md) */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal": {
         parameters: {
             query?: never;
@@ -468,6 +502,23 @@ export interface paths {
         };
         /** The page after signing out */
         get: operations["getPortalSignedOut"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: PostgreSQL and Temporal both answer (docs/operations.md) */
+        get: operations["getReadyz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2264,6 +2315,11 @@ export interface components {
             posting: string;
             vat_rate: string | null;
         };
+        Liveness: {
+            /** @enum {string} */
+            status: "ok";
+            uptime_seconds: number;
+        };
         Meter: {
             aggregate_property: string | null;
             /** @enum {string} */
@@ -2416,6 +2472,15 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             vat_rate: string | null;
+        };
+        Readiness: {
+            checks: {
+                [key: string]: {
+                    ok: boolean;
+                };
+            };
+            /** @enum {string} */
+            status: "ready" | "not_ready";
         };
         RedirectDomains: {
             domains: string[];
@@ -3142,6 +3207,51 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getLivez: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Liveness: the process serves HTTP (docs/operations.md) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus metrics (a bearer METRICS_TOKEN when one is set; docs/operations.md) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            default: components["responses"]["Error"];
+        };
+    };
     getPortal: {
         parameters: {
             query?: never;
@@ -3663,6 +3773,38 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Readiness: PostgreSQL and Temporal both answer (docs/operations.md) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready: a check failed */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             default: components["responses"]["Error"];

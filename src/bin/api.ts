@@ -7,8 +7,12 @@ import { listen } from '../runtime/http';
 import { createTemporalProvider } from '../temporal/client';
 import { createApp } from '../../api/app';
 import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
-import { fail, log } from './common';
+import { fail } from './common';
+import { createObservability } from '../runtime/observability';
 import { resolveAccountingKey } from '../runtime/accounting';
+
+const obs = createObservability('api');
+const log = obs.log;
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
@@ -21,9 +25,9 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
   });
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
-  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, gateways, log });
+  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, gateways, log, logger: obs.logger, metrics: obs.metrics });
   const http = await listen(app, config.port);
-  log(`API listening on http://localhost:${http.port}`);
+  log(`API listening on http://localhost:${http.port} (liveness /livez, readiness /readyz, metrics /metrics)`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

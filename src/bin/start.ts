@@ -12,10 +12,13 @@ import { ensureSchedules } from '../temporal/schedules';
 import { createBillingWorker } from '../worker';
 import { createApp } from '../../api/app';
 import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
-import { fail, log } from './common';
+import { fail } from './common';
+import { createObservability, installTemporalRuntime } from '../runtime/observability';
 import { resolveAccountingKey, startSandboxes } from '../runtime/accounting';
 
 let startedDevServer: { stop(): Promise<void> } | undefined;
+const obs = createObservability('billing');
+const log = obs.log;
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
@@ -36,9 +39,27 @@ async function main(): Promise<void> {
 
   // The API and the worker of this process share one set of gateways.
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
-  const worker = await createBillingWorker({ db, config, gateways, log, address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const sdkMetrics = installTemporalRuntime(obs.logger);
+  const worker = await createBillingWorker({
+    db,
+    config,
+    gateways,
+    log,
+    metrics: obs.metrics,
+    address: temporalEndpoint.address,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+  });
   const workerRun = worker.run();
-  const app = createApp({ db, config: { ...config, databaseUrl, temporalUiUrl: temporalEndpoint.uiUrl ?? config.temporalUiUrl }, temporal, gateways, log });
+  const app = createApp({
+    db,
+    config: { ...config, databaseUrl, temporalUiUrl: temporalEndpoint.uiUrl ?? config.temporalUiUrl },
+    temporal,
+    gateways,
+    log,
+    logger: obs.logger,
+    metrics: obs.metrics,
+  });
   const http = await listen(app, config.port);
 
   const seeded = await seedDefaultMerchant(db);
@@ -53,7 +74,7 @@ async function main(): Promise<void> {
     [
       '',
       'Ready:',
-      `  API:                 ${base}/v1  (health ${base}/healthz, liveness ${base}/livez, readiness ${base}/readyz, metrics ${base}/metrics)`,
+      `  API:                 ${base}/v1  (health ${base}/healthz, liveness ${base}/livez, readiness ${base}/readyz, metrics ${base}/metrics${sdkMetrics ? `; Temporal SDK metrics http://${sdkMetrics.replace(/^0\.0\.0\.0:/, 'localhost:')}/metrics` : ''})`,
       `  API reference:       ${base}/docs/api  (OpenAPI document ${base}/v1/openapi.json)`,
       `  merchant dashboard:  ${base}/dashboard`,
       `  customer portal:     ${base}/portal/open/…  (a link per customer: POST /v1/customer_portals returns its url)`,

@@ -7,8 +7,13 @@ import { ensureSearchAttributes } from '../temporal/provision';
 import { ensureSchedules } from '../temporal/schedules';
 import { createBillingWorker } from '../worker';
 import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
-import { fail, log } from './common';
+import { fail } from './common';
+import { createObservability, installTemporalRuntime, serveWorkerMetrics } from '../runtime/observability';
+import { readiness } from '../runtime/readiness';
 import { resolveAccountingKey } from '../runtime/accounting';
+
+const obs = createObservability('worker');
+const log = obs.log;
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
@@ -21,7 +26,14 @@ async function main(): Promise<void> {
   await ensureSearchAttributes(client.connection, config.temporalNamespace);
   await ensureSchedules(client, { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
-  const worker = await createBillingWorker({ db, config, gateways, log, address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const sdkMetrics = installTemporalRuntime(obs.logger);
+  if (sdkMetrics) log(`Temporal SDK worker metrics on http://${sdkMetrics}/metrics`);
+  const metricsPort = process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : null;
+  const metricsServer = metricsPort
+    ? await serveWorkerMetrics({ port: metricsPort, metrics: obs.metrics, metricsToken: config.metricsToken, ready: () => readiness({ db, temporal }) })
+    : null;
+  if (metricsPort) log(`worker metrics on http://localhost:${metricsPort}/metrics (liveness /livez, readiness /readyz)`);
+  const worker = await createBillingWorker({ db, config, gateways, log, metrics: obs.metrics, address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   log(`worker polling task queue "${config.taskQueue}" at ${address}`);
   let stopping = false;
   const stop = async (signal: string) => {
@@ -29,6 +41,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: letting running activities finish`);
     await worker.shutdown();
+    metricsServer?.close();
     await temporal.close();
     await db.$disconnect();
     process.exit(0);

@@ -17,6 +17,10 @@ import { createModeGateways, gatewayConfigFromEnv, type ModeGateways } from '../
 import { SUBSCRIPTION_WORKFLOW } from '../../src/contracts/subscriptions';
 import { newEncryptionKey } from '../../src/domain/accounting/secret-box';
 import { startAccountingSandbox, type AccountingSandbox } from '../../src/gateways/accounting/sandbox/server';
+import { createLogger, lineLogger } from '../../src/observability/logger';
+import { createMetrics, type Metrics } from '../../src/observability/metrics';
+import { recordRequestSecrets } from './secrets';
+import type Koa from 'koa';
 
 export interface TestEnv {
   config: Config;
@@ -34,10 +38,20 @@ export interface TestEnv {
   sandboxes: { oauth: AccountingSandbox; form: AccountingSandbox };
   /** Starts another API instance on the same database with config overrides (closed at teardown). */
   startApp(overrides: Partial<Config>, temporal?: TemporalProvider): Promise<string>;
+  /** The metrics registry the API and the worker share (GET /metrics of baseUrl). */
+  metrics: Metrics;
 }
 
-const quiet = () => undefined;
-const testLog = process.env.TEST_LOG === '1' ? (l: string) => console.log(l) : quiet;
+// Service logs go to LOG_FILE (set by test/support/hooks.ts; checked for leaked secrets at the end).
+const testLogger = createLogger({ service: 'test', level: process.env.LOG_FILE ? 'info' : 'silent' });
+const toFile = lineLogger(testLogger);
+const testLog = process.env.TEST_LOG === '1' ? (l: string) => (console.log(l), toFile(l)) : toFile;
+
+/** Records the secrets every request and response carries (test/support/secrets.ts), first in the app. */
+function recordingSecrets<T extends Koa<any>>(app: T): T {
+  app.middleware.unshift(recordRequestSecrets as Koa.Middleware);
+  return app;
+}
 
 let envPromise: Promise<TestEnv> | undefined;
 const cleanups: Array<() => Promise<void>> = [];
@@ -51,7 +65,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Every test calls from 127.0.0.1 and many check 401s: test/api/auth-failures.test.ts sets its own.
     authFailureLimit: 1_000_000,
     rateLimitWindowSeconds: 1,
-    logRequests: false,
+    logRequests: true,
     ...overrides,
   };
 }
@@ -94,13 +108,14 @@ async function start(): Promise<TestEnv> {
 
   // Built once, as a composition root does, and shared by the worker and every app of the env.
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
-  const worker = await createBillingWorker({ db, config, gateways, log: testLog, address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const metrics = createMetrics();
+  const worker = await createBillingWorker({ db, config, gateways, log: testLog, metrics, address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const running = worker.run();
   cleanups.push(async () => {
     await worker.shutdown();
     await running.catch(() => undefined);
   });
-  const app = createApp({ db, config, temporal, gateways, log: testLog });
+  const app = recordingSecrets(createApp({ db, config, temporal, gateways, log: testLog, logger: testLogger, metrics }));
   const http = await listen(app, 0, '127.0.0.1');
   cleanups.push(async () => {
     await http.close(1000);
@@ -121,9 +136,10 @@ async function start(): Promise<TestEnv> {
     worker,
     http,
     baseUrl: `http://127.0.0.1:${http.port}`,
+    metrics,
     async startApp(overrides, otherTemporal) {
       const cfg = { ...config, ...overrides };
-      const other = createApp({ db, config: cfg, temporal: otherTemporal ?? temporal, gateways, log: testLog });
+      const other = recordingSecrets(createApp({ db, config: cfg, temporal: otherTemporal ?? temporal, gateways, log: testLog, logger: testLogger }));
       const h = await listen(other, 0, '127.0.0.1');
       cleanups.push(async () => {
         await h.close(1000);

@@ -1,0 +1,49 @@
+// Endpoints for orchestrators and monitoring, outside the API's router (they are not part of the
+// merchant API): GET /livez (the process serves HTTP), GET /readyz (PostgreSQL and Temporal both
+// answer; 503 with the failing check otherwise), GET /metrics (Prometheus text; a bearer token when
+// METRICS_TOKEN is set). GET /healthz stays as it was (api/routes/health.ts). docs/operations.md.
+import { timingSafeEqual } from 'node:crypto';
+import type { Db } from '../src/db/client';
+import { readiness } from '../src/runtime/readiness';
+import type { Metrics } from '../src/observability/metrics';
+import type { TemporalProvider } from '../src/temporal/client';
+import { errorBody, errors } from '../src/errors';
+import type { Middleware } from './context';
+
+function bearerMatches(header: string, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header);
+  if (!m) return false;
+  const given = Buffer.from(m[1].trim());
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function opsEndpoints(deps: { db: Db; temporal: TemporalProvider; metrics: Metrics; metricsToken: string | null }): Middleware {
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    switch (ctx.path) {
+      case '/livez':
+        ctx.body = { status: 'ok', uptime_seconds: Math.round(process.uptime()) };
+        return;
+      case '/readyz': {
+        const r = await readiness(deps);
+        ctx.status = r.ready ? 200 : 503;
+        ctx.body = { status: r.ready ? 'ready' : 'not_ready', checks: r.checks };
+        return;
+      }
+      case '/metrics': {
+        if (deps.metricsToken && !bearerMatches(ctx.get('Authorization'), deps.metricsToken)) {
+          const err = errors.unauthorized('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+          ctx.status = err.status;
+          ctx.body = errorBody(err, ctx.state.requestId);
+          return;
+        }
+        ctx.type = deps.metrics.registry.contentType;
+        ctx.body = await deps.metrics.registry.metrics();
+        return;
+      }
+      default:
+        return next();
+    }
+  };
+}
