@@ -106,22 +106,29 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     }, NUDGE_COALESCE_MS).unref();
   };
   const view = (ref: SubscriptionRef) => loadSubscriptionView(db, ref);
-  /** One billing step and the dispatch of its events. */
-  const runStep = (ref: SubscriptionRef, now: string, step: StepRequest): Promise<void> =>
+  /** One billing step and the dispatch of its events; the view after it when the step read it (a renewal), else undefined. */
+  const runStep = (ref: SubscriptionRef, now: string, step: StepRequest): Promise<SubscriptionView | null | undefined> =>
     // Events of the step are dated at the step's time (the clock's time on a test clock).
     datingEventsAt(new Date(now), () => runStepNow(ref, now, step));
-  const runStepNow = async (ref: SubscriptionRef, now: string, step: StepRequest): Promise<void> => {
+  const runStepNow = async (ref: SubscriptionRef, now: string, step: StepRequest): Promise<SubscriptionView | null | undefined> => {
     switch (step.kind) {
-      case 'period_end':
-        return dispatch((await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now })).events);
+      case 'period_end': {
+        const out = await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now });
+        await dispatch(out.events);
+        return out.view;
+      }
       case 'finalize_invoice':
-        return dispatch((await finalizeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, now })).events);
+        await dispatch((await finalizeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, now })).events);
+        return undefined;
       case 'charge_invoice':
-        return dispatch((await chargeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now })).events);
+        await dispatch((await chargeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now })).events);
+        return undefined;
       case 'check_bank_claim':
-        return dispatch((await checkInvoiceBankClaim(db, { ...ref, invoiceId: step.invoiceId, now })).events);
+        await dispatch((await checkInvoiceBankClaim(db, { ...ref, invoiceId: step.invoiceId, now })).events);
+        return undefined;
       case 'trial_notice':
-        return dispatch((await sendTrialWillEnd(db, { ...ref, trialEnd: step.trialEnd })).events);
+        await dispatch((await sendTrialWillEnd(db, { ...ref, trialEnd: step.trialEnd })).events);
+        return undefined;
     }
   };
 
@@ -168,8 +175,8 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
         let step: StepRequest | null = input.step;
         let current: SubscriptionView | null = null;
         for (let n = 1; step !== null; n++) {
-          await runStep(ref, input.now, step);
-          current = await view(ref);
+          const after = await runStep(ref, input.now, step);
+          current = after !== undefined ? after : await view(ref);
           const next = current !== null && n < MAX_STEPS_PER_ACTIVITY ? nextStep(current, opts) : null;
           step = next !== null && isInvoiceStep(next) && isDue(next, at) ? stepRequest(next) : null;
         }
