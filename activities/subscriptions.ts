@@ -118,22 +118,29 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     countBillingStep(deps.metrics, kind, outcome.events, outcome.done);
     return outcome.events;
   };
-  /** One billing step and the dispatch of its events. */
-  const runStep = (ref: SubscriptionRef, now: string, step: StepRequest): Promise<void> =>
+  /** One billing step and the dispatch of its events; the view after it when the step read it (a renewal), else undefined. */
+  const runStep = (ref: SubscriptionRef, now: string, step: StepRequest): Promise<SubscriptionView | null | undefined> =>
     // Events of the step are dated at the step's time (the clock's time on a test clock).
     datingEventsAt(new Date(now), () => runStepNow(ref, now, step));
-  const runStepNow = async (ref: SubscriptionRef, now: string, step: StepRequest): Promise<void> => {
+  const runStepNow = async (ref: SubscriptionRef, now: string, step: StepRequest): Promise<SubscriptionView | null | undefined> => {
     switch (step.kind) {
-      case 'period_end':
-        return dispatch(counted(step.kind, await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now })));
+      case 'period_end': {
+        const out = await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now });
+        await dispatch(counted(step.kind, out));
+        return out.view;
+      }
       case 'finalize_invoice':
-        return dispatch(counted(step.kind, await finalizeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, now })));
+        await dispatch(counted(step.kind, await finalizeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, now })));
+        return undefined;
       case 'charge_invoice':
-        return dispatch(counted(step.kind, await chargeSubscriptionInvoice(steps, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now })));
+        await dispatch(counted(step.kind, await chargeSubscriptionInvoice(steps, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now })));
+        return undefined;
       case 'check_bank_claim':
-        return dispatch(counted(step.kind, await checkInvoiceBankClaim(steps, { ...ref, invoiceId: step.invoiceId, now })));
+        await dispatch(counted(step.kind, await checkInvoiceBankClaim(steps, { ...ref, invoiceId: step.invoiceId, now })));
+        return undefined;
       case 'trial_notice':
-        return dispatch(counted(step.kind, await sendTrialWillEnd(db, { ...ref, trialEnd: step.trialEnd })));
+        await dispatch(counted(step.kind, await sendTrialWillEnd(db, { ...ref, trialEnd: step.trialEnd })));
+        return undefined;
     }
   };
 
@@ -180,8 +187,8 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
         let step: StepRequest | null = input.step;
         let current: SubscriptionView | null = null;
         for (let n = 1; step !== null; n++) {
-          await runStep(ref, input.now, step);
-          current = await view(ref);
+          const after = await runStep(ref, input.now, step);
+          current = after !== undefined ? after : await view(ref);
           const next = current !== null && n < MAX_STEPS_PER_ACTIVITY ? nextStep(current, opts) : null;
           step = next !== null && isInvoiceStep(next) && isDue(next, at) ? stepRequest(next) : null;
         }

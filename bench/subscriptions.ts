@@ -171,12 +171,20 @@ function machineTicks(): { busy: number; total: number } {
 interface CpuSnapshot {
   machine: { busy: number; total: number };
   server: number;
-  postgres: number;
+  /** Per PostgreSQL process: a backend that exits during a phase (its client's pool closed) takes its ticks with it. */
+  postgres: Map<number, number>;
   bench: number;
 }
 
+/** CPU ticks of the PostgreSQL processes between two snapshots: those alive at the end (the ones that exited are not counted; never negative). */
+function postgresTicks(before: CpuSnapshot, after: CpuSnapshot): number {
+  let sum = 0;
+  for (const [pid, t] of after.postgres) sum += Math.max(0, t - (before.postgres.get(pid) ?? 0));
+  return sum;
+}
+
 function cpuSnapshot(serverPid: number | undefined): CpuSnapshot {
-  const postgres = pidsWhere((comm) => comm === 'postgres').reduce((a, p) => a + procTicks(p), 0);
+  const postgres = new Map(pidsWhere((comm) => comm === 'postgres').map((p) => [p, procTicks(p)] as const));
   return { machine: machineTicks(), server: serverPid ? procTicks(serverPid) : 0, postgres, bench: procTicks(process.pid) };
 }
 
@@ -272,7 +280,12 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     const clock = await createTestClock(scoped, tenant, { frozenTime: T0, name: 'bench' });
     const product = await createProduct(scoped, tenant, { name: 'Plan' });
     const price = await createPrice(scoped, tenant, { product: product.id, type: 'recurring', currency: 'ISK', unit_amount: 1990, recurring: { interval: 'month' } });
-    console.log(`  setup: ${fmt(N)} customers with cards and subscriptions on one clock (machine load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+    console.log(
+      `  setup: ${fmt(N)} customers with cards and subscriptions on one clock (machine load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+    );
     const setupStarted = process.hrtime.bigint();
     const subscriptionIds: string[] = [];
     await pool(N, CONCURRENCY, async (i) => {
@@ -324,7 +337,9 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
         killed.push(await victim.ask<WorkerReport>('report'));
         ticksUsed.set(victim.pid, procTicks(victim.pid) - (ticksBefore.get(victim.pid) ?? 0));
         await victim.kill();
-        console.log(`  killed worker ${victim.pid} (SIGKILL) with ${fmt(await cycleInvoices())} of ${fmt(N)} renewal invoices created, ${fmt(await cycleInvoices({ status: 'paid' }))} paid; starting another`);
+        console.log(
+          `  killed worker ${victim.pid} (SIGKILL) with ${fmt(await cycleInvoices())} of ${fmt(N)} renewal invoices created, ${fmt(await cycleInvoices({ status: 'paid' }))} paid; starting another`,
+        );
         workers.unshift(await startWorkerProcess(workerEnv));
       }
       await waitFor('renewals invoiced and charged', async () => (await cycleInvoices({ status: 'paid' })) >= goal, deadline);
@@ -351,13 +366,34 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
           `; the acquirer simulator's own tables: ${fmt(simulator / N, 1)} more`,
       );
       console.log(
-        `    history per renewal (${histories.length} sampled workflows): ${fmt(avg((h) => h.events), 1)} events, ${fmt(avg((h) => h.workflowTasks), 1)} workflow tasks, ` +
-          `${fmt(avg((h) => h.activities), 1)} activities, ${fmt(avg((h) => h.markers), 1)} markers (local activities, patches), ${fmt(avg((h) => h.runs), 1)} new runs`,
+        `    history per renewal (${histories.length} sampled workflows): ${fmt(
+          avg((h) => h.events),
+          1,
+        )} events, ${fmt(
+          avg((h) => h.workflowTasks),
+          1,
+        )} workflow tasks, ` +
+          `${fmt(
+            avg((h) => h.activities),
+            1,
+          )} activities, ${fmt(
+            avg((h) => h.markers),
+            1,
+          )} markers (local activities, patches), ${fmt(
+            avg((h) => h.runs),
+            1,
+          )} new runs`,
       );
       for (const r of reports) {
         console.log(
           `    worker ${r.pid}: peak RSS ${fmt(r.peakRssMiBPhase, 0)} MiB in the phase (${fmt(r.peakRssMiBLife, 0)} MiB over its life), CPU ${fmt(r.cpuSeconds, 1)} s, ` +
-            `SDK warnings ${r.warnings}${r.warnings ? `: ${Object.entries(r.warningKinds).map(([m, c]) => `${c}× ${JSON.stringify(m)}`).join('; ')}` : ''}`,
+            `SDK warnings ${r.warnings}${
+              r.warnings
+                ? `: ${Object.entries(r.warningKinds)
+                    .map(([m, c]) => `${c}× ${JSON.stringify(m)}`)
+                    .join('; ')}`
+                : ''
+            }`,
         );
       }
       const wall = invoicedSeconds;
@@ -368,7 +404,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
       console.log(
         `    CPU while renewing (100 % = one core; ${cores} cores, machine ${fmt(100 * busy, 0)} % busy): workers ${share(workerTicks)} ` +
           `(${[...ticksUsed.values()].map(share).join(' + ')}), Temporal server ${share(cpuInvoiced.server - cpuBefore.server)}, ` +
-          `PostgreSQL (all databases) ${share(cpuInvoiced.postgres - cpuBefore.postgres)}, this process ${share(cpuInvoiced.bench - cpuBefore.bench)}`,
+          `PostgreSQL (all databases) ${share(postgresTicks(cpuBefore, cpuInvoiced))}, this process ${share(cpuInvoiced.bench - cpuBefore.bench)}`,
       );
       phases.push({
         workers: count,
@@ -407,7 +443,10 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
 
     // 3. baseline: N trivial workflows on the same server
     const baselineQueue = `${taskQueue}-trivial`;
-    const bundle = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'trivial-workflow.js'), logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) } });
+    const bundle = await bundleWorkflowCode({
+      workflowsPath: path.join(__dirname, 'trivial-workflow.js'),
+      logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) },
+    });
     trivialConnection = await NativeConnection.connect({ address: dev.address });
     trivialWorker = await Worker.create({ connection: trivialConnection, namespace: config.temporalNamespace, taskQueue: baselineQueue, workflowBundle: bundle });
     trivialRun = trivialWorker.run();
@@ -418,9 +457,13 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     });
     const baseSeconds = seconds(baseStarted);
     const workflowsPerSecond = N / baseSeconds;
-    console.log(`  baseline: ${fmt(N)} trivial workflows started and completed in ${fmt(baseSeconds, 2)} s → ${fmt(workflowsPerSecond, 1)} /s (load before: ${baseLoad.map((l) => l.toFixed(2)).join(' ')})`);
+    console.log(
+      `  baseline: ${fmt(N)} trivial workflows started and completed in ${fmt(baseSeconds, 2)} s → ${fmt(workflowsPerSecond, 1)} /s (load before: ${baseLoad.map((l) => l.toFixed(2)).join(' ')})`,
+    );
     for (const p of phases) {
-      console.log(`  ratio (subscription renewals / trivial workflows), ${p.workers} worker process${p.workers > 1 ? 'es' : ''}: ${fmt(p.renewalsPerSecond / workflowsPerSecond, 3)}`);
+      console.log(
+        `  ratio (subscription renewals / trivial workflows), ${p.workers} worker process${p.workers > 1 ? 'es' : ''}: ${fmt(p.renewalsPerSecond / workflowsPerSecond, 3)}`,
+      );
     }
     const first = phases[0]!;
     return { subscriptionsPerSecond: first.renewalsPerSecond, workflowsPerSecond, ratio: first.renewalsPerSecond / workflowsPerSecond, phases };

@@ -13,16 +13,19 @@ import type { Db } from '../../db/client';
 import { scopedDb, type Tenant } from '../../db/tenancy';
 import type { RecordedEvent } from '../../events';
 import { periodContaining, type BillingInterval } from '../../billing';
-import type { PeriodEndInput } from '../../contracts/subscriptions';
-import type { Subscription } from '../../generated/prisma/client';
+import type { PeriodEndInput, SubscriptionView } from '../../contracts/subscriptions';
+import { Prisma, type Subscription } from '../../generated/prisma/client';
 import { buildSubscriptionInvoice, type BuildInvoiceInput } from './build-invoice';
 import { lockedSubscription, STEP_TX } from './lock-subscription';
 import { recordSubscriptionEvent } from './subscription-events';
+import { updateAndLoadView } from './subscription-view';
 
 export interface PeriodEndOutcome {
   done: 'trial_end' | 'renewal' | 'canceled' | 'rolled' | 'nothing';
   invoiceId: string | null;
   events: RecordedEvent[];
+  /** The subscription's view after a renewal, read in the statement that rolls the period (no read after commit needed). */
+  view?: SubscriptionView | null;
 }
 
 /**
@@ -48,49 +51,56 @@ export function periodEndInvoiceInput(sub: Subscription): BuildInvoiceInput | nu
 export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<PeriodEndOutcome> {
   const tenant: Tenant = { merchantId: input.merchantId, mode: input.mode };
   const scoped = scopedDb(db, tenant);
-  return scoped.$transaction(
-    async (tx) => {
-      const sub = await lockedSubscription(tx, tenant, input.subscriptionId);
-      const nothing: PeriodEndOutcome = { done: 'nothing', invoiceId: null, events: [] };
-      if (!sub || sub.status === 'canceled' || sub.currentPeriodEnd.toISOString() !== input.periodEnd) return nothing;
-      const boundary = sub.currentPeriodEnd;
-      const next = periodContaining(sub.billingCycleAnchor, sub.interval as BillingInterval, sub.intervalCount, boundary);
-      const opening = { start: next.start, end: next.end };
-      const events: RecordedEvent[] = [];
+  return scoped.$transaction(async (tx) => {
+    const sub = await lockedSubscription(tx, tenant, input.subscriptionId);
+    const nothing: PeriodEndOutcome = { done: 'nothing', invoiceId: null, events: [] };
+    if (!sub || sub.status === 'canceled' || sub.currentPeriodEnd.toISOString() !== input.periodEnd) return nothing;
+    const boundary = sub.currentPeriodEnd;
+    const next = periodContaining(sub.billingCycleAnchor, sub.interval as BillingInterval, sub.intervalCount, boundary);
+    const opening = { start: next.start, end: next.end };
+    const events: RecordedEvent[] = [];
 
-      if (sub.cancelAtPeriodEnd) {
-        let invoiceId: string | null = null;
-        const plan = periodEndInvoiceInput(sub);
-        if (plan) {
-          const built = await buildSubscriptionInvoice(tx, tenant, { ...plan, issuedAt: new Date(input.now) });
-          invoiceId = built?.invoice.id ?? null;
-        }
-        const updated = await tx.subscription.update({
-          where: { id: sub.id },
-          data: { status: 'canceled', endedAt: boundary, canceledAt: sub.canceledAt ?? boundary, pausedAt: null, statusBeforePause: null },
-        });
-        events.push(await recordSubscriptionEvent(tx, tenant, 'subscription.canceled', updated));
-        return { done: 'canceled', invoiceId, events };
+    if (sub.cancelAtPeriodEnd) {
+      let invoiceId: string | null = null;
+      const plan = periodEndInvoiceInput(sub);
+      if (plan) {
+        const built = await buildSubscriptionInvoice(tx, tenant, { ...plan, issuedAt: new Date(input.now) });
+        invoiceId = built?.invoice.id ?? null;
       }
-
-      if (sub.status === 'paused' || sub.status === 'unpaid') {
-        const trialOver = sub.statusBeforePause === 'trialing' && sub.trialEnd !== null && sub.trialEnd <= boundary;
-        await tx.subscription.update({
-          where: { id: sub.id },
-          data: { currentPeriodStart: opening.start, currentPeriodEnd: opening.end, ...(trialOver ? { statusBeforePause: 'active' } : {}) },
-        });
-        return { done: 'rolled', invoiceId: null, events };
-      }
-
-      const trialEnd = sub.status === 'trialing';
-      const built = await buildSubscriptionInvoice(tx, tenant, { ...periodEndInvoiceInput(sub)!, issuedAt: new Date(input.now) });
       const updated = await tx.subscription.update({
         where: { id: sub.id },
-        data: { currentPeriodStart: opening.start, currentPeriodEnd: opening.end, ...(trialEnd ? { status: 'active' } : {}) },
+        data: { status: 'canceled', endedAt: boundary, canceledAt: sub.canceledAt ?? boundary, pausedAt: null, statusBeforePause: null },
       });
-      if (trialEnd) events.push(await recordSubscriptionEvent(tx, tenant, 'subscription.updated', updated));
-      return { done: trialEnd ? 'trial_end' : 'renewal', invoiceId: built?.invoice.id ?? null, events };
-    },
-    STEP_TX,
-  );
+      events.push(await recordSubscriptionEvent(tx, tenant, 'subscription.canceled', updated));
+      return { done: 'canceled', invoiceId, events };
+    }
+
+    if (sub.status === 'paused' || sub.status === 'unpaid') {
+      const trialOver = sub.statusBeforePause === 'trialing' && sub.trialEnd !== null && sub.trialEnd <= boundary;
+      await tx.subscription.update({
+        where: { id: sub.id },
+        data: { currentPeriodStart: opening.start, currentPeriodEnd: opening.end, ...(trialOver ? { statusBeforePause: 'active' } : {}) },
+      });
+      return { done: 'rolled', invoiceId: null, events };
+    }
+
+    const trialEnd = sub.status === 'trialing';
+    const built = await buildSubscriptionInvoice(tx, tenant, { ...periodEndInvoiceInput(sub)!, issuedAt: new Date(input.now) });
+    if (!trialEnd) {
+      // A renewal: the period rolls and the view is read back in one statement (raw SQL,
+      // filtered by merchant and mode; updated_at moves as the model's @updatedAt would).
+      const view = await updateAndLoadView(
+        tx,
+        Prisma.sql`UPDATE subscriptions SET current_period_start = ${opening.start}::timestamptz, current_period_end = ${opening.end}::timestamptz, updated_at = ${new Date()}::timestamptz
+            WHERE id = ${sub.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" RETURNING *`,
+      );
+      return { done: 'renewal', invoiceId: built?.invoice.id ?? null, events, view };
+    }
+    const updated = await tx.subscription.update({
+      where: { id: sub.id },
+      data: { currentPeriodStart: opening.start, currentPeriodEnd: opening.end, ...(trialEnd ? { status: 'active' } : {}) },
+    });
+    if (trialEnd) events.push(await recordSubscriptionEvent(tx, tenant, 'subscription.updated', updated));
+    return { done: trialEnd ? 'trial_end' : 'renewal', invoiceId: built?.invoice.id ?? null, events };
+  }, STEP_TX);
 }

@@ -35,8 +35,8 @@ interface ViewRow {
 
 const ms = (column: string) => Prisma.raw(`(extract(epoch from ${column}) * 1000)::bigint`);
 
-/** The SELECT of the view for the subscriptions matching `where` (a fragment over `s`). */
-function viewQuery(where: Prisma.Sql): Prisma.Sql {
+/** The SELECT of the view for the subscriptions matching `where` (a fragment over `s`), read from `from` (the table, or a CTE of its rows). */
+function viewQuery(where: Prisma.Sql, from: Prisma.Sql = Prisma.sql`subscriptions`): Prisma.Sql {
   return Prisma.sql`
     SELECT s.id, s.merchant_id, s.mode::text AS mode, s.customer_id, s.status::text AS status,
            s.collection_method::text AS collection_method, s.interval::text AS interval, s.interval_count,
@@ -54,7 +54,7 @@ function viewQuery(where: Prisma.Sql): Prisma.Sql {
              WHERE i.merchant_id = s.merchant_id AND i.mode = s.mode AND i.subscription_id = s.id
                AND (i.status = 'draft' OR (i.status = 'open' AND i.next_payment_attempt_at IS NOT NULL))
            ), '[]'::json) AS invoices
-    FROM subscriptions s
+    FROM ${from} s
     LEFT JOIN test_clocks c ON c.merchant_id = s.merchant_id AND c.mode = s.mode AND c.id = s.test_clock_id
     WHERE ${where}`;
 }
@@ -94,8 +94,18 @@ function toView(row: ViewRow): SubscriptionView {
 
 /** The view of one subscription, or null when it is not there (or belongs to another merchant or mode). */
 export async function loadSubscriptionView(db: Db | TenantDb, ref: SubscriptionRef): Promise<SubscriptionView | null> {
-  const rows = await (db as Db).$queryRaw<ViewRow[]>(
-    viewQuery(Prisma.sql`s.id = ${ref.subscriptionId} AND s.merchant_id = ${ref.merchantId} AND s.mode = ${ref.mode}::"Mode"`),
-  );
+  const rows = await (db as Db).$queryRaw<ViewRow[]>(viewQuery(Prisma.sql`s.id = ${ref.subscriptionId} AND s.merchant_id = ${ref.merchantId} AND s.mode = ${ref.mode}::"Mode"`));
+  return rows[0] ? toView(rows[0]) : null;
+}
+
+/**
+ * Runs `update` (an UPDATE of one subscription row, `RETURNING *`, filtered by merchant and mode)
+ * and reads the view of the row it wrote, in one statement: a step that ends by writing the row
+ * returns the view instead of the workflow's activity reading it again after commit. The
+ * invoices are those the transaction sees when the statement starts (its own earlier writes
+ * included).
+ */
+export async function updateAndLoadView(db: Db | TenantDb, update: Prisma.Sql): Promise<SubscriptionView | null> {
+  const rows = await (db as Db).$queryRaw<ViewRow[]>(Prisma.sql`WITH written AS (${update}) ${viewQuery(Prisma.sql`true`, Prisma.sql`written`)}`);
   return rows[0] ? toView(rows[0]) : null;
 }
