@@ -18,7 +18,13 @@ export interface ActionSpec<T> {
   objectId?: string | null;
   /** Whether the object lives in a mode (test/live data) rather than in the merchant as a whole. */
   modeScoped?: boolean;
-  /** The domain call, inside the transaction. Push side effects onto `afterCommit`. */
+  /**
+   * Step-wise: the call reaches an outside system (an acquirer, a bank) and must not hold a
+   * transaction open meanwhile; it gets the tenant-scoped root client and commits its own steps
+   * (as the API's `stepwise` routes do). The audit row is written after it.
+   */
+  stepwise?: boolean;
+  /** The domain call, inside the transaction (or step-wise). Push side effects onto `afterCommit`. */
   run: (tx: ScopedTx, afterCommit: Array<() => Promise<void>>, scope: RequestScope) => Promise<T>;
   /** Details worth keeping (never secrets). */
   detail?: (result: T) => Record<string, unknown>;
@@ -56,17 +62,23 @@ export async function act<T>(ctx: AppContext, d: Dashboard, spec: ActionSpec<T>)
   }
   const afterCommit: Array<() => Promise<void>> = [];
   let result: T;
+  // The form's one-time token names the request to workflows: a form sent twice (a double
+  // click, a resubmit) applies its command once.
+  const nonce = field(d.form, '_idem');
+  const requestKey = `dashboard:${/^[A-Za-z0-9_-]{16,64}$/.test(nonce) ? nonce : ctx.state.requestId}`;
   try {
-    result = await d.db.$transaction(async (tx) => {
-      // The form's one-time token names the request to workflows: a form sent twice (a double
-      // click, a resubmit) applies its command once.
-      const nonce = field(d.form, '_idem');
-      const requestKey = `dashboard:${/^[A-Za-z0-9_-]{16,64}$/.test(nonce) ? nonce : ctx.state.requestId}`;
-      const scope: RequestScope = { tenant: d.tenant, db: tx, requestKey, afterCommit: (work) => void afterCommit.push(work) };
-      const r = await spec.run(tx, afterCommit, scope);
-      await audit(d, spec as ActionSpec<unknown>, 'succeeded', spec.detail?.(r) ?? {}, spec.resultId?.(r) ?? spec.objectId, tx as unknown as typeof d.deps.db);
-      return r;
-    }, TX);
+    if (spec.stepwise) {
+      const scope: RequestScope = { tenant: d.tenant, db: d.db, requestKey, afterCommit: (work) => void afterCommit.push(work) };
+      result = await spec.run(d.db as unknown as ScopedTx, afterCommit, scope);
+      await audit(d, spec as ActionSpec<unknown>, 'succeeded', spec.detail?.(result) ?? {}, spec.resultId?.(result) ?? spec.objectId);
+    } else {
+      result = await d.db.$transaction(async (tx) => {
+        const scope: RequestScope = { tenant: d.tenant, db: tx, requestKey, afterCommit: (work) => void afterCommit.push(work) };
+        const r = await spec.run(tx, afterCommit, scope);
+        await audit(d, spec as ActionSpec<unknown>, 'succeeded', spec.detail?.(r) ?? {}, spec.resultId?.(r) ?? spec.objectId, tx as unknown as typeof d.deps.db);
+        return r;
+      }, TX);
+    }
   } catch (err) {
     const code = err instanceof ApiError ? err.code : 'internal_error';
     await audit(d, spec as ActionSpec<unknown>, 'failed', { code, ...(err instanceof ApiError ? { message: err.message, param: err.param } : {}) }, spec.objectId).catch((x: unknown) =>

@@ -389,7 +389,15 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
       await formPost(
         ctx,
         d,
-        { permission: 'manage_billing', action: label, objectType: 'invoice', objectId: id, run: async (_tx, _after, scope) => run(deps, scope, id) },
+        {
+          permission: 'manage_billing',
+          action: label,
+          objectType: 'invoice',
+          objectId: id,
+          // A finished subscription's invoice is charged (or its claim canceled) right here: no transaction open meanwhile.
+          stepwise: true,
+          run: async (_tx, _after, scope) => run(deps, scope, id),
+        },
         { fields: [], success: () => redirectWithNotice(ctx, `/dashboard/invoices/${id}`, notice), failure: (state) => invoicePage(ctx, d, id, state) },
       );
     });

@@ -270,7 +270,7 @@ export function accountingSettingsRoutes(
     notice: 'accounting_connected',
   }));
 
-  post('/settings/accounting/disconnect', 'accounting', [], (d) => ({
+  post('/settings/accounting/disconnect', 'accounting', [], () => ({
     permission: 'manage_accounting',
     action: 'accounting_link.disconnect',
     objectType: 'accounting_link',
