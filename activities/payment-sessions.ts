@@ -2,12 +2,7 @@
 import type { Db } from '../src/db/client';
 import { expirePaymentSessionWithEvents } from '../src/domain/payment-sessions/expire-payment-session';
 import { dispatchEventsFromActivity } from '../src/events';
-import type {
-  ExpirePaymentSessionInput,
-  ExpirePaymentSessionResult,
-  SweepPaymentSessionsInput,
-  SweepPaymentSessionsResult,
-} from '../src/contracts/payment-sessions';
+import type { ExpirePaymentSessionInput, ExpirePaymentSessionResult, SweepPaymentSessionsInput, SweepPaymentSessionsResult } from '../src/contracts/payment-sessions';
 
 export interface PaymentSessionActivityDeps {
   db: Db;

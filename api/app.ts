@@ -53,7 +53,39 @@ import { openApiRoutes } from './openapi/router';
 export type RouteRegistrar = (router: Router<AppState>, deps: AppDeps, auth: Auth) => void;
 
 /** Routers of the resource areas, in mount order. Each area adds its factory here. */
-export const AREA_ROUTES: RouteRegistrar[] = [healthRoutes, dashboardOnlyRoutes, merchantsRoutes, apiKeysRoutes, customersRoutes, productsRoutes, pricesRoutes, metersRoutes, usageEventsRoutes, webhookEndpointsRoutes, webhookDeliveriesRoutes, webhookEventsRoutes, paymentsRoutes, paymentMethodsRoutes, refundsRoutes, invoicesRoutes, invoiceItemsRoutes, creditNotesRoutes, testHelpersRoutes, paymentSessionsRoutes, checkoutRoutes, testClocksRoutes, subscriptionsRoutes, subscriptionItemsRoutes, vatSettingsRoutes, ledgerRoutes, customerPortalsRoutes, accountingLinkRoutes, documentsRoutes, portalRoutes, openApiRoutes];
+export const AREA_ROUTES: RouteRegistrar[] = [
+  healthRoutes,
+  dashboardOnlyRoutes,
+  merchantsRoutes,
+  apiKeysRoutes,
+  customersRoutes,
+  productsRoutes,
+  pricesRoutes,
+  metersRoutes,
+  usageEventsRoutes,
+  webhookEndpointsRoutes,
+  webhookDeliveriesRoutes,
+  webhookEventsRoutes,
+  paymentsRoutes,
+  paymentMethodsRoutes,
+  refundsRoutes,
+  invoicesRoutes,
+  invoiceItemsRoutes,
+  creditNotesRoutes,
+  testHelpersRoutes,
+  paymentSessionsRoutes,
+  checkoutRoutes,
+  testClocksRoutes,
+  subscriptionsRoutes,
+  subscriptionItemsRoutes,
+  vatSettingsRoutes,
+  ledgerRoutes,
+  customerPortalsRoutes,
+  accountingLinkRoutes,
+  documentsRoutes,
+  portalRoutes,
+  openApiRoutes,
+];
 
 export interface BillingApp extends Koa<AppState> {
   /** Stops the auth cache listener and flushes rate-limit counts. */

@@ -38,9 +38,11 @@ function seconds(since: bigint): number {
 
 async function pool(n: number, concurrency: number, job: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < n; i = next++) await job(i);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < n; i = next++) await job(i);
+    }),
+  );
 }
 
 export async function main(): Promise<{ syncPerSecond: number; sandboxPerSecond: number; ratio: number }> {
@@ -87,7 +89,13 @@ export async function main(): Promise<{ syncPerSecond: number; sandboxPerSecond:
     const scoped = scopedDb(db, tenant);
     const company = sandbox.createCompany('Bench ehf.');
     const { link } = await scoped.$transaction((tx) =>
-      createAccountingLink(tx, tenant, config, { provider: 'sandbox_form', credentials: { kind: 'form', apiToken: company.apiToken, companyId: company.id }, accessTokenExpiresAt: null, providerTenant: company.id, now: new Date() }),
+      createAccountingLink(tx, tenant, config, {
+        provider: 'sandbox_form',
+        credentials: { kind: 'form', apiToken: company.apiToken, companyId: company.id },
+        accessTokenExpiresAt: null,
+        providerTenant: company.id,
+        now: new Date(),
+      }),
     );
     await scoped.accountingLink.update({ where: { id: link.id }, data: { defaultGlAccount: '3000', vatCodeMapping: { standard: 'S24' } } });
     console.log(`  setup: ${fmt(RECORDS)} ledger postings queued for the link`);
@@ -96,12 +104,35 @@ export async function main(): Promise<{ syncPerSecond: number; sandboxPerSecond:
       const vat = (amount * 24n + 62n) / 124n;
       const movements =
         i % 2 === 0
-          ? [{ account: 'accounts_receivable', amount }, { account: 'revenue', amount: -(amount - vat), vatRate: 'standard' }, { account: 'vat_payable:standard', amount: -vat, vatRate: 'standard' }]
-          : [{ account: 'card_clearing', amount }, { account: 'accounts_receivable', amount: -amount }];
-      await postLedger(scoped, tenant, { kind: i % 2 === 0 ? 'invoice_finalized' : 'invoice_paid', sourceId: `bench_${i}`, currency: 'ISK', amount, method: i % 2 === 0 ? null : 'card', occurredAt: new Date(), movements });
+          ? [
+              { account: 'accounts_receivable', amount },
+              { account: 'revenue', amount: -(amount - vat), vatRate: 'standard' },
+              { account: 'vat_payable:standard', amount: -vat, vatRate: 'standard' },
+            ]
+          : [
+              { account: 'card_clearing', amount },
+              { account: 'accounts_receivable', amount: -amount },
+            ];
+      await postLedger(scoped, tenant, {
+        kind: i % 2 === 0 ? 'invoice_finalized' : 'invoice_paid',
+        sourceId: `bench_${i}`,
+        currency: 'ISK',
+        amount,
+        method: i % 2 === 0 ? null : 'card',
+        occurredAt: new Date(),
+        movements,
+      });
     });
 
-    worker = await createBillingWorker({ db, config, gateways: createModeGateways({ db }), log: () => undefined, address: dev.address, namespace: config.temporalNamespace, taskQueue });
+    worker = await createBillingWorker({
+      db,
+      config,
+      gateways: createModeGateways({ db }),
+      log: () => undefined,
+      address: dev.address,
+      namespace: config.temporalNamespace,
+      taskQueue,
+    });
     running = worker.run();
     started = process.hrtime.bigint();
     await startSyncWorkflow({ client, taskQueue }, { linkId: link.id, merchantId: tenant.merchantId, mode: 'test', pollSeconds: 1 });
@@ -120,9 +151,12 @@ export async function main(): Promise<{ syncPerSecond: number; sandboxPerSecond:
     }
     const syncPerSecond = RECORDS / seconds(started);
     const books = sandbox.records().filter((r) => r.tenant === company.id);
-    if (books.length !== RECORDS || books.some((b) => b.posts !== 1)) throw new Error(`the sandbox holds ${books.length} records (${books.filter((b) => b.posts !== 1).length} posted more than once)`);
+    if (books.length !== RECORDS || books.some((b) => b.posts !== 1))
+      throw new Error(`the sandbox holds ${books.length} records (${books.filter((b) => b.posts !== 1).length} posted more than once)`);
     const ratio = syncPerSecond / sandboxPerSecond;
-    console.log(`  sync end to end: ${fmt(syncPerSecond, 1)} records/s; sandbox capacity one at a time ${fmt(sandboxPerSecond, 1)} records/s (8 concurrent: ${fmt(sandboxParallel, 1)}); ratio ${ratio.toFixed(3)}`);
+    console.log(
+      `  sync end to end: ${fmt(syncPerSecond, 1)} records/s; sandbox capacity one at a time ${fmt(sandboxPerSecond, 1)} records/s (8 concurrent: ${fmt(sandboxParallel, 1)}); ratio ${ratio.toFixed(3)}`,
+    );
     console.log(`  every record in the sandbox exactly once (${fmt(books.length)})`);
     return { syncPerSecond, sandboxPerSecond, ratio };
   } finally {

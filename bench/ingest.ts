@@ -138,7 +138,9 @@ export interface IngestBenchResult {
 
 export async function main(): Promise<IngestBenchResult> {
   const dl = deadline(DEADLINE_MS);
-  console.log(`ingest benchmark: ${fmt(EVENTS)} events via pg and via POST /v1/events/batch (${BATCH} per request, ${CLIENTS} concurrent clients); quantities median of ${QUANTITY_RUNS}`);
+  console.log(
+    `ingest benchmark: ${fmt(EVENTS)} events via pg and via POST /v1/events/batch (${BATCH} per request, ${CLIENTS} concurrent clients); quantities median of ${QUANTITY_RUNS}`,
+  );
   const database = await benchDatabase();
   const db = createDb(database.url, { poolSize: 2 });
   const pgClients: Client[] = [];
@@ -253,7 +255,13 @@ export async function main(): Promise<IngestBenchResult> {
       return { ms, quantity: (JSON.parse(r.text) as { quantity: number | null }).quantity };
     };
     const plan = await pgClients[1]!.query(`EXPLAIN ${q.text}`, sqlValues);
-    console.log(`  plan: ${plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join(' | ').replace(/\s+/g, ' ').slice(0, 400)}`);
+    console.log(
+      `  plan: ${plan.rows
+        .map((r: Record<string, string>) => r['QUERY PLAN'])
+        .join(' | ')
+        .replace(/\s+/g, ' ')
+        .slice(0, 400)}`,
+    );
     const warmBare = await bare();
     const warmApi = await viaApi();
     if (warmApi.quantity !== Number(warmBare.quantity)) throw new Error(`API quantity ${warmApi.quantity} differs from SQL ${warmBare.quantity}`);

@@ -290,7 +290,13 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     const subscriptionIds: string[] = [];
     await pool(N, CONCURRENCY, async (i) => {
       const { customer } = await createCustomer(scoped, tenant, { email: `bench${i}@example.is` });
-      await attachTestCard({ db, gateways }, tenant, { customerId: customer.id, cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvc: '123' });
+      await attachTestCard({ db, gateways }, tenant, {
+        customerId: customer.id,
+        cardNumber: '4242424242424242',
+        expMonth: 12,
+        expYear: new Date().getUTCFullYear() + 5,
+        cvc: '123',
+      });
       // Every creation locks the one clock row (a subscription starts at the clock's time, which
       // an advance must not move meanwhile), so these transactions queue behind each other:
       // setup is not measured, so give them the API's 30 s rather than Prisma's default 5 s.

@@ -8,10 +8,12 @@ if (!fs.existsSync(entry)) {
   process.stderr.write('billing: not built yet; run `npm run build` in the project first\n');
   process.exit(1);
 }
-require(entry).runCli(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`error: ${err.message}\n`);
-    process.exit(1);
-  },
-);
+require(entry)
+  .runCli(process.argv.slice(2))
+  .then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`error: ${err.message}\n`);
+      process.exit(1);
+    },
+  );

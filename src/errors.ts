@@ -5,13 +5,7 @@
 
 import { boundedText } from './validation/text';
 
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'rate_limit_error'
-  | 'idempotency_error'
-  | 'api_error';
+export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'idempotency_error' | 'api_error';
 
 export const DOC_BASE = 'https://docs.billing.example/errors';
 
@@ -29,10 +23,8 @@ export class ApiError extends Error {
   }
 }
 
-const make =
-  (status: number, type: ErrorType, code: string) =>
-  (message: string, param?: string, headers?: Record<string, string>) =>
-    new ApiError(status, type, code, message, param, headers);
+const make = (status: number, type: ErrorType, code: string) => (message: string, param?: string, headers?: Record<string, string>) =>
+  new ApiError(status, type, code, message, param, headers);
 
 export const errors = {
   // 400

@@ -29,9 +29,7 @@ export interface WorkerHandle {
   shutdown(): Promise<void>;
 }
 
-export async function createBillingWorker(
-  deps: ActivityDeps & { address: string; namespace: string; taskQueue: string; maxConcurrentActivities?: number },
-): Promise<WorkerHandle> {
+export async function createBillingWorker(deps: ActivityDeps & { address: string; namespace: string; taskQueue: string; maxConcurrentActivities?: number }): Promise<WorkerHandle> {
   const connection = await NativeConnection.connect({ address: deps.address });
   const worker = await Worker.create({
     connection,

@@ -9,11 +9,7 @@
 // the activity answers `not_due` with the remaining time if the database clock disagrees.
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { PaymentSessionActivities } from '../activities/payment-sessions';
-import {
-  PAYMENT_SESSION_COMPLETED_SIGNAL,
-  type PaymentSessionWorkflowInput,
-  type PaymentSessionWorkflowResult,
-} from '../src/contracts/payment-sessions';
+import { PAYMENT_SESSION_COMPLETED_SIGNAL, type PaymentSessionWorkflowInput, type PaymentSessionWorkflowResult } from '../src/contracts/payment-sessions';
 
 // A database outage must delay the expiry, not drop it: retried without a limit.
 const { expirePaymentSession } = proxyActivities<PaymentSessionActivities>({

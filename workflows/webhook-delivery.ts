@@ -12,12 +12,7 @@
 // `manual: true`, and that run makes one attempt (plus one per retry requested while it runs).
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks';
-import {
-  RETRY_DELIVERY_NOW_SIGNAL,
-  type AttemptOutcome,
-  type WebhookDeliveryInput,
-  type WebhookDeliveryResult,
-} from '../src/contracts/webhooks';
+import { RETRY_DELIVERY_NOW_SIGNAL, type AttemptOutcome, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../src/contracts/webhooks';
 
 const { nextWebhookAttemptNumber } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',

@@ -73,7 +73,9 @@ function walletButtons(v: CheckoutView, all: boolean): string {
   const list: Array<'apple_pay' | 'google_pay'> = all ? ['apple_pay', 'google_pay'] : v.wallets;
   if (list.length === 0) return '';
   const buttons = list
-    .map((w) => `<button type="button" class="wallet wallet-${w}" id="pay-${w}" data-wallet="${w}"${v.wallets.includes(w) ? '' : ' hidden'}>${escapeHtml(WALLET_LABEL[w])}</button>`)
+    .map(
+      (w) => `<button type="button" class="wallet wallet-${w}" id="pay-${w}" data-wallet="${w}"${v.wallets.includes(w) ? '' : ' hidden'}>${escapeHtml(WALLET_LABEL[w])}</button>`,
+    )
     .join('\n      ');
   return `<div class="wallets" id="wallets"${v.wallets.length ? '' : ' hidden'}>
       ${buttons}
@@ -111,8 +113,16 @@ function paymentForm(v: CheckoutView, all: boolean): string {
   const t = v.t;
   // No name attributes and no action: the card data is never submitted as a form (the CSP's
   // form-action 'none' blocks it too), only sent by the script as JSON.
-  const email = field('email', 'email', t, `<input id="email" type="email" autocomplete="email" inputmode="email" maxlength="254" value="${escapeHtml(v.customerEmail ?? '')}" required>`);
-  const card = !v.card && !all ? '' : `<form id="card-form" class="card-form" novalidate autocomplete="on"${v.card ? '' : ' hidden'}>
+  const email = field(
+    'email',
+    'email',
+    t,
+    `<input id="email" type="email" autocomplete="email" inputmode="email" maxlength="254" value="${escapeHtml(v.customerEmail ?? '')}" required>`,
+  );
+  const card =
+    !v.card && !all
+      ? ''
+      : `<form id="card-form" class="card-form" novalidate autocomplete="on"${v.card ? '' : ' hidden'}>
       ${field('card-number', 'card_number', t, `<input id="card-number" autocomplete="cc-number" inputmode="numeric" maxlength="23" placeholder="1234 1234 1234 1234" required>`)}
       <div class="row">
       ${field('card-expiry', 'expiry', t, `<input id="card-expiry" autocomplete="cc-exp" inputmode="numeric" maxlength="7" placeholder="MM/YY" required>`)}

@@ -124,7 +124,14 @@ export function checkoutRoutesWith(opts: CheckoutOptions = {}) {
       setApiHeaders(ctx);
       ctx.body =
         result.outcome === 'succeeded'
-          ? { outcome: 'succeeded', session_id: s.id, status: result.session.status, payment: result.payment.id, payment_status: result.payment.status, redirect_url: result.redirectUrl }
+          ? {
+              outcome: 'succeeded',
+              session_id: s.id,
+              status: result.session.status,
+              payment: result.payment.id,
+              payment_status: result.payment.status,
+              redirect_url: result.redirectUrl,
+            }
           : { outcome: 'declined', decline_code: result.declineCode, message: result.declineMessage };
     }
 
@@ -152,7 +159,19 @@ export function checkoutRoutesWith(opts: CheckoutOptions = {}) {
         return;
       }
       setPageHeaders(ctx, { frameAncestors: parentOrigin });
-      const blank: CheckoutView = { locale, t, merchantName: '', amountLabel: '', description: null, testMode: false, card: true, wallets: [], customerEmail: null, offerSave: false, cancelUrl: null };
+      const blank: CheckoutView = {
+        locale,
+        t,
+        merchantName: '',
+        amountLabel: '',
+        description: null,
+        testMode: false,
+        card: true,
+        wallets: [],
+        customerEmail: null,
+        offerSave: false,
+        cancelUrl: null,
+      };
       ctx.body = embeddedCheckoutPage(blank, { mode: 'embedded', locale, messages: t, parentOrigin, confirmUrl: '/checkout/api/embedded/confirm' });
     });
 
@@ -168,7 +187,13 @@ export function checkoutRoutesWith(opts: CheckoutOptions = {}) {
       }
       const state = payability(s, new Date());
       if (state === 'complete') {
-        ctx.body = statusPage({ locale, t, kind: 'complete', merchantName: s.merchantName, link: s.returnUrl ? { href: returnUrlWithSession(s.returnUrl, s.id), label: t.continue } : null });
+        ctx.body = statusPage({
+          locale,
+          t,
+          kind: 'complete',
+          merchantName: s.merchantName,
+          link: s.returnUrl ? { href: returnUrlWithSession(s.returnUrl, s.id), label: t.continue } : null,
+        });
         return;
       }
       if (state === 'expired' || state === 'closed') {

@@ -16,7 +16,10 @@ const cardSchema = yup
   .noUnknown(false);
 
 export const confirmBodySchema = yup.object({
-  method: yup.string().oneOf(['card', 'apple_pay', 'google_pay'] as const, 'method must be card, apple_pay or google_pay').required(),
+  method: yup
+    .string()
+    .oneOf(['card', 'apple_pay', 'google_pay'] as const, 'method must be card, apple_pay or google_pay')
+    .required(),
   email: text(254).nullable(),
   card: cardSchema,
   save_payment_method: yup.boolean().nullable(),

@@ -34,7 +34,14 @@ export interface ActionSpec<T> {
 
 const TX = { timeout: 60_000, maxWait: 10_000 };
 
-async function audit(d: Dashboard, spec: ActionSpec<unknown>, outcome: 'succeeded' | 'failed' | 'denied', detail: Record<string, unknown>, objectId: string | null | undefined, db = d.deps.db): Promise<void> {
+async function audit(
+  d: Dashboard,
+  spec: ActionSpec<unknown>,
+  outcome: 'succeeded' | 'failed' | 'denied',
+  detail: Record<string, unknown>,
+  objectId: string | null | undefined,
+  db = d.deps.db,
+): Promise<void> {
   await recordAuditEntry(db, {
     merchantId: d.merchant.id,
     objectMode: spec.modeScoped === false ? null : d.tenant.mode,
@@ -81,8 +88,8 @@ export async function act<T>(ctx: AppContext, d: Dashboard, spec: ActionSpec<T>)
     }
   } catch (err) {
     const code = err instanceof ApiError ? err.code : 'internal_error';
-    await audit(d, spec as ActionSpec<unknown>, 'failed', { code, ...(err instanceof ApiError ? { message: err.message, param: err.param } : {}) }, spec.objectId).catch((x: unknown) =>
-      d.deps.log(`audit write failed: ${(x as Error).message}`),
+    await audit(d, spec as ActionSpec<unknown>, 'failed', { code, ...(err instanceof ApiError ? { message: err.message, param: err.param } : {}) }, spec.objectId).catch(
+      (x: unknown) => d.deps.log(`audit write failed: ${(x as Error).message}`),
     );
     throw err;
   }
@@ -97,12 +104,20 @@ export async function act<T>(ctx: AppContext, d: Dashboard, spec: ActionSpec<T>)
 }
 
 /** The spec fields of an action on the merchant's own settings (not in a mode). */
-export function merchantAction(d: Dashboard, permission: Permission, action: string): Pick<ActionSpec<unknown>, 'permission' | 'action' | 'objectType' | 'objectId' | 'modeScoped'> {
+export function merchantAction(
+  d: Dashboard,
+  permission: Permission,
+  action: string,
+): Pick<ActionSpec<unknown>, 'permission' | 'action' | 'objectType' | 'objectId' | 'modeScoped'> {
   return { permission, action, objectType: 'merchant', objectId: d.merchant.id, modeScoped: false };
 }
 
 /** Actions on the merchant's users and sessions (not in a mode): same checks, raw client. */
-export async function actOnTeam<T>(ctx: AppContext, d: Dashboard, spec: Omit<ActionSpec<T>, 'run' | 'modeScoped'> & { run: (db: Dashboard['deps']['db']) => Promise<T> }): Promise<T> {
+export async function actOnTeam<T>(
+  ctx: AppContext,
+  d: Dashboard,
+  spec: Omit<ActionSpec<T>, 'run' | 'modeScoped'> & { run: (db: Dashboard['deps']['db']) => Promise<T> },
+): Promise<T> {
   return act(ctx, d, {
     ...spec,
     modeScoped: false,

@@ -23,7 +23,18 @@ import { subscriptionPages } from './pages/subscriptions';
 export type DashboardRouter = Router<AppState>;
 export type PageRegistrar = (router: DashboardRouter, deps: AppDeps) => void;
 
-export const DASHBOARD_PAGES: PageRegistrar[] = [assetRoutes, authPages, homePages, customerPages, subscriptionPages, billingPages, developerPages, settingsPages, teamPages, accountPages];
+export const DASHBOARD_PAGES: PageRegistrar[] = [
+  assetRoutes,
+  authPages,
+  homePages,
+  customerPages,
+  subscriptionPages,
+  billingPages,
+  developerPages,
+  settingsPages,
+  teamPages,
+  accountPages,
+];
 
 export function isDashboardPath(path: string): boolean {
   return path === '/dashboard' || path.startsWith('/dashboard/');
@@ -48,7 +59,16 @@ export function dashboardApp(deps: AppDeps) {
         await allowed(ctx, async () => undefined);
       });
       if (ctx.status === 404 && ctx.body === undefined) {
-        sendBare(ctx, 'Not found', <AuthPage title="Not found"><p>There is no such dashboard page. <a href="/dashboard">Go to the dashboard</a>.</p></AuthPage>, 404);
+        sendBare(
+          ctx,
+          'Not found',
+          <AuthPage title="Not found">
+            <p>
+              There is no such dashboard page. <a href="/dashboard">Go to the dashboard</a>.
+            </p>
+          </AuthPage>,
+          404,
+        );
       }
     } catch (err) {
       const e = err instanceof ApiError ? err : null;

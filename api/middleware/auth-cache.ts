@@ -43,7 +43,6 @@ export interface AuthCache {
   close(): Promise<void>;
 }
 
-
 export function createAuthCache(opts: { databaseUrl?: string; ttlMs?: number; maxEntries?: number; log?: (l: string) => void }): AuthCache {
   const ttlMs = opts.ttlMs ?? 30_000;
   const maxEntries = opts.maxEntries ?? 10_000;

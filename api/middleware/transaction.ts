@@ -124,9 +124,7 @@ export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): M
       if (isTransactionTimeout(err)) {
         // Everything was rolled back and nothing was stored for the key: a retry with the same
         // Idempotency-Key is safe (outside calls such as charges deduplicate on our ids).
-        throw errors.serviceUnavailable(
-          `The request took longer than ${TX_TIMEOUT_MS / 1000} s and was rolled back; retry it with the same Idempotency-Key.`,
-        );
+        throw errors.serviceUnavailable(`The request took longer than ${TX_TIMEOUT_MS / 1000} s and was rolled back; retry it with the same Idempotency-Key.`);
       }
       if (isLockTimeout(err)) {
         throw errors.idempotencyKeyInUse('Another request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key');

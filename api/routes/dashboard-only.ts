@@ -80,7 +80,13 @@ export function dashboardOnlyRoutes(router: Router<AppState>, deps: AppDeps, aut
 
   router.get('/v1/bank_invoice_settings', session, async (ctx) => {
     const s = bankInvoiceSettings();
-    ctx.body = { object: 'bank_invoice_settings', default_days_until_due: s.defaultDaysUntilDue, claim_expiry_days: s.claimExpiryDays, claim_recheck_days: s.claimRecheckDays, editable: s.editable };
+    ctx.body = {
+      object: 'bank_invoice_settings',
+      default_days_until_due: s.defaultDaysUntilDue,
+      claim_expiry_days: s.claimExpiryDays,
+      claim_recheck_days: s.claimRecheckDays,
+      editable: s.editable,
+    };
   });
   router.put('/v1/bank_invoice_settings', session, async (ctx) => {
     const d = dash(ctx);
@@ -89,7 +95,10 @@ export function dashboardOnlyRoutes(router: Router<AppState>, deps: AppDeps, aut
 
   router.post('/v1/merchants/current/go_live', session, async (ctx) => {
     const d = dash(ctx);
-    const m = await act(ctx, d, { ...merchantAction(d, 'manage_business', 'merchant.go_live'), run: async (tx) => markMerchantLive(tx as unknown as Db, d.merchant.id, new Date()) });
+    const m = await act(ctx, d, {
+      ...merchantAction(d, 'manage_business', 'merchant.go_live'),
+      run: async (tx) => markMerchantLive(tx as unknown as Db, d.merchant.id, new Date()),
+    });
     ctx.body = presentMerchant(m);
   });
 

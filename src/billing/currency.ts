@@ -52,7 +52,9 @@ const DISPLAY_STYLE: Readonly<Record<Currency, DisplayStyle>> = {
 function splitMajorMinor(amount: number, currency: Currency): { negative: boolean; major: string; minor: string } {
   assertSafeInteger(amount, 'amount');
   const exponent = minorUnitExponent(currency);
-  const digits = Math.abs(amount).toString().padStart(exponent + 1, '0');
+  const digits = Math.abs(amount)
+    .toString()
+    .padStart(exponent + 1, '0');
   return {
     negative: amount < 0,
     major: digits.slice(0, digits.length - exponent),

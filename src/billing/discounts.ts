@@ -91,12 +91,7 @@ export function applyDiscount(subtotal: number, discount: Discount): number {
  * monthsPerPeriod is 1 for monthly prices (the default), 3 for quarterly, 12 for yearly. For day
  * and week intervals use repeatingDiscountEndsAt and compare period starts instead.
  */
-export function discountAppliesToPeriod(
-  discount: Discount,
-  startedAtPeriodIndex: number,
-  periodIndex: number,
-  monthsPerPeriod = 1,
-): boolean {
+export function discountAppliesToPeriod(discount: Discount, startedAtPeriodIndex: number, periodIndex: number, monthsPerPeriod = 1): boolean {
   assertValidDiscount(discount);
   assertSafeInteger(startedAtPeriodIndex, 'startedAtPeriodIndex');
   assertSafeInteger(periodIndex, 'periodIndex');

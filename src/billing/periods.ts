@@ -57,9 +57,7 @@ export function validateIntervalCount(interval: BillingInterval, intervalCount: 
   }
   const max = MAX_INTERVAL_COUNT[interval];
   if (intervalCount > max) {
-    throw new RangeError(
-      `interval_count ${intervalCount} for interval ${interval} exceeds ${max} (at most ${MAX_INTERVAL_SPAN_YEARS} years)`,
-    );
+    throw new RangeError(`interval_count ${intervalCount} for interval ${interval} exceeds ${max} (at most ${MAX_INTERVAL_SPAN_YEARS} years)`);
   }
 }
 
@@ -127,12 +125,7 @@ export function periodAt(anchor: Instant, interval: BillingInterval, intervalCou
  * The period that contains `at` (start <= at < end). A time exactly on a boundary belongs to
  * the period that starts there. Throws when `at` is before the anchor.
  */
-export function periodContaining(
-  anchor: Instant,
-  interval: BillingInterval,
-  intervalCount: number,
-  at: Instant,
-): BillingPeriod {
+export function periodContaining(anchor: Instant, interval: BillingInterval, intervalCount: number, at: Instant): BillingPeriod {
   validateIntervalCount(interval, intervalCount);
   const anchorMs = toEpochMilliseconds(anchor, 'anchor');
   const atMs = toEpochMilliseconds(at, 'at');

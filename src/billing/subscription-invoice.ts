@@ -265,7 +265,10 @@ function checkPrice(item: SubscriptionInvoiceItem): void {
   if (aggregate !== null && aggregate !== undefined && aggregate !== 'sum' && aggregate !== 'max' && aggregate !== 'last_during_period') {
     throw new RangeError(`${label}: unknown aggregateUsage ${String(aggregate)}`);
   }
-  for (const [name, value] of [['item includedUnits', item.includedUnits], ['price includedUnits', price.includedUnits]] as const) {
+  for (const [name, value] of [
+    ['item includedUnits', item.includedUnits],
+    ['price includedUnits', price.includedUnits],
+  ] as const) {
     if (value !== null && value !== undefined) assertNonNegativeSafeInteger(value, `${label}: ${name}`);
   }
 }
@@ -277,11 +280,7 @@ function pricedLine(
   period: SubscriptionInvoiceLinePeriod,
   metered: MeteredLineDetail | null,
 ): SubscriptionInvoiceLine {
-  const priced = priceAmount(
-    { unit_amount: item.price.unitAmount, tiers_mode: item.price.tiersMode, tiers: item.price.tiers },
-    quantity,
-    0,
-  );
+  const priced = priceAmount({ unit_amount: item.price.unitAmount, tiers_mode: item.price.tiersMode, tiers: item.price.tiers }, quantity, 0);
   return {
     kind,
     description: item.description,
@@ -383,7 +382,7 @@ export function assembleSubscriptionInvoice(input: SubscriptionInvoiceInput): Su
     } else if (closing !== null) {
       const usage = parseUsage(lookup(input.meteredUsage, item.itemId) ?? '0', item.itemId);
       const included = item.includedUnits ?? item.price.includedUnits ?? 0;
-      const rolledIn = item.creditRollover ? lookup(input.rolloverIn, item.itemId) ?? 0 : 0;
+      const rolledIn = item.creditRollover ? (lookup(input.rolloverIn, item.itemId) ?? 0) : 0;
       const allowance = toSafeNumber(BigInt(included) + BigInt(rolledIn), `item ${item.itemId}: allowance`);
       const { billable, unused } = splitUsage(usage, allowance, item.itemId);
       carried = item.creditRollover && !input.isFinal ? Math.min(unused, included) : 0;
@@ -406,12 +405,7 @@ export function assembleSubscriptionInvoice(input: SubscriptionInvoiceInput): Su
     seenPending.add(p.id);
   }
   const pendingLines = pending.map(pendingLine);
-  const lines = [
-    ...licensedLines,
-    ...meteredLines,
-    ...pendingLines.filter((line) => line.kind === 'proration'),
-    ...pendingLines.filter((line) => line.kind === 'invoice_item'),
-  ];
+  const lines = [...licensedLines, ...meteredLines, ...pendingLines.filter((line) => line.kind === 'proration'), ...pendingLines.filter((line) => line.kind === 'invoice_item')];
 
   const discount = input.discount ?? null;
   if (discount !== null) {

@@ -196,14 +196,23 @@ export function applyVat(input: VatInvoiceInput): VatInvoice {
     ({ lines, discountLines } = compute(true));
   }
   const all = [...lines, ...discountLines];
-  const breakdown = rates
-    .map((rate) => {
-      const of = all.filter((l) => l.rate === rate);
-      const sum = (k: 'net' | 'vat' | 'gross') => toSafeNumber(of.reduce((s, l) => s + BigInt(l[k]), 0n), `${rate} ${k}`);
-      return { rate, basisPoints: vatBasisPoints(country, rate), net: sum('net'), vat: sum('vat'), gross: sum('gross') };
-    });
-  const vat = toSafeNumber(all.reduce((s, l) => s + BigInt(l.vat), 0n), 'vat');
-  const net = toSafeNumber(all.reduce((s, l) => s + BigInt(l.net), 0n), 'net');
+  const breakdown = rates.map((rate) => {
+    const of = all.filter((l) => l.rate === rate);
+    const sum = (k: 'net' | 'vat' | 'gross') =>
+      toSafeNumber(
+        of.reduce((s, l) => s + BigInt(l[k]), 0n),
+        `${rate} ${k}`,
+      );
+    return { rate, basisPoints: vatBasisPoints(country, rate), net: sum('net'), vat: sum('vat'), gross: sum('gross') };
+  });
+  const vat = toSafeNumber(
+    all.reduce((s, l) => s + BigInt(l.vat), 0n),
+    'vat',
+  );
+  const net = toSafeNumber(
+    all.reduce((s, l) => s + BigInt(l.net), 0n),
+    'net',
+  );
   const gross = grossOf(all);
   return { lines, discountLines, breakdown, vat, net, total: gross > 0n ? toSafeNumber(gross, 'total') : 0, vatWaived: waived };
 }
@@ -215,10 +224,7 @@ export function applyVat(input: VatInvoiceInput): VatInvoice {
  * share carries the group's own VAT ratio: vat = round(share × group.vat / group.gross). A full
  * credit therefore returns exactly the VAT the invoice charged. Groups with gross ≤ 0 get nothing.
  */
-export function creditNoteVat<G extends { readonly vat: number; readonly gross: number }>(
-  amount: number,
-  groups: readonly G[],
-): Array<G & { readonly share: LineVat }> {
+export function creditNoteVat<G extends { readonly vat: number; readonly gross: number }>(amount: number, groups: readonly G[]): Array<G & { readonly share: LineVat }> {
   assertNonNegativeSafeInteger(amount, 'amount');
   const weights = groups.map((g) => (g.gross > 0 ? g.gross : 0));
   if (weights.every((w) => w === 0)) {

@@ -134,7 +134,11 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
     } else if (area === 'merchants' && action === 'go-live') {
       if (!arg) throw new UsageError('merchants go-live MERCHANT_ID');
       const m = await goLive(db, arg, new Date());
-      out(json, { id: m.id, live_enabled_at: m.liveEnabledAt?.toISOString() }, `${m.id} is live since ${m.liveEnabledAt?.toISOString()}; create live keys with: billing keys create --merchant ${m.id} --type secret --mode live`);
+      out(
+        json,
+        { id: m.id, live_enabled_at: m.liveEnabledAt?.toISOString() },
+        `${m.id} is live since ${m.liveEnabledAt?.toISOString()}; create live keys with: billing keys create --merchant ${m.id} --type secret --mode live`,
+      );
     } else if (area === 'merchants' && action === 'details') {
       const m = await merchantOrFail(db, arg ?? values.merchant);
       const patch: Partial<BusinessDetails> = {};

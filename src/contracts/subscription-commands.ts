@@ -32,10 +32,13 @@ export const COMMAND_RULES: { [K in Kind]: Rule<K> } = {
     if (s.status === 'canceled') return refuse('cannot_uncancel', 'The subscription is canceled; there is no pending cancellation to undo');
     return s.cancelAtPeriodEnd ? null : refuse('cannot_uncancel', 'The subscription has no pending cancellation to undo');
   },
-  pause: (s) => (s.status === 'active' || s.status === 'trialing' ? null : refuse('cannot_pause', `Only an active or trialing subscription can be paused; this one is ${s.status}`)),
+  pause: (s) =>
+    s.status === 'active' || s.status === 'trialing' ? null : refuse('cannot_pause', `Only an active or trialing subscription can be paused; this one is ${s.status}`),
   resume: (s) => (s.status === 'paused' ? null : refuse('not_paused', `Only a paused subscription can be resumed; this one is ${s.status}`)),
   update: (s, cmd) =>
-    s.status === 'canceled' && Object.keys(cmd.changes).some((k) => k !== 'metadata') ? refuse('invalid_state', 'The subscription is canceled; only its metadata can change') : null,
+    s.status === 'canceled' && Object.keys(cmd.changes).some((k) => k !== 'metadata')
+      ? refuse('invalid_state', 'The subscription is canceled; only its metadata can change')
+      : null,
   add_item: itemsFrozen,
   update_item: itemsFrozen,
   delete_item: itemsFrozen,

@@ -50,9 +50,7 @@ export async function migrate(databaseUrl: string, log: (line: string) => void =
       checksum text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const done = new Map<string, string>(
-      (await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM _migrations')).rows.map((r) => [r.name, r.checksum]),
-    );
+    const done = new Map<string, string>((await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM _migrations')).rows.map((r) => [r.name, r.checksum]));
     const files = readMigrations(dir);
     for (const [name, checksum] of done) {
       const file = files.find((f) => f.name === name);

@@ -83,7 +83,11 @@ export class BankClaimsSimulator implements BankClaims {
         throw new GatewayUnavailableError(SYSTEM, 'unavailable', 'The bank is unavailable (simulated fault); no claim was created. Retry with the same idempotency key.');
       case 'timeout':
         await this.createOnce(input);
-        throw new GatewayUnavailableError(SYSTEM, 'timeout', 'The bank did not answer in time (simulated fault); the claim may have been created. Retry with the same idempotency key.');
+        throw new GatewayUnavailableError(
+          SYSTEM,
+          'timeout',
+          'The bank did not answer in time (simulated fault); the claim may have been created. Retry with the same idempotency key.',
+        );
       case 'duplicate': {
         const [, second] = await Promise.all([this.createOnce(input), this.createOnce(input)]);
         return second;
@@ -103,7 +107,12 @@ export class BankClaimsSimulator implements BankClaims {
     if (refusal) throw new GatewayRefusedError(SYSTEM, refusal.code, refusal.message, 'kennitala');
     const amount = requireAmount(SYSTEM, input.amount);
     if (amount > MAX_CLAIM_AMOUNT) {
-      throw new GatewayRefusedError(SYSTEM, 'amount_invalid', `The bank refused the claim: ${amount} ISK is more than the ${MAX_CLAIM_AMOUNT} ISK a single claim may carry.`, 'amount');
+      throw new GatewayRefusedError(
+        SYSTEM,
+        'amount_invalid',
+        `The bank refused the claim: ${amount} ISK is more than the ${MAX_CLAIM_AMOUNT} ISK a single claim may carry.`,
+        'amount',
+      );
     }
     const dueDate = requireDate(SYSTEM, input.dueDate, 'dueDate');
     const expiresAt = input.expiresAt === undefined || input.expiresAt === null ? null : requireDate(SYSTEM, input.expiresAt, 'expiresAt');
@@ -214,8 +223,7 @@ export class BankClaimsSimulator implements BankClaims {
   }
 
   private async findClaim(merchantId: string, claimId: string): Promise<SimBankClaim> {
-    const row =
-      typeof claimId === 'string' && typeof merchantId === 'string' ? await this.db.simBankClaim.findFirst({ where: { id: claimId, merchantId } }) : null;
+    const row = typeof claimId === 'string' && typeof merchantId === 'string' ? await this.db.simBankClaim.findFirst({ where: { id: claimId, merchantId } }) : null;
     // Another merchant's claim is unknown here, exactly like one that never existed.
     if (!row) throw new GatewayInvalidRequestError(SYSTEM, 'claim_not_found', `No such claim: '${String(claimId)}'`, 'claimId');
     return row;

@@ -110,9 +110,7 @@ export type RefundFailureCode =
   /** The issuer refused the refund (the card was closed). */
   | 'expired_or_canceled_card';
 
-export type RefundResult =
-  | { status: 'succeeded'; refundId: string; amount: number }
-  | { status: 'failed'; refundId: string; code: RefundFailureCode; message: string };
+export type RefundResult = { status: 'succeeded'; refundId: string; amount: number } | { status: 'failed'; refundId: string; code: RefundFailureCode; message: string };
 
 export interface CardAcquirer {
   readonly kind: 'simulator' | 'live' | 'unconfigured';

@@ -73,9 +73,7 @@ const DECLINE_MESSAGES: Readonly<Record<CardDeclineCode, string>> = {
 
 const NOT_A_TEST_CARD = 'The card was declined: test mode accepts only the simulator test cards (docs/test-cards.md).';
 
-type ChargeOutcome =
-  | { status: 'succeeded'; slow: boolean; transientFirstAttempt: boolean }
-  | { status: 'declined'; code: CardDeclineCode };
+type ChargeOutcome = { status: 'succeeded'; slow: boolean; transientFirstAttempt: boolean } | { status: 'declined'; code: CardDeclineCode };
 
 /** The acquirer's answer to a charge, from the card's behaviour and a saved card's override. Pure. */
 export function decideCharge(behaviour: TestCardBehaviour, override: CardBehaviourOverride | null): ChargeOutcome {
@@ -198,7 +196,11 @@ export class CardSimulator implements CardAcquirer {
         throw new GatewayUnavailableError(SYSTEM, 'unavailable', 'The card acquirer is unavailable (simulated fault); nothing was charged. Retry with the same idempotency key.');
       case 'timeout':
         await this.chargeOnce(input, null);
-        throw new GatewayUnavailableError(SYSTEM, 'timeout', 'The card acquirer did not answer in time (simulated fault); the charge may have been made. Retry with the same idempotency key.');
+        throw new GatewayUnavailableError(
+          SYSTEM,
+          'timeout',
+          'The card acquirer did not answer in time (simulated fault); the charge may have been made. Retry with the same idempotency key.',
+        );
       case 'duplicate': {
         const [, second] = await Promise.all([this.chargeOnce(input, null), this.chargeOnce(input, null)]);
         return second;
@@ -309,7 +311,11 @@ export class CardSimulator implements CardAcquirer {
         throw new GatewayUnavailableError(SYSTEM, 'unavailable', 'The card acquirer is unavailable (simulated fault); nothing was refunded. Retry with the same idempotency key.');
       case 'timeout':
         await this.refundOnce(input, false);
-        throw new GatewayUnavailableError(SYSTEM, 'timeout', 'The card acquirer did not answer in time (simulated fault); the refund may have been made. Retry with the same idempotency key.');
+        throw new GatewayUnavailableError(
+          SYSTEM,
+          'timeout',
+          'The card acquirer did not answer in time (simulated fault); the refund may have been made. Retry with the same idempotency key.',
+        );
       case 'duplicate': {
         const [, second] = await Promise.all([this.refundOnce(input, false), this.refundOnce(input, false)]);
         return second;

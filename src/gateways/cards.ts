@@ -39,12 +39,42 @@ interface BrandRule {
 // IIN ranges of the networks we recognise (ISO/IEC 7812 as the networks publish them).
 // Order matters only where ranges could overlap; they do not here.
 const BRAND_RULES: readonly BrandRule[] = [
-  { brand: 'amex', prefixes: [[34, 34, 2], [37, 37, 2]], lengths: [15] },
-  { brand: 'diners', prefixes: [[300, 305, 3], [36, 36, 2], [38, 39, 2]], lengths: [14, 15, 16, 17, 18, 19] },
+  {
+    brand: 'amex',
+    prefixes: [
+      [34, 34, 2],
+      [37, 37, 2],
+    ],
+    lengths: [15],
+  },
+  {
+    brand: 'diners',
+    prefixes: [
+      [300, 305, 3],
+      [36, 36, 2],
+      [38, 39, 2],
+    ],
+    lengths: [14, 15, 16, 17, 18, 19],
+  },
   { brand: 'jcb', prefixes: [[3528, 3589, 4]], lengths: [16, 17, 18, 19] },
   { brand: 'visa', prefixes: [[4, 4, 1]], lengths: [13, 16, 19] },
-  { brand: 'mastercard', prefixes: [[51, 55, 2], [2221, 2720, 4]], lengths: [16] },
-  { brand: 'discover', prefixes: [[6011, 6011, 4], [644, 649, 3], [65, 65, 2]], lengths: [16, 17, 18, 19] },
+  {
+    brand: 'mastercard',
+    prefixes: [
+      [51, 55, 2],
+      [2221, 2720, 4],
+    ],
+    lengths: [16],
+  },
+  {
+    brand: 'discover',
+    prefixes: [
+      [6011, 6011, 4],
+      [644, 649, 3],
+      [65, 65, 2],
+    ],
+    lengths: [16, 17, 18, 19],
+  },
   { brand: 'unionpay', prefixes: [[62, 62, 2]], lengths: [16, 17, 18, 19] },
 ];
 

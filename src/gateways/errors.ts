@@ -71,7 +71,12 @@ export class AdapterNotConfiguredError extends ApiError {
   readonly retryable = false;
   constructor(readonly system: GatewaySystem) {
     const what = system === 'card_acquirer' ? 'card acquirer' : 'bank claim system';
-    super(503, 'api_error', 'adapter_not_configured', `No live ${what} is configured for this service, so live-mode ${system === 'card_acquirer' ? 'card payments' : 'bank claims'} are unavailable. Test mode uses the built-in simulator.`);
+    super(
+      503,
+      'api_error',
+      'adapter_not_configured',
+      `No live ${what} is configured for this service, so live-mode ${system === 'card_acquirer' ? 'card payments' : 'bank claims'} are unavailable. Test mode uses the built-in simulator.`,
+    );
     this.name = 'AdapterNotConfigured';
   }
 }

@@ -5,7 +5,9 @@ import { GatewayInvalidRequestError, type GatewaySystem } from './errors';
 
 /** SHA-256 over the parameters that must match when an idempotency key is reused. */
 export function requestHash(parts: ReadonlyArray<string | number | null | undefined>): string {
-  return createHash('sha256').update(JSON.stringify(parts.map((p) => (p === undefined ? null : p)))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(parts.map((p) => (p === undefined ? null : p))))
+    .digest('hex');
 }
 
 /** Ids of the simulated outside system: its own namespace, never one of our API prefixes. */

@@ -42,9 +42,19 @@ export const TEST_CARDS: readonly TestCard[] = [
   { number: '4000000000000127', brand: 'visa', behaviour: { kind: 'decline', code: 'incorrect_cvc' }, description: 'Incorrect CVC (whatever CVC is typed)' },
   { number: '4000000000000119', brand: 'visa', behaviour: { kind: 'decline', code: 'processing_error' }, description: 'Processing error' },
   { number: '4000000000000341', brand: 'visa', behaviour: { kind: 'decline_charges' }, description: 'Saves fine; every later charge is declined (card_declined)' },
-  { number: '4000000000000259', brand: 'visa', behaviour: { kind: 'insufficient_funds_until_recovered' }, description: "Saves fine; charges declined (insufficient_funds) until setCardBehaviour(token, 'succeed')" },
+  {
+    number: '4000000000000259',
+    brand: 'visa',
+    behaviour: { kind: 'insufficient_funds_until_recovered' },
+    description: "Saves fine; charges declined (insufficient_funds) until setCardBehaviour(token, 'succeed')",
+  },
   { number: '4000000000003220', brand: 'visa', behaviour: { kind: 'slow' }, description: 'Slow: the charge succeeds after slowDelayMs (default 35 s)' },
-  { number: '4000000000005126', brand: 'visa', behaviour: { kind: 'transient_first_attempt' }, description: 'First charge attempt per idempotency key times out (thrown, nothing recorded); the retry succeeds' },
+  {
+    number: '4000000000005126',
+    brand: 'visa',
+    behaviour: { kind: 'transient_first_attempt' },
+    description: 'First charge attempt per idempotency key times out (thrown, nothing recorded); the retry succeeds',
+  },
   { number: '4000000000007726', brand: 'visa', behaviour: { kind: 'refunds_fail' }, description: 'Charges succeed; refunds fail (expired_or_canceled_card)' },
 ];
 

@@ -32,14 +32,7 @@ import {
   multiplyDecimal,
   parseDecimal,
 } from './decimal';
-import {
-  AGGREGATE_TYPES,
-  NUMERIC_AGGREGATE_TYPES,
-  type EventMetadata,
-  type MeterDefinition,
-  type MeterEvent,
-  type StoredMeterEvent,
-} from './types';
+import { AGGREGATE_TYPES, NUMERIC_AGGREGATE_TYPES, type EventMetadata, type MeterDefinition, type MeterEvent, type StoredMeterEvent } from './types';
 
 /** Strict decimal text accepted as a numeric metadata value (also used verbatim in SQL). */
 export const NUMERIC_TEXT = /^-?[0-9]{1,30}([.][0-9]{1,30})?$/;
@@ -100,13 +93,9 @@ export function validateEventForMeter(meter: MeterDefinition, metadata: EventMet
   const raw = propertyValue(metadata, property);
   if (raw === undefined || raw === null) return null;
   if (NUMERIC_AGGREGATE_TYPES.has(meter.aggregateType)) {
-    return numericDecimal(raw) === null
-      ? `metadata.${property} must be a number or a decimal string such as "12.5" (a meter takes its ${meter.aggregateType})`
-      : null;
+    return numericDecimal(raw) === null ? `metadata.${property} must be a number or a decimal string such as "12.5" (a meter takes its ${meter.aggregateType})` : null;
   }
-  return uniqueValueKey(raw) === null
-    ? `metadata.${property} must be a string, number or boolean (a meter counts its distinct values)`
-    : null;
+  return uniqueValueKey(raw) === null ? `metadata.${property} must be a string, number or boolean (a meter counts its distinct values)` : null;
 }
 
 /** Counts and sums the parts an aggregate is finished from; see `finishAggregate`. */
@@ -165,19 +154,14 @@ export function finishAggregate(meter: MeterDefinition, parts: AggregateParts): 
       result = parts.value;
       break;
     case 'avg':
-      result = parts.value === null || parts.count === 0n
-        ? null
-        : divideToSignificant(parts.value, parts.count, AVG_SIGNIFICANT_DIGITS);
+      result = parts.value === null || parts.count === 0n ? null : divideToSignificant(parts.value, parts.count, AVG_SIGNIFICANT_DIGITS);
       break;
   }
   return result === null ? null : decimalToString(multiplyDecimal(result, BigInt(meter.unitMultiplier)));
 }
 
 /** Narrows stored events to one customer and the inclusive period [from, to]. */
-export function selectEventsForPeriod<E extends StoredMeterEvent>(
-  events: ReadonlyArray<E>,
-  window: { customerId: string; from: Date; to: Date },
-): E[] {
+export function selectEventsForPeriod<E extends StoredMeterEvent>(events: ReadonlyArray<E>, window: { customerId: string; from: Date; to: Date }): E[] {
   const from = window.from.getTime();
   const to = window.to.getTime();
   return events.filter((e) => e.customerId === window.customerId && e.timestamp.getTime() >= from && e.timestamp.getTime() <= to);

@@ -48,14 +48,7 @@ export function buildMeterAggregateQuery(input: MeterAggregateQueryInput): SqlQu
   if (input.from.getTime() > input.to.getTime()) throw new RangeError('period start is after period end');
 
   const values: Array<string | Date> = [input.merchantId, input.mode, input.customerId, meter.eventName, input.from, input.to];
-  const where = [
-    'merchant_id = $1',
-    'mode = $2',
-    'customer_id = $3',
-    'event_name = $4',
-    '"timestamp" >= $5::timestamptz',
-    '"timestamp" <= $6::timestamptz',
-  ];
+  const where = ['merchant_id = $1', 'mode = $2', 'customer_id = $3', 'event_name = $4', '"timestamp" >= $5::timestamptz', '"timestamp" <= $6::timestamptz'];
   let select: string;
   if (meter.aggregateType === 'count' || meter.aggregateProperty === null) {
     select = 'NULL::text AS value, count(*)::text AS n';

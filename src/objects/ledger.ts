@@ -13,7 +13,6 @@ export interface TrialBalance {
   currencies: Array<{ currency: string; accounts: TrialBalanceAccount[]; totalDebit: bigint; totalCredit: bigint }>;
 }
 
-
 export function presentLedgerEntry(e: LedgerEntry & { posting?: { kind: string } }) {
   return {
     id: e.id,

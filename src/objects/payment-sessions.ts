@@ -16,11 +16,7 @@ export function checkoutUrl(publicBaseUrl: string, sessionId: string): string {
   return `${publicBaseUrl}/checkout/${sessionId}`;
 }
 
-export function presentPaymentSession(
-  s: PaymentSession,
-  payment: Pick<Payment, 'amount' | 'currency'>,
-  opts: { publicBaseUrl: string; clientSecret?: string | null; now?: Date },
-) {
+export function presentPaymentSession(s: PaymentSession, payment: Pick<Payment, 'amount' | 'currency'>, opts: { publicBaseUrl: string; clientSecret?: string | null; now?: Date }) {
   return {
     id: s.id,
     object: 'payment_session',

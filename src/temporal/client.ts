@@ -49,9 +49,20 @@ export function createTemporalProvider(opts: { address: string; namespace: strin
       clientPromise = undefined;
       if (!pending) return;
       // Do not wait out a connect attempt to an unreachable server: close it when it settles.
-      const settled = await Promise.race([pending.then((c) => c, () => null), new Promise<'pending'>((r) => setTimeout(() => r('pending'), 200))]);
+      const settled = await Promise.race([
+        pending.then(
+          (c) => c,
+          () => null,
+        ),
+        new Promise<'pending'>((r) => setTimeout(() => r('pending'), 200)),
+      ]);
       if (settled === 'pending') {
-        pending.then((c) => c.close(), () => undefined).catch(() => undefined);
+        pending
+          .then(
+            (c) => c.close(),
+            () => undefined,
+          )
+          .catch(() => undefined);
       } else if (settled) {
         await settled.close();
       }

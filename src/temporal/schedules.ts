@@ -18,7 +18,13 @@ interface ScheduleOptions {
 export async function ensureWebhookSchedules(client: Client, opts: ScheduleOptions): Promise<void> {
   // Events younger than a minute are still being dispatched by whoever recorded them.
   const args: [DispatchReconcileInput] = [{ minAgeSeconds: 60, batchSize: 500 }];
-  await ensureIntervalSchedule(client, { scheduleId: scheduleIds.webhookDispatchReconciler, every: '1 minute', workflowType: WEBHOOK_DISPATCH_RECONCILER_WORKFLOW, taskQueue: opts.taskQueue, args });
+  await ensureIntervalSchedule(client, {
+    scheduleId: scheduleIds.webhookDispatchReconciler,
+    every: '1 minute',
+    workflowType: WEBHOOK_DISPATCH_RECONCILER_WORKFLOW,
+    taskQueue: opts.taskQueue,
+    args,
+  });
 }
 
 /** Every minute: start the workflow of refunds left pending without one (src/domain/refunds/reconcile-refunds.ts). */
@@ -30,7 +36,13 @@ export async function ensureRefundSchedules(client: Client, opts: ScheduleOption
 /** Every minute: start workflows of subscription rows that have none, wake stuck test clocks (src/domain/subscriptions/reconcile-subscriptions.ts). */
 export async function ensureSubscriptionSchedules(client: Client, opts: ScheduleOptions): Promise<void> {
   const args: [ReconcileSubscriptionsInput] = [{ minAgeSeconds: 30, batchSize: 500 }];
-  await ensureIntervalSchedule(client, { scheduleId: scheduleIds.subscriptionReconciler, every: '1 minute', workflowType: SUBSCRIPTION_RECONCILER_WORKFLOW, taskQueue: opts.taskQueue, args });
+  await ensureIntervalSchedule(client, {
+    scheduleId: scheduleIds.subscriptionReconciler,
+    every: '1 minute',
+    workflowType: SUBSCRIPTION_RECONCILER_WORKFLOW,
+    taskQueue: opts.taskQueue,
+    args,
+  });
 }
 
 export async function ensureSchedules(client: Client, opts: ScheduleOptions & { idempotencyRetentionHours: number }): Promise<void> {
@@ -40,5 +52,11 @@ export async function ensureSchedules(client: Client, opts: ScheduleOptions & { 
   await ensureRefundSchedules(client, opts);
   await ensureSubscriptionSchedules(client, opts);
   const sweep: [SweepPaymentSessionsInput] = [{ graceSeconds: 60, batchSize: 200 }];
-  await ensureIntervalSchedule(client, { scheduleId: scheduleIds.paymentSessionSweeper, every: '1 minute', workflowType: PAYMENT_SESSION_SWEEPER_WORKFLOW, taskQueue: opts.taskQueue, args: sweep });
+  await ensureIntervalSchedule(client, {
+    scheduleId: scheduleIds.paymentSessionSweeper,
+    every: '1 minute',
+    workflowType: PAYMENT_SESSION_SWEEPER_WORKFLOW,
+    taskQueue: opts.taskQueue,
+    args: sweep,
+  });
 }

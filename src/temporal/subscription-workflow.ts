@@ -147,9 +147,7 @@ export function subscriptionWorkflowClient(target: TemporalTarget): Subscription
 
     async signalClockAdvanced(ref, time) {
       const c = await client();
-      return startOnce(() =>
-        c.workflow.signalWithStart(SUBSCRIPTION_WORKFLOW, { ...startOptions(target.taskQueue, ref), signal: CLOCK_ADVANCED_SIGNAL, signalArgs: [time] }),
-      );
+      return startOnce(() => c.workflow.signalWithStart(SUBSCRIPTION_WORKFLOW, { ...startOptions(target.taskQueue, ref), signal: CLOCK_ADVANCED_SIGNAL, signalArgs: [time] }));
     },
 
     async refresh(subscriptionId) {

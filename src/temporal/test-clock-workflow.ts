@@ -7,13 +7,7 @@ import { workflowIds } from './workflow-ids';
 import { SA_MERCHANT, SA_MODE } from '../contracts/search-attributes';
 import { connectedClient, type TemporalTarget } from './connection';
 import { signalIfRunning } from './start-once';
-import {
-  CLOCK_ADVANCE_SIGNAL,
-  CLOCK_DELETED_SIGNAL,
-  CLOCK_SUBSCRIPTION_SYNCED_SIGNAL,
-  TEST_CLOCK_WORKFLOW,
-  type TestClockWorkflowInput,
-} from '../contracts/subscriptions';
+import { CLOCK_ADVANCE_SIGNAL, CLOCK_DELETED_SIGNAL, CLOCK_SUBSCRIPTION_SYNCED_SIGNAL, TEST_CLOCK_WORKFLOW, type TestClockWorkflowInput } from '../contracts/subscriptions';
 
 export interface TestClockWorkflowClient {
   /** After an advance committed: wake (or start) the clock's workflow. */

@@ -14,9 +14,7 @@
 
 export type KennitalaKind = 'person' | 'company';
 
-export type KennitalaResult =
-  | { ok: true; value: string; kind: KennitalaKind }
-  | { ok: false; message: string };
+export type KennitalaResult = { ok: true; value: string; kind: KennitalaKind } | { ok: false; message: string };
 
 export interface KennitalaOptions {
   /** `'enforce'` (default) rejects a wrong 9th digit; `'ignore'` accepts any 9th digit. */

@@ -33,10 +33,7 @@ export function validateMetadataPatch(input: unknown): MetadataProblem[] {
 }
 
 /** Applies a validated patch: strings set, `null` removes, a `null` patch clears everything. */
-export function mergeMetadataPatch(
-  existing: Readonly<Metadata> | null | undefined,
-  patch: Readonly<MetadataPatch> | null,
-): Metadata {
+export function mergeMetadataPatch(existing: Readonly<Metadata> | null | undefined, patch: Readonly<MetadataPatch> | null): Metadata {
   if (patch === null) return {};
   // A Map and Object.fromEntries keep a key named "__proto__" an ordinary own property.
   const merged = new Map<string, string>(Object.entries(existing ?? {}));
@@ -75,9 +72,7 @@ function keyProblem(key: string): string | null {
 function valueProblem(key: string, value: unknown, allowNull: boolean): string | null {
   if (value === null && allowNull) return null;
   if (typeof value !== 'string') {
-    return allowNull
-      ? `metadata value for "${excerpt(key)}" must be a string, or null to remove the key`
-      : `metadata value for "${excerpt(key)}" must be a string`;
+    return allowNull ? `metadata value for "${excerpt(key)}" must be a string, or null to remove the key` : `metadata value for "${excerpt(key)}" must be a string`;
   }
   if (codePointLength(value) > METADATA_LIMITS.maxValueLength) {
     return `metadata value for "${excerpt(key)}" is longer than ${METADATA_LIMITS.maxValueLength} characters`;

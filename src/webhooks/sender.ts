@@ -79,10 +79,7 @@ export async function deliverOnce(input: DeliverOnceInput): Promise<DeliveryAtte
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   try {
-    const resolved = await untilAborted(
-      resolveAndCheck(checked.hostname, { allowLoopback, lookup: input.lookup }),
-      deadline.signal,
-    );
+    const resolved = await untilAborted(resolveAndCheck(checked.hostname, { allowLoopback, lookup: input.lookup }), deadline.signal);
     if (resolved === TIMED_OUT) return failed('timeout');
     if (!resolved.ok) return failed(`${resolved.code}: ${resolved.message}`);
 

@@ -24,12 +24,7 @@ const HEX_PATTERN = /^(?:[0-9a-fA-F]{2})+$/;
 export type RawBody = string | Uint8Array;
 
 export type SignatureFailureReason =
-  | 'missing_timestamp'
-  | 'malformed_timestamp'
-  | 'timestamp_out_of_tolerance'
-  | 'missing_signature'
-  | 'malformed_signature'
-  | 'signature_mismatch';
+  'missing_timestamp' | 'malformed_timestamp' | 'timestamp_out_of_tolerance' | 'missing_signature' | 'malformed_signature' | 'signature_mismatch';
 
 export type SignatureVerification = { ok: true } | { ok: false; reason: SignatureFailureReason };
 

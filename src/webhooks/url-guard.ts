@@ -8,28 +8,9 @@ import { isIP } from 'node:net';
 export const MAX_ENDPOINT_URL_LENGTH = 2048;
 
 export type IpClass =
-  | 'public'
-  | 'loopback'
-  | 'private'
-  | 'link_local'
-  | 'metadata'
-  | 'unspecified'
-  | 'cgnat'
-  | 'multicast'
-  | 'broadcast'
-  | 'benchmarking'
-  | 'documentation'
-  | 'reserved'
-  | 'invalid';
+  'public' | 'loopback' | 'private' | 'link_local' | 'metadata' | 'unspecified' | 'cgnat' | 'multicast' | 'broadcast' | 'benchmarking' | 'documentation' | 'reserved' | 'invalid';
 
-export type UrlGuardCode =
-  | 'url_too_long'
-  | 'invalid_url'
-  | 'https_required'
-  | 'credentials_in_url'
-  | 'hostname_not_allowed'
-  | 'forbidden_address'
-  | 'dns_failed';
+export type UrlGuardCode = 'url_too_long' | 'invalid_url' | 'https_required' | 'credentials_in_url' | 'hostname_not_allowed' | 'forbidden_address' | 'dns_failed';
 
 export type UrlGuardFailure = { ok: false; code: UrlGuardCode; message: string };
 

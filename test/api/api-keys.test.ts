@@ -38,7 +38,7 @@ describe('API keys', () => {
     assert.equal(res.body.label, null);
   });
 
-  it('rejects bad input: unknown type, wrong types, a mode other than the key\'s', async () => {
+  it("rejects bad input: unknown type, wrong types, a mode other than the key's", async () => {
     expectError(await m.call('POST', '/v1/api_keys', { body: { type: 'admin', mode: 'test' } }), 400, 'validation_failed', 'type');
     expectError(await m.call('POST', '/v1/api_keys', { body: { type: 'secret', mode: true } }), 400, 'validation_failed', 'mode');
     expectError(await m.call('POST', '/v1/api_keys', { body: { type: 'secret', mode: 'test', label: 'x'.repeat(201) } }), 400, 'validation_failed', 'label');
@@ -66,7 +66,10 @@ describe('API keys', () => {
     expectError(await m.call('POST', `/v1/api_keys/${created.id}/rotate`), 404, 'resource_missing');
     expectError(await m.call('DELETE', `/v1/api_keys/${created.id}`), 404, 'resource_missing');
     const list = await m.call('GET', '/v1/api_keys?limit=100');
-    assert.equal(list.body.data.some((k: any) => k.id === created.id), false);
+    assert.equal(
+      list.body.data.some((k: any) => k.id === created.id),
+      false,
+    );
   });
 
   it('a key can revoke itself, after which it is refused', async () => {

@@ -45,7 +45,16 @@ describe('auth cache across API processes', () => {
       await Promise.all([good.ready(), bad.ready()]);
       assert.equal(good.active, true);
       assert.equal(bad.active, false);
-      const entry = { id: 'k', merchantId: 'm', mode: 'test' as const, type: 'secret' as const, keyHash: 'h', merchantName: 'n', merchantCreatedAt: new Date(), liveEnabledAt: null };
+      const entry = {
+        id: 'k',
+        merchantId: 'm',
+        mode: 'test' as const,
+        type: 'secret' as const,
+        keyHash: 'h',
+        merchantName: 'n',
+        merchantCreatedAt: new Date(),
+        liveEnabledAt: null,
+      };
       good.set('h', entry);
       bad.set('h', entry);
       assert.equal(good.get('h')?.id, 'k');

@@ -61,7 +61,12 @@ describe('dashboard-only routes', () => {
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.body.name, 'Renamed ehf.');
     assert.equal(patched.body.default_currency, 'EUR');
-    expectError(await call(env, 'PATCH', '/v1/merchants/current', { headers: withSession(owner), body: { default_currency: 'XYZ' } }), 400, 'validation_failed', 'default_currency');
+    expectError(
+      await call(env, 'PATCH', '/v1/merchants/current', { headers: withSession(owner), body: { default_currency: 'XYZ' } }),
+      400,
+      'validation_failed',
+      'default_currency',
+    );
     const bank = await call(env, 'GET', '/v1/bank_invoice_settings', { headers: withSession(owner, false) });
     assert.equal(bank.body.editable, false);
     expectError(await call(env, 'PUT', '/v1/bank_invoice_settings', { headers: withSession(owner), body: { claim_expiry_days: 10 } }), 409, 'invalid_state');

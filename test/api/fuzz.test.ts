@@ -65,8 +65,7 @@ const NESTED_LEVELS = [40, 5_000];
 // Placeholders for values too deep for JSON.stringify in this process: spliced in as text.
 const DEEP_3000 = '\u0001deep-3000\u0001';
 const DEEP_5000 = '\u0001deep-5000\u0001';
-const withDeep = (text: string) =>
-  text.replace(JSON.stringify(DEEP_3000), () => nestedText(3_000)).replace(JSON.stringify(DEEP_5000), () => nestedText(5_000));
+const withDeep = (text: string) => text.replace(JSON.stringify(DEEP_3000), () => nestedText(3_000)).replace(JSON.stringify(DEEP_5000), () => nestedText(5_000));
 
 /** `levels` nested arrays around 1 as JSON text (no recursion, any depth). */
 const nestedText = (levels: number) => '['.repeat(levels) + '1' + ']'.repeat(levels);
@@ -222,7 +221,9 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
     const parts = tables.map(
       (t) => `SELECT '${t}' AS t, count(*)::text || ':' || coalesce(md5(string_agg(md5(x::text), '' ORDER BY md5(x::text))), '') AS h FROM "${t}" x WHERE merchant_id IN ($1, $2)`,
     );
-    parts.push(`SELECT 'merchants' AS t, count(*)::text || ':' || coalesce(md5(string_agg(md5(x::text), '' ORDER BY md5(x::text))), '') AS h FROM merchants x WHERE id IN ($1, $2)`);
+    parts.push(
+      `SELECT 'merchants' AS t, count(*)::text || ':' || coalesce(md5(string_agg(md5(x::text), '' ORDER BY md5(x::text))), '') AS h FROM merchants x WHERE id IN ($1, $2)`,
+    );
     const rows = await env.db.$queryRawUnsafe<Array<{ t: string; h: string }>>(parts.join(' UNION ALL '), m.id, other.id);
     return new Map(rows.map((r) => [r.t, r.h]));
   }
@@ -279,7 +280,7 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
     /** The id of the route's resource (path segment after /v1/, or after /v1/test_helpers/). */
     const segmentOf = (path: string) => {
       const parts = path.split('/').filter(Boolean);
-      return parts[1] === 'test_helpers' ? parts[2] ?? '' : parts[1] ?? '';
+      return parts[1] === 'test_helpers' ? (parts[2] ?? '') : (parts[1] ?? '');
     };
 
     // --- Each route's schemas, seen as the route validates: requests of the discovery merchant
@@ -349,11 +350,15 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
     };
     const pathWith = (route: Route, kind: IdKind, malformed = MALFORMED_IDS[0]!) => {
       const id =
-        kind === 'own' ? ownIds.get(segmentOf(route.path)) ?? `${segmentOf(route.path).slice(0, 3)}_fuzzunknown`
-        : kind === 'foreign' ? foreignIds.get(segmentOf(route.path)) ?? anyForeign
-        : kind === 'other-mode' ? otherModeId
-        : kind === 'unknown' ? `${segmentOf(route.path).slice(0, 3)}_fuzzunknown`
-        : malformed;
+        kind === 'own'
+          ? (ownIds.get(segmentOf(route.path)) ?? `${segmentOf(route.path).slice(0, 3)}_fuzzunknown`)
+          : kind === 'foreign'
+            ? (foreignIds.get(segmentOf(route.path)) ?? anyForeign)
+            : kind === 'other-mode'
+              ? otherModeId
+              : kind === 'unknown'
+                ? `${segmentOf(route.path).slice(0, 3)}_fuzzunknown`
+                : malformed;
       return route.params.reduce((p, name) => p.replace(`:${name}`, kind === 'malformed' ? id : encodeURIComponent(id)), route.path);
     };
     const hasBody = (route: Route) => !['GET', 'OPTIONS'].includes(route.method);
@@ -414,7 +419,9 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
       if (route.body) {
         const base = plausible(route.body.describe(), '', ownIds) as Record<string, unknown>;
         const own = pathWith(route, 'own');
-        const strings = fieldsOf(route.body).filter(([p, d]) => p.length === 1 && d.type === 'string').map(([p]) => p[0]!);
+        const strings = fieldsOf(route.body)
+          .filter(([p, d]) => p.length === 1 && d.type === 'string')
+          .map(([p]) => p[0]!);
         const poisons: Array<[string, Record<string, unknown>]> = [
           ['metadata value with a lone surrogate', { metadata: { k: '\ud800' } }],
           ['metadata key with a lone surrogate', { metadata: { '\udc00': 'v' } }],
@@ -427,7 +434,9 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
         for (const [label, poison] of poisons) add(`near-valid body, ${label}`, own, { body: withDeep(json({ ...base, ...poison })), layerRefused: true });
         // The same body with its object references pointing at another merchant's objects, at the
         // caller's other mode, or at nothing: refused (404) before anything is written.
-        const refs = fieldsOf(route.body).filter(([p]) => p.length === 1 && ID_FIELDS[p[0]!]).map(([p]) => p[0]!);
+        const refs = fieldsOf(route.body)
+          .filter(([p]) => p.length === 1 && ID_FIELDS[p[0]!])
+          .map(([p]) => p[0]!);
         if (refs.length) {
           const target = pathWith(route, route.params.length ? 'unknown' : 'own');
           const pointing = (id: (f: string) => string) => json({ ...base, ...Object.fromEntries(refs.map((f) => [f, id(f)])) });
@@ -441,7 +450,9 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
       fieldsOf(route.body).forEach(([path, desc], i) => {
         const wrong = wrongTypes(desc);
         const value = wrong[i % wrong.length];
-        add(`field ${path.join('.')} as ${Array.isArray(value) ? 'array' : typeof value}`, pathWith(route, route.params.length ? 'unknown' : 'own'), { body: json(setPath({}, path, value)) });
+        add(`field ${path.join('.')} as ${Array.isArray(value) ? 'array' : typeof value}`, pathWith(route, route.params.length ? 'unknown' : 'own'), {
+          body: json(setPath({}, path, value)),
+        });
       });
       return out;
     }
@@ -451,21 +462,32 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
       { weight: 6, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
       { weight: 1, arbitrary: fc.constantFrom('\u0000', '\ud800', '\udfff', '\u202e', '"', '\\', '\n', '😀') },
     );
-    const hostileString = fc.oneof(
-      fc.string({ unit, maxLength: 40 }),
-      fc.constantFrom('x'.repeat(10_001), '\u0000', 'a\ud800b', ''),
-    );
+    const hostileString = fc.oneof(fc.string({ unit, maxLength: 40 }), fc.constantFrom('x'.repeat(10_001), '\u0000', 'a\ud800b', ''));
     const leaf = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(1e308));
     const shallow = fc.oneof(leaf, fc.array(leaf, { maxLength: 4 }), fc.dictionary(hostileString, leaf, { maxKeys: 4 }));
     const deep = fc.integer({ min: 33, max: 600 }).map((n) => nestedValue(n));
-    const big = fc.oneof(fc.integer({ min: 1_001, max: 1_300 }).map((n) => new Array(n).fill('a')), fc.constant('y'.repeat(12_000)));
+    const big = fc.oneof(
+      fc.integer({ min: 1_001, max: 1_300 }).map((n) => new Array(n).fill('a')),
+      fc.constant('y'.repeat(12_000)),
+    );
     const value = fc.oneof({ weight: 8, arbitrary: shallow }, { weight: 1, arbitrary: deep }, { weight: 1, arbitrary: big });
     /** A malformation that guarantees a refusal whatever else the body holds. */
-    const poison = fc.constantFrom<[string, unknown]>(['nul', 'a\u0000'], ['surrogate', '\udc00x'], ['deep', nestedValue(60)], ['long', 'z'.repeat(10_500)], ['wide', new Array(1_200).fill(1)]);
+    const poison = fc.constantFrom<[string, unknown]>(
+      ['nul', 'a\u0000'],
+      ['surrogate', '\udc00x'],
+      ['deep', nestedValue(60)],
+      ['long', 'z'.repeat(10_500)],
+      ['wide', new Array(1_200).fill(1)],
+    );
 
     function randomFor(route: Route): FuzzRequest[] {
       const names = fieldsOf(route.body).map(([p]) => p);
-      const fieldName = names.length ? fc.oneof(fc.constantFrom(...names), hostileString.map((s) => [s])) : hostileString.map((s) => [s]);
+      const fieldName = names.length
+        ? fc.oneof(
+            fc.constantFrom(...names),
+            hostileString.map((s) => [s]),
+          )
+        : hostileString.map((s) => [s]);
       const arb = fc.record({
         fields: fc.array(fc.tuple(fieldName, value), { maxLength: 5 }),
         poison: fc.tuple(fieldName, poison),
@@ -473,7 +495,10 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
         malformed: fc.constantFrom(...MALFORMED_IDS),
         auth: fc.constantFrom<AuthKind>('key', 'key', 'key', 'lowercase-bearer', 'none', 'publishable'),
         query: fc.array(fc.tuple(fc.constantFrom('limit', 'starting_after', 'customer', ...fieldsOf(route.query).map(([p]) => p[0]!)), hostileString), { maxLength: 3 }),
-        rawText: fc.option(fc.constantFrom('{', '{"a":1,}', '\u0000', 'nul', '{"a":"\\ud800"}', '{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}'), { freq: 8 }),
+        rawText: fc.option(
+          fc.constantFrom('{', '{"a":1,}', '\u0000', 'nul', '{"a":"\\ud800"}', '{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}'),
+          { freq: 8 },
+        ),
       });
       return fc.sample(arb, { numRuns: RUNS_PER_ROUTE, seed: SEED + routes.indexOf(route) }).map((r, i) => {
         const body: Record<string, unknown> = {};
@@ -488,7 +513,15 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
           headers['Content-Type'] = 'application/json';
         }
         // Without a path id, only the poison guarantees a refusal: it is in the body (or the body is not JSON).
-        return { label: `random #${i} (seed ${SEED + routes.indexOf(route)}, poison ${r.poison[1][0]} at ${excerptOf(r.poison[0].join('.'), 30)})`, method: route.method, path, auth: r.auth, headers, body: text, layerRefused: hasBody(route) };
+        return {
+          label: `random #${i} (seed ${SEED + routes.indexOf(route)}, poison ${r.poison[1][0]} at ${excerptOf(r.poison[0].join('.'), 30)})`,
+          method: route.method,
+          path,
+          auth: r.auth,
+          headers,
+          body: text,
+          layerRefused: hasBody(route),
+        };
       });
     }
 
@@ -505,7 +538,12 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
       requests++;
       for (let attempt = 1; ; attempt++) {
         try {
-          const res = await fetch(`${base}${req.path}`, { method: req.method, headers: req.headers, body: req.body as unknown as string | undefined, signal: AbortSignal.timeout(30_000) });
+          const res = await fetch(`${base}${req.path}`, {
+            method: req.method,
+            headers: req.headers,
+            body: req.body as unknown as string | undefined,
+            signal: AbortSignal.timeout(30_000),
+          });
           const text = await res.text();
           return { route, req, status: res.status, text, headers: res.headers };
         } catch (err) {

@@ -7,8 +7,23 @@ import { testEnv, type TestEnv } from '../support/env';
 import { call, expectError, newMerchant, type TestMerchant } from '../support/api';
 
 const LISTS = [
-  'api_keys', 'customers', 'products', 'prices', 'meters', 'events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_events',
-  'payments', 'payment_methods', 'invoices', 'invoice_items', 'test_helpers/test_clocks', 'subscriptions', 'refunds', 'credit_notes',
+  'api_keys',
+  'customers',
+  'products',
+  'prices',
+  'meters',
+  'events',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_events',
+  'payments',
+  'payment_methods',
+  'invoices',
+  'invoice_items',
+  'test_helpers/test_clocks',
+  'subscriptions',
+  'refunds',
+  'credit_notes',
 ];
 
 /** `levels` nested arrays around a value, as JSON text (built without recursion). */
@@ -61,14 +76,24 @@ describe('input safety: hostile input is a bounded 400, never a 5xx', function (
   it('NUL or a lone surrogate in an API key label or a webhook endpoint description is refused (was 500)', async () => {
     for (const bad of ['a\u0000b', '\ud800', 'x\udfff']) {
       expectError(await m.call('POST', '/v1/api_keys', { body: { type: 'secret', mode: 'test', label: bad } }), 400, 'validation_failed', 'label');
-      expectError(await m.call('POST', '/v1/webhook_endpoints', { body: { url: 'https://example.com/hook', events: ['payment.succeeded'], description: bad } }), 400, 'validation_failed', 'description');
+      expectError(
+        await m.call('POST', '/v1/webhook_endpoints', { body: { url: 'https://example.com/hook', events: ['payment.succeeded'], description: bad } }),
+        400,
+        'validation_failed',
+        'description',
+      );
       expectError(await m.call('PATCH', '/v1/webhook_endpoints/we_nope', { body: { description: bad } }), 400, 'validation_failed', 'description');
     }
   });
 
   it('deep nesting is refused at 33 levels with the param, in a small error (was 500, or 503 on subscription updates)', async () => {
     const deep = (levels: number) => `{"name":${nestedJson(levels)},"metadata":{"k":"v"}}`;
-    for (const [method, path] of [['POST', '/v1/customers'], ['POST', '/v1/subscriptions/sub_nope'], ['POST', '/v1/subscription_items/si_nope'], ['POST', '/v1/events']] as const) {
+    for (const [method, path] of [
+      ['POST', '/v1/customers'],
+      ['POST', '/v1/subscriptions/sub_nope'],
+      ['POST', '/v1/subscription_items/si_nope'],
+      ['POST', '/v1/events'],
+    ] as const) {
       for (const levels of [40, 5_000, 100_000]) {
         const res = await m.call(method, path, { rawBody: deep(levels), headers: { 'Content-Type': 'application/json' } });
         const err = expectError(res, 400, 'validation_failed', 'name');

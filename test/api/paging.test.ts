@@ -38,14 +38,20 @@ describe('paging (every list uses the same helper; exercised through /v1/api_key
     assert.equal(new Set(reference).size, 120);
     for (const size of [1, 7, 25, 99]) assert.deepEqual(await all(size), reference);
     const rows = await env.db.apiKey.findMany({ where: { merchantId: m.id, mode: 'test' } });
-    const sorted = rows
-      .sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime() || (y.id < x.id ? -1 : y.id > x.id ? 1 : 0))
-      .map((r) => r.id);
+    const sorted = rows.sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime() || (y.id < x.id ? -1 : y.id > x.id ? 1 : 0)).map((r) => r.id);
     assert.deepEqual(reference, sorted);
   });
 
   it('limit defaults to 25, falls back to the default below 1 and to 100 above it', async () => {
-    const cases: Array<[string, number]> = [['', 25], ['limit=0', 25], ['limit=-5', 25], ['limit=1', 1], ['limit=100', 100], ['limit=101', 100], ['limit=100000', 100]];
+    const cases: Array<[string, number]> = [
+      ['', 25],
+      ['limit=0', 25],
+      ['limit=-5', 25],
+      ['limit=1', 1],
+      ['limit=100', 100],
+      ['limit=101', 100],
+      ['limit=100000', 100],
+    ];
     for (const [q, expected] of cases) {
       const res = await m.call('GET', `/v1/api_keys?${q}`);
       assert.equal(res.body.data.length, expected, q);

@@ -51,12 +51,21 @@ describe('billing users (dashboard users CLI)', function () {
     const short = await billing(env, ['users', 'create', '--merchant', m.id, '--email', 'y@example.is', '--role', 'finance', '--password-stdin'], 'short\n');
     assert.equal(short.code, 1);
     assert.match(short.stderr, /at least 10 characters/);
-    const fromStdin = await billing(env, ['users', 'create', '--merchant', m.id, '--email', 'z-stdin@example.is', '--role', 'finance', '--password-stdin', '--json'], 'a long enough passphrase\n');
+    const fromStdin = await billing(
+      env,
+      ['users', 'create', '--merchant', m.id, '--email', 'z-stdin@example.is', '--role', 'finance', '--password-stdin', '--json'],
+      'a long enough passphrase\n',
+    );
     assert.equal(fromStdin.code, 0, fromStdin.stderr);
     assert.equal(JSON.parse(fromStdin.stdout).password, undefined);
     await signInHttp(env, 'z-stdin@example.is', 'a long enough passphrase');
 
     const list = await billing(env, ['users', 'list', '--merchant', m.id, '--json']);
-    assert.deepEqual(JSON.parse(list.stdout).map((u: { role: string }) => u.role).sort(), ['finance', 'owner']);
+    assert.deepEqual(
+      JSON.parse(list.stdout)
+        .map((u: { role: string }) => u.role)
+        .sort(),
+      ['finance', 'owner'],
+    );
   });
 });

@@ -45,12 +45,16 @@ async function catalog(url: string): Promise<Record<string, unknown[]>> {
 }
 
 function schemaDdl(): string {
-  return execFileSync(path.join(root, 'node_modules', '.bin', 'prisma'), ['migrate', 'diff', '--from-empty', '--to-schema-datamodel', path.join(root, 'prisma', 'schema'), '--script'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: base },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return execFileSync(
+    path.join(root, 'node_modules', '.bin', 'prisma'),
+    ['migrate', 'diff', '--from-empty', '--to-schema-datamodel', path.join(root, 'prisma', 'schema'), '--script'],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: base },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
 }
 
 describe('migrations', function () {
@@ -109,9 +113,15 @@ describe('migrations', function () {
       await migrate(url, () => undefined, tmp);
       const first = readMigrations(tmp)[0]!;
       appendFileSync(path.join(tmp, first.name, 'migration.sql'), '\n-- edited after it was applied\n');
-      await assert.rejects(migrate(url, () => undefined, tmp), /edited after it was applied/);
+      await assert.rejects(
+        migrate(url, () => undefined, tmp),
+        /edited after it was applied/,
+      );
       rmSync(path.join(tmp, first.name), { recursive: true });
-      await assert.rejects(migrate(url, () => undefined, tmp), /missing from prisma\/migrations/);
+      await assert.rejects(
+        migrate(url, () => undefined, tmp),
+        /missing from prisma\/migrations/,
+      );
     } finally {
       rmSync(tmp, { recursive: true, force: true });
       await dropDatabase(url);

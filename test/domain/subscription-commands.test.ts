@@ -61,11 +61,20 @@ describe('domain: the subscription command path', function () {
     const { id } = await paidSubscription();
     await asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'pause' }));
     assert.equal((await row(id)).status, 'paused');
-    await assert.rejects(asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'pause' })), refused('cannot_pause'));
-    await assert.rejects(asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'uncancel' })), refused('cannot_uncancel'));
+    await assert.rejects(
+      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'pause' })),
+      refused('cannot_pause'),
+    );
+    await assert.rejects(
+      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'uncancel' })),
+      refused('cannot_uncancel'),
+    );
     await asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'resume' }));
     assert.equal((await row(id)).status, 'active');
-    await assert.rejects(asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'resume' })), refused('not_paused'));
+    await assert.rejects(
+      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'resume' })),
+      refused('not_paused'),
+    );
   });
 
   it('a repeated request key applies its command once', async () => {
@@ -81,21 +90,33 @@ describe('domain: the subscription command path', function () {
   });
 
   it('an unknown or foreign subscription is resource_missing', async () => {
-    await assert.rejects(asRequest((scope) => runSubscriptionCommand(deps, scope, 'sub_nope', { kind: 'pause' })), refused('resource_missing'));
+    await assert.rejects(
+      asRequest((scope) => runSubscriptionCommand(deps, scope, 'sub_nope', { kind: 'pause' })),
+      refused('resource_missing'),
+    );
     const other = await subMerchant(env, { currency: 'ISK' });
     const theirs = await createCustomer(other);
     await attachCard(other, theirs.id);
     const theirPrice = await monthlyPrice(other, 500);
     const s = await ok(other.call('POST', '/v1/subscriptions', { body: { customer: theirs.id, items: [{ price: theirPrice.id }] } }), 201);
-    await assert.rejects(asRequest((scope) => runSubscriptionCommand(deps, scope, s.id, { kind: 'pause' })), refused('resource_missing'));
+    await assert.rejects(
+      asRequest((scope) => runSubscriptionCommand(deps, scope, s.id, { kind: 'pause' })),
+      refused('resource_missing'),
+    );
   });
 
   it('invoice actions follow the invoice status: a paid invoice is left as it is by pay, refused by void', async () => {
     const { invoiceId } = await paidSubscription();
     await asRequest((scope) => payInvoiceNow(deps, scope, invoiceId));
     assert.equal((await env.db.invoice.findUniqueOrThrow({ where: { id: invoiceId } })).status, 'paid');
-    await assert.rejects(asRequest((scope) => voidInvoice(deps, scope, invoiceId)), refused('invalid_state'));
-    await assert.rejects(asRequest((scope) => payInvoiceNow(deps, scope, 'in_nope')), refused('resource_missing'));
+    await assert.rejects(
+      asRequest((scope) => voidInvoice(deps, scope, invoiceId)),
+      refused('invalid_state'),
+    );
+    await assert.rejects(
+      asRequest((scope) => payInvoiceNow(deps, scope, 'in_nope')),
+      refused('resource_missing'),
+    );
   });
 
   it('after the workflow has finished: the same rules, answered from the database', async () => {
@@ -105,8 +126,14 @@ describe('domain: the subscription command path', function () {
     await eventually(async () => ((await row(id)).workflowEndedAt ? true : undefined), 'the workflow to finish');
     // Canceling again changes nothing; the rest is refused as the table says; metadata may change.
     await asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'cancel', atPeriodEnd: false }));
-    await assert.rejects(asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'pause' })), refused('cannot_pause'));
-    await assert.rejects(asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'uncancel' })), refused('cannot_uncancel'));
+    await assert.rejects(
+      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'pause' })),
+      refused('cannot_pause'),
+    );
+    await assert.rejects(
+      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'uncancel' })),
+      refused('cannot_uncancel'),
+    );
     await assert.rejects(
       asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'update', changes: { collection_method: 'send_invoice' } })),
       refused('invalid_state'),

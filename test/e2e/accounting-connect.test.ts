@@ -13,7 +13,16 @@ import { paidPayment } from '../api/payments/fixtures';
 import { settled } from '../api/accounting/fixtures';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('accounting OAuth connect in Chromium (e2e)', function () {
   this.timeout(120_000);
@@ -62,10 +71,16 @@ describe('accounting OAuth connect in Chromium (e2e)', function () {
     assert.equal(s.status, 200, s.text);
     await paidPayment(m, 6200);
     const records = await settled(m, 2);
-    assert.deepEqual(records.map((r) => r.status), ['synced', 'synced']);
+    assert.deepEqual(
+      records.map((r) => r.status),
+      ['synced', 'synced'],
+    );
     const books = env.sandboxes.oauth.records().filter((r) => records.some((x) => x.posting === r.reference));
     assert.deepEqual(books.map((b) => b.type).sort(), ['invoice', 'payment']);
-    assert.deepEqual((books.find((b) => b.type === 'invoice')!.body.lines as any[]).map((l) => [l.account_code, l.vat_code, l.net_amount, l.vat_amount]), [['3010', 'OUTPUT24', 5000, 1200]]);
+    assert.deepEqual(
+      (books.find((b) => b.type === 'invoice')!.body.lines as any[]).map((l) => [l.account_code, l.vat_code, l.net_amount, l.vat_amount]),
+      [['3010', 'OUTPUT24', 5000, 1200]],
+    );
   });
 
   it('Deny connects nothing', async () => {

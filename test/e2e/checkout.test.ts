@@ -283,7 +283,7 @@ describe('checkout in Chromium (e2e)', function () {
     await page.close();
   });
 
-  it('embedded: the element refuses to work for a page that is not the session\'s origin', async () => {
+  it("embedded: the element refuses to work for a page that is not the session's origin", async () => {
     // A session created (server-side) for another origin, mounted on the shop page: the frame loads
     // but the service refuses the secret for this parent, so no form is shown.
     const s = await created(await embedder.call('POST', '/v1/payment_sessions', { body: { mode: 'embedded', amount: 100, origin: 'https://elsewhere.example' } }));

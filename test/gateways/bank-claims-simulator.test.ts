@@ -120,7 +120,11 @@ describe('gateways: bank claims simulator', () => {
     const claim = await claims.createClaim(input());
     const paid = await claims.payClaim({ merchantId, claimId: claim.claimId, at: d('2031-04-01T00:00:00Z'), amount: 13_250 });
     assert.equal(paid.paidAmount, 13_250);
-    await rejectsWithCode(claims.payClaim({ merchantId, claimId: (await claims.createClaim(input())).claimId, at: d('2031-04-01T00:00:00Z'), amount: 0 }), 'parameter_invalid', 'amount');
+    await rejectsWithCode(
+      claims.payClaim({ merchantId, claimId: (await claims.createClaim(input())).claimId, at: d('2031-04-01T00:00:00Z'), amount: 0 }),
+      'parameter_invalid',
+      'amount',
+    );
   });
 
   it('expires when the caller’s now reaches expiresAt, and can then not be paid', async () => {
@@ -282,6 +286,12 @@ describe('gateways: bank claims simulator', () => {
     const b = await claims.createClaim(input({ merchantId: m }));
     await claims.payClaim({ merchantId: m, claimId: b.claimId, at: d('2031-03-01T00:00:00Z') });
     const list = await claims.listClaims(m, { now: d('2031-07-01T00:00:00Z') });
-    assert.deepEqual(list.map((c) => [c.claimId, c.status]).sort(), [[a.claimId, 'expired'], [b.claimId, 'paid']].sort());
+    assert.deepEqual(
+      list.map((c) => [c.claimId, c.status]).sort(),
+      [
+        [a.claimId, 'expired'],
+        [b.claimId, 'paid'],
+      ].sort(),
+    );
   });
 });

@@ -56,8 +56,7 @@ describe('gateways: card simulator', function () {
   const tokenize = (c: CardDetails, k = key('tok')) => sim.tokenizeCard({ merchantId, idempotencyKey: k, ...c });
   const chargeToken = (token: string, k = key('ch'), amount = 1990, currency = 'ISK') =>
     sim.charge({ merchantId, token, amount, currency, description: 'test charge', idempotencyKey: k });
-  const chargeCard = (c: CardDetails, k = key('ch'), amount = 1990) =>
-    sim.charge({ merchantId, card: c, amount, currency: 'EUR', description: 'one-off', idempotencyKey: k });
+  const chargeCard = (c: CardDetails, k = key('ch'), amount = 1990) => sim.charge({ merchantId, card: c, amount, currency: 'EUR', description: 'one-off', idempotencyKey: k });
   const chargeRows = (idempotencyKey: string) => env.db.simCharge.count({ where: { merchantId, idempotencyKey } });
 
   describe('test cards', () => {
@@ -155,9 +154,15 @@ describe('gateways: card simulator', function () {
       await sim.setCardBehaviour({ merchantId, token: saved.token, behaviour: 'default' });
       assert.equal((await chargeToken(saved.token)).status, 'succeeded');
 
-      await rejectsWith(sim.setCardBehaviour({ merchantId: otherMerchantId, token: saved.token, behaviour: 'succeed' }), GatewayInvalidRequestError, (e) => assert.equal(e.code, 'token_not_found'));
-      await rejectsWith(sim.setCardBehaviour({ merchantId, token: 'tok_sim_nope', behaviour: 'succeed' }), GatewayInvalidRequestError, (e) => assert.equal(e.code, 'token_not_found'));
-      await rejectsWith(sim.setCardBehaviour({ merchantId, token: saved.token, behaviour: 'explode' as any }), GatewayInvalidRequestError, (e) => assert.equal(e.param, 'behaviour'));
+      await rejectsWith(sim.setCardBehaviour({ merchantId: otherMerchantId, token: saved.token, behaviour: 'succeed' }), GatewayInvalidRequestError, (e) =>
+        assert.equal(e.code, 'token_not_found'),
+      );
+      await rejectsWith(sim.setCardBehaviour({ merchantId, token: 'tok_sim_nope', behaviour: 'succeed' }), GatewayInvalidRequestError, (e) =>
+        assert.equal(e.code, 'token_not_found'),
+      );
+      await rejectsWith(sim.setCardBehaviour({ merchantId, token: saved.token, behaviour: 'explode' as any }), GatewayInvalidRequestError, (e) =>
+        assert.equal(e.param, 'behaviour'),
+      );
     });
 
     it('4000 0000 0000 7726 charges fine but its refunds fail (expired_or_canceled_card)', async () => {

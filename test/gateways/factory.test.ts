@@ -5,15 +5,7 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../src/errors';
 import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant } from '../support/api';
-import {
-  AdapterNotConfiguredError,
-  BankClaimsSimulator,
-  CardSimulator,
-  createBankClaims,
-  createCardAcquirer,
-  createGateways,
-  type CardAcquirer,
-} from '../../src/gateways';
+import { AdapterNotConfiguredError, BankClaimsSimulator, CardSimulator, createBankClaims, createCardAcquirer, createGateways, type CardAcquirer } from '../../src/gateways';
 
 async function notConfigured(p: Promise<unknown>, system: 'card_acquirer' | 'bank_claims'): Promise<void> {
   await assert.rejects(p, (e: unknown) => {
@@ -44,11 +36,32 @@ describe('gateways: createGateways', () => {
     for (const g of [createGateways({ mode: 'live' }), createGateways({ mode: 'live', db: env.db, config: { simulator: { slowDelayMs: 1 } } })]) {
       assert.equal(g.cardAcquirer.kind, 'unconfigured');
       assert.equal(g.bankClaims.kind, 'unconfigured');
-      await notConfigured(g.cardAcquirer.tokenizeCard({ merchantId, number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123', idempotencyKey: 'live-tok' }), 'card_acquirer');
-      await notConfigured(g.cardAcquirer.charge({ merchantId, card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' }, amount: 100, currency: 'ISK', description: 'x', idempotencyKey: 'live-ch' }), 'card_acquirer');
+      await notConfigured(
+        g.cardAcquirer.tokenizeCard({ merchantId, number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123', idempotencyKey: 'live-tok' }),
+        'card_acquirer',
+      );
+      await notConfigured(
+        g.cardAcquirer.charge({
+          merchantId,
+          card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
+          amount: 100,
+          currency: 'ISK',
+          description: 'x',
+          idempotencyKey: 'live-ch',
+        }),
+        'card_acquirer',
+      );
       await notConfigured(g.cardAcquirer.refund({ merchantId, chargeId: 'ch_x', amount: 100, idempotencyKey: 'live-re' }), 'card_acquirer');
       await notConfigured(
-        g.bankClaims.createClaim({ merchantId, kennitala: '1201743399', amount: 100, currency: 'ISK', dueDate: new Date('2031-01-01'), reference: 'r', idempotencyKey: 'live-clm' }),
+        g.bankClaims.createClaim({
+          merchantId,
+          kennitala: '1201743399',
+          amount: 100,
+          currency: 'ISK',
+          dueDate: new Date('2031-01-01'),
+          reference: 'r',
+          idempotencyKey: 'live-clm',
+        }),
         'bank_claims',
       );
       await notConfigured(g.bankClaims.getClaim({ merchantId, claimId: 'clm_x' }), 'bank_claims');

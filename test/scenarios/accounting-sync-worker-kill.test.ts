@@ -108,6 +108,9 @@ describe('scenario: accounting sync worker killed mid-sync', function () {
     const byPosting = new Map(books.map((b) => [b.reference, b.id]));
     assert.ok(rows.every((r) => r.status === 'synced' && r.providerId === byPosting.get(r.postingId)));
     // Pushed in ledger order: the provider received the references in posting order.
-    assert.deepEqual(books.map((b) => b.reference), [...postingIds]);
+    assert.deepEqual(
+      books.map((b) => b.reference),
+      [...postingIds],
+    );
   });
 });

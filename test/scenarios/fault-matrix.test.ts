@@ -79,8 +79,7 @@ describe('fault-injection matrix: every outside call of every billing step, ever
   const sendInvoice = (m: Caller, customerId: string, priceId: string) =>
     ok(m.call('POST', '/v1/subscriptions', { body: { customer: customerId, items: [{ price: priceId }], collection_method: 'send_invoice', days_until_due: 10 } }), 201);
   const payClaim = (m: Caller, invoiceId: string) => ok(m.call('POST', `/v1/test_helpers/invoices/${invoiceId}/pay_bank_claim`, { body: {} }));
-  const plan = (merchantId: string, operation: FaultOperation, kind: FaultKind) =>
-    planSimulatorFault({ merchantId, operation, kind, times: kind === 'transient' ? 2 : 1 });
+  const plan = (merchantId: string, operation: FaultOperation, kind: FaultKind) => planSimulatorFault({ merchantId, operation, kind, times: kind === 'transient' ? 2 : 1 });
 
   /** A refused claim (no claim stands): the invoice waits for the merchant; paying by hand issues a new claim. */
   async function assertClaimRefusedThenRecover(m: Caller, subId: string, inv: any, code: string) {
@@ -141,7 +140,11 @@ describe('fault-injection matrix: every outside call of every billing step, ever
       const second = (await invoicesOf(m, s.id))[1];
       await payClaim(m, second.id);
       const inv = await assertBillingGoesOn(m, s.id, 2);
-      for (const i of inv) assert.deepEqual((await claimsOf(m.id, i.id)).map((c) => c.status), ['paid']);
+      for (const i of inv)
+        assert.deepEqual(
+          (await claimsOf(m.id, i.id)).map((c) => c.status),
+          ['paid'],
+        );
     },
 
     async 'claim.get'(kind) {
@@ -170,7 +173,11 @@ describe('fault-injection matrix: every outside call of every billing step, ever
       const second = (await invoicesOf(m, s.id))[1];
       await payClaim(m, second.id);
       const inv = await assertBillingGoesOn(m, s.id, 2);
-      for (const i of inv) assert.deepEqual((await claimsOf(m.id, i.id)).filter((c) => c.status !== 'cancelled').map((c) => c.status), ['paid']);
+      for (const i of inv)
+        assert.deepEqual(
+          (await claimsOf(m.id, i.id)).filter((c) => c.status !== 'cancelled').map((c) => c.status),
+          ['paid'],
+        );
     },
 
     async refund(kind) {

@@ -80,10 +80,14 @@ describe('scenario: worker killed in the middle of a billing cycle', function ()
     assert.equal((await env.db.invoice.findUniqueOrThrow({ where: { id: first.id } })).status, 'open', 'the worker died before recording the charge');
 
     worker = await startWorker(taskQueue);
-    const paid = await eventually(async () => {
-      const inv = await env.db.invoice.findUniqueOrThrow({ where: { id: first.id } });
-      return inv.status === 'paid' ? inv : undefined;
-    }, 'first invoice paid by the new worker', 1200);
+    const paid = await eventually(
+      async () => {
+        const inv = await env.db.invoice.findUniqueOrThrow({ where: { id: first.id } });
+        return inv.status === 'paid' ? inv : undefined;
+      },
+      'first invoice paid by the new worker',
+      1200,
+    );
     assert.equal(Number(paid.amountPaid), 7700);
 
     // 2. The renewal: worker B dies mid-charge as well.
@@ -93,19 +97,29 @@ describe('scenario: worker killed in the middle of a billing cycle', function ()
     await eventually(async () => ((await chargesFor(second.id)).length > 0 ? true : undefined), 'renewal charge made', 1200);
     await kill(worker);
     worker = await startWorker(taskQueue);
-    await eventually(async () => {
-      const c = await env.db.testClock.findUniqueOrThrow({ where: { id: clock.id } });
-      return c.status === 'ready' ? c : undefined;
-    }, 'clock ready again', 1200);
+    await eventually(
+      async () => {
+        const c = await env.db.testClock.findUniqueOrThrow({ where: { id: clock.id } });
+        return c.status === 'ready' ? c : undefined;
+      },
+      'clock ready again',
+      1200,
+    );
 
     const all = await invoicesOf(subId);
-    assert.deepEqual(all.map((i) => [i.periodStart.toISOString(), i.status, Number(i.amountPaid)]), [
-      ['2025-01-15T00:00:00.000Z', 'paid', 7700],
-      ['2025-02-15T00:00:00.000Z', 'paid', 7700],
-    ]);
+    assert.deepEqual(
+      all.map((i) => [i.periodStart.toISOString(), i.status, Number(i.amountPaid)]),
+      [
+        ['2025-01-15T00:00:00.000Z', 'paid', 7700],
+        ['2025-02-15T00:00:00.000Z', 'paid', 7700],
+      ],
+    );
     for (const inv of all) {
       const charges = await chargesFor(inv.id);
-      assert.deepEqual(charges.map((c) => [c.idempotencyKey, c.status]), [[`${inv.id}:attempt:1`, 'succeeded']]);
+      assert.deepEqual(
+        charges.map((c) => [c.idempotencyKey, c.status]),
+        [[`${inv.id}:attempt:1`, 'succeeded']],
+      );
     }
     const payments = await env.db.payment.findMany({ where: { merchantId: m.id } });
     assert.deepEqual(payments.map((p) => p.status).sort(), ['succeeded', 'succeeded']);

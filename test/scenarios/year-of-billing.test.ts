@@ -61,7 +61,10 @@ describe('scenario: a year of billing on a test clock', function () {
 
     // catalog
     const seats = await createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: 3000, recurring: { interval: 'month' } });
-    const meter = await ok(m.call('POST', '/v1/meters', { body: { name: 'API calls', event_name: `api-calls-${clock.id}`, aggregate_type: 'sum', aggregate_property: 'calls' } }), 201);
+    const meter = await ok(
+      m.call('POST', '/v1/meters', { body: { name: 'API calls', event_name: `api-calls-${clock.id}`, aggregate_type: 'sum', aggregate_property: 'calls' } }),
+      201,
+    );
     const calls = await createPrice(m, {
       type: 'recurring',
       currency: 'ISK',
@@ -87,8 +90,14 @@ describe('scenario: a year of billing on a test clock', function () {
       return ok(m.call('POST', '/v1/events', { body: { event_name: meter.event_name, customer: a.id, timestamp: at, metadata: { calls: String(calls) } } }), 201);
     };
 
-    const subA = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: a.id, trial_period_days: 31, items: [{ price: seats.id, quantity: 2 }, { price: calls.id }] } }), 201);
-    const subB = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: b.id, collection_method: 'send_invoice', days_until_due: 14, items: [{ price: bankPlan.id }] } }), 201);
+    const subA = await ok(
+      m.call('POST', '/v1/subscriptions', { body: { customer: a.id, trial_period_days: 31, items: [{ price: seats.id, quantity: 2 }, { price: calls.id }] } }),
+      201,
+    );
+    const subB = await ok(
+      m.call('POST', '/v1/subscriptions', { body: { customer: b.id, collection_method: 'send_invoice', days_until_due: 14, items: [{ price: bankPlan.id }] } }),
+      201,
+    );
     assert.deepEqual([subA.status, subA.trial_end], ['trialing', '2025-02-01T00:00:00.000Z']);
     assert.deepEqual([subB.status, subB.current_period_end], ['active', '2025-02-01T00:00:00.000Z']);
     const seatItem = subA.items.find((i: any) => i.price === seats.id);
@@ -105,8 +114,14 @@ describe('scenario: a year of billing on a test clock', function () {
     await advance('2025-02-01T00:00:00.000Z');
     assert.equal((await sub(subA.id)).status, 'active');
     let ia = await invoices(subA.id);
-    assert.deepEqual(ia.map((i) => [i.amount_due, i.status]), [[6000, 'paid']]);
-    assert.deepEqual((await invoice(ia[0].id)).lines.map((l: any) => [l.kind, l.quantity, l.amount]), [['licensed', 2, 6000]]);
+    assert.deepEqual(
+      ia.map((i) => [i.amount_due, i.status]),
+      [[6000, 'paid']],
+    );
+    assert.deepEqual(
+      (await invoice(ia[0].id)).lines.map((l: any) => [l.kind, l.quantity, l.amount]),
+      [['licensed', 2, 6000]],
+    );
 
     // February 15: a third seat, prorated.
     await usage(1500, '2025-02-10T08:00:00.000Z');
@@ -114,7 +129,10 @@ describe('scenario: a year of billing on a test clock', function () {
     const upd = await ok(m.call('POST', `/v1/subscription_items/${seatItem.id}`, { body: { quantity: 3 } }));
     assert.equal(upd.quantity, 3);
     const pr = await env.db.invoiceItem.findMany({ where: { subscriptionId: subA.id, proration: true }, orderBy: { amount: 'asc' } });
-    assert.deepEqual(pr.map((p) => Number(p.amount)), [-3000, 4500]);
+    assert.deepEqual(
+      pr.map((p) => Number(p.amount)),
+      [-3000, 4500],
+    );
 
     // B's second invoice is overdue after Feb 15 and paid late on Feb 20; then B cancels at period end.
     await advance('2025-02-16T00:00:00.000Z');
@@ -170,13 +188,25 @@ describe('scenario: a year of billing on a test clock', function () {
     const a5 = await invoice((await invoices(subA.id))[4].id);
     assert.deepEqual([a5.subtotal, a5.discount_amount, a5.total, a5.status], [11000, 1100, 9900, 'paid']);
     // The discount is split over the rates by their charges: 1100 × 9000/11000 = 900, × 2000/11000 = 200.
-    assert.deepEqual(a5.lines.map((l: any) => [l.kind, l.amount, l.vat_rate, l.vat_amount]), [
-      ['licensed', 9000, 'standard', 1742], // round(9000 × 24/124) = round(1741.94)
-      ['metered', 2000, 'reduced', 198], // round(2000 × 11/111) = round(198.2)
-      ['discount', -900, 'standard', -174], // round(-174.19)
-      ['discount', -200, 'reduced', -20], // round(-19.82)
-    ]);
-    assert.deepEqual([a5.vat_amount, a5.vat_breakdown.map((b: any) => [b.vat_rate, b.vat_amount, b.amount_including_vat])], [1746, [['standard', 1568, 8100], ['reduced', 178, 1800]]]);
+    assert.deepEqual(
+      a5.lines.map((l: any) => [l.kind, l.amount, l.vat_rate, l.vat_amount]),
+      [
+        ['licensed', 9000, 'standard', 1742], // round(9000 × 24/124) = round(1741.94)
+        ['metered', 2000, 'reduced', 198], // round(2000 × 11/111) = round(198.2)
+        ['discount', -900, 'standard', -174], // round(-174.19)
+        ['discount', -200, 'reduced', -20], // round(-19.82)
+      ],
+    );
+    assert.deepEqual(
+      [a5.vat_amount, a5.vat_breakdown.map((b: any) => [b.vat_rate, b.vat_amount, b.amount_including_vat])],
+      [
+        1746,
+        [
+          ['standard', 1568, 8100],
+          ['reduced', 178, 1800],
+        ],
+      ],
+    );
 
     // Summer and autumn, month by month; then cancel at period end.
     for (const t of ['2025-07-01', '2025-08-01', '2025-09-01', '2025-10-01', '2025-11-01']) await advance(`${t}T00:00:00.000Z`);
@@ -207,14 +237,23 @@ describe('scenario: a year of billing on a test clock', function () {
       ],
     );
     const final = await invoice(ia[10].id);
-    assert.deepEqual(final.lines.map((l: any) => [l.kind, l.quantity, l.amount, l.period_end]), [['metered', 200, 400, '2025-12-01T00:00:00.000Z']]);
-    assert.equal(ia.reduce((n, i) => n + i.amount_paid, 0), 90800);
+    assert.deepEqual(
+      final.lines.map((l: any) => [l.kind, l.quantity, l.amount, l.period_end]),
+      [['metered', 200, 400, '2025-12-01T00:00:00.000Z']],
+    );
+    assert.equal(
+      ia.reduce((n, i) => n + i.amount_paid, 0),
+      90800,
+    );
     // Exactly one invoice per period and one successful charge per invoice.
     const keys = await env.db.invoice.findMany({ where: { subscriptionId: subA.id }, select: { periodKey: true } });
     assert.equal(new Set(keys.map((k) => k.periodKey)).size, 11);
     const charges = (await createGateways({ mode: 'test', db: env.db }).cardAcquirer.listCharges(m.id, { limit: 1000 })).filter((c) => c.status === 'succeeded');
     assert.equal(charges.length, 11);
-    assert.equal(charges.reduce((n, c) => n + c.amount, 0), 90800);
+    assert.equal(
+      charges.reduce((n, c) => n + c.amount, 0),
+      90800,
+    );
 
     // The ledger: every posting balances, nothing is receivable, revenue is the year's totals less VAT.
     const ledger = await assertLedgerInvariants(env.db, m.id);

@@ -109,7 +109,16 @@ async function start(): Promise<TestEnv> {
   // Built once, as a composition root does, and shared by the worker and every app of the env.
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
   const metrics = createMetrics();
-  const worker = await createBillingWorker({ db, config, gateways, log: testLog, metrics, address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const worker = await createBillingWorker({
+    db,
+    config,
+    gateways,
+    log: testLog,
+    metrics,
+    address: temporalAddress,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+  });
   const running = worker.run();
   cleanups.push(async () => {
     await worker.shutdown();

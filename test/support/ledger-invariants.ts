@@ -64,7 +64,11 @@ export async function assertLedgerInvariants(db: Db, merchantId: string, mode: '
        WHERE c.merchant_id = ${merchantId} AND c.mode = ${mode}::"Mode"
     ) x GROUP BY rate`;
   const vatPayable = Object.fromEntries(vatLedger.filter((r) => BigInt(r.balance) !== 0n).map((r) => [r.account.slice('vat_payable:'.length), Number(r.balance)]));
-  assert.deepEqual(vatPayable, Object.fromEntries(vatDocs.filter((r) => BigInt(r.vat) !== 0n).map((r) => [r.rate, Number(r.vat)])), 'VAT payable per rate = invoices less credit notes');
+  assert.deepEqual(
+    vatPayable,
+    Object.fromEntries(vatDocs.filter((r) => BigInt(r.vat) !== 0n).map((r) => [r.rate, Number(r.vat)])),
+    'VAT payable per rate = invoices less credit notes',
+  );
 
   return { postings: counts[0]!.postings, entries: counts[0]!.entries, receivable, revenue, vatPayable };
 }

@@ -30,7 +30,10 @@ describe('workflow code purity', () => {
         const typeOnly = Boolean(m[1]);
         const target = m[2]!;
         if (typeOnly) continue;
-        assert.ok(ALLOWED_VALUE_IMPORTS.some((r) => r.test(target)), `${rel} imports ${target}`);
+        assert.ok(
+          ALLOWED_VALUE_IMPORTS.some((r) => r.test(target)),
+          `${rel} imports ${target}`,
+        );
         const resolved = path.resolve(path.dirname(file), target);
         assert.ok(!FORBIDDEN_TARGETS.some((r) => r.test(resolved + '/')), `${rel} imports ${target} (I/O code)`);
       }

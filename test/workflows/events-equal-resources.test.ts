@@ -8,7 +8,19 @@ import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../support/env';
 import { EVENT_TYPE_NAMES } from '../../src/events';
 import { createGateways, planSimulatorFault } from '../../src/gateways';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, eventually, monthlyPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
+import {
+  advanceClock,
+  attachCard,
+  attachToClock,
+  createClock,
+  createCustomer,
+  eventually,
+  monthlyPrice,
+  ok,
+  subMerchant,
+  TEST_CARDS,
+  type SubMerchant,
+} from '../api/subscriptions/fixtures';
 
 /** The resource an event type is about: the part before the dot (payment_method.attached → payment_method). */
 const resourceOf = (type: string) => type.slice(0, type.indexOf('.'));

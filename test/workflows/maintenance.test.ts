@@ -17,7 +17,15 @@ describe('maintenance workflow (real Temporal dev server)', () => {
     const retention = env.config.idempotencyRetentionHours;
     const old = new Date(Date.now() - (retention + 2) * 3_600_000);
     await env.db.idempotencyKey.createMany({
-      data: Array.from({ length: 7 }, (_, i) => ({ merchantId: m.id, mode: 'test' as const, key: `old-${i}`, requestMethod: 'POST', requestPath: '/x', responseStatus: 201, createdAt: old })),
+      data: Array.from({ length: 7 }, (_, i) => ({
+        merchantId: m.id,
+        mode: 'test' as const,
+        key: `old-${i}`,
+        requestMethod: 'POST',
+        requestPath: '/x',
+        responseStatus: 201,
+        createdAt: old,
+      })),
     });
     await env.db.idempotencyKey.create({ data: { merchantId: m.id, mode: 'test', key: 'fresh', requestMethod: 'POST', requestPath: '/x', responseStatus: 201 } });
     await env.db.rateLimitWindow.create({ data: { apiKeyId: 'key_old', windowStart: new Date(Date.now() - 3 * 86_400_000), count: 3 } });
@@ -47,7 +55,11 @@ describe('maintenance workflow (real Temporal dev server)', () => {
     } finally {
       // ensureSchedules registers every periodic schedule: none may keep running into the
       // tests that follow (a reconciler firing mid-test would race the test's own run).
-      for (const id of Object.values(scheduleIds)) await env.client.schedule.getHandle(id).delete().catch(() => undefined);
+      for (const id of Object.values(scheduleIds))
+        await env.client.schedule
+          .getHandle(id)
+          .delete()
+          .catch(() => undefined);
     }
   });
 });

@@ -88,7 +88,12 @@ describe('payment session workflow (real Temporal)', function () {
     const started = await paymentSessionWorkflowClient({ client: async () => env.client, taskQueue: env.config.taskQueue }).start(row);
     assert.equal(started, false);
     await assert.rejects(
-      env.client.workflow.start('paymentSessionWorkflow', { taskQueue: env.config.taskQueue, workflowId: workflowIds.paymentSession(s.id), args: [{}], workflowIdReusePolicy: 'REJECT_DUPLICATE' }),
+      env.client.workflow.start('paymentSessionWorkflow', {
+        taskQueue: env.config.taskQueue,
+        workflowId: workflowIds.paymentSession(s.id),
+        args: [{}],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      }),
       (e: unknown) => e instanceof WorkflowExecutionAlreadyStartedError,
     );
   });
@@ -136,7 +141,9 @@ describe('payment session workflow (real Temporal)', function () {
 
     it('works in live mode too', async () => {
       const lm = await newMerchant(env, { live: true });
-      const s = await created(await call(env, 'POST', '/v1/payment_sessions', { key: lm.liveSecretKey, merchant: lm.id, body: { amount: 10, return_url: 'https://shop.example.is/x' } }));
+      const s = await created(
+        await call(env, 'POST', '/v1/payment_sessions', { key: lm.liveSecretKey, merchant: lm.id, body: { amount: 10, return_url: 'https://shop.example.is/x' } }),
+      );
       const r = await expirePaymentSession(env.db, { sessionId: s.id, merchantId: lm.id, mode: 'live' }, new Date(Date.now() + 25 * 3600 * 1000));
       assert.deepEqual(r, { outcome: 'expired', paymentCanceled: true });
     });

@@ -92,7 +92,9 @@ describe('refund workflow (real Temporal)', function () {
     const { payment } = await paidPayment(m, 800);
     // A refund that committed two minutes ago whose workflow was never started.
     const refundId = newId('refund');
-    await env.db.refund.create({ data: { id: refundId, merchantId: m.id, mode: 'test', paymentId: payment.id, amount: 300n, currency: 'ISK', createdAt: new Date(Date.now() - 120_000) } });
+    await env.db.refund.create({
+      data: { id: refundId, merchantId: m.id, mode: 'test', paymentId: payment.id, amount: 300n, currency: 'ISK', createdAt: new Date(Date.now() - 120_000) },
+    });
     const h = await env.client.workflow.start(REFUND_RECONCILER_WORKFLOW, {
       taskQueue: env.config.taskQueue,
       workflowId: `test-refund-reconciler-${refundId}`,

@@ -22,9 +22,7 @@ describe('workflow replay against recorded histories', function () {
   this.timeout(120_000);
 
   it('has a recorded history for every workflow type', async () => {
-    const recorded = new Set(
-      histories().map((h) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name),
-    );
+    const recorded = new Set(histories().map((h) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
     const workflows = Object.keys(await import('../../workflows'));
     for (const wf of workflows) assert.ok(recorded.has(wf), `no recorded history for workflow ${wf}: run RECORD_HISTORIES=1 npm test`);
   });

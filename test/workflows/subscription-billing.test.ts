@@ -25,8 +25,7 @@ describe('subscription billing cycle on test clocks', function () {
     const pm = opts.card === undefined ? null : await attachCard(m, customer.id, opts.card);
     return { clock, customer, pm };
   }
-  const invoices = async (subId: string) =>
-    (await ok(m.call('GET', `/v1/invoices?subscription=${subId}&limit=100`))).data.reverse() as any[];
+  const invoices = async (subId: string) => (await ok(m.call('GET', `/v1/invoices?subscription=${subId}&limit=100`))).data.reverse() as any[];
   const sub = (id: string) => ok(m.call('GET', `/v1/subscriptions/${id}`));
   const setCard = async (pmId: string, behaviour: 'succeed' | 'default') => {
     const row = await env.db.paymentMethod.findUniqueOrThrow({ where: { id: pmId } });
@@ -43,9 +42,10 @@ describe('subscription billing cycle on test clocks', function () {
     let now = await sub(s.id);
     assert.deepEqual([now.status, now.current_period_start, now.current_period_end], ['active', '2025-02-01T10:00:00.000Z', '2025-03-01T10:00:00.000Z']);
     let inv = await invoices(s.id);
-    assert.deepEqual(inv.map((i) => [i.billing_reason, i.status, i.amount_due, i.period_start, i.period_end]), [
-      ['subscription_cycle', 'paid', 5970, '2025-02-01T10:00:00.000Z', '2025-03-01T10:00:00.000Z'],
-    ]);
+    assert.deepEqual(
+      inv.map((i) => [i.billing_reason, i.status, i.amount_due, i.period_start, i.period_end]),
+      [['subscription_cycle', 'paid', 5970, '2025-02-01T10:00:00.000Z', '2025-03-01T10:00:00.000Z']],
+    );
     assert.equal(inv[0].finalized_at, '2025-02-01T10:00:00.000Z');
     assert.equal(inv[0].paid_at, '2025-02-01T10:00:00.000Z');
 
@@ -54,11 +54,14 @@ describe('subscription billing cycle on test clocks', function () {
     now = await sub(s.id);
     assert.deepEqual([now.current_period_start, now.current_period_end], ['2025-04-01T10:00:00.000Z', '2025-05-01T10:00:00.000Z']);
     inv = await invoices(s.id);
-    assert.deepEqual(inv.map((i) => [i.status, i.amount_paid, i.period_start, i.paid_at]), [
-      ['paid', 5970, '2025-02-01T10:00:00.000Z', '2025-02-01T10:00:00.000Z'],
-      ['paid', 5970, '2025-03-01T10:00:00.000Z', '2025-03-01T10:00:00.000Z'],
-      ['paid', 5970, '2025-04-01T10:00:00.000Z', '2025-04-01T10:00:00.000Z'],
-    ]);
+    assert.deepEqual(
+      inv.map((i) => [i.status, i.amount_paid, i.period_start, i.paid_at]),
+      [
+        ['paid', 5970, '2025-02-01T10:00:00.000Z', '2025-02-01T10:00:00.000Z'],
+        ['paid', 5970, '2025-03-01T10:00:00.000Z', '2025-03-01T10:00:00.000Z'],
+        ['paid', 5970, '2025-04-01T10:00:00.000Z', '2025-04-01T10:00:00.000Z'],
+      ],
+    );
     const row = await env.db.subscription.findUniqueOrThrow({ where: { id: s.id } });
     assert.equal(row.clockSyncedTo?.toISOString(), '2025-04-15T00:00:00.000Z');
     const state: any = await env.client.workflow.getHandle(workflowIds.subscription(s.id)).query('state');
@@ -143,7 +146,10 @@ describe('subscription billing cycle on test clocks', function () {
   it('send_invoice: a bank claim due after days_until_due; overdue is past_due; paid late returns it to active', async () => {
     const { clock, customer } = await clockCustomer('2025-09-01T12:00:00.000Z', { kennitala: '1201743399' });
     const price = await monthlyPrice(m, 4990);
-    const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }], collection_method: 'send_invoice', days_until_due: 10 } }), 201);
+    const s = await ok(
+      m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }], collection_method: 'send_invoice', days_until_due: 10 } }),
+      201,
+    );
     assert.deepEqual([s.collection_method, s.days_until_due], ['send_invoice', 10]);
     await advanceClock(m, clock.id, '2025-09-02T00:00:00.000Z');
     const [first] = await invoices(s.id);
@@ -191,7 +197,10 @@ describe('subscription billing cycle on test clocks', function () {
     assert.equal((await sub(s.id)).status, 'active');
     sent = await notices(s.id);
     assert.equal(sent.length, 1);
-    assert.deepEqual((await invoices(s.id)).map((i) => [i.status, i.amount_paid]), [['paid', 990]]);
+    assert.deepEqual(
+      (await invoices(s.id)).map((i) => [i.status, i.amount_paid]),
+      [['paid', 990]],
+    );
     // The first run (trial notice, trial end, then continue-as-new) is the history to replay.
     await maybeRecordHistory(env.client.workflow.getHandle(workflowIds.subscription(s.id), firstRun), 'subscription-trial-notice');
 

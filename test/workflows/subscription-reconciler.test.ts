@@ -24,7 +24,14 @@ describe('subscription reconciler (real Temporal)', function () {
     await attachCard(m, customer.id);
     const price = await monthlyPrice(m, 2500);
     // An API instance whose Temporal is down: the row commits, the workflow start fails.
-    const down = { taskQueue: env.config.taskQueue, address: 'nowhere', namespace: 'default', client: () => Promise.reject(new Error('connect ECONNREFUSED')), healthy: async () => false, close: async () => undefined } as unknown as TemporalProvider;
+    const down = {
+      taskQueue: env.config.taskQueue,
+      address: 'nowhere',
+      namespace: 'default',
+      client: () => Promise.reject(new Error('connect ECONNREFUSED')),
+      healthy: async () => false,
+      close: async () => undefined,
+    } as unknown as TemporalProvider;
     const baseUrl = await env.startApp({}, down);
     const res = await call(env, 'POST', '/v1/subscriptions', { baseUrl, key: m.secretKey, merchant: m.id, body: { customer: customer.id, items: [{ price: price.id }] } });
     assert.equal(res.status, 201, res.text);

@@ -28,7 +28,10 @@ describe('refusals from outside systems are business outcomes', function () {
     const customer = await createCustomer(m, { kennitala });
     await attachToClock(m, clock.id, customer.id);
     const price = await monthlyPrice(m, 4990);
-    const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }], collection_method: 'send_invoice', days_until_due: 10 } }), 201);
+    const s = await ok(
+      m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }], collection_method: 'send_invoice', days_until_due: 10 } }),
+      201,
+    );
     return { clock, customer, s };
   }
 
@@ -63,7 +66,13 @@ describe('refusals from outside systems are business outcomes', function () {
     // The next period is billed (and refused the same way: the customer is still wrong).
     await advanceClock(m, clock.id, '2027-04-01T09:00:00.000Z');
     let all = await invoices(s.id);
-    assert.deepEqual(all.map((i) => [i.status, i.last_payment_error?.code ?? null]), [['open', 'account_closed'], ['open', 'account_closed']]);
+    assert.deepEqual(
+      all.map((i) => [i.status, i.last_payment_error?.code ?? null]),
+      [
+        ['open', 'account_closed'],
+        ['open', 'account_closed'],
+      ],
+    );
     assert.equal(await workflowStatus(s.id), 'RUNNING');
 
     // The merchant fixes the kennitala and retries each invoice by hand: new claims, then paid.

@@ -35,11 +35,14 @@ describe('subscription workflow: a renewal in one activity', function () {
 
     await advanceClock(m, clock.id, '2025-05-20T00:00:00.000Z');
     const invoices = (await ok(m.call('GET', `/v1/invoices?subscription=${s.id}&limit=10`))).data.reverse() as any[];
-    assert.deepEqual(invoices.map((i) => [i.billing_reason, i.status, i.amount_paid, i.period_start, i.finalized_at, i.paid_at]), [
-      ['subscription_create', 'paid', 2490, '2025-03-10T08:00:00.000Z', '2025-03-10T08:00:00.000Z', '2025-03-10T08:00:00.000Z'],
-      ['subscription_cycle', 'paid', 2490, '2025-04-10T08:00:00.000Z', '2025-04-10T08:00:00.000Z', '2025-04-10T08:00:00.000Z'],
-      ['subscription_cycle', 'paid', 2490, '2025-05-10T08:00:00.000Z', '2025-05-10T08:00:00.000Z', '2025-05-10T08:00:00.000Z'],
-    ]);
+    assert.deepEqual(
+      invoices.map((i) => [i.billing_reason, i.status, i.amount_paid, i.period_start, i.finalized_at, i.paid_at]),
+      [
+        ['subscription_create', 'paid', 2490, '2025-03-10T08:00:00.000Z', '2025-03-10T08:00:00.000Z', '2025-03-10T08:00:00.000Z'],
+        ['subscription_cycle', 'paid', 2490, '2025-04-10T08:00:00.000Z', '2025-04-10T08:00:00.000Z', '2025-04-10T08:00:00.000Z'],
+        ['subscription_cycle', 'paid', 2490, '2025-05-10T08:00:00.000Z', '2025-05-10T08:00:00.000Z', '2025-05-10T08:00:00.000Z'],
+      ],
+    );
     const row = await env.db.subscription.findUniqueOrThrow({ where: { id: s.id } });
     assert.equal(row.clockSyncedTo?.toISOString(), '2025-05-20T00:00:00.000Z');
 

@@ -5,7 +5,19 @@ import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../support/env';
 import { expectError } from '../support/api';
 import { createGateways } from '../../src/gateways';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, eventually, monthlyPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
+import {
+  advanceClock,
+  attachCard,
+  attachToClock,
+  createClock,
+  createCustomer,
+  eventually,
+  monthlyPrice,
+  ok,
+  subMerchant,
+  TEST_CARDS,
+  type SubMerchant,
+} from '../api/subscriptions/fixtures';
 
 const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
@@ -57,12 +69,21 @@ describe('timestamps of test-clock billing', function () {
     expectError(await event(onClock.id, '2031-06-01T00:05:00.001Z'), 400, 'validation_failed', 'timestamp');
     // A wall-time customer keeps the wall clock's limit.
     expectError(await event(wall.id, '2031-06-01T00:04:00.000Z'), 400, 'validation_failed', 'timestamp');
-    const batch = await ok(m.call('POST', '/v1/events/batch', { body: { events: [
-      { event_name: 'calls', customer: onClock.id, timestamp: '2031-06-01T00:01:00.000Z' },
-      { event_name: 'calls', customer: onClock.id, timestamp: '2031-06-02T00:00:00.000Z' },
-    ] } }));
+    const batch = await ok(
+      m.call('POST', '/v1/events/batch', {
+        body: {
+          events: [
+            { event_name: 'calls', customer: onClock.id, timestamp: '2031-06-01T00:01:00.000Z' },
+            { event_name: 'calls', customer: onClock.id, timestamp: '2031-06-02T00:00:00.000Z' },
+          ],
+        },
+      }),
+    );
     assert.equal(batch.ingested, 1);
-    assert.deepEqual(batch.errors.map((e: any) => e.index), [1]);
+    assert.deepEqual(
+      batch.errors.map((e: any) => e.index),
+      [1],
+    );
   });
 
   it('a year on a test clock: nothing is dated before what caused it or after the clock', async () => {
@@ -96,7 +117,12 @@ describe('timestamps of test-clock billing', function () {
       // Billing objects' events (customers and their cards are wall-time objects: docs/test-clocks.md).
       const events = (await list('/v1/webhook_events')).filter((e) => ['invoice', 'payment', 'refund', 'subscription', 'credit_note'].includes(e.data?.object));
       const stamps = (o: any) => ['created_at', 'finalized_at', 'paid_at', 'due_date', 'succeeded_at', 'voided_at'].map((k) => [k, o[k]] as const).filter(([, v]) => v);
-      for (const [kind, objs] of [['invoice', invoices], ['payment', payments], ['refund', refunds], ['event', events]] as const) {
+      for (const [kind, objs] of [
+        ['invoice', invoices],
+        ['payment', payments],
+        ['refund', refunds],
+        ['event', events],
+      ] as const) {
         for (const o of objs) {
           for (const [k, v] of stamps(o)) {
             if (k === 'due_date') continue; // a due date is in the future by design
@@ -104,7 +130,10 @@ describe('timestamps of test-clock billing', function () {
           }
           if (seen.has(o.id)) continue;
           seen.add(o.id);
-          assert.ok(ms(o.created_at) >= previous, `${label}: new ${kind} ${o.id} (${o.type ?? ''}) created_at ${o.created_at} is before the advance from ${new Date(previous).toISOString()}`);
+          assert.ok(
+            ms(o.created_at) >= previous,
+            `${label}: new ${kind} ${o.id} (${o.type ?? ''}) created_at ${o.created_at} is before the advance from ${new Date(previous).toISOString()}`,
+          );
         }
       }
       // Causes come first: an invoice is made, then finalized, then paid; a payment follows its invoice; an event its object.
@@ -144,11 +173,15 @@ describe('timestamps of test-clock billing', function () {
         await eventually(async () => ((await ok(m.call('GET', `/v1/refunds/${refund.id}`))).status === 'succeeded' ? true : undefined), 'refund succeeded');
         const item = (await ok(m.call('GET', `/v1/subscriptions/${subs[0].id}`))).items[0];
         await ok(m.call('POST', `/v1/subscription_items/${item.id}`, { body: { quantity: 2, proration_behavior: 'always_invoice' } }));
-        await eventually(async () => ((await list(`/v1/invoices?subscription=${subs[0].id}`)).some((i) => i.billing_reason === 'subscription_update' && i.status !== 'draft') ? true : undefined), 'update invoice finalized');
+        await eventually(
+          async () => ((await list(`/v1/invoices?subscription=${subs[0].id}`)).some((i) => i.billing_reason === 'subscription_update' && i.status !== 'draft') ? true : undefined),
+          'update invoice finalized',
+        );
         await check(ms(t), 'month 2 commands');
       }
       // Pay each open bank claim at the clock's time.
-      for (const inv of await list(`/v1/invoices?subscription=${subs[1].id}&status=open`)) await ok(m.call('POST', `/v1/test_helpers/invoices/${inv.id}/pay_bank_claim`, { body: {} }));
+      for (const inv of await list(`/v1/invoices?subscription=${subs[1].id}&status=open`))
+        await ok(m.call('POST', `/v1/test_helpers/invoices/${inv.id}/pay_bank_claim`, { body: {} }));
       await check(ms(t), `month ${month} claims paid`);
     }
     const all = await list(`/v1/invoices?subscription=${subs[0].id}`);

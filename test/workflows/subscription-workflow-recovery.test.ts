@@ -29,11 +29,16 @@ describe('subscription workflows that end anyway are restarted by the reconciler
     })) as ReconcileSubscriptionsResult;
   /** Runs the reconciler until the terminated run shows in visibility and is handled. */
   const reconcileUntil = (what: 'restarted' | 'halted', subId: string) =>
-    eventually(async () => {
-      await reconcile();
-      const rows = await env.db.subscriptionWorkflowRecovery.findMany({ where: { subscriptionId: subId, action: what } });
-      return rows.length > 0 ? rows : undefined;
-    }, `reconciler ${what} ${subId}`, 100, 300);
+    eventually(
+      async () => {
+        await reconcile();
+        const rows = await env.db.subscriptionWorkflowRecovery.findMany({ where: { subscriptionId: subId, action: what } });
+        return rows.length > 0 ? rows : undefined;
+      },
+      `reconciler ${what} ${subId}`,
+      100,
+      300,
+    );
   const invoices = async (subId: string) => (await ok(m.call('GET', `/v1/invoices?subscription=${subId}&limit=100`))).data.reverse() as any[];
 
   it('terminated mid-life: restarted from the row, reported, and the next periods bill exactly once', async () => {
@@ -44,14 +49,20 @@ describe('subscription workflows that end anyway are restarted by the reconciler
     const price = await monthlyPrice(m, 3300);
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
     await advanceClock(m, clock.id, '2028-01-20T00:00:00.000Z');
-    assert.deepEqual((await invoices(s.id)).map((i) => i.status), ['paid']);
+    assert.deepEqual(
+      (await invoices(s.id)).map((i) => i.status),
+      ['paid'],
+    );
 
     const handle = env.client.workflow.getHandle(workflowIds.subscription(s.id));
     const terminatedRun = (await handle.describe()).runId;
     await handle.terminate('operator test: terminate a subscription workflow');
     assert.equal((await handle.describe()).status.name, 'TERMINATED');
     // The suite's end-of-run check lists workflows by status through the same visibility query.
-    await eventually(async () => ((await subscriptionWorkflowsWithStatus('Terminated')).some((w) => w.startsWith(`subscription/${s.id} `)) ? true : undefined), 'visible as terminated');
+    await eventually(
+      async () => ((await subscriptionWorkflowsWithStatus('Terminated')).some((w) => w.startsWith(`subscription/${s.id} `)) ? true : undefined),
+      'visible as terminated',
+    );
 
     const [recovery] = await reconcileUntil('restarted', s.id);
     assert.deepEqual([recovery!.closedRunId, recovery!.closedStatus, recovery!.merchantId], [terminatedRun, 'TERMINATED', m.id]);
@@ -67,11 +78,14 @@ describe('subscription workflows that end anyway are restarted by the reconciler
     // Billing continues from the row: the renewals come, each invoiced and charged once.
     await advanceClock(m, clock.id, '2028-03-15T00:00:00.000Z');
     const all = await invoices(s.id);
-    assert.deepEqual(all.map((i) => [i.status, i.period_start]), [
-      ['paid', '2028-01-10T08:00:00.000Z'],
-      ['paid', '2028-02-10T08:00:00.000Z'],
-      ['paid', '2028-03-10T08:00:00.000Z'],
-    ]);
+    assert.deepEqual(
+      all.map((i) => [i.status, i.period_start]),
+      [
+        ['paid', '2028-01-10T08:00:00.000Z'],
+        ['paid', '2028-02-10T08:00:00.000Z'],
+        ['paid', '2028-03-10T08:00:00.000Z'],
+      ],
+    );
     const charges = await createGateways({ mode: 'test', db: env.db }).cardAcquirer.listCharges(m.id, { limit: 100 });
     const mine = charges.filter((c) => all.some((i) => c.idempotencyKey.startsWith(`${i.id}:`)));
     assert.equal(mine.length, 3);
@@ -87,10 +101,15 @@ describe('subscription workflows that end anyway are restarted by the reconciler
     for (let i = 1; i <= MAX_RESTARTS_PER_DAY; i++) {
       await eventually(async () => ((await handle.describe()).status.name === 'RUNNING' ? true : undefined), 'running');
       await handle.terminate(`crash loop ${i}`);
-      await eventually(async () => {
-        await reconcile();
-        return (await env.db.subscriptionWorkflowRecovery.count({ where: { subscriptionId: s.id, action: 'restarted' } })) === i ? true : undefined;
-      }, `restart ${i}`, 100, 300);
+      await eventually(
+        async () => {
+          await reconcile();
+          return (await env.db.subscriptionWorkflowRecovery.count({ where: { subscriptionId: s.id, action: 'restarted' } })) === i ? true : undefined;
+        },
+        `restart ${i}`,
+        100,
+        300,
+      );
     }
     await eventually(async () => ((await handle.describe()).status.name === 'RUNNING' ? true : undefined), 'running');
     await handle.terminate('crash loop: one too many');

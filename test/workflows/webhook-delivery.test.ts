@@ -190,7 +190,11 @@ describe('webhook delivery workflow (real HTTPS receivers, real Temporal)', func
     [d] = await deliveriesOf(ep.id);
     assert.equal(d.status, 'succeeded');
     assert.equal(d.attempt_count, 7);
-    assert.deepEqual(d.attempts.map((a: any) => a.attempt_number), [7, 6, 5, 4, 3, 2, 1], 'no attempt recorded twice');
+    assert.deepEqual(
+      d.attempts.map((a: any) => a.attempt_number),
+      [7, 6, 5, 4, 3, 2, 1],
+      'no attempt recorded twice',
+    );
     await maybeRecordHistory(h.deliveryHandle(evt.id, ep.id), 'webhook-delivery-manual');
   });
 
@@ -232,7 +236,10 @@ describe('webhook delivery workflow (real HTTPS receivers, real Temporal)', func
     await h.deliveryHandle(paid.id, epOnly.id).result();
     await h.deliveryHandle(paid.id, epAll.id).result();
     await h.deliveryHandle(created.id, epAll.id).result();
-    assert.deepEqual(only.requests.map((q) => q.json.type), ['invoice.paid']);
+    assert.deepEqual(
+      only.requests.map((q) => q.json.type),
+      ['invoice.paid'],
+    );
     assert.deepEqual(all.requests.map((q) => q.json.type).sort(), ['invoice.paid', 'subscription.created']);
     assert.equal((await deliveriesOf(epOnly.id)).length, 1);
     // No delivery, and no workflow, for the type the endpoint did not choose.
@@ -253,8 +260,11 @@ describe('webhook delivery workflow (real HTTPS receivers, real Temporal)', func
     await h.call(m, 'PATCH', `/v1/webhook_endpoints/${off.id}`, { body: { disabled: true } });
     const after = await h.emit(m.id, 'customer.created', customer('cus_after'));
     await h.deliveryHandle(after.id, ep.id).result();
-    assert.deepEqual(r.requests.map((q) => q.json.id), [after.id]);
-    assert.equal((await env.db.webhookDelivery.count({ where: { eventId: before.id } })), 0);
+    assert.deepEqual(
+      r.requests.map((q) => q.json.id),
+      [after.id],
+    );
+    assert.equal(await env.db.webhookDelivery.count({ where: { eventId: before.id } }), 0);
     assert.equal((await deliveriesOf(off.id)).length, 0);
   });
 
@@ -265,9 +275,7 @@ describe('webhook delivery workflow (real HTTPS receivers, real Temporal)', func
       const evt = await h.emit(m.id, 'customer.updated', customer(`cus_${how}`));
       await attemptRecorded(evt.id, ep.id);
       const res =
-        how === 'disable'
-          ? await h.call(m, 'PATCH', `/v1/webhook_endpoints/${ep.id}`, { body: { disabled: true } })
-          : await h.call(m, 'DELETE', `/v1/webhook_endpoints/${ep.id}`);
+        how === 'disable' ? await h.call(m, 'PATCH', `/v1/webhook_endpoints/${ep.id}`, { body: { disabled: true } }) : await h.call(m, 'DELETE', `/v1/webhook_endpoints/${ep.id}`);
       assert.equal(res.status, 200);
       const stoppedAt = Date.now();
       const result = (await h.deliveryHandle(evt.id, ep.id).result()) as WebhookDeliveryResult;
@@ -278,12 +286,15 @@ describe('webhook delivery workflow (real HTTPS receivers, real Temporal)', func
       assert.equal(d.status, 'failed');
       assert.equal(d.nextRetryAt, null);
       assert.match(d.lastError ?? '', how === 'disable' ? /endpoint_disabled/ : /endpoint_deleted/);
-      assert.ok(d.attempts.every((a) => a.attemptedAt.getTime() <= stoppedAt), 'no attempt started after the change');
+      assert.ok(
+        d.attempts.every((a) => a.attemptedAt.getTime() <= stoppedAt),
+        'no attempt started after the change',
+      );
       assert.equal(r.requests.length, d.attempts.length);
     }
   });
 
-  it('a manual retry of a disabled endpoint\'s delivery is refused until it is enabled again', async () => {
+  it("a manual retry of a disabled endpoint's delivery is refused until it is enabled again", async () => {
     const r = await receiver((n) => (n === 1 ? 500 : 200));
     const ep = await createEndpoint(h, m, { url: r.url(), events: ['customer.updated'] });
     const evt = await h.emit(m.id, 'customer.updated', customer('cus_reenable'));

@@ -141,7 +141,10 @@ describe('webhook outbox reconciler (real Temporal)', function () {
       // The leftover delivery of the deleted endpoint was started and stopped, not left pending.
       assert.equal(((await h.deliveryHandle(g1.id, goneEp.id).result()) as WebhookDeliveryResult).outcome, 'stopped');
       assert.equal((await env.db.webhookDelivery.findFirstOrThrow({ where: { eventId: g1.id } })).status, 'failed');
-      assert.deepEqual(own.requests.map((q) => q.json.id), [b1.id]);
+      assert.deepEqual(
+        own.requests.map((q) => q.json.id),
+        [b1.id],
+      );
       // Again: nothing is dispatched twice.
       assert.deepEqual(await dispatchEvents({ db: env.db, client: env.client, taskQueue: h.taskQueue }, all), { dispatched: 0, workflowsStarted: 0, failed: 0 });
     } finally {

@@ -42,7 +42,10 @@ async function accountPage(ctx: AppContext, d: Dashboard, failed?: { section: Se
             <>
               <p>Add this account to your authenticator app with the key below (or the otpauth link), then enter the code it shows.</p>
               <p>
-                Key: <span class="mono" id="totp-secret">{user.totpSecret}</span>
+                Key:{' '}
+                <span class="mono" id="totp-secret">
+                  {user.totpSecret}
+                </span>
               </p>
               <p class="mono" id="totp-uri">
                 {uri}
@@ -72,7 +75,13 @@ async function accountPage(ctx: AppContext, d: Dashboard, failed?: { section: Se
             <FormErrors state={st('password')} />
             <input type="text" name="username" value={user.email} autocomplete="username" hidden />
             <Field name="current_password" label="Current password" type="password" state={st('password')} input={{ autocomplete: 'current-password', required: true }} />
-            <Field name="new_password" label="New password (at least 10 characters)" type="password" state={st('password')} input={{ autocomplete: 'new-password', required: true, minLength: 10 }} />
+            <Field
+              name="new_password"
+              label="New password (at least 10 characters)"
+              type="password"
+              state={st('password')}
+              input={{ autocomplete: 'new-password', required: true, minLength: 10 }}
+            />
             <button type="submit">Change password</button>
           </form>
         </Panel>
@@ -105,7 +114,13 @@ export function accountPages(router: DashboardRouter, deps: AppDeps): void {
   const session = requireSession(deps);
   router.get('/account', session, async (ctx) => accountPage(ctx, dash(ctx)));
 
-  const post = (path: string, section: Section, action: string, run: (d: Dashboard) => (db: Dashboard['deps']['db']) => Promise<unknown>, notice?: 'totp_enabled' | 'totp_disabled' | 'password_changed') =>
+  const post = (
+    path: string,
+    section: Section,
+    action: string,
+    run: (d: Dashboard) => (db: Dashboard['deps']['db']) => Promise<unknown>,
+    notice?: 'totp_enabled' | 'totp_disabled' | 'password_changed',
+  ) =>
     router.post(path, session, async (ctx) => {
       const d = dash(ctx);
       try {
@@ -125,13 +140,32 @@ export function accountPages(router: DashboardRouter, deps: AppDeps): void {
     });
 
   post('/account/totp/setup', 'totp', 'user.totp_setup', (d) => async (db) => beginTotpSetup(db, await db.dashboardUser.findUniqueOrThrow({ where: { id: d.user.id } })));
-  post('/account/totp/confirm', 'totp', 'user.totp_enable', (d) => async (db) => confirmTotpSetup(db, await db.dashboardUser.findUniqueOrThrow({ where: { id: d.user.id } }), field(d.form, 'code'), new Date()), 'totp_enabled');
-  post('/account/totp/disable', 'totp', 'user.totp_disable', (d) => async (db) => disableTotp(db, await db.dashboardUser.findUniqueOrThrow({ where: { id: d.user.id } }), field(d.form, 'code'), new Date()), 'totp_disabled');
+  post(
+    '/account/totp/confirm',
+    'totp',
+    'user.totp_enable',
+    (d) => async (db) => confirmTotpSetup(db, await db.dashboardUser.findUniqueOrThrow({ where: { id: d.user.id } }), field(d.form, 'code'), new Date()),
+    'totp_enabled',
+  );
+  post(
+    '/account/totp/disable',
+    'totp',
+    'user.totp_disable',
+    (d) => async (db) => disableTotp(db, await db.dashboardUser.findUniqueOrThrow({ where: { id: d.user.id } }), field(d.form, 'code'), new Date()),
+    'totp_disabled',
+  );
   post(
     '/account/password',
     'password',
     'user.change_password',
-    (d) => async (db) => changePassword(db, { user: await db.dashboardUser.findUniqueOrThrow({ where: { id: d.user.id } }), currentSessionId: d.session.id, current: field(d.form, 'current_password'), next: field(d.form, 'new_password'), now: new Date() }),
+    (d) => async (db) =>
+      changePassword(db, {
+        user: await db.dashboardUser.findUniqueOrThrow({ where: { id: d.user.id } }),
+        currentSessionId: d.session.id,
+        current: field(d.form, 'current_password'),
+        next: field(d.form, 'new_password'),
+        now: new Date(),
+      }),
     'password_changed',
   );
 }

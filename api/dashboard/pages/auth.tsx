@@ -35,7 +35,8 @@ function SignInForm({ token, next, state, notice }: { token: string; next: strin
         </button>
       </form>
       <p class="muted">
-        No account? An owner of your company invites you from the dashboard's Team page, or an operator creates the first user with <span class="mono">npx billing users create</span>.
+        No account? An owner of your company invites you from the dashboard's Team page, or an operator creates the first user with{' '}
+        <span class="mono">npx billing users create</span>.
       </p>
     </AuthPage>
   );
@@ -54,7 +55,15 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
   router.get('/sign-in', async (ctx) => {
     if (await loadDashboard(ctx, deps)) return ctx.redirect(safeNext(ctx.query.next));
     const notice =
-      ctx.query.expired === '1' ? 'Your session has ended. Sign in again.' : ctx.query.notice === 'signed_out' ? 'You are signed out.' : ctx.query.notice === 'signed_out_everywhere' ? 'Every session of yours has ended. Sign in again.' : ctx.query.notice === 'welcome' ? 'Your account is ready. Sign in with your e-mail and new password.' : undefined;
+      ctx.query.expired === '1'
+        ? 'Your session has ended. Sign in again.'
+        : ctx.query.notice === 'signed_out'
+          ? 'You are signed out.'
+          : ctx.query.notice === 'signed_out_everywhere'
+            ? 'Every session of yours has ended. Sign in again.'
+            : ctx.query.notice === 'welcome'
+              ? 'Your account is ready. Sign in with your e-mail and new password.'
+              : undefined;
     sendBare(ctx, 'Sign in', <SignInForm token={preSessionToken(ctx)} next={safeNext(ctx.query.next)} notice={notice} />);
   });
 
@@ -64,7 +73,14 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
     const now = new Date();
     try {
       checkPreSession(ctx);
-      const r = await signIn(deps.db, { email: field(form, 'email'), password: field(form, 'password'), ip: clientIp(ctx), userAgent: userAgent(ctx), now, policy: sessionPolicy(deps) });
+      const r = await signIn(deps.db, {
+        email: field(form, 'email'),
+        password: field(form, 'password'),
+        ip: clientIp(ctx),
+        userAgent: userAgent(ctx),
+        now,
+        policy: sessionPolicy(deps),
+      });
       await recordAuditEntry(deps.db, {
         merchantId: r.user.merchantId,
         objectMode: null,
@@ -116,7 +132,12 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
       <form method="post" action="/dashboard/sign-in/two-step" id="two-step-form">
         <Csrf token={token} />
         <input type="hidden" name="next" value={next} />
-        <Field name="code" label="Code from your authenticator app" state={state} input={{ inputmode: 'numeric', autocomplete: 'one-time-code', required: true, autofocus: true, maxLength: 7 }} />
+        <Field
+          name="code"
+          label="Code from your authenticator app"
+          state={state}
+          input={{ inputmode: 'numeric', autocomplete: 'one-time-code', required: true, autofocus: true, maxLength: 7 }}
+        />
         <button type="submit" id="two-step-button">
           Continue
         </button>
@@ -137,13 +158,36 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
       assertSameOrigin(ctx);
       if (!tokensEqual(field(d.form, '_csrf') || '-', d.csrf)) throw errors.csrfTokenInvalid('The form expired; reload the page', '_csrf');
       await completeSecondFactor(deps.db, d.session, field(d.form, 'code'), d.ip, new Date());
-      await recordAuditEntry(deps.db, { merchantId: d.merchant.id, objectMode: null, actorUserId: d.user.id, actorEmail: d.user.email, action: 'session.second_factor', objectType: 'user', objectId: d.user.id, outcome: 'succeeded', ip: d.ip, userAgent: d.userAgent });
+      await recordAuditEntry(deps.db, {
+        merchantId: d.merchant.id,
+        objectMode: null,
+        actorUserId: d.user.id,
+        actorEmail: d.user.email,
+        action: 'session.second_factor',
+        objectType: 'user',
+        objectId: d.user.id,
+        outcome: 'succeeded',
+        ip: d.ip,
+        userAgent: d.userAgent,
+      });
       ctx.status = 303;
       ctx.redirect(next);
       ctx.status = 303;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      await recordAuditEntry(deps.db, { merchantId: d.merchant.id, objectMode: null, actorUserId: d.user.id, actorEmail: d.user.email, action: 'session.second_factor', objectType: 'user', objectId: d.user.id, outcome: 'failed', detail: { code: err.code }, ip: d.ip, userAgent: d.userAgent });
+      await recordAuditEntry(deps.db, {
+        merchantId: d.merchant.id,
+        objectMode: null,
+        actorUserId: d.user.id,
+        actorEmail: d.user.email,
+        action: 'session.second_factor',
+        objectType: 'user',
+        objectId: d.user.id,
+        outcome: 'failed',
+        detail: { code: err.code },
+        ip: d.ip,
+        userAgent: d.userAgent,
+      });
       sendBare(ctx, 'Two-step sign-in', twoStepForm(d.csrf, next, formStateFrom(err, d.form, ['code'])), err.status);
     }
   });
@@ -183,7 +227,8 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
       detail: () => ({ mode }),
       run: async (db) => {
         if (mode !== 'test' && mode !== 'live') throw errors.validationFailed('mode must be test or live', 'mode');
-        if (mode === 'live' && !d.merchant.liveEnabledAt) throw errors.liveModeNotEnabled('Live data is available once the business has gone live (Settings → Going live).', 'mode');
+        if (mode === 'live' && !d.merchant.liveEnabledAt)
+          throw errors.liveModeNotEnabled('Live data is available once the business has gone live (Settings → Going live).', 'mode');
         await setSessionViewMode(db, d.session.id, mode);
       },
     });
@@ -222,7 +267,19 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
     try {
       checkPreSession(ctx);
       const user = await acceptInvitation(deps.db, { token, password: field(form, 'password'), name: field(form, 'name') || null, now: new Date() });
-      await recordAuditEntry(deps.db, { merchantId: user.merchantId, objectMode: null, actorUserId: user.id, actorEmail: user.email, action: 'invitation.accept', objectType: 'invitation', objectId: inv.id, outcome: 'succeeded', detail: { role: user.role }, ip: clientIp(ctx), userAgent: userAgent(ctx) });
+      await recordAuditEntry(deps.db, {
+        merchantId: user.merchantId,
+        objectMode: null,
+        actorUserId: user.id,
+        actorEmail: user.email,
+        action: 'invitation.accept',
+        objectType: 'invitation',
+        objectId: inv.id,
+        outcome: 'succeeded',
+        detail: { role: user.role },
+        ip: clientIp(ctx),
+        userAgent: userAgent(ctx),
+      });
       ctx.status = 303;
       ctx.redirect('/dashboard/sign-in?notice=welcome');
       ctx.status = 303;

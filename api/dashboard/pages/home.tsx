@@ -83,7 +83,8 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
                 ))}
                 {attention.failedDeliveries.map((w) => (
                   <li>
-                    Webhook delivery <a href={`/dashboard/developers/deliveries?endpoint=${w.endpointId}`}>{w.id}</a> of {w.eventType} failed: {w.lastError ?? `HTTP ${w.lastStatusCode ?? '—'}`}
+                    Webhook delivery <a href={`/dashboard/developers/deliveries?endpoint=${w.endpointId}`}>{w.id}</a> of {w.eventType} failed:{' '}
+                    {w.lastError ?? `HTTP ${w.lastStatusCode ?? '—'}`}
                   </li>
                 ))}
               </ul>
@@ -91,13 +92,24 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
           </Panel>
           <div class="grid">
             <Panel title={`Revenue by month (${currency})`} id="chart-revenue-panel">
-              <Chart id="chart-revenue" title="Revenue by month" spec={{ type: 'bar', labels, currency, series: [{ label: 'Paid invoices', data: o.revenueByMonth.map((v) => major(v, currency)) }] }} />
+              <Chart
+                id="chart-revenue"
+                title="Revenue by month"
+                spec={{ type: 'bar', labels, currency, series: [{ label: 'Paid invoices', data: o.revenueByMonth.map((v) => major(v, currency)) }] }}
+              />
             </Panel>
             <Panel title="New and canceled subscriptions" id="chart-subs-panel">
               <Chart
                 id="chart-subscriptions"
                 title="New and canceled subscriptions"
-                spec={{ type: 'bar', labels, series: [{ label: 'New', data: o.newSubscriptionsByMonth }, { label: 'Canceled', data: o.canceledSubscriptionsByMonth }] }}
+                spec={{
+                  type: 'bar',
+                  labels,
+                  series: [
+                    { label: 'New', data: o.newSubscriptionsByMonth },
+                    { label: 'Canceled', data: o.canceledSubscriptionsByMonth },
+                  ],
+                }}
               />
             </Panel>
             <Panel title="Failed payments" id="chart-failed-panel">

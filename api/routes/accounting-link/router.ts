@@ -29,14 +29,7 @@ import { chartOfAccounts, vatCodes, type CatalogDeps } from '../../../src/domain
 import { updateAccountingSettings } from '../../../src/domain/accounting/update-accounting-settings';
 import { listSyncRecords, resyncRecord } from '../../../src/domain/accounting/sync-records';
 import { nudgeSyncWorkflow, startSyncWorkflow, stopSyncWorkflow } from '../../../src/temporal/accounting-sync-workflow';
-import {
-  presentAccountingLink,
-  presentAccountingSettings,
-  presentLedgerAccount,
-  presentProvider,
-  presentSyncRecord,
-  presentVatCode,
-} from '../../../src/objects/accounting-link';
+import { presentAccountingLink, presentAccountingSettings, presentLedgerAccount, presentProvider, presentSyncRecord, presentVatCode } from '../../../src/objects/accounting-link';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { callbackQuery, completeSchema, connectSchema, listSyncRecordsQuery, settingsSchema } from './schemas';
 
@@ -82,7 +75,11 @@ export function accountingLinkRoutes(router: Router<AppState>, deps: AppDeps, au
   router.post('/v1/accounting_link/complete', auth(), tx, async (ctx) => {
     const input = parseBody(completeSchema, ctx.state.body);
     const tenant = tenantOf(ctx);
-    const { link, replaced } = await completeAccountingLink(dbOf(ctx), tenant, deps.config, { provider: input.provider, credentials: input.credentials as Record<string, unknown>, now: new Date() });
+    const { link, replaced } = await completeAccountingLink(dbOf(ctx), tenant, deps.config, {
+      provider: input.provider,
+      credentials: input.credentials as Record<string, unknown>,
+      now: new Date(),
+    });
     startSync(ctx, tenant, link.id, replaced);
     ctx.status = 201;
     ctx.body = presentAccountingLink(link);

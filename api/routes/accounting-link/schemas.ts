@@ -8,17 +8,12 @@ export const connectSchema = yup.object({
 
 export const completeSchema = yup.object({
   provider: text(100).required(),
-  credentials: yup
-    .object()
-    .typeError('credentials must be an object')
-    .required(),
+  credentials: yup.object().typeError('credentials must be an object').required(),
 });
 
 export const settingsSchema = yup.object({
   default_gl_account: text(100).min(1, 'default_gl_account must not be empty'),
-  vat_code_mapping: yup
-    .object()
-    .typeError('vat_code_mapping must be an object'),
+  vat_code_mapping: yup.object().typeError('vat_code_mapping must be an object'),
 });
 
 export const callbackQuery = yup.object({

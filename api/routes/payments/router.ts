@@ -48,7 +48,10 @@ export function paymentsRoutes(router: Router<AppState>, deps: AppDeps, auth: Au
   router.post('/v1/payments/:id/confirm', auth(), steps, async (ctx) => {
     const id = pathId(ctx.params.id);
     const input = parseBody(confirmPaymentSchema, ctx.state.body);
-    const result = await confirmPaymentWithMethod({ db: deps.db, gateways: deps.gateways, now: new Date(), txMaxWaitMs: deps.config.transactionMaxWaitMs }, tenantOf(ctx), { paymentId: id, paymentMethodId: input.payment_method });
+    const result = await confirmPaymentWithMethod({ db: deps.db, gateways: deps.gateways, now: new Date(), txMaxWaitMs: deps.config.transactionMaxWaitMs }, tenantOf(ctx), {
+      paymentId: id,
+      paymentMethodId: input.payment_method,
+    });
     ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
     ctx.body = presentPayment(result.payment, result.invoiceId);
   });

@@ -24,7 +24,13 @@ export function subscriptionItemsRoutes(router: Router<AppState>, deps: AppDeps,
     await runSubscriptionCommand(deps, scopeOf(ctx), sub, {
       kind: 'add_item',
       itemId,
-      item: { price: input.price, quantity: input.quantity, credit_rollover: input.credit_rollover, included_units: input.included_units, metadata: (input.metadata ?? undefined) as Record<string, string> | undefined },
+      item: {
+        price: input.price,
+        quantity: input.quantity,
+        credit_rollover: input.credit_rollover,
+        included_units: input.included_units,
+        metadata: (input.metadata ?? undefined) as Record<string, string> | undefined,
+      },
       prorationBehavior: input.proration_behavior ?? 'create_prorations',
     });
     ctx.status = 201;

@@ -7,14 +7,18 @@ const int = () => yup.number().integer('${path} must be an integer');
 export const quantityField = () => int().min(0, '${path} must be at least 0').max(MAX_QUANTITY, `\${path} must be at most ${MAX_QUANTITY}`);
 export const includedUnitsField = () => int().min(0, '${path} must be at least 0').max(Number.MAX_SAFE_INTEGER, '${path} is too large').nullable();
 export const collectionMethodField = () => yup.string().oneOf(['charge_automatically', 'send_invoice'] as const, '${path} must be charge_automatically or send_invoice');
-export const prorationBehaviorField = () => yup.string().oneOf(['create_prorations', 'always_invoice', 'none'] as const, '${path} must be create_prorations, always_invoice or none');
+export const prorationBehaviorField = () =>
+  yup.string().oneOf(['create_prorations', 'always_invoice', 'none'] as const, '${path} must be create_prorations, always_invoice or none');
 
 const discountField = () =>
   yup
     .object({
       amount_off: int().min(1, '${path} must be at least 1').max(Number.MAX_SAFE_INTEGER, '${path} is too large').nullable(),
       percent_off: yup.number().min(0.01, '${path} must be at least 0.01').max(100, '${path} must be at most 100').nullable(),
-      duration: yup.string().oneOf(['once', 'repeating', 'forever'] as const, '${path} must be once, repeating or forever').required(),
+      duration: yup
+        .string()
+        .oneOf(['once', 'repeating', 'forever'] as const, '${path} must be once, repeating or forever')
+        .required(),
       duration_in_months: int().min(1, '${path} must be at least 1').max(1200, '${path} is too large').nullable(),
     })
     .default(undefined)
@@ -54,5 +58,7 @@ export const cancelSubscriptionSchema = yup.object({
 
 export const listSubscriptionsQuery = yup.object({
   customer: idField(),
-  status: yup.string().oneOf(['trialing', 'active', 'past_due', 'unpaid', 'canceled', 'paused'] as const, 'status must be one of trialing, active, past_due, unpaid, canceled, paused'),
+  status: yup
+    .string()
+    .oneOf(['trialing', 'active', 'past_due', 'unpaid', 'canceled', 'paused'] as const, 'status must be one of trialing, active, past_due, unpaid, canceled, paused'),
 });

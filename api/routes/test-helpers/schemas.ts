@@ -7,7 +7,10 @@ export const attachTestCardSchema = yup.object({
   exp_year: yup.number().integer('${path} must be an integer').min(0, '${path} must be a year').max(9999, '${path} must be a year').required(),
   cvc: text(4).nullable(),
   cardholder_name: text(200).nullable(),
-  wallet: yup.string().oneOf(['apple_pay', 'google_pay'] as const, 'wallet must be apple_pay or google_pay').nullable(),
+  wallet: yup
+    .string()
+    .oneOf(['apple_pay', 'google_pay'] as const, 'wallet must be apple_pay or google_pay')
+    .nullable(),
 });
 export type AttachTestCardBody = yup.InferType<typeof attachTestCardSchema>;
 

@@ -20,7 +20,8 @@ export async function completeAccountingLink(
   if (info.authType !== 'form') throw errors.invalidState(`${info.name} connects with OAuth: POST /v1/accounting_link/connect and send the user to its redirect_url`, 'provider');
   const c = input.credentials;
   for (const f of ['api_token', 'company_id'] as const) {
-    if (typeof c[f] !== 'string' || (c[f] as string).length === 0 || (c[f] as string).length > 500) throw errors.validationFailed(`credentials.${f} is required (a string of 1 to 500 characters)`, `credentials.${f}`);
+    if (typeof c[f] !== 'string' || (c[f] as string).length === 0 || (c[f] as string).length > 500)
+      throw errors.validationFailed(`credentials.${f} is required (a string of 1 to 500 characters)`, `credentials.${f}`);
   }
   const credentials: ProviderCredentials = { kind: 'form', apiToken: c.api_token as string, companyId: c.company_id as string };
   let company: { tenant: string };

@@ -27,7 +27,10 @@ export function providerFor(tenant: Tenant, provider: string, mode: string | und
   if (!info) throw errors.validationFailed(`provider must be one of the providers listed by GET /v1/accounting_link/providers, got '${provider}'`, 'provider');
   const wanted = mode ?? 'live';
   if (wanted !== tenant.mode) {
-    throw errors.validationFailed(`mode ${wanted} does not match the API key's mode (${tenant.mode}); ${tenant.mode === 'test' ? 'test keys connect sandbox providers with mode test' : 'live keys connect live providers'}`, 'mode');
+    throw errors.validationFailed(
+      `mode ${wanted} does not match the API key's mode (${tenant.mode}); ${tenant.mode === 'test' ? 'test keys connect sandbox providers with mode test' : 'live keys connect live providers'}`,
+      'mode',
+    );
   }
   if (info.environment !== tenant.mode) {
     throw errors.validationFailed(`${info.name} is a ${info.environment}-mode provider; with a ${tenant.mode} key connect one of the ${tenant.mode} providers`, 'provider');

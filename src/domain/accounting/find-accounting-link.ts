@@ -6,8 +6,7 @@ import { errors } from '../../errors';
 
 export async function findAccountingLink(db: TenantDb): Promise<AccountingLink> {
   const link =
-    (await db.accountingLink.findFirst({ where: { currentKey: { not: null } } })) ??
-    (await db.accountingLink.findFirst({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
+    (await db.accountingLink.findFirst({ where: { currentKey: { not: null } } })) ?? (await db.accountingLink.findFirst({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
   if (!link) throw errors.resourceMissing('No accounting link: connect one with POST /v1/accounting_link/connect or /complete', 'accounting_link');
   return link;
 }
@@ -16,6 +15,7 @@ export async function findAccountingLink(db: TenantDb): Promise<AccountingLink> 
 export async function requireActiveLink(db: TenantDb): Promise<AccountingLink> {
   const link = await db.accountingLink.findFirst({ where: { currentKey: { not: null } } });
   if (!link) throw errors.resourceMissing('No accounting link is connected', 'accounting_link');
-  if (link.status !== 'active') throw errors.invalidState(`The accounting link is in error: ${link.statusReason ?? 'the provider refused its credentials'}. Connect it again.`, 'accounting_link');
+  if (link.status !== 'active')
+    throw errors.invalidState(`The accounting link is in error: ${link.statusReason ?? 'the provider refused its credentials'}. Connect it again.`, 'accounting_link');
   return link;
 }

@@ -23,7 +23,11 @@ export async function finishOAuthCallback(
      WHERE state_hash = ${hashState(input.state)} AND provider = ${input.provider} AND used_at IS NULL AND expires_at > ${input.now}
      RETURNING merchant_id, mode::text AS mode`;
   const bound = rows[0];
-  if (!bound) throw errors.oauthStateInvalid('The state is unknown, was already used, has expired or belongs to another provider: start again with POST /v1/accounting_link/connect', 'state');
+  if (!bound)
+    throw errors.oauthStateInvalid(
+      'The state is unknown, was already used, has expired or belongs to another provider: start again with POST /v1/accounting_link/connect',
+      'state',
+    );
   const tenant: Tenant = { merchantId: bound.merchant_id, mode: bound.mode };
   if (input.error) throw errors.oauthStateInvalid(`The authorization was not given (${input.error.slice(0, 100)}); nothing was connected`, 'error');
   if (!input.code || input.code.length > 500) throw errors.validationFailed('The callback has no authorization code', 'code');

@@ -36,7 +36,9 @@ export function sealCredentials(config: Config, tenant: Tenant, creds: ProviderC
 }
 
 export function openCredentials(config: Config, link: Pick<AccountingLink, 'merchantId' | 'mode' | 'credentials'>): ProviderCredentials {
-  return JSON.parse(open(parseEncryptionKey(config.accountingEncryptionKey), link.credentials, associated({ merchantId: link.merchantId, mode: link.mode }))) as ProviderCredentials;
+  return JSON.parse(
+    open(parseEncryptionKey(config.accountingEncryptionKey), link.credentials, associated({ merchantId: link.merchantId, mode: link.mode })),
+  ) as ProviderCredentials;
 }
 
 /** Moves a current link to `error` (once) and records the event; returns the events to dispatch. */
@@ -48,7 +50,10 @@ export async function markLinkError(db: TenantDb, tenant: Tenant, linkId: string
 }
 
 export class LinkInError extends Error {
-  constructor(readonly reason: string, readonly events: RecordedEvent[]) {
+  constructor(
+    readonly reason: string,
+    readonly events: RecordedEvent[],
+  ) {
     super(reason);
     this.name = 'LinkInError';
   }
@@ -66,24 +71,27 @@ export async function linkCredentials(deps: { db: Db; config: Config }, link: Ac
   const adapter = adapterFor(deps.config, link.provider);
   let events: RecordedEvent[] = [];
   let refusal: string | null = null;
-  const fresh = await scoped.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT 1 FROM accounting_links WHERE id = ${link.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" FOR UPDATE`;
-    const current = await tx.accountingLink.findFirstOrThrow({ where: { id: link.id } });
-    const currentCreds = openCredentials(deps.config, current);
-    if (currentCreds.kind !== 'oauth') return currentCreds;
-    if (current.accessTokenExpiresAt && current.accessTokenExpiresAt.getTime() - Date.now() > REFRESH_MARGIN_MS) return currentCreds; // another caller refreshed
-    try {
-      const t = await adapter.refresh!(currentCreds.refreshToken);
-      const next: ProviderCredentials = { kind: 'oauth', accessToken: t.accessToken, refreshToken: t.refreshToken, tenant: t.tenant };
-      await tx.accountingLink.update({ where: { id: link.id }, data: { credentials: sealCredentials(deps.config, tenant, next), accessTokenExpiresAt: t.expiresAt } });
-      return next;
-    } catch (err) {
-      if (!(err instanceof ProviderAuthError)) throw err;
-      refusal = err.message;
-      events = await markLinkError(tx, tenant, link.id, err.message, now);
-      return null;
-    }
-  }, { timeout: 30_000 });
+  const fresh = await scoped.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM accounting_links WHERE id = ${link.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" FOR UPDATE`;
+      const current = await tx.accountingLink.findFirstOrThrow({ where: { id: link.id } });
+      const currentCreds = openCredentials(deps.config, current);
+      if (currentCreds.kind !== 'oauth') return currentCreds;
+      if (current.accessTokenExpiresAt && current.accessTokenExpiresAt.getTime() - Date.now() > REFRESH_MARGIN_MS) return currentCreds; // another caller refreshed
+      try {
+        const t = await adapter.refresh!(currentCreds.refreshToken);
+        const next: ProviderCredentials = { kind: 'oauth', accessToken: t.accessToken, refreshToken: t.refreshToken, tenant: t.tenant };
+        await tx.accountingLink.update({ where: { id: link.id }, data: { credentials: sealCredentials(deps.config, tenant, next), accessTokenExpiresAt: t.expiresAt } });
+        return next;
+      } catch (err) {
+        if (!(err instanceof ProviderAuthError)) throw err;
+        refusal = err.message;
+        events = await markLinkError(tx, tenant, link.id, err.message, now);
+        return null;
+      }
+    },
+    { timeout: 30_000 },
+  );
   if (fresh === null) throw new LinkInError(refusal ?? 'the provider refused the refresh token', events);
   return fresh;
 }

@@ -59,7 +59,8 @@ export async function pushSyncBatch(deps: PushDeps, input: AccountingSyncInput, 
     let invoiceReference: string | null = null;
     let invoiceNumber: string | null = null;
     if (posting.invoiceId) {
-      const fin = posting.kind === 'invoice_finalized' ? posting : await db.ledgerPosting.findFirst({ where: { sourceKey: `invoice_finalized:${posting.invoiceId}` }, select: { id: true } });
+      const fin =
+        posting.kind === 'invoice_finalized' ? posting : await db.ledgerPosting.findFirst({ where: { sourceKey: `invoice_finalized:${posting.invoiceId}` }, select: { id: true } });
       invoiceReference = fin?.id ?? null;
       invoiceNumber = (await db.invoice.findFirst({ where: { id: posting.invoiceId }, select: { number: true } }))?.number ?? null;
     }
@@ -74,23 +75,33 @@ export async function pushSyncBatch(deps: PushDeps, input: AccountingSyncInput, 
       continue;
     }
     try {
-      await db.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<Array<{ status: string; current_key: string | null }>>`
+      await db.$transaction(
+        async (tx) => {
+          const locked = await tx.$queryRaw<Array<{ status: string; current_key: string | null }>>`
           SELECT status::text AS status, current_key FROM accounting_links
            WHERE id = ${link.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" FOR SHARE`;
-        if (!locked[0] || locked[0].current_key === null || locked[0].status !== 'active') throw new LinkGone();
-        const answer =
-          doc.type === 'invoice' ? await adapter.postInvoice(creds, doc.doc) : doc.type === 'credit_note' ? await adapter.postCreditNote(creds, doc.doc) : await adapter.postPayment(creds, doc.doc);
-        await tx.accountingSyncRecord.update({
-          where: { id: record.id },
-          data: { status: 'synced', providerId: answer.id, providerMessage: null, attempts: { increment: 1 }, lastAttemptAt: now, syncedAt: now },
-        });
-      }, { timeout: 60_000, maxWait: 10_000 });
+          if (!locked[0] || locked[0].current_key === null || locked[0].status !== 'active') throw new LinkGone();
+          const answer =
+            doc.type === 'invoice'
+              ? await adapter.postInvoice(creds, doc.doc)
+              : doc.type === 'credit_note'
+                ? await adapter.postCreditNote(creds, doc.doc)
+                : await adapter.postPayment(creds, doc.doc);
+          await tx.accountingSyncRecord.update({
+            where: { id: record.id },
+            data: { status: 'synced', providerId: answer.id, providerMessage: null, attempts: { increment: 1 }, lastAttemptAt: now, syncedAt: now },
+          });
+        },
+        { timeout: 60_000, maxWait: 10_000 },
+      );
       result.pushed++;
     } catch (err) {
       if (err instanceof LinkGone) return { ...result, state: 'stopped' };
       if (err instanceof ProviderRejectedError) {
-        await db.accountingSyncRecord.update({ where: { id: record.id }, data: { status: 'failed', providerMessage: err.message.slice(0, 1000), attempts: { increment: 1 }, lastAttemptAt: now } });
+        await db.accountingSyncRecord.update({
+          where: { id: record.id },
+          data: { status: 'failed', providerMessage: err.message.slice(0, 1000), attempts: { increment: 1 }, lastAttemptAt: now },
+        });
         result.failed++;
         continue;
       }

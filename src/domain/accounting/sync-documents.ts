@@ -21,10 +21,7 @@ export interface SyncSettings {
   vatCodeMapping: Record<string, string>;
 }
 
-export type SyncDocument =
-  | { type: 'invoice'; doc: ProviderInvoice }
-  | { type: 'credit_note'; doc: ProviderCreditNote }
-  | { type: 'payment'; doc: ProviderPayment };
+export type SyncDocument = { type: 'invoice'; doc: ProviderInvoice } | { type: 'credit_note'; doc: ProviderCreditNote } | { type: 'payment'; doc: ProviderPayment };
 
 function glAccount(account: string, s: SyncSettings): string {
   if (account.startsWith('revenue:')) return account.slice('revenue:'.length);
@@ -60,7 +57,15 @@ function documentLines(entries: LedgerEntry[], s: SyncSettings, sign: 1 | -1): P
     const weights = ofRate.map((g) => (g.net > 0 ? g.net : 0));
     const sign = vat < 0 ? -1 : 1;
     const shares = weights.some((w) => w > 0) ? allocateProportionally(Math.abs(vat), weights).map((x) => sign * x) : ofRate.map((_, i) => (i === 0 ? vat : 0));
-    ofRate.forEach((g, i) => lines.push({ description: g.discount ? `Discounts (${rate} VAT)` : `Sales (${rate} VAT)`, account_code: g.account, vat_code: code, net_amount: g.net, vat_amount: shares[i] ?? 0 }));
+    ofRate.forEach((g, i) =>
+      lines.push({
+        description: g.discount ? `Discounts (${rate} VAT)` : `Sales (${rate} VAT)`,
+        account_code: g.account,
+        vat_code: code,
+        net_amount: g.net,
+        vat_amount: shares[i] ?? 0,
+      }),
+    );
     if (ofRate.length === 0 && vat !== 0) lines.push({ description: `VAT (${rate})`, account_code: s.defaultGlAccount, vat_code: code, net_amount: 0, vat_amount: vat });
   }
   return lines;
@@ -84,7 +89,14 @@ export function syncDocument(
       const lines = documentLines(posting.entries, s, -1);
       return {
         type: 'credit_note',
-        doc: { ...base, customer: { id: posting.customerId, name: null }, invoice_number: context.invoiceNumber, invoice_reference: context.invoiceReference, lines, total: amount },
+        doc: {
+          ...base,
+          customer: { id: posting.customerId, name: null },
+          invoice_number: context.invoiceNumber,
+          invoice_reference: context.invoiceReference,
+          lines,
+          total: amount,
+        },
       };
     }
     case 'invoice_paid':

@@ -7,16 +7,16 @@ import { VAT_RATE_IDS, isVatRateId } from '../../billing';
 import { chartOfAccounts, vatCodes, type CatalogDeps } from './provider-catalog';
 import { requireActiveLink } from './find-accounting-link';
 
-export async function updateAccountingSettings(
-  deps: CatalogDeps,
-  input: { default_gl_account?: string; vat_code_mapping?: Record<string, unknown> },
-): Promise<AccountingLink> {
+export async function updateAccountingSettings(deps: CatalogDeps, input: { default_gl_account?: string; vat_code_mapping?: Record<string, unknown> }): Promise<AccountingLink> {
   const link = await requireActiveLink(deps.db);
   const data: { defaultGlAccount?: string; vatCodeMapping?: Record<string, string> } = {};
   if (input.default_gl_account !== undefined) {
     const chart = await chartOfAccounts(deps);
     if (!chart.some((a) => a.code === input.default_gl_account)) {
-      throw errors.validationFailed(`default_gl_account '${input.default_gl_account}' is not an account in the provider's chart (GET /v1/accounting_link/chart_of_accounts)`, 'default_gl_account');
+      throw errors.validationFailed(
+        `default_gl_account '${input.default_gl_account}' is not an account in the provider's chart (GET /v1/accounting_link/chart_of_accounts)`,
+        'default_gl_account',
+      );
     }
     data.defaultGlAccount = input.default_gl_account;
   }
@@ -24,9 +24,16 @@ export async function updateAccountingSettings(
     const codes = new Set((await vatCodes(deps)).map((v) => v.code));
     const mapping: Record<string, string> = {};
     for (const [rate, code] of Object.entries(input.vat_code_mapping)) {
-      if (!isVatRateId(rate)) throw errors.validationFailed(`vat_code_mapping keys are VAT rate identifiers (${VAT_RATE_IDS.join(', ')}), got '${rate.slice(0, 50)}'`, `vat_code_mapping.${rate.slice(0, 50)}`);
+      if (!isVatRateId(rate))
+        throw errors.validationFailed(
+          `vat_code_mapping keys are VAT rate identifiers (${VAT_RATE_IDS.join(', ')}), got '${rate.slice(0, 50)}'`,
+          `vat_code_mapping.${rate.slice(0, 50)}`,
+        );
       if (typeof code !== 'string' || !codes.has(code)) {
-        throw errors.validationFailed(`vat_code_mapping.${rate} must be one of the provider's VAT codes (GET /v1/accounting_link/vat_codes), got ${JSON.stringify(code)?.slice(0, 60)}`, `vat_code_mapping.${rate}`);
+        throw errors.validationFailed(
+          `vat_code_mapping.${rate} must be one of the provider's VAT codes (GET /v1/accounting_link/vat_codes), got ${JSON.stringify(code)?.slice(0, 60)}`,
+          `vat_code_mapping.${rate}`,
+        );
       }
       mapping[rate] = code;
     }

@@ -18,11 +18,7 @@ export interface RotatedKey extends CreatedKey {
   previousHash: string;
 }
 
-export async function createApiKey(
-  db: TenantDb,
-  tenant: Tenant,
-  input: { type: KeyType; label?: string | null },
-): Promise<CreatedKey> {
+export async function createApiKey(db: TenantDb, tenant: Tenant, input: { type: KeyType; label?: string | null }): Promise<CreatedKey> {
   const material = generateKey(input.type, tenant.mode);
   const row = await db.apiKey.create({
     data: {
@@ -46,8 +42,7 @@ export async function listApiKeys(db: TenantDb, params: PageParams): Promise<Pag
       const k = await db.apiKey.findFirst({ where: { id, revokedAt: null }, select: { id: true, createdAt: true } });
       return k && { id: k.id, sortKey: k.createdAt };
     },
-    fetch: (after, take) =>
-      db.apiKey.findMany({ where: { revokedAt: null, ...(after ?? {}) }, orderBy: newestFirst(), take }),
+    fetch: (after, take) => db.apiKey.findMany({ where: { revokedAt: null, ...(after ?? {}) }, orderBy: newestFirst(), take }),
   });
 }
 

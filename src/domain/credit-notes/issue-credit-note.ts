@@ -43,7 +43,10 @@ export async function issueCreditNote(db: TenantDb, tenant: Tenant, invoice: Inv
     if (accounts.length === 0 || g.share.net < 0) {
       movements.push({ account: ACCOUNTS.revenue, amount: BigInt(g.share.net), vatRate: g.rate });
     } else {
-      const parts = allocateProportionally(g.share.net, accounts.map(([, net]) => Number(net)));
+      const parts = allocateProportionally(
+        g.share.net,
+        accounts.map(([, net]) => Number(net)),
+      );
       accounts.forEach(([account], i) => movements.push({ account, amount: BigInt(parts[i]!), vatRate: g.rate }));
     }
     if (g.share.vat !== 0) movements.push({ account: vatPayableAccount(g.rate), amount: BigInt(g.share.vat), vatRate: g.rate });

@@ -40,7 +40,6 @@ export interface CustomerColumns {
   billingCountry?: string | null;
 }
 
-
 /** Empty or whitespace-only optional text is stored as null. */
 function optionalText(value: string | null | undefined): string | null | undefined {
   if (value === undefined || value === null) return value;

@@ -72,7 +72,9 @@ export async function billingOverview(db: Raw, tenant: Tenant, opts: { currency:
   const { merchantId, mode } = tenant;
   const currency = opts.currency;
 
-  const items = await db.$queryRaw<Array<{ subscription_id: string; quantity: number; unit_amount: bigint | null; tiers_mode: string | null; usage: string | null; interval: string; interval_count: number }>>`
+  const items = await db.$queryRaw<
+    Array<{ subscription_id: string; quantity: number; unit_amount: bigint | null; tiers_mode: string | null; usage: string | null; interval: string; interval_count: number }>
+  >`
     SELECT s.id AS subscription_id, si.quantity, p.unit_amount, p.tiers_mode::text AS tiers_mode,
            p.recurring_usage_type::text AS usage, s.interval::text AS interval, s.interval_count
     FROM subscriptions s
@@ -144,4 +146,3 @@ export async function billingOverview(db: Raw, tenant: Tenant, opts: { currency:
     pastDue: { count: Number(pastDue[0]?.count ?? 0), amount: Number(pastDue[0]?.amount ?? 0) },
   };
 }
-

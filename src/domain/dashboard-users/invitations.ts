@@ -59,4 +59,3 @@ export async function revokeInvitation(db: Pick<Db, 'dashboardInvitation'>, merc
   if (inv.acceptedAt || inv.revokedAt) return inv;
   return db.dashboardInvitation.update({ where: { id }, data: { revokedAt: now } });
 }
-

@@ -94,12 +94,7 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignedIn> {
   );
   if (outcome.kind === 'failed') {
     if (outcome.left <= 0) await assertNotLockedOut(db, email, input.ip, input.now);
-    throw errors.unauthorized(
-      outcome.left === 1
-        ? 'Wrong e-mail or password. One more failed attempt locks this e-mail for 15 minutes.'
-        : 'Wrong e-mail or password.',
-      'password',
-    );
+    throw errors.unauthorized(outcome.left === 1 ? 'Wrong e-mail or password. One more failed attempt locks this e-mail for 15 minutes.' : 'Wrong e-mail or password.', 'password');
   }
   return outcome;
 }

@@ -35,7 +35,16 @@ export async function requireSubscription(db: TenantDb, tenant: Tenant, id: stri
 export async function createInvoiceItem(
   deps: { db: TenantDb; rootDb: Db },
   tenant: Tenant,
-  input: { customerId: string; amount: number; description: string; subscriptionId?: string | null; currency?: string | null; quantity?: number | null; vatRate?: string | null; metadata?: Record<string, string> | null },
+  input: {
+    customerId: string;
+    amount: number;
+    description: string;
+    subscriptionId?: string | null;
+    currency?: string | null;
+    quantity?: number | null;
+    vatRate?: string | null;
+    metadata?: Record<string, string> | null;
+  },
 ): Promise<InvoiceItem> {
   const { db } = deps;
   checkAmount(input.amount);

@@ -14,11 +14,7 @@ export async function findInvoice(db: TenantDb, id: string): Promise<InvoiceWith
   return { invoice, lines };
 }
 
-export async function listInvoices(
-  db: TenantDb,
-  filter: { status?: InvoiceStatus; customerId?: string; subscriptionId?: string },
-  params: PageParams,
-): Promise<Page<Invoice>> {
+export async function listInvoices(db: TenantDb, filter: { status?: InvoiceStatus; customerId?: string; subscriptionId?: string }, params: PageParams): Promise<Page<Invoice>> {
   if (filter.customerId !== undefined) {
     await requireCustomer(db, filter.customerId);
   }

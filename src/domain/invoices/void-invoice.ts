@@ -22,7 +22,5 @@ export async function voidInvoice(deps: CommandDeps, scope: RequestScope, invoic
   if (sent !== WORKFLOW_ENDED) return;
   const now = (await subscriptionNow(scope.db, subscription.id)).toISOString();
   const ref = { subscriptionId: subscription.id, merchantId: scope.tenant.merchantId, mode: scope.tenant.mode };
-  await applySubscriptionCommand(deps, { ...ref, commandId: `${subscription.id}:${scope.requestKey}`, now, command }, async (events) =>
-    dispatchAfterCommit(deps, scope, events),
-  );
+  await applySubscriptionCommand(deps, { ...ref, commandId: `${subscription.id}:${scope.requestKey}`, now, command }, async (events) => dispatchAfterCommit(deps, scope, events));
 }

@@ -34,7 +34,6 @@ export async function listLedgerEntries(db: TenantDb, filter: LedgerEntryFilter,
       const e = await db.ledgerEntry.findFirst({ where: { id }, select: { id: true, createdAt: true } });
       return e && { id: e.id, sortKey: e.createdAt };
     },
-    fetch: (after, take) =>
-      db.ledgerEntry.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take, include: { posting: { select: { kind: true } } } }),
+    fetch: (after, take) => db.ledgerEntry.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take, include: { posting: { select: { kind: true } } } }),
   });
 }

@@ -22,10 +22,14 @@ export function normaliseAllowedOrigin(raw: string, param = 'origins'): string {
 export function parseOriginList(raw: unknown, param = 'origins'): string[] {
   if (!Array.isArray(raw)) throw errors.validationFailed(`${param} must be an array of origins`, param);
   if (raw.length > MAX_ALLOWED_ORIGINS) throw errors.validationFailed(`at most ${MAX_ALLOWED_ORIGINS} origins`, param);
-  return [...new Set(raw.map((v) => {
-    if (typeof v !== 'string') throw errors.validationFailed(`${param} must be an array of origins`, param);
-    return normaliseAllowedOrigin(v, param);
-  }))];
+  return [
+    ...new Set(
+      raw.map((v) => {
+        if (typeof v !== 'string') throw errors.validationFailed(`${param} must be an array of origins`, param);
+        return normaliseAllowedOrigin(v, param);
+      }),
+    ),
+  ];
 }
 
 export async function setAllowedOrigins(db: Pick<Db, 'merchant' | '$executeRaw'>, merchantId: string, origins: unknown): Promise<string[]> {

@@ -18,10 +18,14 @@ export function normaliseRedirectDomain(raw: string, param = 'domains'): string 
 export function parseDomainList(raw: unknown, param = 'domains'): string[] {
   if (!Array.isArray(raw)) throw errors.validationFailed(`${param} must be an array of domain names`, param);
   if (raw.length > MAX_REDIRECT_DOMAINS) throw errors.validationFailed(`at most ${MAX_REDIRECT_DOMAINS} domains`, param);
-  return [...new Set(raw.map((v) => {
-    if (typeof v !== 'string') throw errors.validationFailed(`${param} must be an array of domain names`, param);
-    return normaliseRedirectDomain(v, param);
-  }))];
+  return [
+    ...new Set(
+      raw.map((v) => {
+        if (typeof v !== 'string') throw errors.validationFailed(`${param} must be an array of domain names`, param);
+        return normaliseRedirectDomain(v, param);
+      }),
+    ),
+  ];
 }
 
 export async function setRedirectDomains(db: Pick<Db, 'merchant' | '$executeRaw'>, merchantId: string, domains: unknown): Promise<string[]> {

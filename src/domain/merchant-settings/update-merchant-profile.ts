@@ -6,7 +6,11 @@ import type { Merchant } from '../../generated/prisma/client';
 import { isSupportedCurrency, SUPPORTED_CURRENCIES } from '../../billing/currency';
 import { notifyMerchantChanged } from '../api-keys/invalidation';
 
-export async function updateMerchantProfile(db: Pick<Db, 'merchant' | '$executeRaw'>, merchantId: string, input: { name?: unknown; default_currency?: unknown }): Promise<Merchant> {
+export async function updateMerchantProfile(
+  db: Pick<Db, 'merchant' | '$executeRaw'>,
+  merchantId: string,
+  input: { name?: unknown; default_currency?: unknown },
+): Promise<Merchant> {
   const data: { name?: string; defaultCurrency?: string } = {};
   if (input.name !== undefined) {
     if (typeof input.name !== 'string' || input.name.trim() === '' || input.name.trim().length > 200) throw errors.validationFailed('name must be 1 to 200 characters', 'name');

@@ -33,13 +33,7 @@ export async function insertMerchantWithKeys(tx: Tx, input: { name: string; curr
 }
 
 /** Used by the CLI (`billing keys create`), which acts for the merchant outside any request. */
-export async function insertKey(
-  db: Pick<Db, 'apiKey'>,
-  merchantId: string,
-  type: KeyType,
-  mode: KeyMode,
-  label: string | null,
-): Promise<string> {
+export async function insertKey(db: Pick<Db, 'apiKey'>, merchantId: string, type: KeyType, mode: KeyMode, label: string | null): Promise<string> {
   const material = generateKey(type, mode);
   await db.apiKey.create({
     data: { id: newId('apiKey'), merchantId, mode, type, label, keyHash: material.hash, last4: material.last4 },

@@ -13,8 +13,7 @@ import type { CardAcquirer, CardDetails, SavedCard } from '../../gateways';
 import { presentPaymentMethod } from '../../objects/payment-methods';
 
 export type AttachCardResult =
-  | { outcome: 'attached'; paymentMethod: PaymentMethod; isDefault: boolean; events: RecordedEvent[] }
-  | { outcome: 'declined'; code: string; message: string };
+  { outcome: 'attached'; paymentMethod: PaymentMethod; isDefault: boolean; events: RecordedEvent[] } | { outcome: 'declined'; code: string; message: string };
 
 /**
  * Tokenizes the card (no transaction may be open), then stores it in one transaction, where

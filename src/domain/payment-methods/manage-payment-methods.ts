@@ -48,7 +48,10 @@ export async function listPaymentMethods(db: TenantDb, filter: { customerId?: st
     },
     fetch: (after, take) => db.paymentMethod.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take }),
   });
-  const defaults = await defaultsOf(db, page.data.map((pm) => pm.customerId));
+  const defaults = await defaultsOf(
+    db,
+    page.data.map((pm) => pm.customerId),
+  );
   return { hasMore: page.hasMore, data: page.data.map((pm) => ({ paymentMethod: pm, isDefault: defaults.has(pm.id) })) };
 }
 

@@ -46,7 +46,11 @@ function cardParam(field: string): string {
   return `card.${field}`;
 }
 
-export async function payCheckoutSession(deps: CheckoutDeps, sessionRef: { id: string; merchantId: string; mode: Tenant['mode'] }, input: CheckoutPaymentInput): Promise<CheckoutPaymentResult> {
+export async function payCheckoutSession(
+  deps: CheckoutDeps,
+  sessionRef: { id: string; merchantId: string; mode: Tenant['mode'] },
+  input: CheckoutPaymentInput,
+): Promise<CheckoutPaymentResult> {
   const tenant: Tenant = { merchantId: sessionRef.merchantId, mode: sessionRef.mode };
   const { now } = deps;
   const confirmed = await confirmCardPayment<{ sessionId: string; email: string; save: boolean }, PaymentSession | null>(
@@ -68,7 +72,7 @@ export async function payCheckoutSession(deps: CheckoutDeps, sessionRef: { id: s
       }
       if (!session.enabledMethods.includes(input.method)) throw errors.validationFailed(`${input.method} is not enabled for this checkout`, 'method');
       if (input.method !== 'card' && tenant.mode !== 'test') {
-        throw errors.validationFailed('Wallet payments are simulated in test mode only; live wallets need the acquirer\'s wallet integration.', 'method');
+        throw errors.validationFailed("Wallet payments are simulated in test mode only; live wallets need the acquirer's wallet integration.", 'method');
       }
       let email: string | null = session.customerEmail;
       if (input.email !== undefined && input.email !== null && input.email !== '') {
@@ -80,7 +84,10 @@ export async function payCheckoutSession(deps: CheckoutDeps, sessionRef: { id: s
 
       const wallet = input.method === 'card' ? null : input.method;
       const cvc = input.card.cvc ?? undefined;
-      const format = checkCardFormat({ number: input.card.number, expMonth: input.card.expMonth, expYear: input.card.expYear, cvc: cvc === '' ? undefined : cvc, wallet: wallet ?? undefined }, now);
+      const format = checkCardFormat(
+        { number: input.card.number, expMonth: input.card.expMonth, expYear: input.card.expYear, cvc: cvc === '' ? undefined : cvc, wallet: wallet ?? undefined },
+        now,
+      );
       if (!format.ok) {
         const param = format.code === 'invalid_number' ? cardParam('number') : format.code === 'invalid_cvc' ? cardParam('cvc') : cardParam('expiry');
         throw errors.validationFailed(format.message, param);

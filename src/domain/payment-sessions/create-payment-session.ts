@@ -80,12 +80,14 @@ function checkPublishable(input: CreatePaymentSessionInput, caller: SessionCalle
   }
   if (header === '' || !allowed.has(header)) {
     throw errors.originNotAllowed(
-      header === '' ? 'Publishable keys work only from a browser page on an allowed origin; this request had no Origin header.' : `The origin ${header} is not among the merchant's allowed origins.`,
+      header === ''
+        ? 'Publishable keys work only from a browser page on an allowed origin; this request had no Origin header.'
+        : `The origin ${header} is not among the merchant's allowed origins.`,
       'Origin',
     );
   }
   if (param === '' || !allowed.has(param)) {
-    throw errors.originNotAllowed('The origin parameter must be one of the merchant\'s allowed origins.', 'origin');
+    throw errors.originNotAllowed("The origin parameter must be one of the merchant's allowed origins.", 'origin');
   }
   if (given(input.paymentId)) throw errors.secretKeyRequired('Attaching a session to an existing payment needs a secret key.', 'payment');
   if (given(input.customerId)) throw errors.secretKeyRequired('Naming a customer needs a secret key.', 'customer');
@@ -148,7 +150,11 @@ export async function createPaymentSession(db: TenantDb, tenant: Tenant, input: 
   let payment: Payment;
   const events: Event[] = [];
   if (given(input.paymentId)) {
-    for (const [param, v] of [['amount', input.amount], ['currency', input.currency], ['description', input.description]] as const) {
+    for (const [param, v] of [
+      ['amount', input.amount],
+      ['currency', input.currency],
+      ['description', input.description],
+    ] as const) {
       if (given(v)) notAllowed(param, 'comes from the payment when `payment` is given');
     }
     const existing = await db.payment.findFirst({ where: { id: input.paymentId } });

@@ -291,7 +291,12 @@ export async function recordCardAttempt(db: TenantDb, tenant: Tenant, a: CardAtt
       where: { id: invoiceFound.invoice.id },
       data: { status: 'paid', amountPaid: invoiceFound.invoice.amountDue, paidAt: now, attemptCount: { increment: 1 }, customerId },
     });
-    await postInvoicePaid(db, tenant, invoiceFound.invoice, { method: 'card', amount: invoiceFound.invoice.amountDue - invoiceFound.invoice.amountPaid, paymentId: updated.id, occurredAt: now });
+    await postInvoicePaid(db, tenant, invoiceFound.invoice, {
+      method: 'card',
+      amount: invoiceFound.invoice.amountDue - invoiceFound.invoice.amountPaid,
+      paymentId: updated.id,
+      occurredAt: now,
+    });
   }
   events.push(await recordEvent(db, tenant, { type: 'payment.succeeded', data: presentPayment(updated, invoice?.id ?? null) }));
   if (invoice) events.push(await recordEvent(db, tenant, { type: 'invoice.paid', data: presentInvoice(invoice, invoiceFound!.lines) }));
@@ -301,7 +306,14 @@ export async function recordCardAttempt(db: TenantDb, tenant: Tenant, a: CardAtt
 /** The outcome another request recorded for the same attempt (its events are its own). */
 async function recordedElsewhere(db: TenantDb, payment: Payment): Promise<ConfirmCardPaymentResult> {
   if (payment.status === 'failed') {
-    return { outcome: 'declined', payment, paymentMethod: null, declineCode: payment.failureCode ?? 'card_declined', declineMessage: payment.failureMessage ?? 'The card was declined.', events: [] };
+    return {
+      outcome: 'declined',
+      payment,
+      paymentMethod: null,
+      declineCode: payment.failureCode ?? 'card_declined',
+      declineMessage: payment.failureMessage ?? 'The card was declined.',
+      events: [],
+    };
   }
   if (payment.status === 'succeeded' || payment.status === 'partially_refunded' || payment.status === 'refunded') {
     const paymentMethod = payment.paymentMethodId ? await db.paymentMethod.findFirst({ where: { id: payment.paymentMethodId } }) : null;

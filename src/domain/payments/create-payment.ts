@@ -26,11 +26,7 @@ export interface CreatePaymentInput {
   paymentId?: string;
 }
 
-export async function createPayment(
-  db: TenantDb,
-  tenant: Tenant,
-  input: CreatePaymentInput,
-): Promise<{ payment: Payment; invoice: Invoice; events: Event[] }> {
+export async function createPayment(db: TenantDb, tenant: Tenant, input: CreatePaymentInput): Promise<{ payment: Payment; invoice: Invoice; events: Event[] }> {
   checkAmount(input.amount);
   checkCurrency(input.currency);
   checkText(input.description, DESCRIPTION_MAX, 'description');

@@ -18,11 +18,7 @@ export async function findPayment(db: TenantDb, id: string): Promise<PaymentWith
   return { payment, invoiceId: ids.get(id) ?? null };
 }
 
-export async function listPayments(
-  db: TenantDb,
-  filter: { status?: PaymentStatus; customerId?: string },
-  params: PageParams,
-): Promise<Page<PaymentWithInvoice>> {
+export async function listPayments(db: TenantDb, filter: { status?: PaymentStatus; customerId?: string }, params: PageParams): Promise<Page<PaymentWithInvoice>> {
   if (filter.customerId !== undefined) {
     await requireCustomer(db, filter.customerId);
   }
@@ -38,6 +34,9 @@ export async function listPayments(
     },
     fetch: (after, take) => db.payment.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take }),
   });
-  const ids = await paymentInvoiceIds(db, page.data.map((p) => p.id));
+  const ids = await paymentInvoiceIds(
+    db,
+    page.data.map((p) => p.id),
+  );
   return { hasMore: page.hasMore, data: page.data.map((payment) => ({ payment, invoiceId: ids.get(payment.id) ?? null })) };
 }

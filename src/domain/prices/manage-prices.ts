@@ -26,7 +26,10 @@ export async function findPrice(db: TenantDb, id: string): Promise<Price> {
 export function assertOnlyMutablePriceFields(body: Record<string, unknown>): void {
   for (const field of IMMUTABLE_PRICE_FIELDS) {
     if (Object.hasOwn(body, field)) {
-      throw errors.parameterNotAllowed(`${field} cannot be changed after a price is created; only active, accounting_code, vat_rate and metadata can. Create a new price instead.`, field);
+      throw errors.parameterNotAllowed(
+        `${field} cannot be changed after a price is created; only active, accounting_code, vat_rate and metadata can. Create a new price instead.`,
+        field,
+      );
     }
   }
 }

@@ -24,7 +24,7 @@ export async function createRefund(
   checkText(input.reason, REFUND_REASON_MAX, 'reason');
   const metadata = checkMetadata(input.metadata);
   if (input.amount !== undefined && input.amount !== null && (!Number.isSafeInteger(input.amount) || input.amount < 1)) {
-    throw errors.validationFailed('amount must be a positive integer in the currency\'s minor unit', 'amount');
+    throw errors.validationFailed("amount must be a positive integer in the currency's minor unit", 'amount');
   }
   const payment = await lockPayment(db, tenant, input.paymentId);
   if (!payment) throw errors.resourceNotFound(`No such payment: '${input.paymentId}'`, 'payment');

@@ -30,52 +30,49 @@ export async function refundAtAcquirer(deps: { db: Db; acquirer: CardAcquirer },
   return { status: 'failed', acquirerRefundId: answer.refundId, code: answer.code, message: answer.message };
 }
 
-export async function recordRefundOutcome(
-  deps: { db: Db },
-  tenant: Tenant,
-  input: RecordRefundOutcomeInput,
-): Promise<{ status: RefundOutcome; events: RecordedEvent[] }> {
+export async function recordRefundOutcome(deps: { db: Db }, tenant: Tenant, input: RecordRefundOutcomeInput): Promise<{ status: RefundOutcome; events: RecordedEvent[] }> {
   const scoped = scopedDb(deps.db, tenant);
   // A test-clock customer's refund completes at the clock's time (docs/test-clocks.md "Timestamps").
   const refundRow = await scoped.refund.findFirst({ where: { id: input.refundId }, select: { payment: { select: { customerId: true } } } });
   const clockTime = await customerClockTime(scoped, refundRow?.payment.customerId ?? null);
-  const inTx = () => scoped.$transaction(async (tx) => {
-    const existing = await tx.refund.findFirst({ where: { id: input.refundId } });
-    if (!existing) throw errors.resourceMissing(`No such refund: '${input.refundId}'`, 'id');
-    // Refunds of one payment record their outcomes one at a time (the payment's total).
-    const payment = await lockPayment(tx, tenant, existing.paymentId);
-    if (!payment) throw new Error(`payment ${existing.paymentId} of refund ${existing.id} is missing`);
-    const now = clockTime ?? new Date();
-    const { answer } = input;
-    const moved = await tx.refund.updateMany({
-      where: { id: existing.id, status: 'pending' },
-      data:
-        answer.status === 'succeeded'
-          ? { status: 'succeeded', acquirerRefundId: answer.acquirerRefundId, succeededAt: now }
-          : { status: 'failed', acquirerRefundId: answer.acquirerRefundId, failureCode: answer.code, failureMessage: answer.message, failedAt: now },
+  const inTx = () =>
+    scoped.$transaction(async (tx) => {
+      const existing = await tx.refund.findFirst({ where: { id: input.refundId } });
+      if (!existing) throw errors.resourceMissing(`No such refund: '${input.refundId}'`, 'id');
+      // Refunds of one payment record their outcomes one at a time (the payment's total).
+      const payment = await lockPayment(tx, tenant, existing.paymentId);
+      if (!payment) throw new Error(`payment ${existing.paymentId} of refund ${existing.id} is missing`);
+      const now = clockTime ?? new Date();
+      const { answer } = input;
+      const moved = await tx.refund.updateMany({
+        where: { id: existing.id, status: 'pending' },
+        data:
+          answer.status === 'succeeded'
+            ? { status: 'succeeded', acquirerRefundId: answer.acquirerRefundId, succeededAt: now }
+            : { status: 'failed', acquirerRefundId: answer.acquirerRefundId, failureCode: answer.code, failureMessage: answer.message, failedAt: now },
+      });
+      if (moved.count === 0) {
+        // Recorded by an earlier run: nothing to do, nothing to announce again.
+        return { status: existing.status === 'succeeded' ? ('succeeded' as const) : ('failed' as const), events: [] };
+      }
+      const refund = await tx.refund.findFirstOrThrow({ where: { id: existing.id } });
+      if (answer.status === 'failed') {
+        return { status: 'failed' as const, events: [await recordEvent(tx, tenant, { type: 'refund.failed', data: presentRefund(refund) })] };
+      }
+      const refunded = await tx.refund.aggregate({ _sum: { amount: true }, where: { paymentId: payment.id, status: 'succeeded' } });
+      const total = refunded._sum.amount ?? 0n;
+      await tx.payment.update({
+        where: { id: payment.id },
+        data: { amountRefunded: total, status: total >= payment.amount ? 'refunded' : 'partially_refunded' },
+      });
+      const events = [await recordEvent(tx, tenant, { type: 'refund.succeeded', data: presentRefund(refund) })];
+      // The payment's own invoice, or the subscription invoice it paid.
+      const invoice = await tx.invoice.findFirst({ where: { OR: [{ paymentKey: payment.id }, { paymentId: payment.id, status: 'paid' }] }, orderBy: { createdAt: 'asc' } });
+      if (invoice && invoice.status === 'paid') {
+        const creditNote = await issueCreditNote(tx, tenant, invoice, refund, now);
+        events.push(await recordEvent(tx, tenant, { type: 'credit_note.created', data: presentCreditNote(creditNote) }));
+      }
+      return { status: 'succeeded' as const, events };
     });
-    if (moved.count === 0) {
-      // Recorded by an earlier run: nothing to do, nothing to announce again.
-      return { status: existing.status === 'succeeded' ? ('succeeded' as const) : ('failed' as const), events: [] };
-    }
-    const refund = await tx.refund.findFirstOrThrow({ where: { id: existing.id } });
-    if (answer.status === 'failed') {
-      return { status: 'failed' as const, events: [await recordEvent(tx, tenant, { type: 'refund.failed', data: presentRefund(refund) })] };
-    }
-    const refunded = await tx.refund.aggregate({ _sum: { amount: true }, where: { paymentId: payment.id, status: 'succeeded' } });
-    const total = refunded._sum.amount ?? 0n;
-    await tx.payment.update({
-      where: { id: payment.id },
-      data: { amountRefunded: total, status: total >= payment.amount ? 'refunded' : 'partially_refunded' },
-    });
-    const events = [await recordEvent(tx, tenant, { type: 'refund.succeeded', data: presentRefund(refund) })];
-    // The payment's own invoice, or the subscription invoice it paid.
-    const invoice = await tx.invoice.findFirst({ where: { OR: [{ paymentKey: payment.id }, { paymentId: payment.id, status: 'paid' }] }, orderBy: { createdAt: 'asc' } });
-    if (invoice && invoice.status === 'paid') {
-      const creditNote = await issueCreditNote(tx, tenant, invoice, refund, now);
-      events.push(await recordEvent(tx, tenant, { type: 'credit_note.created', data: presentCreditNote(creditNote) }));
-    }
-    return { status: 'succeeded' as const, events };
-  });
   return clockTime ? datingEventsAt(clockTime, inTx) : inTx();
 }

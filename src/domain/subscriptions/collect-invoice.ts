@@ -480,5 +480,7 @@ async function checkInvoiceBankClaimAt({ db, gateways }: BillingStepDeps, input:
 
 /** After a void: cancel the invoice's bank claim (safe to repeat). */
 export async function cancelInvoiceBankClaim(deps: Pick<BillingStepDeps, 'gateways'>, input: InvoiceStepInput & { claimId: string }): Promise<void> {
-  await deps.gateways.bankClaims(input.mode).cancelClaim({ merchantId: input.merchantId, claimId: input.claimId, idempotencyKey: `${input.invoiceId}:claim:cancel`, now: new Date(input.now) });
+  await deps.gateways
+    .bankClaims(input.mode)
+    .cancelClaim({ merchantId: input.merchantId, claimId: input.claimId, idempotencyKey: `${input.invoiceId}:claim:cancel`, now: new Date(input.now) });
 }

@@ -39,11 +39,7 @@ export async function findSubscriptionItem(db: TenantDb, id: string, param = 'id
   return row;
 }
 
-export async function listSubscriptions(
-  db: TenantDb,
-  filter: { customerId?: string; status?: SubscriptionStatus },
-  params: PageParams,
-): Promise<Page<SubscriptionWithItems>> {
+export async function listSubscriptions(db: TenantDb, filter: { customerId?: string; status?: SubscriptionStatus }, params: PageParams): Promise<Page<SubscriptionWithItems>> {
   if (filter.customerId !== undefined) {
     const c = await db.customer.findFirst({ where: { id: filter.customerId }, select: { id: true } });
     if (!c) throw errors.resourceNotFound(`No such customer: '${filter.customerId}'`, 'customer');
@@ -61,9 +57,7 @@ export async function listSubscriptions(
     fetch: (after, take) => db.subscription.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take }),
   });
   const ids = page.data.map((s) => s.id);
-  const items = ids.length
-    ? await db.subscriptionItem.findMany({ where: { subscriptionId: { in: ids }, deletedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
-    : [];
+  const items = ids.length ? await db.subscriptionItem.findMany({ where: { subscriptionId: { in: ids }, deletedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }) : [];
   const bySub = new Map<string, SubscriptionItem[]>();
   for (const it of items) bySub.set(it.subscriptionId, [...(bySub.get(it.subscriptionId) ?? []), it]);
   return { data: page.data.map((s) => ({ subscription: s, items: bySub.get(s.id) ?? [] })), hasMore: page.hasMore };

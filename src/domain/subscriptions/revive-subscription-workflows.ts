@@ -56,7 +56,18 @@ export async function reviveSubscriptionWorkflows(
       });
     }
     await db.subscriptionWorkflowRecovery.createMany({
-      data: [{ id: newId('workflowRecovery'), merchantId: row.merchantId, mode: row.mode, subscriptionId: row.id, closedRunId: run.runId, closedStatus: run.status, closedAt: run.closedAt, action }],
+      data: [
+        {
+          id: newId('workflowRecovery'),
+          merchantId: row.merchantId,
+          mode: row.mode,
+          subscriptionId: row.id,
+          closedRunId: run.runId,
+          closedStatus: run.status,
+          closedAt: run.closedAt,
+          action,
+        },
+      ],
       skipDuplicates: true,
     });
     result[action] += 1;

@@ -22,7 +22,12 @@ async function clockTimeOf(scope: RequestScope, sub: Subscription): Promise<stri
   return clock?.frozenTime.toISOString() ?? null;
 }
 
-export async function sendSubscriptionCommand(deps: CommandDeps, scope: RequestScope, sub: Subscription, command: SubscriptionCommand): Promise<CommandResult | typeof WORKFLOW_ENDED> {
+export async function sendSubscriptionCommand(
+  deps: CommandDeps,
+  scope: RequestScope,
+  sub: Subscription,
+  command: SubscriptionCommand,
+): Promise<CommandResult | typeof WORKFLOW_ENDED> {
   const clockTime = await clockTimeOf(scope, sub);
   const ref = { subscriptionId: sub.id, merchantId: scope.tenant.merchantId, mode: scope.tenant.mode, customerId: sub.customerId, status: sub.status, clockTime };
   let outcome;

@@ -63,7 +63,10 @@ export async function resolveItems(db: TenantDb, items: ItemInput[], prefix: (i:
   for (const p of out) {
     const param = p.param || null;
     if (p.terms.type !== 'recurring') {
-      throw errors.invalidPriceType(`Price ${p.price.id} is a one-time price; subscription items need recurring prices (add a one-off charge as an invoice item)`, at(param, 'price'));
+      throw errors.invalidPriceType(
+        `Price ${p.price.id} is a one-time price; subscription items need recurring prices (add a one-off charge as an invoice item)`,
+        at(param, 'price'),
+      );
     }
     const metered = p.terms.usageType === 'metered';
     if (metered && p.input.quantity !== undefined && p.input.quantity !== null && p.input.quantity !== 1) {
@@ -90,7 +93,10 @@ export function checkItemSet(items: PricedItem[], existing: (BillingTerms & { pr
   const seen = new Set(existing?.priceIds ?? []);
   for (const p of items) {
     if (p.terms.currency !== terms.currency) {
-      throw errors.invalidSubscription(`All items of a subscription must share one currency: price ${p.price.id} is ${p.terms.currency}, the subscription ${terms.currency}`, param);
+      throw errors.invalidSubscription(
+        `All items of a subscription must share one currency: price ${p.price.id} is ${p.terms.currency}, the subscription ${terms.currency}`,
+        param,
+      );
     }
     if (p.terms.interval !== terms.interval || (p.terms.intervalCount ?? 1) !== terms.intervalCount) {
       throw errors.invalidSubscription(
@@ -108,7 +114,13 @@ export function checkItemSet(items: PricedItem[], existing: (BillingTerms & { pr
  * The collection method's needs: a default payment method (charge_automatically), or a kennitala
  * and ISK (send_invoice). Returns the days_until_due to store (null for charge_automatically).
  */
-export async function checkCollection(db: TenantDb, customer: Customer, method: CollectionMethod, currency: string, daysUntilDue: number | null | undefined): Promise<number | null> {
+export async function checkCollection(
+  db: TenantDb,
+  customer: Customer,
+  method: CollectionMethod,
+  currency: string,
+  daysUntilDue: number | null | undefined,
+): Promise<number | null> {
   if (method === 'charge_automatically') {
     if (daysUntilDue !== undefined && daysUntilDue !== null) {
       throw errors.validationFailed('days_until_due applies only to collection_method send_invoice', 'days_until_due');

@@ -93,7 +93,11 @@ export async function deleteTestClock(db: TenantDb, tenant: Tenant, id: string, 
  * subscription (its billing history would otherwise mix wall time and clock time).
  * This is what `test_clock` on customer creation does (docs/test-clocks.md).
  */
-export async function attachCustomerToTestClock(db: TenantDb, tenant: Tenant, input: { testClockId: string; customerId: string; clockParam?: string; customerParam?: string }): Promise<TestClock> {
+export async function attachCustomerToTestClock(
+  db: TenantDb,
+  tenant: Tenant,
+  input: { testClockId: string; customerId: string; clockParam?: string; customerParam?: string },
+): Promise<TestClock> {
   assertTestMode(tenant);
   const clock = await lockTestClock(db, tenant, input.testClockId, input.clockParam ?? 'id');
   const customerParam = input.customerParam ?? 'customer';

@@ -33,7 +33,6 @@ export async function listUsageEvents(db: TenantDb, params: PageParams, filter: 
       const e = await db.usageEvent.findFirst({ where: { id }, select: { id: true, timestamp: true } });
       return e && { id: e.id, sortKey: e.timestamp };
     },
-    fetch: (after, take) =>
-      db.usageEvent.findMany({ where: after ? { AND: [where, after] } : where, orderBy: newestFirst('timestamp'), take, select }),
+    fetch: (after, take) => db.usageEvent.findMany({ where: after ? { AND: [where, after] } : where, orderBy: newestFirst('timestamp'), take, select }),
   });
 }

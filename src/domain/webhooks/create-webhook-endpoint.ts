@@ -14,12 +14,7 @@ export interface CreateWebhookEndpointInput {
   description?: string | null;
 }
 
-export async function createWebhookEndpoint(
-  db: TenantDb,
-  tenant: Tenant,
-  input: CreateWebhookEndpointInput,
-  testing?: WebhookTestingOptions,
-): Promise<WebhookEndpoint> {
+export async function createWebhookEndpoint(db: TenantDb, tenant: Tenant, input: CreateWebhookEndpointInput, testing?: WebhookTestingOptions): Promise<WebhookEndpoint> {
   const events = normalizeSubscribedEvents(input.events);
   await assertDeliverableUrl(input.url, tenant.mode, testing);
   return db.webhookEndpoint.create({

@@ -7,7 +7,6 @@ import { listPage, newestFirst, type Page, type PageParams } from '../../db/pagi
 
 export const MAX_ATTEMPTS_SHOWN = 50;
 
-
 const withAttempts = { attempts: { orderBy: { attemptNumber: 'desc' as const }, take: MAX_ATTEMPTS_SHOWN } };
 
 export interface DeliveryFilter {
@@ -35,8 +34,7 @@ export async function listWebhookDeliveries(db: TenantDb, filter: DeliveryFilter
       const d = await db.webhookDelivery.findFirst({ where: { id, ...where }, select: { id: true, createdAt: true } });
       return d && { id: d.id, sortKey: d.createdAt };
     },
-    fetch: (after, take) =>
-      db.webhookDelivery.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take, include: withAttempts }),
+    fetch: (after, take) => db.webhookDelivery.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take, include: withAttempts }),
   });
 }
 

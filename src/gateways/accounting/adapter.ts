@@ -23,9 +23,7 @@ export interface OAuthTokens {
 }
 
 /** What the adapter needs to act for the merchant. */
-export type ProviderCredentials =
-  | { kind: 'oauth'; accessToken: string; refreshToken: string; tenant: string }
-  | { kind: 'form'; apiToken: string; companyId: string };
+export type ProviderCredentials = { kind: 'oauth'; accessToken: string; refreshToken: string; tenant: string } | { kind: 'form'; apiToken: string; companyId: string };
 
 export interface LedgerAccountInfo {
   code: string;
@@ -90,7 +88,11 @@ export interface AccountingAdapter {
 }
 
 export class ProviderUnavailableError extends Error {
-  constructor(message: string, readonly retryAfterMs: number | null = null, readonly status: number | null = null) {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | null = null,
+    readonly status: number | null = null,
+  ) {
     super(message);
     this.name = 'ProviderUnavailableError';
   }
@@ -104,7 +106,10 @@ export class ProviderAuthError extends Error {
 }
 
 export class ProviderRejectedError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
     this.name = 'ProviderRejectedError';
   }

@@ -74,7 +74,8 @@ export function createHttpAccountingAdapter(opts: HttpAdapterOptions): Accountin
       body: new URLSearchParams(form).toString(),
     });
     if (r.status === 400 || r.status === 401) throw new ProviderAuthError(`${opts.info.name}: ${r.body?.error_description ?? r.body?.error ?? 'token request refused'}`);
-    if (r.status === 429 || r.status >= 500) throw new ProviderUnavailableError(`${opts.info.name}: token endpoint answered ${r.status}`, retryAfterMs(r.headers.get('retry-after')), r.status);
+    if (r.status === 429 || r.status >= 500)
+      throw new ProviderUnavailableError(`${opts.info.name}: token endpoint answered ${r.status}`, retryAfterMs(r.headers.get('retry-after')), r.status);
     if (r.status !== 200) throw new ProviderRejectedError(`token endpoint answered ${r.status}`, r.status);
     const b = r.body as { access_token: string; refresh_token: string; expires_in: number; tenant_id: string };
     return { accessToken: b.access_token, refreshToken: b.refresh_token, expiresAt: new Date(Date.now() + b.expires_in * 1000), tenant: b.tenant_id };

@@ -38,6 +38,9 @@ export function accountingAdapter(config: AccountingProvidersConfig, providerId:
     return createHttpAccountingAdapter({ info, baseUrl: config.sandboxOAuthUrl, clientId: config.sandboxOAuthClientId, clientSecret: config.sandboxOAuthClientSecret });
   }
   if (info.id === 'sandbox_form' && config.sandboxFormUrl) return createHttpAccountingAdapter({ info, baseUrl: config.sandboxFormUrl });
-  if (info.environment === 'test') throw new AccountingAdapterNotConfigured(`The ${info.name} sandbox is not running in this deployment (set ACCOUNTING_SANDBOX_${info.authType === 'oauth' ? 'OAUTH' : 'FORM'}_URL)`);
+  if (info.environment === 'test')
+    throw new AccountingAdapterNotConfigured(
+      `The ${info.name} sandbox is not running in this deployment (set ACCOUNTING_SANDBOX_${info.authType === 'oauth' ? 'OAUTH' : 'FORM'}_URL)`,
+    );
   throw new AccountingAdapterNotConfigured(`No live adapter for ${info.name} is configured in this deployment`);
 }

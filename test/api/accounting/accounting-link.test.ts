@@ -27,7 +27,13 @@ describe('accounting link', function () {
       { id: 'sandbox_form', name: 'Sandbox Bókhald (API token)', auth_type: 'form', mode: 'test' },
     ]);
     const live = await m.call('GET', '/v1/accounting_link/providers', { key: m.liveSecretKey! });
-    assert.deepEqual(live.body.data.map((p: any) => [p.id, p.auth_type]), [['xero', 'oauth'], ['dk', 'form']]);
+    assert.deepEqual(
+      live.body.data.map((p: any) => [p.id, p.auth_type]),
+      [
+        ['xero', 'oauth'],
+        ['dk', 'form'],
+      ],
+    );
   });
 
   it('refuses bad connect and complete requests', async () => {
@@ -40,13 +46,27 @@ describe('accounting link', function () {
     expectError(await m.call('POST', '/v1/accounting_link/connect', { body: { provider: 'xero', mode: 'test' } }), 400, 'validation_failed', 'provider');
     // live mode without a configured real provider fails clearly
     expectError(await m.call('POST', '/v1/accounting_link/connect', { key: m.liveSecretKey!, body: { provider: 'xero' } }), 503, 'adapter_not_configured', 'provider');
-    expectError(await m.call('POST', '/v1/accounting_link/complete', { key: m.liveSecretKey!, body: { provider: 'dk', credentials: { api_token: 'x', company_id: 'y' } } }), 503, 'adapter_not_configured');
+    expectError(
+      await m.call('POST', '/v1/accounting_link/complete', { key: m.liveSecretKey!, body: { provider: 'dk', credentials: { api_token: 'x', company_id: 'y' } } }),
+      503,
+      'adapter_not_configured',
+    );
     expectError(await m.call('POST', '/v1/accounting_link/complete', { body: { provider: 'sandbox_oauth', credentials: {} } }), 409, 'invalid_state', 'provider');
     expectError(await m.call('POST', '/v1/accounting_link/complete', { body: { provider: 'sandbox_form' } }), 400, 'validation_failed', 'credentials');
     expectError(await m.call('POST', '/v1/accounting_link/complete', { body: { provider: 'sandbox_form', credentials: 'token' } }), 400, 'validation_failed', 'credentials');
-    expectError(await m.call('POST', '/v1/accounting_link/complete', { body: { provider: 'sandbox_form', credentials: { api_token: 'x' } } }), 400, 'validation_failed', 'credentials.company_id');
+    expectError(
+      await m.call('POST', '/v1/accounting_link/complete', { body: { provider: 'sandbox_form', credentials: { api_token: 'x' } } }),
+      400,
+      'validation_failed',
+      'credentials.company_id',
+    );
     const company = env.sandboxes.form.createCompany();
-    expectError(await m.call('POST', '/v1/accounting_link/complete', { body: { provider: 'sandbox_form', credentials: { api_token: 'wrong', company_id: company.id } } }), 400, 'validation_failed', 'credentials');
+    expectError(
+      await m.call('POST', '/v1/accounting_link/complete', { body: { provider: 'sandbox_form', credentials: { api_token: 'wrong', company_id: company.id } } }),
+      400,
+      'validation_failed',
+      'credentials',
+    );
     // nothing was connected by any of these
     expectError(await m.call('GET', '/v1/accounting_link'), 404, 'resource_missing');
     expectError(await m.call('DELETE', '/v1/accounting_link'), 404, 'resource_missing');
@@ -69,12 +89,24 @@ describe('accounting link', function () {
     const chart = (await m.call('GET', '/v1/accounting_link/chart_of_accounts')).body.data;
     assert.ok(chart.some((a: any) => a.code === '3000' && a.type === 'revenue'));
     const codes = (await m.call('GET', '/v1/accounting_link/vat_codes')).body.data;
-    assert.deepEqual(codes.map((c: any) => [c.code, c.rate]), [['S24', 24], ['S11', 11], ['S0', 0]]);
+    assert.deepEqual(
+      codes.map((c: any) => [c.code, c.rate]),
+      [
+        ['S24', 24],
+        ['S11', 11],
+        ['S0', 0],
+      ],
+    );
 
     expectError(await m.call('POST', '/v1/accounting_link/settings', { body: {} }), 400, 'validation_failed');
     expectError(await m.call('POST', '/v1/accounting_link/settings', { body: { default_gl_account: '9999' } }), 400, 'validation_failed', 'default_gl_account');
     expectError(await m.call('POST', '/v1/accounting_link/settings', { body: { default_gl_account: 3000 } }), 400, 'validation_failed', 'default_gl_account');
-    expectError(await m.call('POST', '/v1/accounting_link/settings', { body: { vat_code_mapping: { standard: 'OUTPUT24' } } }), 400, 'validation_failed', 'vat_code_mapping.standard');
+    expectError(
+      await m.call('POST', '/v1/accounting_link/settings', { body: { vat_code_mapping: { standard: 'OUTPUT24' } } }),
+      400,
+      'validation_failed',
+      'vat_code_mapping.standard',
+    );
     expectError(await m.call('POST', '/v1/accounting_link/settings', { body: { vat_code_mapping: { super: 'S24' } } }), 400, 'validation_failed', 'vat_code_mapping.super');
     expectError(await m.call('POST', '/v1/accounting_link/settings', { body: { vat_code_mapping: ['S24'] } }), 400, 'validation_failed', 'vat_code_mapping');
     const ok = await m.call('POST', '/v1/accounting_link/settings', { body: { default_gl_account: '3000', vat_code_mapping: { standard: 'S24', exempt: 'S0' } } });
@@ -96,7 +128,12 @@ describe('accounting link', function () {
     await settledRefund(env, m, refund.id);
     const records = await settled(m, 4);
     assert.equal(records.length, 4);
-    assert.deepEqual(records.map((r) => [r.kind, r.status]).sort(), [['credit_note', 'synced'], ['invoice_finalized', 'synced'], ['invoice_paid', 'synced'], ['refund', 'synced']]);
+    assert.deepEqual(records.map((r) => [r.kind, r.status]).sort(), [
+      ['credit_note', 'synced'],
+      ['invoice_finalized', 'synced'],
+      ['invoice_paid', 'synced'],
+      ['refund', 'synced'],
+    ]);
     assert.ok(records.every((r) => r.invoice === payment.invoice && /^asr_/.test(r.id) && r.provider_id));
     const books = env.sandboxes.form.records().filter((r) => r.tenant === company.id);
     assert.equal(books.length, 4);
@@ -108,7 +145,10 @@ describe('accounting link', function () {
     assert.deepEqual(invoice.body.lines, [{ description: 'Sales (standard VAT)', account_code: '3000', vat_code: 'S24', net_amount: 10_000, vat_amount: 2400 }]);
     assert.equal(invoice.body.total, 12_400);
     const payments = books.filter((b) => b.type === 'payment').map((b) => [b.body.method, b.body.amount, b.body.invoice_reference]);
-    assert.deepEqual(payments.sort(), [['card', 12_400, invoice.reference], ['card_refund', -1240, invoice.reference]]);
+    assert.deepEqual(payments.sort(), [
+      ['card', 12_400, invoice.reference],
+      ['card_refund', -1240, invoice.reference],
+    ]);
     const cn = books.find((b) => b.type === 'credit_note')!;
     assert.deepEqual([cn.body.total, cn.body.invoice_reference, (cn.body.lines as any[])[0].vat_amount], [1240, invoice.reference, 240]);
   });
@@ -129,7 +169,10 @@ describe('accounting link', function () {
     assert.ok(paid.attempts >= 2, `attempts ${paid.attempts}`);
     expectError(await m.call('POST', `/v1/accounting_link/sync_records/${paid.id}/resync`), 409, 'invalid_state', 'id');
     expectError(await m.call('POST', '/v1/accounting_link/sync_records/asr_nope/resync'), 404, 'resource_missing', 'id');
-    assert.deepEqual((await syncRecords(m, '&status=failed')).map((r) => r.id), [fin.id]);
+    assert.deepEqual(
+      (await syncRecords(m, '&status=failed')).map((r) => r.id),
+      [fin.id],
+    );
 
     await m.call('POST', '/v1/accounting_link/settings', { body: { vat_code_mapping: { standard: 'S24', exempt: 'S0' } } });
     env.sandboxes.form.injectFaults({ status: 503, count: 1, afterCommit: true }); // booked, but the answer is lost
@@ -166,14 +209,19 @@ describe('accounting link', function () {
     assert.ok((await syncRecords(m)).every((r) => r.status === 'pending'));
 
     env.sandboxes.form.restore(company.id);
-    const again = await m.call('POST', '/v1/accounting_link/complete', { body: { provider: 'sandbox_form', credentials: { api_token: company.apiToken, company_id: company.id } } });
+    const again = await m.call('POST', '/v1/accounting_link/complete', {
+      body: { provider: 'sandbox_form', credentials: { api_token: company.apiToken, company_id: company.id } },
+    });
     assert.equal(again.status, 201, again.text);
     assert.equal(again.body.status, 'active');
     assert.deepEqual(again.body.settings, errored.settings, 'a reconnection keeps the settings');
     assert.equal((await env.db.accountingLink.findUniqueOrThrow({ where: { id: link.id } })).status, 'disconnected');
     await paidPayment(m, 2500);
     const fresh = await settled(m, 2, 'the new link’s records');
-    assert.deepEqual(fresh.map((r) => r.status), ['synced', 'synced']);
+    assert.deepEqual(
+      fresh.map((r) => r.status),
+      ['synced', 'synced'],
+    );
     assert.ok(fresh.every((r) => r.link === again.body.id));
   });
 
@@ -237,7 +285,10 @@ describe('accounting link', function () {
     // An access token about to expire is refreshed before use (and the refresh token rotates).
     await env.db.accountingLink.update({ where: { id: row.id }, data: { accessTokenExpiresAt: new Date(Date.now() + 30_000) } });
     const codes = await m.call('GET', '/v1/accounting_link/vat_codes');
-    assert.deepEqual(codes.body.data.map((v: any) => v.code), ['OUTPUT24', 'OUTPUT11', 'EXEMPTOUTPUT']);
+    assert.deepEqual(
+      codes.body.data.map((v: any) => v.code),
+      ['OUTPUT24', 'OUTPUT11', 'EXEMPTOUTPUT'],
+    );
     const refreshed = await env.db.accountingLink.findUniqueOrThrow({ where: { id: row.id } });
     assert.notEqual(refreshed.credentials, row.credentials);
     assert.ok(refreshed.accessTokenExpiresAt!.getTime() > Date.now() + 600_000);
@@ -265,7 +316,10 @@ describe('accounting link', function () {
     const p1 = (await m.call('GET', '/v1/accounting_link/sync_records?limit=3')).body;
     const p2 = (await m.call('GET', `/v1/accounting_link/sync_records?limit=3&starting_after=${p1.data[2].id}`)).body;
     assert.deepEqual([p1.has_more, p2.has_more], [true, false]);
-    assert.deepEqual([...p1.data, ...p2.data].map((r: any) => r.id), all.map((r) => r.id));
+    assert.deepEqual(
+      [...p1.data, ...p2.data].map((r: any) => r.id),
+      all.map((r) => r.id),
+    );
     expectError(await m.call('GET', '/v1/accounting_link/sync_records?status=done'), 400, 'validation_failed', 'status');
     expectError(await m.call('GET', '/v1/accounting_link/sync_records?starting_after=asr_nope'), 404, 'resource_missing', 'starting_after');
   });

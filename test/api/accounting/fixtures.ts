@@ -40,8 +40,13 @@ export async function syncRecords(m: TestMerchant, query = ''): Promise<any[]> {
 
 /** Waits until no record of the link is pending; returns them all. */
 export async function settled(m: TestMerchant, count: number, what = 'records synced'): Promise<any[]> {
-  return eventually(async () => {
-    const all = await syncRecords(m);
-    return all.length >= count && all.every((r) => r.status !== 'pending') ? all : undefined;
-  }, what, 600, 100);
+  return eventually(
+    async () => {
+      const all = await syncRecords(m);
+      return all.length >= count && all.every((r) => r.status !== 'pending') ? all : undefined;
+    },
+    what,
+    600,
+    100,
+  );
 }

@@ -47,10 +47,7 @@ describe('catalog: customers', () => {
 
   it('a customer with only an e-mail has null fields, {} metadata and no address', async () => {
     const c = await createCustomer(m);
-    assert.deepEqual(
-      [c.name, c.phone, c.kennitala, c.external_id, c.vat_number, c.currency, c.billing_address],
-      [null, null, null, null, null, null, null],
-    );
+    assert.deepEqual([c.name, c.phone, c.kennitala, c.external_id, c.vat_number, c.currency, c.billing_address], [null, null, null, null, null, null, null]);
     assert.deepEqual(c.metadata, {});
   });
 
@@ -211,8 +208,7 @@ describe('catalog: customers', () => {
   });
 
   it('records customer.created and customer.updated with the customer as the API returns it; a no-op PATCH records nothing', async () => {
-    const events = async (id: string, type: string) =>
-      ((await m.call('GET', `/v1/webhook_events?type=${type}&limit=100`)).body.data as any[]).filter((e) => e.data.id === id);
+    const events = async (id: string, type: string) => ((await m.call('GET', `/v1/webhook_events?type=${type}&limit=100`)).body.data as any[]).filter((e) => e.data.id === id);
     const created = await m.call('POST', '/v1/customers', { body: { email: 'events@example.is', name: 'Before', metadata: { a: '1' } } });
     assert.equal(created.status, 201, created.text);
     const [c] = await events(created.body.id, 'customer.created');
@@ -238,6 +234,9 @@ describe('catalog: customers', () => {
     expectError(await m.call('POST', '/v1/customers', { body: { email: 'b@example.is', external_id: ext } }), 409, 'resource_conflict', 'external_id');
     assert.equal(await env.db.event.count({ where: { merchantId: m.id, type: 'customer.created' } }), before);
     // Another merchant sees none of them.
-    assert.deepEqual(((await other.call('GET', '/v1/webhook_events?type=customer.created&limit=100')).body.data as any[]).filter((e) => e.data.id === created.body.id), []);
+    assert.deepEqual(
+      ((await other.call('GET', '/v1/webhook_events?type=customer.created&limit=100')).body.data as any[]).filter((e) => e.data.id === created.body.id),
+      [],
+    );
   });
 });

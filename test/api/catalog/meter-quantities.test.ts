@@ -72,7 +72,8 @@ describe('catalog: meter quantities', () => {
         events.push({ event_name: name, customer: who, timestamp: ts.toISOString(), metadata });
       }
       // events exactly on the February bounds
-      for (const ts of [periods[0]![1], periods[0]![2]]) events.push({ event_name: eventName, customer: customer.id, timestamp: ts.toISOString(), metadata: { units: 5, region: 'eu', tier: 'b' } });
+      for (const ts of [periods[0]![1], periods[0]![2]])
+        events.push({ event_name: eventName, customer: customer.id, timestamp: ts.toISOString(), metadata: { units: 5, region: 'eu', tier: 'b' } });
       for (let i = 0; i < events.length; i += 200) {
         const res = await m.call('POST', '/v1/events/batch', { body: { events: events.slice(i, i + 200) } });
         assert.equal(res.status, 200, res.text);
@@ -109,13 +110,17 @@ describe('catalog: meter quantities', () => {
               assert.equal(viaDomain.quantity, expected, `${why}: domain`);
               const res = await m.call('GET', `/v1/meters/${meter.id}/quantities?${qs(customer.id, from.toISOString(), to.toISOString())}`);
               assert.equal(res.status, 200, res.text);
-              assert.deepEqual(res.body, {
-                meter: meter.id,
-                customer: customer.id,
-                period_start: from.toISOString(),
-                period_end: to.toISOString(),
-                quantity: expected === null ? null : Number(expected),
-              }, why);
+              assert.deepEqual(
+                res.body,
+                {
+                  meter: meter.id,
+                  customer: customer.id,
+                  period_start: from.toISOString(),
+                  period_end: to.toISOString(),
+                  quantity: expected === null ? null : Number(expected),
+                },
+                why,
+              );
             }
           });
         }
@@ -128,7 +133,10 @@ describe('catalog: meter quantities', () => {
       const quantities = AGGREGATE_TYPES.map((type) =>
         aggregateEvents({ eventName, aggregateType: type, aggregateProperty: type === 'count' ? null : 'units', filter: null, unitMultiplier: 1 }, feb),
       );
-      assert.ok(quantities.every((q) => q !== null && q !== '0'), JSON.stringify(quantities));
+      assert.ok(
+        quantities.every((q) => q !== null && q !== '0'),
+        JSON.stringify(quantities),
+      );
       assert.ok(new Set(quantities).size >= 5, JSON.stringify(quantities));
     });
   });
@@ -147,8 +155,7 @@ describe('catalog: meter quantities', () => {
   it('an archived meter ignores events received after archiving; its history stays readable', async () => {
     const c = await createCustomer(m);
     const meter = await createMeter(m, { aggregate_type: 'sum', aggregate_property: 'units' });
-    const send = (units: number, ts: string) =>
-      m.call('POST', '/v1/events', { body: { event_name: meter.event_name, customer: c.id, timestamp: ts, metadata: { units } } });
+    const send = (units: number, ts: string) => m.call('POST', '/v1/events', { body: { event_name: meter.event_name, customer: c.id, timestamp: ts, metadata: { units } } });
     assert.equal((await send(10, '2026-01-10T00:00:00Z')).status, 201);
     assert.equal((await send(5, '2025-12-01T00:00:00Z')).status, 201); // backfill before archiving
     const q = `/v1/meters/${meter.id}/quantities?${qs(c.id, '2025-01-01T00:00:00Z', '2026-12-31T00:00:00Z')}`;

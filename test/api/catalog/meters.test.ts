@@ -14,7 +14,15 @@ describe('catalog: meters', () => {
   });
 
   it('creates a meter with every field and retrieves it', async () => {
-    const body = { name: 'Storage', event_name: 'storage.used', aggregate_type: 'max', aggregate_property: 'gb', filter: { region: 'eu' }, unit_label: 'GB', unit_multiplier: 1000 };
+    const body = {
+      name: 'Storage',
+      event_name: 'storage.used',
+      aggregate_type: 'max',
+      aggregate_property: 'gb',
+      filter: { region: 'eu' },
+      unit_label: 'GB',
+      unit_multiplier: 1000,
+    };
     const res = await m.call('POST', '/v1/meters', { body });
     assert.equal(res.status, 201, res.text);
     assert.match(res.body.id, /^mtr_/);
@@ -92,9 +100,18 @@ describe('catalog: meters', () => {
     const b = await createMeter(mine);
     const c = await createMeter(mine);
     await mine.call('DELETE', `/v1/meters/${b.id}`);
-    assert.deepEqual((await mine.call('GET', '/v1/meters')).body.data.map((x: any) => x.id), [c.id, a.id]);
-    assert.deepEqual((await mine.call('GET', '/v1/meters?archived=false')).body.data.map((x: any) => x.id), [c.id, a.id]);
-    assert.deepEqual((await mine.call('GET', '/v1/meters?archived=true')).body.data.map((x: any) => x.id), [c.id, b.id, a.id]);
+    assert.deepEqual(
+      (await mine.call('GET', '/v1/meters')).body.data.map((x: any) => x.id),
+      [c.id, a.id],
+    );
+    assert.deepEqual(
+      (await mine.call('GET', '/v1/meters?archived=false')).body.data.map((x: any) => x.id),
+      [c.id, a.id],
+    );
+    assert.deepEqual(
+      (await mine.call('GET', '/v1/meters?archived=true')).body.data.map((x: any) => x.id),
+      [c.id, b.id, a.id],
+    );
     const page = await mine.call('GET', `/v1/meters?archived=true&limit=1&starting_after=${c.id}`);
     assert.deepEqual([page.body.data.map((x: any) => x.id), page.body.has_more], [[b.id], true]);
     expectError(await mine.call('GET', `/v1/meters?starting_after=${b.id}`), 404, 'resource_missing', 'starting_after');

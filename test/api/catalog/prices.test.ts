@@ -60,7 +60,13 @@ describe('catalog: prices', () => {
     assert.equal(res.body.meter, meter.id);
     assert.equal(res.body.included_units, 500);
     assert.deepEqual(res.body.recurring, { interval: 'month', interval_count: 1, usage_type: 'metered', aggregate_usage: 'sum' });
-    const volume = await post({ type: 'recurring', recurring: { interval: 'year', usage_type: 'metered', aggregate_usage: 'max' }, tiers_mode: 'volume', tiers: [{ up_to: null, unit_amount: 5 }], meter: meter.id });
+    const volume = await post({
+      type: 'recurring',
+      recurring: { interval: 'year', usage_type: 'metered', aggregate_usage: 'max' },
+      tiers_mode: 'volume',
+      tiers: [{ up_to: null, unit_amount: 5 }],
+      meter: meter.id,
+    });
     assert.equal(volume.status, 201, volume.text);
     assert.equal(volume.body.recurring.aggregate_usage, 'max');
   });
@@ -77,10 +83,28 @@ describe('catalog: prices', () => {
       ['recurring without interval', { type: 'recurring', unit_amount: 1, recurring: {} }, 400, 'validation_failed', 'recurring.interval'],
       ['unknown interval', { type: 'recurring', unit_amount: 1, recurring: { interval: 'fortnight' } }, 400, 'validation_failed', 'recurring.interval'],
       ['interval_count 0', { type: 'recurring', unit_amount: 1, recurring: { interval: 'month', interval_count: 0 } }, 400, 'validation_failed', 'recurring.interval_count'],
-      ['interval_count fractional', { type: 'recurring', unit_amount: 1, recurring: { interval: 'month', interval_count: 1.5 } }, 400, 'validation_failed', 'recurring.interval_count'],
-      ['interval_count over three years', { type: 'recurring', unit_amount: 1, recurring: { interval: 'month', interval_count: 37 } }, 400, 'validation_failed', 'recurring.interval_count'],
+      [
+        'interval_count fractional',
+        { type: 'recurring', unit_amount: 1, recurring: { interval: 'month', interval_count: 1.5 } },
+        400,
+        'validation_failed',
+        'recurring.interval_count',
+      ],
+      [
+        'interval_count over three years',
+        { type: 'recurring', unit_amount: 1, recurring: { interval: 'month', interval_count: 37 } },
+        400,
+        'validation_failed',
+        'recurring.interval_count',
+      ],
       ['recurring as a string', { type: 'recurring', unit_amount: 1, recurring: 'month' }, 400, 'validation_failed', 'recurring'],
-      ['aggregate_usage on a licensed price', { type: 'recurring', unit_amount: 1, recurring: { interval: 'month', aggregate_usage: 'sum' } }, 400, 'validation_failed', 'recurring.aggregate_usage'],
+      [
+        'aggregate_usage on a licensed price',
+        { type: 'recurring', unit_amount: 1, recurring: { interval: 'month', aggregate_usage: 'sum' } },
+        400,
+        'validation_failed',
+        'recurring.aggregate_usage',
+      ],
       ['unknown aggregate_usage', { type: 'recurring', unit_amount: 1, recurring: { ...metered, aggregate_usage: 'avg' } }, 400, 'validation_failed', 'recurring.aggregate_usage'],
       ['missing unit_amount', { type: 'one_time' }, 400, 'validation_failed', 'unit_amount'],
       ['negative unit_amount', { type: 'one_time', unit_amount: -1 }, 400, 'validation_failed', 'unit_amount'],
@@ -90,20 +114,78 @@ describe('catalog: prices', () => {
       ['unsupported currency', { type: 'one_time', unit_amount: 1, currency: 'JPY' }, 400, 'validation_failed', 'currency'],
       ['currency of the wrong type', { type: 'one_time', unit_amount: 1, currency: 978 }, 400, 'validation_failed', 'currency'],
       ['tiers_mode without tiers', { type: 'recurring', recurring: rec, tiers_mode: 'volume' }, 400, 'validation_failed', 'tiers'],
-      ['tiers_mode with unit_amount', { type: 'recurring', recurring: rec, tiers_mode: 'volume', unit_amount: 5, tiers: [{ up_to: null, unit_amount: 1 }] }, 400, 'validation_failed', 'unit_amount'],
+      [
+        'tiers_mode with unit_amount',
+        { type: 'recurring', recurring: rec, tiers_mode: 'volume', unit_amount: 5, tiers: [{ up_to: null, unit_amount: 1 }] },
+        400,
+        'validation_failed',
+        'unit_amount',
+      ],
       ['tiers without tiers_mode', { type: 'recurring', recurring: rec, unit_amount: 5, tiers: [{ up_to: null, unit_amount: 1 }] }, 400, 'validation_failed', 'tiers'],
       ['unknown tiers_mode', { type: 'recurring', recurring: rec, tiers_mode: 'stairs', tiers: [{ up_to: null, unit_amount: 1 }] }, 400, 'validation_failed', 'tiers_mode'],
       ['tiers on a one-time price', { type: 'one_time', tiers_mode: 'volume', tiers: [{ up_to: null, unit_amount: 1 }] }, 400, 'validation_failed', 'tiers_mode'],
       ['empty tiers', { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [] }, 400, 'validation_failed', 'tiers'],
       ['last tier not open', { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [{ up_to: 10, unit_amount: 1 }] }, 400, 'validation_failed', 'tiers'],
-      ['open tier not last', { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [{ up_to: null, unit_amount: 1 }, { up_to: null, unit_amount: 1 }] }, 400, 'validation_failed', 'tiers'],
-      ['tiers out of order', { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [{ up_to: 10, unit_amount: 1 }, { up_to: 5, unit_amount: 1 }, { up_to: null, unit_amount: 1 }] }, 400, 'validation_failed', 'tiers'],
+      [
+        'open tier not last',
+        {
+          type: 'recurring',
+          recurring: rec,
+          tiers_mode: 'graduated',
+          tiers: [
+            { up_to: null, unit_amount: 1 },
+            { up_to: null, unit_amount: 1 },
+          ],
+        },
+        400,
+        'validation_failed',
+        'tiers',
+      ],
+      [
+        'tiers out of order',
+        {
+          type: 'recurring',
+          recurring: rec,
+          tiers_mode: 'graduated',
+          tiers: [
+            { up_to: 10, unit_amount: 1 },
+            { up_to: 5, unit_amount: 1 },
+            { up_to: null, unit_amount: 1 },
+          ],
+        },
+        400,
+        'validation_failed',
+        'tiers',
+      ],
       ['tier without any amount', { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [{ up_to: null }] }, 400, 'validation_failed', 'tiers'],
       ['tier without up_to', { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [{ unit_amount: 1 }] }, 400, 'validation_failed', 'tiers[0].up_to'],
-      ['tier up_to as a string', { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [{ up_to: '10', unit_amount: 1 }] }, 400, 'validation_failed', 'tiers[0].up_to'],
-      ['tier with a negative amount', { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [{ up_to: null, unit_amount: -1 }] }, 400, 'validation_failed', 'tiers[0].unit_amount'],
+      [
+        'tier up_to as a string',
+        { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [{ up_to: '10', unit_amount: 1 }] },
+        400,
+        'validation_failed',
+        'tiers[0].up_to',
+      ],
+      [
+        'tier with a negative amount',
+        { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [{ up_to: null, unit_amount: -1 }] },
+        400,
+        'validation_failed',
+        'tiers[0].unit_amount',
+      ],
       ['tiers not an array', { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: { up_to: null } }, 400, 'validation_failed', 'tiers'],
-      ['101 tiers', { type: 'recurring', recurring: rec, tiers_mode: 'graduated', tiers: [...Array.from({ length: 100 }, (_, i) => ({ up_to: i + 1, unit_amount: 1 })), { up_to: null, unit_amount: 1 }] }, 400, 'validation_failed', 'tiers'],
+      [
+        '101 tiers',
+        {
+          type: 'recurring',
+          recurring: rec,
+          tiers_mode: 'graduated',
+          tiers: [...Array.from({ length: 100 }, (_, i) => ({ up_to: i + 1, unit_amount: 1 })), { up_to: null, unit_amount: 1 }],
+        },
+        400,
+        'validation_failed',
+        'tiers',
+      ],
       ['metered without meter', { type: 'recurring', unit_amount: 1, recurring: metered }, 400, 'validation_failed', 'meter'],
       ['meter on a licensed price', { type: 'recurring', unit_amount: 1, recurring: rec, meter: 'mtr_x' }, 400, 'validation_failed', 'meter'],
       ['included_units on a licensed price', { type: 'recurring', unit_amount: 1, recurring: rec, included_units: 5 }, 400, 'validation_failed', 'included_units'],
@@ -179,11 +261,20 @@ describe('catalog: prices', () => {
     const a = await mk(p1.id);
     const b = await mk(p2.id);
     const c = await mk(p1.id);
-    assert.deepEqual((await mine.call('GET', '/v1/prices')).body.data.map((x: any) => x.id), [c, b, a]);
-    assert.deepEqual((await mine.call('GET', `/v1/prices?product=${p1.id}`)).body.data.map((x: any) => x.id), [c, a]);
+    assert.deepEqual(
+      (await mine.call('GET', '/v1/prices')).body.data.map((x: any) => x.id),
+      [c, b, a],
+    );
+    assert.deepEqual(
+      (await mine.call('GET', `/v1/prices?product=${p1.id}`)).body.data.map((x: any) => x.id),
+      [c, a],
+    );
     const page = await mine.call('GET', `/v1/prices?product=${p1.id}&limit=1`);
     assert.deepEqual([page.body.data.map((x: any) => x.id), page.body.has_more], [[c], true]);
-    assert.deepEqual((await mine.call('GET', `/v1/prices?product=${p1.id}&starting_after=${c}`)).body.data.map((x: any) => x.id), [a]);
+    assert.deepEqual(
+      (await mine.call('GET', `/v1/prices?product=${p1.id}&starting_after=${c}`)).body.data.map((x: any) => x.id),
+      [a],
+    );
     expectError(await mine.call('GET', '/v1/prices?product=prod_unknown'), 404, 'resource_not_found', 'product');
     expectError(await mine.call('GET', '/v1/prices?product=bad%20id'), 400, 'validation_failed', 'product');
   });

@@ -60,12 +60,21 @@ describe('catalog: products', () => {
     const b = await createProduct(mine, { name: 'b', active: false });
     const c = await createProduct(mine, { name: 'c' });
     const all = await mine.call('GET', '/v1/products');
-    assert.deepEqual(all.body.data.map((p: any) => p.id), [c.id, b.id, a.id]);
+    assert.deepEqual(
+      all.body.data.map((p: any) => p.id),
+      [c.id, b.id, a.id],
+    );
     const page = await mine.call('GET', `/v1/products?limit=1&starting_after=${c.id}`);
-    assert.deepEqual(page.body.data.map((p: any) => p.id), [b.id]);
+    assert.deepEqual(
+      page.body.data.map((p: any) => p.id),
+      [b.id],
+    );
     assert.equal(page.body.has_more, true);
     const active = await mine.call('GET', '/v1/products?active=true');
-    assert.deepEqual(active.body.data.map((p: any) => p.id), [c.id, a.id]);
+    assert.deepEqual(
+      active.body.data.map((p: any) => p.id),
+      [c.id, a.id],
+    );
     expectError(await mine.call('GET', '/v1/products?active=maybe'), 400, 'validation_failed', 'active');
   });
 

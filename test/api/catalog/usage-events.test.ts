@@ -88,7 +88,13 @@ describe('catalog: usage events', () => {
       ['timestamp 30 February', () => ({ event_name: 'a', customer: customer.id, timestamp: '2026-02-30T00:00:00Z' }), 400, 'validation_failed', 'timestamp'],
       ['metadata as a string', () => ({ event_name: 'a', customer: customer.id, metadata: 'x' }), 400, 'validation_failed', 'metadata'],
       ['metadata as an array', () => ({ event_name: 'a', customer: customer.id, metadata: [1] }), 400, 'validation_failed', 'metadata'],
-      ['metadata over 16 KiB', () => ({ event_name: 'a', customer: customer.id, metadata: { big: 'x'.repeat(9_000), bigger: 'y'.repeat(9_000) } }), 400, 'validation_failed', 'metadata'],
+      [
+        'metadata over 16 KiB',
+        () => ({ event_name: 'a', customer: customer.id, metadata: { big: 'x'.repeat(9_000), bigger: 'y'.repeat(9_000) } }),
+        400,
+        'validation_failed',
+        'metadata',
+      ],
       // A single string over 10,000 characters is refused by the input-safety layer (docs/errors.md "Input limits").
       ['a metadata string over 10,000 characters', () => ({ event_name: 'a', customer: customer.id, metadata: { big: 'x'.repeat(17_000) } }), 400, 'validation_failed', 'metadata'],
       ['metadata with NUL', () => ({ event_name: 'a', customer: customer.id, metadata: { a: { b: 'x\u0000' } } }), 400, 'validation_failed', 'metadata'],
@@ -110,16 +116,31 @@ describe('catalog: usage events', () => {
       for (const ext2 of [ext, live.external_id]) {
         expectError(await m.call('POST', '/v1/events', { body: { event_name: 'a', external_customer_id: ext2 } }), 404, 'resource_not_found', 'external_customer_id');
       }
-      const batch = await m.call('POST', '/v1/events/batch', { body: { events: [{ event_name: 'a', customer: foreign.id }, { event_name: 'a', customer: live.id }] } });
+      const batch = await m.call('POST', '/v1/events/batch', {
+        body: {
+          events: [
+            { event_name: 'a', customer: foreign.id },
+            { event_name: 'a', customer: live.id },
+          ],
+        },
+      });
       assert.equal(batch.body.ingested, 0);
-      assert.deepEqual(batch.body.errors.map((e: any) => e.index), [0, 1]);
+      assert.deepEqual(
+        batch.body.errors.map((e: any) => e.index),
+        [0, 1],
+      );
     });
 
     it('a non-numeric value of a property a live meter aggregates is refused; archived meters do not check', async () => {
       const name = unique('metered');
       const meter = await createMeter(m, { event_name: name, aggregate_type: 'sum', aggregate_property: 'units' });
       for (const bad of ['many', true, { n: 1 }, '1e3', ' 5']) {
-        expectError(await m.call('POST', '/v1/events', { body: { event_name: name, customer: customer.id, metadata: { units: bad } } }), 400, 'validation_failed', 'metadata.units');
+        expectError(
+          await m.call('POST', '/v1/events', { body: { event_name: name, customer: customer.id, metadata: { units: bad } } }),
+          400,
+          'validation_failed',
+          'metadata.units',
+        );
       }
       for (const good of [5, '12.5', -3, null]) {
         assert.equal((await m.call('POST', '/v1/events', { body: { event_name: name, customer: customer.id, metadata: { units: good } } })).status, 201);
@@ -171,7 +192,10 @@ describe('catalog: usage events', () => {
       const res = await m.call('POST', '/v1/events/batch', { body: { events } });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.ingested, 2);
-      assert.deepEqual(res.body.errors.map((e: any) => e.index), [1, 2, 3, 4, 5, 6, 7, 8, 10]);
+      assert.deepEqual(
+        res.body.errors.map((e: any) => e.index),
+        [1, 2, 3, 4, 5, 6, 7, 8, 10],
+      );
       for (const e of res.body.errors) assert.ok(typeof e.message === 'string' && e.message.length > 0);
       assert.match(res.body.errors.find((e: any) => e.index === 3).message, /customer/);
     });
@@ -181,7 +205,10 @@ describe('catalog: usage events', () => {
       const res = await m.call('POST', '/v1/events/batch', { body: { events: [ev(0, { idempotency_key: key }), ev(1, { idempotency_key: key }), ev(2)] } });
       assert.deepEqual(res.body, { ingested: 2, duplicates: 1, errors: [] });
       const rows = await env.db.usageEvent.findMany({ where: { merchantId: m.id, idempotencyKey: key } });
-      assert.deepEqual(rows.map((r) => (r.metadata as any).i), ['0']);
+      assert.deepEqual(
+        rows.map((r) => (r.metadata as any).i),
+        ['0'],
+      );
     });
 
     it('parallel batches with overlapping keys record each key exactly once', async () => {
@@ -248,11 +275,23 @@ describe('catalog: usage events', () => {
       assert.equal(all.data.length, 11);
       const stamps = all.data.map((e: any) => e.timestamp);
       assert.deepEqual(stamps, [...stamps].sort().reverse());
-      assert.deepEqual((await list(`?customer=${c2.id}`)).data.map((e: any) => e.metadata.i), [9, 8, 7, 6]);
-      assert.deepEqual((await list(`?customer=${c2.id}&event_name=odd`)).data.map((e: any) => e.metadata.i), [9, 7]);
-      assert.deepEqual((await list('?event_name=odd')).data.map((e: any) => e.metadata.i), [9, 7, 5, 3, 1]);
+      assert.deepEqual(
+        (await list(`?customer=${c2.id}`)).data.map((e: any) => e.metadata.i),
+        [9, 8, 7, 6],
+      );
+      assert.deepEqual(
+        (await list(`?customer=${c2.id}&event_name=odd`)).data.map((e: any) => e.metadata.i),
+        [9, 7],
+      );
+      assert.deepEqual(
+        (await list('?event_name=odd')).data.map((e: any) => e.metadata.i),
+        [9, 7, 5, 3, 1],
+      );
       assert.deepEqual((await list(`?from=${at(3)}&to=${at(5)}`)).data.map((e: any) => e.metadata.i).sort(), [3, 4, 5, 'tie'].sort());
-      assert.deepEqual((await list(`?customer=${c1.id}&from=${at(5)}`)).data.map((e: any) => e.metadata.i), [5]);
+      assert.deepEqual(
+        (await list(`?customer=${c1.id}&from=${at(5)}`)).data.map((e: any) => e.metadata.i),
+        [5],
+      );
       // A filter naming no customer of the caller is refused, as on every list (docs/errors.md "Ids").
       expectError(await mine.call('GET', '/v1/events?customer=cus_unknown'), 404, 'resource_not_found', 'customer');
     });
@@ -266,7 +305,10 @@ describe('catalog: usage events', () => {
         if (!page.has_more) break;
         after = page.data.at(-1).id;
       }
-      assert.deepEqual(seen, (await list('?limit=100')).data.map((e: any) => e.id));
+      assert.deepEqual(
+        seen,
+        (await list('?limit=100')).data.map((e: any) => e.id),
+      );
       assert.equal(new Set(seen).size, 11);
     });
 

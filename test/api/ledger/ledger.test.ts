@@ -30,16 +30,22 @@ describe('billing ledger', function () {
     // 10000 includes VAT at 24 %: round(10000 × 24/124) = round(1935.48) = 1935
     assert.deepEqual([inv.total, inv.vat_amount, inv.total_excluding_vat, inv.prices_include_vat], [10_000, 1935, 8065, true]);
     assert.deepEqual(inv.vat_breakdown, [{ vat_rate: 'standard', percent: 24, amount_excluding_vat: 8065, vat_amount: 1935, amount_including_vat: 10_000 }]);
-    assert.deepEqual(inv.lines.map((l: any) => [l.vat_rate, l.vat_percent, l.vat_amount]), [['standard', 24, 1935]]);
+    assert.deepEqual(
+      inv.lines.map((l: any) => [l.vat_rate, l.vat_percent, l.vat_amount]),
+      [['standard', 24, 1935]],
+    );
 
     let entries = (await m.call('GET', `/v1/ledger_entries?invoice=${inv.id}`)).body.data as Entry[];
-    assert.deepEqual(sides(entries), sides([
-      { kind: 'invoice_finalized', account: 'accounts_receivable', debit: 10_000, credit: 0, vat_rate: null },
-      { kind: 'invoice_finalized', account: 'revenue', debit: 0, credit: 8065, vat_rate: 'standard' },
-      { kind: 'invoice_finalized', account: 'vat_payable:standard', debit: 0, credit: 1935, vat_rate: 'standard' },
-      { kind: 'invoice_paid', account: 'card_clearing', debit: 10_000, credit: 0, vat_rate: null },
-      { kind: 'invoice_paid', account: 'accounts_receivable', debit: 0, credit: 10_000, vat_rate: null },
-    ]));
+    assert.deepEqual(
+      sides(entries),
+      sides([
+        { kind: 'invoice_finalized', account: 'accounts_receivable', debit: 10_000, credit: 0, vat_rate: null },
+        { kind: 'invoice_finalized', account: 'revenue', debit: 0, credit: 8065, vat_rate: 'standard' },
+        { kind: 'invoice_finalized', account: 'vat_payable:standard', debit: 0, credit: 1935, vat_rate: 'standard' },
+        { kind: 'invoice_paid', account: 'card_clearing', debit: 10_000, credit: 0, vat_rate: null },
+        { kind: 'invoice_paid', account: 'accounts_receivable', debit: 0, credit: 10_000, vat_rate: null },
+      ]),
+    );
     assert.ok(entries.every((e: any) => /^be_/.test(e.id) && /^bp_/.test(e.posting) && e.customer === customer.id && e.currency === 'ISK'));
 
     const refund = (await m.call('POST', '/v1/refunds', { body: { payment: payment.id, amount: 2500 } })).body;
@@ -50,13 +56,16 @@ describe('billing ledger', function () {
     assert.deepEqual(cn.vat_breakdown, [{ vat_rate: 'standard', percent: 24, amount_excluding_vat: 2016, vat_amount: 484, amount_including_vat: 2500 }]);
     entries = (await m.call('GET', `/v1/ledger_entries?invoice=${inv.id}`)).body.data as Entry[];
     const later = entries.filter((e) => e.kind === 'credit_note' || e.kind === 'refund');
-    assert.deepEqual(sides(later), sides([
-      { kind: 'credit_note', account: 'revenue', debit: 2016, credit: 0, vat_rate: 'standard' },
-      { kind: 'credit_note', account: 'vat_payable:standard', debit: 484, credit: 0, vat_rate: 'standard' },
-      { kind: 'credit_note', account: 'accounts_receivable', debit: 0, credit: 2500, vat_rate: null },
-      { kind: 'refund', account: 'accounts_receivable', debit: 2500, credit: 0, vat_rate: null },
-      { kind: 'refund', account: 'card_clearing', debit: 0, credit: 2500, vat_rate: null },
-    ]));
+    assert.deepEqual(
+      sides(later),
+      sides([
+        { kind: 'credit_note', account: 'revenue', debit: 2016, credit: 0, vat_rate: 'standard' },
+        { kind: 'credit_note', account: 'vat_payable:standard', debit: 484, credit: 0, vat_rate: 'standard' },
+        { kind: 'credit_note', account: 'accounts_receivable', debit: 0, credit: 2500, vat_rate: null },
+        { kind: 'refund', account: 'accounts_receivable', debit: 2500, credit: 0, vat_rate: null },
+        { kind: 'refund', account: 'card_clearing', debit: 0, credit: 2500, vat_rate: null },
+      ]),
+    );
 
     const tb = (await m.call('GET', `/v1/trial_balance?customer=${customer.id}`)).body;
     assert.equal(tb.object, 'trial_balance');
@@ -74,7 +83,10 @@ describe('billing ledger', function () {
     const p = (await m.call('POST', '/v1/payments', { body })).body;
     assert.notEqual(p.status, 'succeeded');
     let ar = (await m.call('GET', `/v1/ledger_entries?invoice=${p.invoice}&account=accounts_receivable`)).body.data;
-    assert.deepEqual(ar.map((e: any) => [e.kind, e.debit, e.credit]), [['invoice_finalized', 4990, 0]]);
+    assert.deepEqual(
+      ar.map((e: any) => [e.kind, e.debit, e.credit]),
+      [['invoice_finalized', 4990, 0]],
+    );
     await assertLedgerInvariants(env.db, m.id); // open invoice: receivable 4990 for this customer
     assert.equal((await m.call('POST', `/v1/payments/${p.id}/cancel`)).status, 200);
     const all = (await m.call('GET', `/v1/ledger_entries?invoice=${p.invoice}`)).body.data as Entry[];
@@ -82,7 +94,10 @@ describe('billing ledger', function () {
     const voided = all.filter((e) => e.kind === 'invoice_voided');
     assert.deepEqual(sides(voided.map((e) => ({ ...e, kind: 'x', debit: e.credit, credit: e.debit }))), sides(fin.map((e) => ({ ...e, kind: 'x' }))));
     ar = (await m.call('GET', `/v1/trial_balance?customer=${customer.id}`)).body.currencies[0].accounts;
-    assert.ok(ar.every((a: any) => a.balance === 0), JSON.stringify(ar));
+    assert.ok(
+      ar.every((a: any) => a.balance === 0),
+      JSON.stringify(ar),
+    );
     await assertLedgerInvariants(env.db, m.id);
   });
 
@@ -97,14 +112,25 @@ describe('billing ledger', function () {
     const page2 = (await m.call('GET', `/v1/ledger_entries?customer=${customer.id}&limit=2&starting_after=${page1.data[1].id}`)).body;
     const page3 = (await m.call('GET', `/v1/ledger_entries?customer=${customer.id}&limit=2&starting_after=${page2.data[1].id}`)).body;
     assert.deepEqual([page1.has_more, page2.has_more, page3.has_more], [true, true, false]);
-    assert.deepEqual([...page1.data, ...page2.data, ...page3.data].map((e: any) => e.id), all.data.map((e: any) => e.id));
+    assert.deepEqual(
+      [...page1.data, ...page2.data, ...page3.data].map((e: any) => e.id),
+      all.data.map((e: any) => e.id),
+    );
     const clearing = (await m.call('GET', `/v1/ledger_entries?customer=${customer.id}&account=card_clearing`)).body.data;
-    assert.deepEqual(clearing.map((e: any) => [e.invoice, e.debit]), [[payment.invoice, 1234]]);
+    assert.deepEqual(
+      clearing.map((e: any) => [e.invoice, e.debit]),
+      [[payment.invoice, 1234]],
+    );
     const first = new Date(created[created.length - 1]);
     const before = new Date(first.getTime() - 1).toISOString();
     const none = (await m.call('GET', `/v1/ledger_entries?customer=${customer.id}&created[lt]=${encodeURIComponent(before)}`)).body.data;
     assert.equal(none.length, 0);
-    const some = (await m.call('GET', `/v1/ledger_entries?customer=${customer.id}&created[gte]=${encodeURIComponent(first.toISOString())}&created[lte]=${encodeURIComponent(new Date().toISOString())}`)).body.data;
+    const some = (
+      await m.call(
+        'GET',
+        `/v1/ledger_entries?customer=${customer.id}&created[gte]=${encodeURIComponent(first.toISOString())}&created[lte]=${encodeURIComponent(new Date().toISOString())}`,
+      )
+    ).body.data;
     assert.equal(some.length, 5);
   });
 
@@ -131,7 +157,17 @@ describe('billing ledger', function () {
     const tenant = { merchantId: m.id, mode: 'test' as const };
     const scoped = scopedDb(env.db, tenant);
     await assert.rejects(
-      postLedger(scoped, tenant, { kind: 'invoice_paid', sourceId: 'inv_x', currency: 'ISK', amount: 10n, occurredAt: new Date(), movements: [{ account: 'card_clearing', amount: 10n }, { account: 'accounts_receivable', amount: -9n }] }),
+      postLedger(scoped, tenant, {
+        kind: 'invoice_paid',
+        sourceId: 'inv_x',
+        currency: 'ISK',
+        amount: 10n,
+        occurredAt: new Date(),
+        movements: [
+          { account: 'card_clearing', amount: 10n },
+          { account: 'accounts_receivable', amount: -9n },
+        ],
+      }),
       UnbalancedPostingError,
     );
     await assert.rejects(
@@ -152,7 +188,10 @@ describe('billing ledger', function () {
       /exactly one positive side/,
     );
     // A balanced posting written twice is written once.
-    const movements = [{ account: 'card_clearing', amount: 7n }, { account: 'accounts_receivable', amount: -7n }];
+    const movements = [
+      { account: 'card_clearing', amount: 7n },
+      { account: 'accounts_receivable', amount: -7n },
+    ];
     const first = await postLedger(scoped, tenant, { kind: 'invoice_paid', sourceId: 'inv_twice', currency: 'ISK', amount: 7n, occurredAt: new Date(), movements });
     const second = await postLedger(scoped, tenant, { kind: 'invoice_paid', sourceId: 'inv_twice', currency: 'ISK', amount: 7n, occurredAt: new Date(), movements });
     assert.match(String(first), /^bp_/);
@@ -172,21 +211,30 @@ describe('billing ledger', function () {
     await subs.advanceClock(m, clock.id, '2025-03-20T00:00:00.000Z');
     const inv = (await subs.ok(m.call('GET', `/v1/invoices?subscription=${sub.id}`))).data[0];
     assert.equal(inv.status, 'uncollectible');
-    const kinds = async () => ((await m.call('GET', `/v1/ledger_entries?invoice=${inv.id}&limit=100`)).body.data as Entry[]);
-    assert.deepEqual(sides((await kinds()).filter((e) => e.kind === 'invoice_written_off')), sides([
-      { kind: 'invoice_written_off', account: 'bad_debt', debit: 3100, credit: 0, vat_rate: null },
-      { kind: 'invoice_written_off', account: 'accounts_receivable', debit: 0, credit: 3100, vat_rate: null },
-    ]));
+    const kinds = async () => (await m.call('GET', `/v1/ledger_entries?invoice=${inv.id}&limit=100`)).body.data as Entry[];
+    assert.deepEqual(
+      sides((await kinds()).filter((e) => e.kind === 'invoice_written_off')),
+      sides([
+        { kind: 'invoice_written_off', account: 'bad_debt', debit: 3100, credit: 0, vat_rate: null },
+        { kind: 'invoice_written_off', account: 'accounts_receivable', debit: 0, credit: 3100, vat_rate: null },
+      ]),
+    );
     await assertLedgerInvariants(env.db, m.id);
     assert.equal((await subs.ok(m.call('POST', `/v1/invoices/${inv.id}/void`))).status, 'void');
     const after = await kinds();
-    assert.deepEqual(sides(after.filter((e) => e.kind === 'write_off_reversed')), sides([
-      { kind: 'write_off_reversed', account: 'accounts_receivable', debit: 3100, credit: 0, vat_rate: null },
-      { kind: 'write_off_reversed', account: 'bad_debt', debit: 0, credit: 3100, vat_rate: null },
-    ]));
+    assert.deepEqual(
+      sides(after.filter((e) => e.kind === 'write_off_reversed')),
+      sides([
+        { kind: 'write_off_reversed', account: 'accounts_receivable', debit: 3100, credit: 0, vat_rate: null },
+        { kind: 'write_off_reversed', account: 'bad_debt', debit: 0, credit: 3100, vat_rate: null },
+      ]),
+    );
     const net = new Map<string, number>();
     for (const e of after) net.set(e.account, (net.get(e.account) ?? 0) + e.debit - e.credit);
-    assert.ok([...net.values()].every((v) => v === 0), JSON.stringify([...net]));
+    assert.ok(
+      [...net.values()].every((v) => v === 0),
+      JSON.stringify([...net]),
+    );
     await assertLedgerInvariants(env.db, m.id);
   });
 });

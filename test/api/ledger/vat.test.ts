@@ -22,7 +22,11 @@ describe('VAT settings and VAT on invoices', function () {
       country: 'IS',
       default_vat_rate: 'standard',
       prices_include_vat: true,
-      rates: [{ id: 'standard', percent: 24 }, { id: 'reduced', percent: 11 }, { id: 'exempt', percent: 0 }],
+      rates: [
+        { id: 'standard', percent: 24 },
+        { id: 'reduced', percent: 11 },
+        { id: 'exempt', percent: 0 },
+      ],
     });
   });
 
@@ -52,9 +56,20 @@ describe('VAT settings and VAT on invoices', function () {
       const books = await ok(m.call('POST', '/v1/products', { body: { name: 'Books', vat_rate: 'reduced' } }), 201);
       assert.equal(books.vat_rate, 'reduced');
       const plan = await ok(m.call('POST', '/v1/products', { body: { name: 'Plan' } }), 201);
-      const p1 = await ok(m.call('POST', '/v1/prices', { body: { product: books.id, type: 'recurring', currency: 'ISK', unit_amount: 1990, recurring: { interval: 'month' } } }), 201);
-      const p2 = await ok(m.call('POST', '/v1/prices', { body: { product: plan.id, type: 'recurring', currency: 'ISK', unit_amount: 10_000, recurring: { interval: 'month' }, accounting_code: '3010' } }), 201);
-      const p3 = await ok(m.call('POST', '/v1/prices', { body: { product: plan.id, type: 'recurring', currency: 'ISK', unit_amount: 500, recurring: { interval: 'month' }, vat_rate: 'exempt' } }), 201);
+      const p1 = await ok(
+        m.call('POST', '/v1/prices', { body: { product: books.id, type: 'recurring', currency: 'ISK', unit_amount: 1990, recurring: { interval: 'month' } } }),
+        201,
+      );
+      const p2 = await ok(
+        m.call('POST', '/v1/prices', {
+          body: { product: plan.id, type: 'recurring', currency: 'ISK', unit_amount: 10_000, recurring: { interval: 'month' }, accounting_code: '3010' },
+        }),
+        201,
+      );
+      const p3 = await ok(
+        m.call('POST', '/v1/prices', { body: { product: plan.id, type: 'recurring', currency: 'ISK', unit_amount: 500, recurring: { interval: 'month' }, vat_rate: 'exempt' } }),
+        201,
+      );
       assert.equal(p3.vat_rate, 'exempt');
       const c = await createCustomer(m);
       await attachCard(m, c.id);
@@ -66,9 +81,24 @@ describe('VAT settings and VAT on invoices', function () {
         return list[0]?.status === 'paid' ? ok(m.call('GET', `/v1/invoices/${list[0].id}`)) : undefined;
       }, 'the first invoice paid');
       // 1990 × 11 % = 218.9 → 219; 10000 × 24 % = 2400; 500 exempt; 150 × 11 % = 16.5 → 17
-      assert.deepEqual(inv.lines.map((l: any) => [l.amount, l.vat_rate, l.vat_amount]), [[1990, 'reduced', 219], [10_000, 'standard', 2400], [500, 'exempt', 0], [150, 'reduced', 17]]);
+      assert.deepEqual(
+        inv.lines.map((l: any) => [l.amount, l.vat_rate, l.vat_amount]),
+        [
+          [1990, 'reduced', 219],
+          [10_000, 'standard', 2400],
+          [500, 'exempt', 0],
+          [150, 'reduced', 17],
+        ],
+      );
       assert.deepEqual([inv.subtotal, inv.vat_amount, inv.total, inv.amount_due, inv.amount_paid, inv.prices_include_vat], [12_640, 2636, 15_276, 15_276, 15_276, false]);
-      assert.deepEqual(inv.vat_breakdown.map((b: any) => [b.vat_rate, b.amount_excluding_vat, b.vat_amount]), [['standard', 10_000, 2400], ['reduced', 2140, 236], ['exempt', 500, 0]]);
+      assert.deepEqual(
+        inv.vat_breakdown.map((b: any) => [b.vat_rate, b.amount_excluding_vat, b.vat_amount]),
+        [
+          ['standard', 10_000, 2400],
+          ['reduced', 2140, 236],
+          ['exempt', 500, 0],
+        ],
+      );
       const entries = (await ok(m.call('GET', `/v1/ledger_entries?invoice=${inv.id}&limit=100`))).data;
       const fin = Object.fromEntries(entries.filter((e: any) => e.kind === 'invoice_finalized').map((e: any) => [`${e.account}/${e.vat_rate ?? ''}`, e.debit - e.credit]));
       assert.deepEqual(fin, {

@@ -30,7 +30,7 @@ describe('checkout pages and endpoints', () => {
     it('the page script and embed.js are valid JavaScript without dollar-brace or backtick surprises', () => {
       assert.doesNotThrow(() => new Function(CHECKOUT_JS));
       assert.doesNotThrow(() => new Function(EMBED_JS));
-      assert.match(CHECKOUT_JS, /\\d/, 'String.raw kept the regular expressions\' backslashes');
+      assert.match(CHECKOUT_JS, /\\d/, "String.raw kept the regular expressions' backslashes");
       assert.doesNotMatch(CHECKOUT_JS, /postMessage\([^)]*'\*'\)/, 'never posts to *');
       assert.doesNotMatch(EMBED_JS, /postMessage\([^)]*'\*'\)/);
     });
@@ -70,7 +70,12 @@ describe('checkout pages and endpoints', () => {
   describe('hosted page', () => {
     it('shows merchant, amount, description, prefilled email and methods, all escaped, under a strict CSP', async () => {
       const evil = await createMerchant(env.db, { name: `<script>alert("m")</script> & Co` });
-      const em = { id: evil.merchant.id, secretKey: evil.secretKey, publishableKey: evil.publishableKey, call: (meth: string, path: string, o: CallOptions = {}) => call(env, meth, path, { key: evil.secretKey, merchant: evil.merchant.id, ...o }) } as Merchant;
+      const em = {
+        id: evil.merchant.id,
+        secretKey: evil.secretKey,
+        publishableKey: evil.publishableKey,
+        call: (meth: string, path: string, o: CallOptions = {}) => call(env, meth, path, { key: evil.secretKey, merchant: evil.merchant.id, ...o }),
+      } as Merchant;
       const cus = await newCustomer(em, 'anna+x@example.is');
       const s = await created(
         await hostedSession(em, {
@@ -103,7 +108,10 @@ describe('checkout pages and endpoints', () => {
       assert.ok(html.includes(`href="${CANCEL_URL}?a=%22b%22&amp;c=%3Cd%3E"`), 'cancel link escaped');
       // only same-origin script and style; no inline script besides the JSON config; no third-party URLs
       const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((x) => x[1]!);
-      assert.deepEqual(scripts.map((a) => a.trim()), ['src="/checkout/assets/checkout.js?v=1" defer', 'type="application/json" id="checkout-config"']);
+      assert.deepEqual(
+        scripts.map((a) => a.trim()),
+        ['src="/checkout/assets/checkout.js?v=1" defer', 'type="application/json" id="checkout-config"'],
+      );
       assert.equal(/style=/.test(html), false, 'no inline styles');
       assert.equal(/https?:\/\/(?!shop\.example\.is)/.test(html), false, 'no external assets');
       // the config names the hosted confirm endpoint; no secret anywhere
@@ -275,7 +283,11 @@ describe('checkout pages and endpoints', () => {
     it('pays with a simulated wallet in test mode (no CVC) and saves it as that wallet type', async () => {
       const cus = await newCustomer(m, 'wallet@example.is');
       const s = await created(await hostedSession(m, { customer: cus, save_payment_method: true }));
-      const res = await payHosted(env, s.id, { method: 'apple_pay', card: { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: null }, save_payment_method: true });
+      const res = await payHosted(env, s.id, {
+        method: 'apple_pay',
+        card: { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: null },
+        save_payment_method: true,
+      });
       assert.equal(res.body.outcome, 'succeeded', res.text);
       const pm = (await m.call('GET', `/v1/payment_methods?customer=${cus}`)).body.data[0];
       assert.equal(pm.type, 'apple_pay');
@@ -295,7 +307,7 @@ describe('checkout pages and endpoints', () => {
       assert.equal((await env.db.payment.findUnique({ where: { id: s.payment } }))!.attemptCount, 0);
     });
 
-    it('a payment canceled through the API closes its session\'s page', async () => {
+    it("a payment canceled through the API closes its session's page", async () => {
       const s = await created(await hostedSession(m));
       assert.equal((await m.call('POST', `/v1/payments/${s.payment}/cancel`)).status, 200);
       expectError(await payHosted(env, s.id), 409, 'invalid_state', 'payment');
@@ -344,11 +356,26 @@ describe('checkout pages and endpoints', () => {
       assert.equal(ok.body.locale, 'is');
       assert.equal(ok.body.messages.pay, 'Greiða');
       assert.equal(ok.body.origin, SHOP);
-      expectError(await checkoutCall(env, '/checkout/api/embedded/session', { client_secret: s.client_secret, parent_origin: 'https://evil.example' }), 403, 'origin_not_allowed', 'parent_origin');
-      expectError(await checkoutCall(env, '/checkout/api/embedded/session', { client_secret: `pcs_${'a'.repeat(40)}`, parent_origin: SHOP }), 404, 'resource_missing', 'client_secret');
+      expectError(
+        await checkoutCall(env, '/checkout/api/embedded/session', { client_secret: s.client_secret, parent_origin: 'https://evil.example' }),
+        403,
+        'origin_not_allowed',
+        'parent_origin',
+      );
+      expectError(
+        await checkoutCall(env, '/checkout/api/embedded/session', { client_secret: `pcs_${'a'.repeat(40)}`, parent_origin: SHOP }),
+        404,
+        'resource_missing',
+        'client_secret',
+      );
       expectError(await checkoutCall(env, '/checkout/api/embedded/session', { client_secret: s.id, parent_origin: SHOP }), 404, 'resource_missing', 'client_secret');
       expectError(await checkoutCall(env, '/checkout/api/embedded/session', { parent_origin: SHOP }), 400, 'validation_failed', 'client_secret');
-      expectError(await checkoutCall(env, '/checkout/api/embedded/session', { client_secret: s.client_secret, parent_origin: SHOP }, { Origin: SHOP }), 403, 'origin_not_allowed', 'Origin');
+      expectError(
+        await checkoutCall(env, '/checkout/api/embedded/session', { client_secret: s.client_secret, parent_origin: SHOP }, { Origin: SHOP }),
+        403,
+        'origin_not_allowed',
+        'Origin',
+      );
     });
 
     it('pays by client secret: declined, then complete, no redirect', async () => {

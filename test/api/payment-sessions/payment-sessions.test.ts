@@ -22,7 +22,9 @@ describe('payment sessions API', () => {
   describe('hosted sessions', () => {
     it('creates a hosted session with a new payment: url, no client secret, open, 24 h lifetime', async () => {
       const before = Date.now();
-      const s = await created(await hostedSession(m, { currency: 'EUR', description: 'Order #42', cancel_url: CANCEL_URL, external_reference: 'order-42', metadata: { order: '42' } }));
+      const s = await created(
+        await hostedSession(m, { currency: 'EUR', description: 'Order #42', cancel_url: CANCEL_URL, external_reference: 'order-42', metadata: { order: '42' } }),
+      );
       assert.match(s.id, /^ps_/);
       assert.equal(s.mode, 'hosted');
       assert.equal(s.status, 'open');
@@ -66,9 +68,7 @@ describe('payment sessions API', () => {
 
     it('stores enabled_methods (deduplicated), locale, customer_email and save_payment_method with a customer', async () => {
       const cus = await newCustomer(m, 'jon@example.is');
-      const s = await created(
-        await hostedSession(m, { customer: cus, enabled_methods: ['card', 'apple_pay', 'card'], locale: 'is-IS', save_payment_method: true }),
-      );
+      const s = await created(await hostedSession(m, { customer: cus, enabled_methods: ['card', 'apple_pay', 'card'], locale: 'is-IS', save_payment_method: true }));
       assert.deepEqual(s.enabled_methods, ['card', 'apple_pay']);
       assert.equal(s.locale, 'is-IS');
       assert.equal(s.customer, cus);
@@ -95,7 +95,7 @@ describe('payment sessions API', () => {
       assert.equal((await hostedSession(m, { return_url: 'http://localhost:8080/done' })).status, 201);
     });
 
-    it('return_url and cancel_url must be on the merchant\'s redirect domains (or subdomains) when configured', async () => {
+    it("return_url and cancel_url must be on the merchant's redirect domains (or subdomains) when configured", async () => {
       const d = await newMerchant(env);
       await env.db.merchant.update({ where: { id: d.id }, data: { redirectDomains: ['shop.example.is'] } });
       assert.equal((await hostedSession(d, { return_url: 'https://shop.example.is/ok' })).status, 201);
@@ -207,7 +207,7 @@ describe('payment sessions API', () => {
       return res.body;
     };
 
-    it('uses the payment\'s amount, currency and description; metadata stays on the session', async () => {
+    it("uses the payment's amount, currency and description; metadata stays on the session", async () => {
       const p = await newPayment({ metadata: { source: 'api' } });
       const s = await created(await hostedSession(m, { amount: undefined, payment: p.id, metadata: { session: 'yes' } }));
       assert.equal(s.payment, p.id);
@@ -251,13 +251,13 @@ describe('payment sessions API', () => {
       expectError(await hostedSession(m, { amount: undefined, payment: live.id }), 404, 'resource_not_found', 'payment');
     });
 
-    it('customer must match the payment\'s customer', async () => {
+    it("customer must match the payment's customer", async () => {
       const c1 = await newCustomer(m, 'c1@example.is');
       const c2 = await newCustomer(m, 'c2@example.is');
       const p = await newPayment({ customer: c1 });
       expectError(await hostedSession(m, { amount: undefined, payment: p.id, customer: c2 }), 400, 'validation_failed', 'customer');
       const s = await created(await hostedSession(m, { amount: undefined, payment: p.id }));
-      assert.equal(s.customer, c1, 'the payment\'s customer');
+      assert.equal(s.customer, c1, "the payment's customer");
       assert.equal(s.customer_email, 'c1@example.is');
     });
   });

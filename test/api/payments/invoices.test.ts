@@ -24,16 +24,31 @@ describe('invoices and invoice items', () => {
       const voided = (await mm.call('POST', '/v1/payments', { body: { amount: 300 } })).body;
       await mm.call('POST', `/v1/payments/${voided.id}/cancel`);
       const list = (await mm.call('GET', '/v1/invoices')).body;
-      assert.deepEqual(list.data.map((i: any) => i.id), [voided.invoice, paid.invoice, open1.invoice]);
+      assert.deepEqual(
+        list.data.map((i: any) => i.id),
+        [voided.invoice, paid.invoice, open1.invoice],
+      );
       assert.equal(list.has_more, false);
       assert.ok(list.data.every((i: any) => i.lines === undefined && i.object === 'invoice'));
-      assert.deepEqual(list.data.map((i: any) => i.status), ['void', 'paid', 'open']);
+      assert.deepEqual(
+        list.data.map((i: any) => i.status),
+        ['void', 'paid', 'open'],
+      );
       // Gap-free numbers in creation order per merchant and mode.
       assert.deepEqual(list.data.map((i: any) => i.number).reverse(), ['INV-000001', 'INV-000002', 'INV-000003']);
-      assert.deepEqual((await mm.call('GET', '/v1/invoices?status=paid')).body.data.map((i: any) => i.id), [paid.invoice]);
-      assert.deepEqual((await mm.call('GET', '/v1/invoices?status=void')).body.data.map((i: any) => i.id), [voided.invoice]);
+      assert.deepEqual(
+        (await mm.call('GET', '/v1/invoices?status=paid')).body.data.map((i: any) => i.id),
+        [paid.invoice],
+      );
+      assert.deepEqual(
+        (await mm.call('GET', '/v1/invoices?status=void')).body.data.map((i: any) => i.id),
+        [voided.invoice],
+      );
       assert.deepEqual((await mm.call('GET', '/v1/invoices?status=draft')).body.data, []);
-      assert.deepEqual((await mm.call('GET', `/v1/invoices?customer=${customer.id}`)).body.data.map((i: any) => i.id), [paid.invoice]);
+      assert.deepEqual(
+        (await mm.call('GET', `/v1/invoices?customer=${customer.id}`)).body.data.map((i: any) => i.id),
+        [paid.invoice],
+      );
       const page1 = (await mm.call('GET', '/v1/invoices?limit=2')).body;
       assert.deepEqual([page1.data.length, page1.has_more], [2, true]);
       const page2 = (await mm.call('GET', `/v1/invoices?limit=2&starting_after=${page1.data[1].id}`)).body;
@@ -74,7 +89,7 @@ describe('invoices and invoice items', () => {
   });
 
   describe('invoice items', () => {
-    it('creates a pending item; currency defaults to the customer\'s, else the merchant\'s; quantity defaults to 1', async () => {
+    it("creates a pending item; currency defaults to the customer's, else the merchant's; quantity defaults to 1", async () => {
       const eurCustomer = await createCustomer(m, { currency: 'EUR' });
       const res = await m.call('POST', '/v1/invoice_items', { body: { customer: eurCustomer.id, amount: 1500, description: 'Uppsetning', metadata: { job: '7' } } });
       assert.equal(res.status, 201, res.text);
@@ -104,11 +119,23 @@ describe('invoices and invoice items', () => {
       // The subscription engine attaches items to an invoice; here the row is attached directly.
       const inv = (await mm.call('POST', '/v1/payments', { body: { amount: 100, customer: c1.id } })).body.invoice;
       await env.db.invoiceItem.update({ where: { id: a }, data: { invoiceId: inv } });
-      assert.deepEqual((await mm.call('GET', '/v1/invoice_items')).body.data.map((i: any) => i.id), [c, b, a]);
-      assert.deepEqual((await mm.call('GET', `/v1/invoice_items?customer=${c1.id}`)).body.data.map((i: any) => i.id), [c, a]);
-      assert.deepEqual((await mm.call('GET', `/v1/invoice_items?customer=${c1.id}&pending=true`)).body.data.map((i: any) => i.id), [c]);
+      assert.deepEqual(
+        (await mm.call('GET', '/v1/invoice_items')).body.data.map((i: any) => i.id),
+        [c, b, a],
+      );
+      assert.deepEqual(
+        (await mm.call('GET', `/v1/invoice_items?customer=${c1.id}`)).body.data.map((i: any) => i.id),
+        [c, a],
+      );
+      assert.deepEqual(
+        (await mm.call('GET', `/v1/invoice_items?customer=${c1.id}&pending=true`)).body.data.map((i: any) => i.id),
+        [c],
+      );
       const attached = (await mm.call('GET', `/v1/invoice_items?pending=false`)).body.data;
-      assert.deepEqual(attached.map((i: any) => [i.id, i.invoice, i.pending]), [[a, inv, false]]);
+      assert.deepEqual(
+        attached.map((i: any) => [i.id, i.invoice, i.pending]),
+        [[a, inv, false]],
+      );
       const page = (await mm.call('GET', `/v1/invoice_items?limit=1&starting_after=${c}`)).body;
       assert.deepEqual([page.data.map((i: any) => i.id), page.has_more], [[b], true]);
       expectError(await mm.call('GET', '/v1/invoice_items?pending=maybe'), 400, 'validation_failed', 'pending');
@@ -139,7 +166,12 @@ describe('invoices and invoice items', () => {
       it('refuses an empty description and an amount × quantity beyond safe integers', async () => {
         const customer = await createCustomer(m);
         expectError(await m.call('POST', '/v1/invoice_items', { body: { customer: customer.id, amount: 1, description: '  ' } }), 400, 'validation_failed', 'description');
-        expectError(await m.call('POST', '/v1/invoice_items', { body: { customer: customer.id, amount: 2 ** 50, quantity: 1_000_000, description: 'x' } }), 400, 'validation_failed', 'amount');
+        expectError(
+          await m.call('POST', '/v1/invoice_items', { body: { customer: customer.id, amount: 2 ** 50, quantity: 1_000_000, description: 'x' } }),
+          400,
+          'validation_failed',
+          'amount',
+        );
       });
     });
 
@@ -148,13 +180,23 @@ describe('invoices and invoice items', () => {
       expectError(await m.call('POST', '/v1/invoice_items', { body: { customer: theirs.id, amount: 1, description: 'x' } }), 404, 'resource_not_found', 'customer');
       expectError(await m.call('POST', '/v1/invoice_items', { body: { customer: newId('customer'), amount: 1, description: 'x' } }), 404, 'resource_not_found', 'customer');
       const mine = await createCustomer(m);
-      expectError(await m.call('POST', '/v1/invoice_items', { body: { customer: mine.id, amount: 1, description: 'x', subscription: newId('subscription') } }), 404, 'resource_not_found', 'subscription');
+      expectError(
+        await m.call('POST', '/v1/invoice_items', { body: { customer: mine.id, amount: 1, description: 'x', subscription: newId('subscription') } }),
+        404,
+        'resource_not_found',
+        'subscription',
+      );
       const item = (await other.call('POST', '/v1/invoice_items', { body: { customer: theirs.id, amount: 1, description: 'x' } })).body;
       expectError(await m.call('GET', `/v1/invoice_items/${item.id}`), 404, 'resource_missing', 'id');
       expectError(await m.call('GET', `/v1/invoice_items?starting_after=${item.id}`), 404, 'resource_missing', 'starting_after');
       const myItem = (await m.call('POST', '/v1/invoice_items', { body: { customer: mine.id, amount: 1, description: 'x' } })).body;
       expectError(await call(env, 'GET', `/v1/invoice_items/${myItem.id}`, { key: m.liveSecretKey!, merchant: m.id }), 404, 'resource_missing', 'id');
-      expectError(await call(env, 'POST', '/v1/invoice_items', { key: m.liveSecretKey!, merchant: m.id, body: { customer: mine.id, amount: 1, description: 'x' } }), 404, 'resource_not_found', 'customer');
+      expectError(
+        await call(env, 'POST', '/v1/invoice_items', { key: m.liveSecretKey!, merchant: m.id, body: { customer: mine.id, amount: 1, description: 'x' } }),
+        404,
+        'resource_not_found',
+        'customer',
+      );
     });
   });
 });

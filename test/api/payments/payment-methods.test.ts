@@ -22,7 +22,15 @@ describe('payment methods and the attach-card test helper', () => {
     assert.match(first.id, /^pm_/);
     assert.deepEqual(
       { ...first, created_at: undefined },
-      { id: first.id, object: 'payment_method', customer: customer.id, type: 'card', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3 }, is_default: true, created_at: undefined },
+      {
+        id: first.id,
+        object: 'payment_method',
+        customer: customer.id,
+        type: 'card',
+        card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3 },
+        is_default: true,
+        created_at: undefined,
+      },
     );
     const second = await attachCard(m, customer.id, CARDS.mastercard);
     assert.deepEqual([second.card.brand, second.is_default], ['mastercard', false]);
@@ -45,12 +53,29 @@ describe('payment methods and the attach-card test helper', () => {
 
   it('a declined card is 402 card_declined and saves nothing', async () => {
     const customer = await createCustomer(m);
-    const res = await m.call('POST', `/v1/test_helpers/customers/${customer.id}/payment_methods`, { body: { card_number: CARDS.insufficientFunds, exp_month: 1, exp_year: year, cvc: '123' } });
+    const res = await m.call('POST', `/v1/test_helpers/customers/${customer.id}/payment_methods`, {
+      body: { card_number: CARDS.insufficientFunds, exp_month: 1, exp_year: year, cvc: '123' },
+    });
     const err = expectError(res, 402, 'card_declined', 'card_number');
     assert.match(err.message, /insufficient_funds/);
-    expectError(await m.call('POST', `/v1/test_helpers/customers/${customer.id}/payment_methods`, { body: { card_number: '4242424242424241', exp_month: 1, exp_year: year, cvc: '123' } }), 402, 'card_declined', 'card_number');
-    expectError(await m.call('POST', `/v1/test_helpers/customers/${customer.id}/payment_methods`, { body: { card_number: CARDS.visa, exp_month: 1, exp_year: year, cvc: '12' } }), 402, 'card_declined', 'cvc');
-    expectError(await m.call('POST', `/v1/test_helpers/customers/${customer.id}/payment_methods`, { body: { card_number: CARDS.visa, exp_month: 1, exp_year: 2001, cvc: '123' } }), 402, 'card_declined', 'card_number');
+    expectError(
+      await m.call('POST', `/v1/test_helpers/customers/${customer.id}/payment_methods`, { body: { card_number: '4242424242424241', exp_month: 1, exp_year: year, cvc: '123' } }),
+      402,
+      'card_declined',
+      'card_number',
+    );
+    expectError(
+      await m.call('POST', `/v1/test_helpers/customers/${customer.id}/payment_methods`, { body: { card_number: CARDS.visa, exp_month: 1, exp_year: year, cvc: '12' } }),
+      402,
+      'card_declined',
+      'cvc',
+    );
+    expectError(
+      await m.call('POST', `/v1/test_helpers/customers/${customer.id}/payment_methods`, { body: { card_number: CARDS.visa, exp_month: 1, exp_year: 2001, cvc: '123' } }),
+      402,
+      'card_declined',
+      'card_number',
+    );
     assert.equal((await m.call('GET', `/v1/payment_methods?customer=${customer.id}`)).body.data.length, 0);
   });
 
@@ -89,14 +114,20 @@ describe('payment methods and the attach-card test helper', () => {
     });
   });
 
-  it('set_default moves the default; the customer\'s list shows it', async () => {
+  it("set_default moves the default; the customer's list shows it", async () => {
     const customer = await createCustomer(m);
     const a = await attachCard(m, customer.id);
     const b = await attachCard(m, customer.id, CARDS.mastercard);
     const res = await m.call('POST', `/v1/payment_methods/${b.id}/set_default`);
     assert.deepEqual([res.status, res.body.id, res.body.is_default], [200, b.id, true]);
     const list = (await m.call('GET', `/v1/payment_methods?customer=${customer.id}`)).body;
-    assert.deepEqual(list.data.map((pm: any) => [pm.id, pm.is_default]), [[b.id, true], [a.id, false]]);
+    assert.deepEqual(
+      list.data.map((pm: any) => [pm.id, pm.is_default]),
+      [
+        [b.id, true],
+        [a.id, false],
+      ],
+    );
     assert.equal((await m.call('GET', `/v1/payment_methods/${a.id}`)).body.is_default, false);
     assert.equal((await env.db.customer.findUnique({ where: { id: customer.id } }))!.defaultPaymentMethodId, b.id);
   });
@@ -111,7 +142,10 @@ describe('payment methods and the attach-card test helper', () => {
     expectError(await m.call('GET', `/v1/payment_methods/${a.id}`), 404, 'resource_missing', 'id');
     expectError(await m.call('DELETE', `/v1/payment_methods/${a.id}`), 404, 'resource_missing', 'id');
     expectError(await m.call('POST', `/v1/payment_methods/${a.id}/set_default`), 404, 'resource_missing', 'id');
-    assert.deepEqual((await m.call('GET', `/v1/payment_methods?customer=${customer.id}`)).body.data.map((pm: any) => pm.id), [b.id]);
+    assert.deepEqual(
+      (await m.call('GET', `/v1/payment_methods?customer=${customer.id}`)).body.data.map((pm: any) => pm.id),
+      [b.id],
+    );
     assert.equal((await env.db.customer.findUnique({ where: { id: customer.id } }))!.defaultPaymentMethodId, null);
     expectError(await m.call('POST', '/v1/payments', { body: { amount: 100, payment_method: a.id } }), 404, 'resource_not_found', 'payment_method');
     const p = (await m.call('POST', '/v1/payments', { body: { amount: 100, customer: customer.id } })).body;
@@ -120,13 +154,16 @@ describe('payment methods and the attach-card test helper', () => {
     assert.ok((await env.db.paymentMethod.findUnique({ where: { id: a.id } }))!.detachedAt);
   });
 
-  it('lists all customers\' methods without a filter, newest first, paged', async () => {
+  it("lists all customers' methods without a filter, newest first, paged", async () => {
     const mm = await newMerchant(env);
     const c1 = await createCustomer(mm);
     const c2 = await createCustomer(mm);
     const ids = [(await attachCard(mm, c1.id)).id, (await attachCard(mm, c2.id)).id, (await attachCard(mm, c1.id, CARDS.mastercard)).id];
     const all = (await mm.call('GET', '/v1/payment_methods')).body;
-    assert.deepEqual(all.data.map((pm: any) => pm.id), [...ids].reverse());
+    assert.deepEqual(
+      all.data.map((pm: any) => pm.id),
+      [...ids].reverse(),
+    );
     const page = (await mm.call('GET', `/v1/payment_methods?limit=1&starting_after=${ids[2]}`)).body;
     assert.deepEqual([page.data.map((pm: any) => pm.id), page.has_more], [[ids[1]], true]);
     expectError(await mm.call('GET', `/v1/payment_methods?customer=${newId('customer')}`), 404, 'resource_not_found', 'customer');

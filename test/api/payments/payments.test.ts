@@ -29,14 +29,17 @@ describe('payments', () => {
     assert.deepEqual(p.metadata, { order: 'A-1' });
     assert.match(p.invoice, /^inv_/);
     const inv = (await m.call('GET', `/v1/invoices/${p.invoice}`)).body;
-    assert.deepEqual([inv.status, inv.payment, inv.customer, inv.subscription, inv.amount_due, inv.amount_paid, inv.total, inv.currency, inv.billing_reason], ['open', p.id, customer.id, null, 1990, 0, 1990, 'ISK', 'payment']);
+    assert.deepEqual(
+      [inv.status, inv.payment, inv.customer, inv.subscription, inv.amount_due, inv.amount_paid, inv.total, inv.currency, inv.billing_reason],
+      ['open', p.id, customer.id, null, 1990, 0, 1990, 'ISK', 'payment'],
+    );
     assert.match(inv.number, /^INV-\d{6}$/);
     assert.equal(inv.lines.length, 1);
     assert.deepEqual([inv.lines[0].description, inv.lines[0].amount, inv.lines[0].quantity], ['Ársáskrift', 1990, 1]);
     assert.deepEqual((await m.call('GET', `/v1/payments/${p.id}`)).body, p);
   });
 
-  it('defaults the currency to the merchant\'s and needs no customer; currency in any case', async () => {
+  it("defaults the currency to the merchant's and needs no customer; currency in any case", async () => {
     const eur = await newMerchant(env, { currency: 'EUR' });
     const res = await eur.call('POST', '/v1/payments', { body: { amount: 500 } });
     assert.equal(res.status, 201, res.text);
@@ -64,7 +67,7 @@ describe('payments', () => {
     assert.ok(evt!.dispatchedAt);
   });
 
-  it('the customer may be omitted with a payment method: the method\'s customer is used', async () => {
+  it("the customer may be omitted with a payment method: the method's customer is used", async () => {
     const customer = await createCustomer(m);
     const pm = await attachCard(m, customer.id);
     const res = await m.call('POST', '/v1/payments', { body: { amount: 100, payment_method: pm.id } });
@@ -89,7 +92,10 @@ describe('payments', () => {
     const retried = await m.call('POST', `/v1/payments/${res.body.id}/confirm`, { body: { payment_method: good.id } });
     assert.equal(retried.status, 200, retried.text);
     assert.deepEqual([retried.body.status, retried.body.payment_method, retried.body.failure_code], ['succeeded', good.id, null]);
-    const keys = (await simulator(env).listCharges(m.id)).filter((c) => c.idempotencyKey.startsWith(res.body.id)).map((c) => c.idempotencyKey).sort();
+    const keys = (await simulator(env).listCharges(m.id))
+      .filter((c) => c.idempotencyKey.startsWith(res.body.id))
+      .map((c) => c.idempotencyKey)
+      .sort();
     assert.deepEqual(keys, [`${res.body.id}:attempt:1`, `${res.body.id}:attempt:2`]);
     expectError(await m.call('POST', `/v1/payments/${res.body.id}/confirm`, { body: { payment_method: good.id } }), 409, 'invalid_state', 'payment');
   });
@@ -117,7 +123,10 @@ describe('payments', () => {
     assert.equal(second.body.status, 'succeeded');
     assert.equal(await env.db.payment.count({ where: { merchantId: m.id, customerId: customer.id } }), 1);
     const charges = (await simulator(env).listCharges(m.id)).filter((c) => c.idempotencyKey.startsWith(second.body.id));
-    assert.deepEqual(charges.map((c) => [c.idempotencyKey, c.status]), [[`${second.body.id}:attempt:1`, 'succeeded']]);
+    assert.deepEqual(
+      charges.map((c) => [c.idempotencyKey, c.status]),
+      [[`${second.body.id}:attempt:1`, 'succeeded']],
+    );
   });
 
   it('the same Idempotency-Key makes one payment and one charge, also when sent concurrently', async () => {
@@ -211,7 +220,20 @@ describe('payments', () => {
     assert.equal(plain.status, 201, plain.text);
     // No live card can be saved without an acquirer: put a method in the table directly.
     const pmId = newId('paymentMethod');
-    await env.db.paymentMethod.create({ data: { id: pmId, merchantId: m.id, mode: 'live', customerId: customer.id, type: 'card', brand: 'visa', last4: '4242', expMonth: 1, expYear: 2040, acquirerToken: 'tok_live_x' } });
+    await env.db.paymentMethod.create({
+      data: {
+        id: pmId,
+        merchantId: m.id,
+        mode: 'live',
+        customerId: customer.id,
+        type: 'card',
+        brand: 'visa',
+        last4: '4242',
+        expMonth: 1,
+        expYear: 2040,
+        acquirerToken: 'tok_live_x',
+      },
+    });
     const before = await env.db.payment.count({ where: { merchantId: m.id, mode: 'live' } });
     expectError(await live('/v1/payments', { amount: 100, customer: customer.id, payment_method: pmId }), 503, 'adapter_not_configured');
     assert.equal(await env.db.payment.count({ where: { merchantId: m.id, mode: 'live' } }), before);
@@ -246,16 +268,28 @@ describe('payments', () => {
     for (let i = 0; i < 3; i++) waiting.push((await mm.call('POST', '/v1/payments', { body: { amount: 100 + i } })).body);
     const paid = (await mm.call('POST', '/v1/payments', { body: { amount: 999, customer: customer.id, payment_method: pm.id } })).body;
     const all = (await mm.call('GET', '/v1/payments')).body;
-    assert.deepEqual(all.data.map((p: any) => p.id), [paid.id, ...waiting.map((p) => p.id).reverse()]);
+    assert.deepEqual(
+      all.data.map((p: any) => p.id),
+      [paid.id, ...waiting.map((p) => p.id).reverse()],
+    );
     assert.equal(all.has_more, false);
     const page1 = (await mm.call('GET', '/v1/payments?limit=2')).body;
     assert.deepEqual([page1.data.length, page1.has_more], [2, true]);
     const page2 = (await mm.call('GET', `/v1/payments?limit=2&starting_after=${page1.data[1].id}`)).body;
-    assert.deepEqual(page2.data.map((p: any) => p.id), [waiting[1]!.id, waiting[0]!.id]);
+    assert.deepEqual(
+      page2.data.map((p: any) => p.id),
+      [waiting[1]!.id, waiting[0]!.id],
+    );
     assert.equal(page2.has_more, false);
     const succeeded = (await mm.call('GET', '/v1/payments?status=succeeded')).body;
-    assert.deepEqual(succeeded.data.map((p: any) => p.id), [paid.id]);
-    assert.deepEqual((await mm.call('GET', `/v1/payments?customer=${customer.id}`)).body.data.map((p: any) => p.id), [paid.id]);
+    assert.deepEqual(
+      succeeded.data.map((p: any) => p.id),
+      [paid.id],
+    );
+    assert.deepEqual(
+      (await mm.call('GET', `/v1/payments?customer=${customer.id}`)).body.data.map((p: any) => p.id),
+      [paid.id],
+    );
     assert.ok(all.data.every((p: any) => typeof p.invoice === 'string'));
     expectError(await mm.call('GET', '/v1/payments?status=done'), 400, 'validation_failed', 'status');
     expectError(await mm.call('GET', '/v1/payments?limit=abc'), 400, 'validation_failed', 'limit');

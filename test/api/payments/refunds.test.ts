@@ -36,7 +36,10 @@ describe('refunds and credit notes', function () {
     assert.equal(notes.data.length, 1);
     const cn = notes.data[0];
     assert.match(cn.id, /^cn_/);
-    assert.deepEqual([cn.object, cn.invoice, cn.refund, cn.amount, cn.currency, cn.reason, cn.status], ['credit_note', payment.invoice, r.id, 2500, 'ISK', 'product_unsatisfactory', 'issued']);
+    assert.deepEqual(
+      [cn.object, cn.invoice, cn.refund, cn.amount, cn.currency, cn.reason, cn.status],
+      ['credit_note', payment.invoice, r.id, 2500, 'ISK', 'product_unsatisfactory', 'issued'],
+    );
     assert.deepEqual((await m.call('GET', `/v1/credit_notes/${cn.id}`)).body, cn);
     const types = (await env.db.event.findMany({ where: { merchantId: m.id, type: { in: ['refund.created', 'refund.succeeded', 'credit_note.created'] } } }))
       .filter((e) => [r.id, cn.id].includes((e.data as any).id))
@@ -49,7 +52,10 @@ describe('refunds and credit notes', function () {
     assert.ok(cnEvent!.dispatchedAt);
     // The acquirer refunded once, under the refund id.
     const acq = await simulator(env).listRefunds(m.id);
-    assert.deepEqual(acq.filter((x) => x.idempotencyKey === r.id).map((x) => [x.amount, x.status]), [[2500, 'succeeded']]);
+    assert.deepEqual(
+      acq.filter((x) => x.idempotencyKey === r.id).map((x) => [x.amount, x.status]),
+      [[2500, 'succeeded']],
+    );
   });
 
   it('several partial refunds up to the charge, then the rest by default: refunded; no more after that', async () => {
@@ -67,9 +73,15 @@ describe('refunds and credit notes', function () {
     expectError(await m.call('POST', '/v1/refunds', { body: { payment: payment.id, amount: 1 } }), 409, 'invalid_state', 'payment');
     expectError(await m.call('POST', '/v1/refunds', { body: { payment: payment.id } }), 409, 'invalid_state', 'payment');
     const list = (await m.call('GET', `/v1/refunds?payment=${payment.id}`)).body;
-    assert.deepEqual(list.data.map((x: any) => x.id), [rest.body.id, b.id, a.id]);
+    assert.deepEqual(
+      list.data.map((x: any) => x.id),
+      [rest.body.id, b.id, a.id],
+    );
     assert.equal(list.has_more, undefined);
-    assert.deepEqual((await m.call('GET', `/v1/refunds?payment=${payment.id}&limit=2`)).body.data.map((x: any) => x.id), [rest.body.id, b.id]);
+    assert.deepEqual(
+      (await m.call('GET', `/v1/refunds?payment=${payment.id}&limit=2`)).body.data.map((x: any) => x.id),
+      [rest.body.id, b.id],
+    );
     assert.equal((await m.call('GET', `/v1/credit_notes?invoice=${payment.invoice}`)).body.data.length, 3);
   });
 
@@ -129,7 +141,9 @@ describe('refunds and credit notes', function () {
     await m.call('POST', `/v1/payments/${waiting.id}/cancel`);
     expectError(await m.call('POST', '/v1/refunds', { body: { payment: waiting.id } }), 409, 'invalid_state', 'payment');
     const customer = await createCustomer(m);
-    const pm = (await m.call('POST', `/v1/test_helpers/customers/${customer.id}/payment_methods`, { body: { card_number: CARDS.declinesLater, exp_month: 1, exp_year: 2040, cvc: '123' } })).body;
+    const pm = (
+      await m.call('POST', `/v1/test_helpers/customers/${customer.id}/payment_methods`, { body: { card_number: CARDS.declinesLater, exp_month: 1, exp_year: 2040, cvc: '123' } })
+    ).body;
     const failed = (await m.call('POST', '/v1/payments', { body: { amount: 100, payment_method: pm.id } })).body;
     assert.equal(failed.status, 'failed');
     expectError(await m.call('POST', '/v1/refunds', { body: { payment: failed.id } }), 409, 'invalid_state', 'payment');
@@ -190,7 +204,10 @@ describe('refunds and credit notes', function () {
       ids.push(r.id);
       await settledRefund(env, mm, r.id);
     }
-    assert.deepEqual((await mm.call('GET', '/v1/refunds')).body.data.map((r: any) => r.id), [...ids].reverse());
+    assert.deepEqual(
+      (await mm.call('GET', '/v1/refunds')).body.data.map((r: any) => r.id),
+      [...ids].reverse(),
+    );
     assert.deepEqual((await mm.call('GET', '/v1/refunds?limit=1')).body, { data: [(await mm.call('GET', `/v1/refunds/${ids[2]}`)).body] });
     assert.equal((await mm.call('GET', '/v1/credit_notes?limit=2')).body.data.length, 2);
   });

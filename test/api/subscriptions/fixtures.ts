@@ -41,7 +41,12 @@ export async function createCustomer(m: TestMerchant, body: Record<string, unkno
 
 /** Saves a test card for the customer (the first becomes the default payment method). */
 export async function attachCard(m: TestMerchant, customerId: string, card: string = TEST_CARDS.visa): Promise<any> {
-  return ok(m.call('POST', `/v1/test_helpers/customers/${customerId}/payment_methods`, { body: { card_number: card, exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123' } }), 201);
+  return ok(
+    m.call('POST', `/v1/test_helpers/customers/${customerId}/payment_methods`, {
+      body: { card_number: card, exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123' },
+    }),
+    201,
+  );
 }
 
 export async function createProduct(m: TestMerchant, name = 'Plan'): Promise<any> {
@@ -69,8 +74,12 @@ export async function attachToClock(m: TestMerchant, clockId: string, customerId
 export async function advanceClock(m: TestMerchant, clockId: string, frozenTime: string): Promise<any> {
   const r = await ok(m.call('POST', `/v1/test_helpers/test_clocks/${clockId}/advance`, { body: { frozen_time: frozenTime } }));
   assert.equal(r.frozen_time, new Date(frozenTime).toISOString());
-  return eventually(async () => {
-    const c = await ok(m.call('GET', `/v1/test_helpers/test_clocks/${clockId}`));
-    return c.status === 'ready' ? c : undefined;
-  }, `clock ${clockId} ready at ${frozenTime}`, 1200);
+  return eventually(
+    async () => {
+      const c = await ok(m.call('GET', `/v1/test_helpers/test_clocks/${clockId}`));
+      return c.status === 'ready' ? c : undefined;
+    },
+    `clock ${clockId} ready at ${frozenTime}`,
+    1200,
+  );
 }

@@ -39,7 +39,13 @@ describe('subscription items API', function () {
     assert.deepEqual(await ok(m.call('GET', `/v1/subscription_items/${item.id}`)), item);
     const [p] = await prorations(s.id);
     assert.ok(p, 'a proration item');
-    const expected = prorationLines({ oldAmountForFullPeriod: 0, newAmountForFullPeriod: 4500, periodStart: new Date(s.current_period_start), periodEnd: new Date(s.current_period_end), changeAt: p.periodStart! });
+    const expected = prorationLines({
+      oldAmountForFullPeriod: 0,
+      newAmountForFullPeriod: 4500,
+      periodStart: new Date(s.current_period_start),
+      periodEnd: new Date(s.current_period_end),
+      changeAt: p.periodStart!,
+    });
     assert.equal(Number(p.amount), expected.charge.amount);
     assert.equal(p.periodEnd!.toISOString(), s.current_period_end);
     assert.equal(p.invoiceId, null);
@@ -47,12 +53,18 @@ describe('subscription items API', function () {
     assert.match(p.description, new RegExp(`^Remaining time on 3 × .+ after ${formatCalendarDay(p.periodStart!, 'en')}$`));
     assert.match(p.description, /after \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/);
     const sub = await ok(m.call('GET', `/v1/subscriptions/${s.id}`));
-    assert.deepEqual(sub.items.map((i: any) => i.id), [s.items[0].id, item.id]);
+    assert.deepEqual(
+      sub.items.map((i: any) => i.id),
+      [s.items[0].id, item.id],
+    );
   });
 
   it('changes quantity with none, create_prorations and always_invoice; metadata null removes keys', async () => {
     const s = await newSubscription();
-    const item = await ok(m.call('POST', '/v1/subscription_items', { body: { subscription: s.id, price: seat.id, quantity: 1, proration_behavior: 'none', metadata: { a: '1', b: '2' } } }), 201);
+    const item = await ok(
+      m.call('POST', '/v1/subscription_items', { body: { subscription: s.id, price: seat.id, quantity: 1, proration_behavior: 'none', metadata: { a: '1', b: '2' } } }),
+      201,
+    );
     assert.equal((await prorations(s.id)).length, 0);
     const up = await ok(m.call('POST', `/v1/subscription_items/${item.id}`, { body: { quantity: 2, proration_behavior: 'create_prorations', metadata: { a: null, c: '3' } } }));
     assert.deepEqual([up.quantity, up.metadata], [2, { b: '2', c: '3' }]);
@@ -60,8 +72,17 @@ describe('subscription items API', function () {
     assert.equal(pair.length, 2);
     assert.ok(Number(pair[0]!.amount) < 0, 'credit for the unused time of 1 seat');
     assert.ok(Number(pair[1]!.amount) > 0, 'charge for the remaining time of 2 seats');
-    const expected = prorationLines({ oldAmountForFullPeriod: 1500, newAmountForFullPeriod: 3000, periodStart: new Date(s.current_period_start), periodEnd: new Date(s.current_period_end), changeAt: pair[0]!.periodStart! });
-    assert.deepEqual(pair.map((p) => Number(p.amount)), [expected.credit.amount, expected.charge.amount]);
+    const expected = prorationLines({
+      oldAmountForFullPeriod: 1500,
+      newAmountForFullPeriod: 3000,
+      periodStart: new Date(s.current_period_start),
+      periodEnd: new Date(s.current_period_end),
+      changeAt: pair[0]!.periodStart!,
+    });
+    assert.deepEqual(
+      pair.map((p) => Number(p.amount)),
+      [expected.credit.amount, expected.charge.amount],
+    );
 
     const again = await ok(m.call('POST', `/v1/subscription_items/${item.id}`, { body: { quantity: 4, proration_behavior: 'always_invoice' } }));
     assert.equal(again.quantity, 4);
@@ -72,7 +93,10 @@ describe('subscription items API', function () {
     const onIt = await env.db.invoiceItem.findMany({ where: { invoiceId: inv.id } });
     // always_invoice invoices every pending proration of the subscription at once
     assert.equal(onIt.length, 4);
-    assert.equal(Number(inv.amountDue), onIt.reduce((n, i) => n + Number(i.amount) * i.quantity, 0));
+    assert.equal(
+      Number(inv.amountDue),
+      onIt.reduce((n, i) => n + Number(i.amount) * i.quantity, 0),
+    );
   });
 
   it('deletes an item (no proration by default) but never the last one', async () => {
@@ -92,7 +116,7 @@ describe('subscription items API', function () {
     expectError(await m.call('DELETE', `/v1/subscription_items/${s.items[0].id}?proration_behavior=later`), 400, 'validation_failed', 'proration_behavior');
   });
 
-  it('refuses items that break the rules, and other tenants\' and modes\' ids', async () => {
+  it("refuses items that break the rules, and other tenants' and modes' ids", async () => {
     const s = await newSubscription();
     const yearly = await createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: 10, recurring: { interval: 'year' } });
     const oneTime = await createPrice(m, { type: 'one_time', currency: 'ISK', unit_amount: 10 });

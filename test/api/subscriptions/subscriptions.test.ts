@@ -36,7 +36,20 @@ describe('subscriptions API', function () {
     const s = res.body;
     assert.match(s.id, /^sub_/);
     assert.deepEqual(
-      [s.object, s.customer, s.status, s.collection_method, s.days_until_due, s.currency, s.cancel_at_period_end, s.trial_start, s.trial_end, s.pause_collection, s.discount, s.test_clock],
+      [
+        s.object,
+        s.customer,
+        s.status,
+        s.collection_method,
+        s.days_until_due,
+        s.currency,
+        s.cancel_at_period_end,
+        s.trial_start,
+        s.trial_end,
+        s.pause_collection,
+        s.discount,
+        s.test_clock,
+      ],
       ['subscription', customer.id, 'active', 'charge_automatically', null, 'ISK', false, null, null, null, null, null],
     );
     assert.equal(s.current_period_end, addMonthsClamped(new Date(s.current_period_start), 1).toISOString());
@@ -60,7 +73,10 @@ describe('subscriptions API', function () {
     assert.match(paid.number ?? '', /^INV-\d{6}$/);
     const invoice = await ok(m.call('GET', `/v1/invoices/${paid.id}`));
     assert.equal(invoice.subscription, s.id);
-    assert.deepEqual(invoice.lines.map((l: any) => [l.kind, l.quantity, l.unit_amount, l.amount]), [['licensed', 2, 1990, 3980]]);
+    assert.deepEqual(
+      invoice.lines.map((l: any) => [l.kind, l.quantity, l.unit_amount, l.amount]),
+      [['licensed', 2, 1990, 3980]],
+    );
     const events = await env.db.event.findMany({ where: { merchantId: m.id }, orderBy: { createdAt: 'asc' } });
     const types = events.map((e) => e.type);
     for (const t of ['subscription.created', 'invoice.finalized', 'payment.succeeded', 'invoice.paid']) assert.ok(types.includes(t), `${t} in ${types.join(',')}`);
@@ -96,7 +112,18 @@ describe('subscriptions API', function () {
     const inactive = await monthlyPrice(m, 100);
     await ok(m.call('PATCH', `/v1/prices/${inactive.id}`, { body: { active: false } }));
     const foreignPrice = await monthlyPrice(other, 100);
-    const livePrice = await ok(m.live('POST', '/v1/prices', { body: { product: (await ok(m.live('POST', '/v1/products', { body: { name: 'L' } }), 201)).id, type: 'recurring', currency: 'ISK', unit_amount: 5, recurring: { interval: 'month' } } }), 201);
+    const livePrice = await ok(
+      m.live('POST', '/v1/prices', {
+        body: {
+          product: (await ok(m.live('POST', '/v1/products', { body: { name: 'L' } }), 201)).id,
+          type: 'recurring',
+          currency: 'ISK',
+          unit_amount: 5,
+          recurring: { interval: 'month' },
+        },
+      }),
+      201,
+    );
     const noCard = await createCustomer(m);
     const foreignCustomer = await createCustomer(other);
 
@@ -146,14 +173,23 @@ describe('subscriptions API', function () {
     const a = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: c2.id, items: [{ price: price.id }] } }), 201);
     const b = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: c2.id, items: [{ price: price.id }], trial_period_days: 3 } }), 201);
     const list = await ok(m.call('GET', `/v1/subscriptions?customer=${c2.id}`));
-    assert.deepEqual(list.data.map((s: any) => s.id), [b.id, a.id]);
+    assert.deepEqual(
+      list.data.map((s: any) => s.id),
+      [b.id, a.id],
+    );
     assert.equal(list.data[0].items.length, 1);
     const trialing = await ok(m.call('GET', `/v1/subscriptions?customer=${c2.id}&status=trialing`));
-    assert.deepEqual(trialing.data.map((s: any) => s.id), [b.id]);
+    assert.deepEqual(
+      trialing.data.map((s: any) => s.id),
+      [b.id],
+    );
     const page = await ok(m.call('GET', `/v1/subscriptions?customer=${c2.id}&limit=1`));
     assert.equal(page.has_more, true);
     const next = await ok(m.call('GET', `/v1/subscriptions?customer=${c2.id}&limit=1&starting_after=${page.data[0].id}`));
-    assert.deepEqual(next.data.map((s: any) => s.id), [a.id]);
+    assert.deepEqual(
+      next.data.map((s: any) => s.id),
+      [a.id],
+    );
     expectError(await m.call('GET', '/v1/subscriptions?status=late'), 400, 'validation_failed', 'status');
     expectError(await m.call('GET', '/v1/subscriptions?customer=cus_nope'), 404, 'resource_not_found', 'customer');
     expectError(await other.call('GET', `/v1/subscriptions/${a.id}`), 404, 'resource_missing', 'id');

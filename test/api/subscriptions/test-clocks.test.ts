@@ -66,8 +66,18 @@ describe('test clocks', function () {
 
   it('advances: advancing until the clock workflow has caught up, then ready; the time only moves forward', async () => {
     const c = await createClock(m, '2025-01-31T00:00:00.000Z');
-    expectError(await m.call('POST', `/v1/test_helpers/test_clocks/${c.id}/advance`, { body: { frozen_time: '2025-01-31T00:00:00.000Z' } }), 400, 'validation_failed', 'frozen_time');
-    expectError(await m.call('POST', `/v1/test_helpers/test_clocks/${c.id}/advance`, { body: { frozen_time: '2025-01-30T00:00:00.000Z' } }), 400, 'validation_failed', 'frozen_time');
+    expectError(
+      await m.call('POST', `/v1/test_helpers/test_clocks/${c.id}/advance`, { body: { frozen_time: '2025-01-31T00:00:00.000Z' } }),
+      400,
+      'validation_failed',
+      'frozen_time',
+    );
+    expectError(
+      await m.call('POST', `/v1/test_helpers/test_clocks/${c.id}/advance`, { body: { frozen_time: '2025-01-30T00:00:00.000Z' } }),
+      400,
+      'validation_failed',
+      'frozen_time',
+    );
     expectError(await m.call('POST', `/v1/test_helpers/test_clocks/${c.id}/advance`, { body: {} }), 400, 'validation_failed', 'frozen_time');
     const res = await m.call('POST', `/v1/test_helpers/test_clocks/${c.id}/advance`, { body: { frozen_time: '2025-02-28T00:00:00.000Z' } });
     assert.equal(res.status, 200, res.text);
@@ -92,7 +102,7 @@ describe('test clocks', function () {
     expectError(await m.call('POST', `/v1/test_helpers/test_clocks/${c.id}/advance`, { body: { frozen_time: '2025-02-01T00:00:00Z' } }), 409, 'invalid_state', 'frozen_time');
   });
 
-  it('attaches customers once, before they have subscriptions; other tenants\' customers are resource_not_found', async () => {
+  it("attaches customers once, before they have subscriptions; other tenants' customers are resource_not_found", async () => {
     const c1 = await createClock(m, '2025-01-01T00:00:00.000Z');
     const c2 = await createClock(m, '2025-01-01T00:00:00.000Z');
     const cus = await createCustomer(m);
@@ -117,7 +127,10 @@ describe('test clocks', function () {
     expectError(await m.call('GET', `/v1/test_helpers/test_clocks/${c.id}`), 404, 'resource_missing', 'id');
     expectError(await m.call('DELETE', `/v1/test_helpers/test_clocks/${c.id}`), 404, 'resource_missing', 'id');
     const list = await ok(m.call('GET', '/v1/test_helpers/test_clocks?limit=100'));
-    assert.equal(list.data.some((x: any) => x.id === c.id), false);
+    assert.equal(
+      list.data.some((x: any) => x.id === c.id),
+      false,
+    );
   });
 
   it('deleting a clock cancels the subscriptions of its customers, whose workflows end; they cannot subscribe again', async () => {

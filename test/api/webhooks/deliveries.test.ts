@@ -46,12 +46,15 @@ describe('webhook deliveries API', function () {
     await h?.close();
   });
 
-  it('lists an endpoint\'s deliveries newest first with event, type, status, status code, latency and attempts', async () => {
+  it("lists an endpoint's deliveries newest first with event, type, status, status code, latency and attempts", async () => {
     const res = await h.call(m, 'GET', `/v1/webhook_deliveries?endpoint=${epA.id}`);
     assert.equal(res.status, 200);
     assert.equal(res.body.has_more, false);
     const data = res.body.data as any[];
-    assert.deepEqual(data.map((d) => d.event), [...events].reverse().map((e) => e.id));
+    assert.deepEqual(
+      data.map((d) => d.event),
+      [...events].reverse().map((e) => e.id),
+    );
     for (const d of data) {
       assert.match(d.id, /^del_/);
       assert.equal(d.object, 'webhook_delivery');
@@ -67,7 +70,10 @@ describe('webhook deliveries API', function () {
       }
     }
     const b = await h.call(m, 'GET', `/v1/webhook_deliveries?endpoint=${epB.id}`);
-    assert.deepEqual(b.body.data.map((d: any) => d.event_type), ['refund.created', 'refund.created']);
+    assert.deepEqual(
+      b.body.data.map((d: any) => d.event_type),
+      ['refund.created', 'refund.created'],
+    );
   });
 
   it('an endpoint whose host name does not resolve yet is accepted; its attempts fail with dns_failed until the name resolves', async () => {
@@ -133,10 +139,7 @@ describe('webhook deliveries API', function () {
 
   it('deliveries of another merchant and of the other mode are invisible', async () => {
     const [d] = (await h.call(m, 'GET', `/v1/webhook_deliveries?endpoint=${epA.id}&limit=1`)).body.data;
-    for (const c of [
-      (method: string, path: string) => h.call(other, method, path),
-      (method: string, path: string) => h.call(m, method, path, { live: m.liveSecretKey }),
-    ]) {
+    for (const c of [(method: string, path: string) => h.call(other, method, path), (method: string, path: string) => h.call(m, method, path, { live: m.liveSecretKey })]) {
       expectError(await c('GET', `/v1/webhook_deliveries?endpoint=${epA.id}`), 404, 'resource_not_found', 'endpoint');
       expectError(await c('GET', `/v1/webhook_deliveries?event=${events[0]!.id}`), 404, 'resource_not_found', 'event');
       expectError(await c('GET', `/v1/webhook_deliveries/${d.id}`), 404, 'resource_missing', 'id');

@@ -71,7 +71,6 @@ describe('webhook endpoints API', () => {
     expectError(await post({ url: 'https://nowhere.invalid/hook', events: ['invoice.paid'] }), 400, 'url_not_allowed', 'url');
   });
 
-
   describe('refuses addresses inside our network (SSRF), at create and update', () => {
     // The shared app runs without any test relaxation: literals are refused before DNS.
     const literals: Array<[string, string]> = [
@@ -98,7 +97,12 @@ describe('webhook endpoints API', () => {
     ];
     for (const [what, bad] of literals) {
       it(`${what}: ${bad}`, async () => {
-        const err = expectError(await newMerchant(env).then((x) => x.call('POST', '/v1/webhook_endpoints', { body: { url: bad, events: ['invoice.paid'] } })), 400, 'url_not_allowed', 'url');
+        const err = expectError(
+          await newMerchant(env).then((x) => x.call('POST', '/v1/webhook_endpoints', { body: { url: bad, events: ['invoice.paid'] } })),
+          400,
+          'url_not_allowed',
+          'url',
+        );
         assert.ok(err.message.length > 0);
       });
     }
@@ -174,7 +178,10 @@ describe('webhook endpoints API', () => {
     expectError(await h.call(m, 'DELETE', `/v1/webhook_endpoints/${ep.id}`), 404, 'resource_missing', 'id');
     expectError(await h.call(m, 'PATCH', `/v1/webhook_endpoints/${ep.id}`, { body: { disabled: false } }), 404, 'resource_missing', 'id');
     const list = await h.call(m, 'GET', '/v1/webhook_endpoints?limit=100');
-    assert.equal(list.body.data.some((e: any) => e.id === ep.id), false);
+    assert.equal(
+      list.body.data.some((e: any) => e.id === ep.id),
+      false,
+    );
     expectError(await h.call(m, 'GET', `/v1/webhook_endpoints?starting_after=${ep.id}`), 404, 'resource_missing', 'starting_after');
   });
 
@@ -183,10 +190,16 @@ describe('webhook endpoints API', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await createEndpoint(h, fresh, { url, events: ['*'] })).id);
     const p1 = await h.call(fresh, 'GET', '/v1/webhook_endpoints?limit=2');
-    assert.deepEqual(p1.body.data.map((e: any) => e.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      p1.body.data.map((e: any) => e.id),
+      [ids[2], ids[1]],
+    );
     assert.equal(p1.body.has_more, true);
     const p2 = await h.call(fresh, 'GET', `/v1/webhook_endpoints?limit=2&starting_after=${ids[1]}`);
-    assert.deepEqual(p2.body.data.map((e: any) => e.id), [ids[0]]);
+    assert.deepEqual(
+      p2.body.data.map((e: any) => e.id),
+      [ids[0]],
+    );
     assert.equal(p2.body.has_more, false);
     expectError(await h.call(fresh, 'GET', '/v1/webhook_endpoints?limit=abc'), 400, 'validation_failed', 'limit');
   });
@@ -204,7 +217,11 @@ describe('webhook endpoints API', () => {
       expectError(await c('DELETE', `/v1/webhook_endpoints/${ep.id}`), 404, 'resource_missing', 'id');
       expectError(await c('GET', `/v1/webhook_endpoints?starting_after=${ep.id}`), 404, 'resource_missing', 'starting_after');
       const list = await c('GET', '/v1/webhook_endpoints?limit=100');
-      assert.equal(list.body.data.some((e: any) => e.id === ep.id), false, who);
+      assert.equal(
+        list.body.data.some((e: any) => e.id === ep.id),
+        false,
+        who,
+      );
     }
     // The live endpoint is visible with the live key only.
     assert.equal((await h.call(m, 'GET', `/v1/webhook_endpoints/${liveEp.id}`, { live: m.liveSecretKey })).status, 200);

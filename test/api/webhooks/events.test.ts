@@ -72,10 +72,13 @@ describe('webhook events API (/v1/webhook_events)', () => {
     await h?.close();
   });
 
-  it('lists the merchant\'s events newest first and retrieves one', async () => {
+  it("lists the merchant's events newest first and retrieves one", async () => {
     const res = await h.call(m, 'GET', '/v1/webhook_events');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.data.map((e: any) => e.id), [...ids].reverse());
+    assert.deepEqual(
+      res.body.data.map((e: any) => e.id),
+      [...ids].reverse(),
+    );
     assert.equal(res.body.has_more, false);
     const one = await h.call(m, 'GET', `/v1/webhook_events/${ids[0]}`);
     assert.deepEqual(Object.keys(one.body).sort(), ['created_at', 'data', 'id', 'object', 'type']);
@@ -86,14 +89,23 @@ describe('webhook events API (/v1/webhook_events)', () => {
 
   it('filters by type and pages', async () => {
     const subs = await h.call(m, 'GET', '/v1/webhook_events?type=subscription.created');
-    assert.deepEqual(subs.body.data.map((e: any) => e.id), [ids[3], ids[1]]);
+    assert.deepEqual(
+      subs.body.data.map((e: any) => e.id),
+      [ids[3], ids[1]],
+    );
     const p1 = await h.call(m, 'GET', '/v1/webhook_events?limit=3');
     assert.equal(p1.body.has_more, true);
     const p2 = await h.call(m, 'GET', `/v1/webhook_events?limit=3&starting_after=${p1.body.data[2].id}`);
-    assert.deepEqual(p2.body.data.map((e: any) => e.id), [ids[0]]);
+    assert.deepEqual(
+      p2.body.data.map((e: any) => e.id),
+      [ids[0]],
+    );
     assert.equal(p2.body.has_more, false);
     const typed = await h.call(m, 'GET', `/v1/webhook_events?type=subscription.created&starting_after=${ids[3]}`);
-    assert.deepEqual(typed.body.data.map((e: any) => e.id), [ids[1]]);
+    assert.deepEqual(
+      typed.body.data.map((e: any) => e.id),
+      [ids[1]],
+    );
   });
 
   it('validates the query and ids', async () => {
@@ -106,10 +118,7 @@ describe('webhook events API (/v1/webhook_events)', () => {
   });
 
   it('events of another merchant and of the other mode are invisible', async () => {
-    for (const c of [
-      (p: string) => h.call(other, 'GET', p),
-      (p: string) => h.call(m, 'GET', p, { live: m.liveSecretKey }),
-    ]) {
+    for (const c of [(p: string) => h.call(other, 'GET', p), (p: string) => h.call(m, 'GET', p, { live: m.liveSecretKey })]) {
       expectError(await c(`/v1/webhook_events/${ids[0]}`), 404, 'resource_missing', 'id');
       expectError(await c(`/v1/webhook_events?starting_after=${ids[0]}`), 404, 'resource_missing', 'starting_after');
       assert.deepEqual((await c('/v1/webhook_events')).body.data, []);
@@ -119,8 +128,14 @@ describe('webhook events API (/v1/webhook_events)', () => {
   it('recordEvent refuses unknown types and non-object data (a programming error), and rolls back with its transaction', async () => {
     const tenant = { merchantId: other.id, mode: 'test' as const };
     const scoped = scopedDb(env.db, tenant);
-    await assert.rejects(scoped.$transaction((tx) => recordEvent(tx, tenant, { type: 'invoice.exploded' as never, data: {} })), TypeError);
-    await assert.rejects(scoped.$transaction((tx) => recordEvent(tx, tenant, { type: 'invoice.paid', data: [] as never })), TypeError);
+    await assert.rejects(
+      scoped.$transaction((tx) => recordEvent(tx, tenant, { type: 'invoice.exploded' as never, data: {} })),
+      TypeError,
+    );
+    await assert.rejects(
+      scoped.$transaction((tx) => recordEvent(tx, tenant, { type: 'invoice.paid', data: [] as never })),
+      TypeError,
+    );
     await assert.rejects(
       scoped.$transaction(async (tx) => {
         await recordEvent(tx, tenant, { type: 'invoice.paid', data: { id: 'inv_rolled_back' } });
@@ -141,6 +156,9 @@ describe('webhook events API (/v1/webhook_events)', () => {
     });
     for (let i = 1; i < recorded.length; i++) assert.ok(recorded[i]!.createdAt > recorded[i - 1]!.createdAt, `event ${i} after event ${i - 1}`);
     const listed = (await fresh.call('GET', '/v1/webhook_events?limit=100')).body.data as any[];
-    assert.deepEqual(listed.map((e) => e.id), recorded.map((e) => e.id).reverse());
+    assert.deepEqual(
+      listed.map((e) => e.id),
+      recorded.map((e) => e.id).reverse(),
+    );
   });
 });

@@ -56,7 +56,10 @@ export function readImportGraph(root: string): ImportGraph {
   return graph;
 }
 
-const under = (...prefixes: string[]) => (p: string) => prefixes.some((x) => p === x || p.startsWith(`${x}/`));
+const under =
+  (...prefixes: string[]) =>
+  (p: string) =>
+    prefixes.some((x) => p === x || p.startsWith(`${x}/`));
 const isPackage = (p: string) => !p.includes('/') || p.startsWith('@') || p.startsWith('node:');
 
 /** Composition roots: they wire every layer together, so they may import any of them. */

@@ -20,7 +20,10 @@ describe('layering', () => {
 
   it('reads the whole project', () => {
     assert.ok(graph.size > 300, `${graph.size} files`);
-    assert.ok(graph.get('api/app.ts')?.some((e) => e.to === 'src/temporal/workflow-clients.ts'), 'api/app.ts imports are resolved to files');
+    assert.ok(
+      graph.get('api/app.ts')?.some((e) => e.to === 'src/temporal/workflow-clients.ts'),
+      'api/app.ts imports are resolved to files',
+    );
   });
 
   describe('each rule catches a planted violation', () => {
@@ -38,13 +41,19 @@ describe('layering', () => {
     for (const [file, source, rule] of planted) {
       it(`${rule}: ${source}`, () => {
         const found = layeringViolations(withPlanted(graph, file, source)).filter((v) => v.file === file);
-        assert.ok(found.some((v) => v.rule.startsWith(rule)), `not caught: ${JSON.stringify(found)}`);
+        assert.ok(
+          found.some((v) => v.rule.startsWith(rule)),
+          `not caught: ${JSON.stringify(found)}`,
+        );
       });
     }
 
     it('a type-only import of activities from a workflow is allowed', () => {
       const g = withPlanted(graph, 'workflows/planted.ts', "import type { SubscriptionActivities } from '../activities/subscriptions';");
-      assert.deepEqual(layeringViolations(g).filter((v) => v.file === 'workflows/planted.ts'), []);
+      assert.deepEqual(
+        layeringViolations(g).filter((v) => v.file === 'workflows/planted.ts'),
+        [],
+      );
     });
 
     it('an import circle, also through type-only imports', () => {

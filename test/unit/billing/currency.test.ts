@@ -1,12 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  Currency,
-  SUPPORTED_CURRENCIES,
-  formatAmount,
-  formatDecimal,
-  isSupportedCurrency,
-  minorUnitExponent,
-} from '../../../src/billing';
+import { Currency, SUPPORTED_CURRENCIES, formatAmount, formatDecimal, isSupportedCurrency, minorUnitExponent } from '../../../src/billing';
 
 describe('billing/currency', () => {
   describe('isSupportedCurrency', () => {

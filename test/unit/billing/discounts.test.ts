@@ -1,12 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  Discount,
-  applyDiscount,
-  discountAppliesToPeriod,
-  percentOffHundredths,
-  repeatingDiscountEndsAt,
-  validateDiscount,
-} from '../../../src/billing';
+import { Discount, applyDiscount, discountAppliesToPeriod, percentOffHundredths, repeatingDiscountEndsAt, validateDiscount } from '../../../src/billing';
 
 describe('billing/discounts', () => {
   describe('applyDiscount', () => {
@@ -83,14 +76,26 @@ describe('billing/discounts', () => {
       { name: 'amount_off 0', discount: { amount_off: 0, duration: 'once' }, problems: ['amount_off must be a positive integer in minor units, got 0'] },
       { name: 'amount_off 1.5', discount: { amount_off: 1.5, duration: 'once' }, problems: ['amount_off must be a positive integer in minor units, got 1.5'] },
       { name: 'percent_off 0', discount: { percent_off: 0, duration: 'once' }, problems: ['percent_off must be between 0.01 and 100 with at most two decimals, got 0'] },
-      { name: 'percent_off 100.01', discount: { percent_off: 100.01, duration: 'once' }, problems: ['percent_off must be between 0.01 and 100 with at most two decimals, got 100.01'] },
-      { name: 'percent_off 33.333', discount: { percent_off: 33.333, duration: 'once' }, problems: ['percent_off must be between 0.01 and 100 with at most two decimals, got 33.333'] },
+      {
+        name: 'percent_off 100.01',
+        discount: { percent_off: 100.01, duration: 'once' },
+        problems: ['percent_off must be between 0.01 and 100 with at most two decimals, got 100.01'],
+      },
+      {
+        name: 'percent_off 33.333',
+        discount: { percent_off: 33.333, duration: 'once' },
+        problems: ['percent_off must be between 0.01 and 100 with at most two decimals, got 33.333'],
+      },
       {
         name: 'repeating without months',
         discount: { amount_off: 500, duration: 'repeating' },
         problems: ['a repeating discount needs duration_in_months as a positive integer, got undefined'],
       },
-      { name: 'once with months', discount: { amount_off: 500, duration: 'once', duration_in_months: 3 }, problems: ['duration_in_months is only allowed with duration repeating'] },
+      {
+        name: 'once with months',
+        discount: { amount_off: 500, duration: 'once', duration_in_months: 3 },
+        problems: ['duration_in_months is only allowed with duration repeating'],
+      },
       {
         name: 'unknown duration',
         discount: { amount_off: 500, duration: 'sometimes' as Discount['duration'] },

@@ -1,14 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  BillingInterval,
-  MAX_INTERVAL_COUNT,
-  MAX_INTERVAL_SPAN_YEARS,
-  nextPeriod,
-  periodAt,
-  periodBoundary,
-  periodContaining,
-  validateIntervalCount,
-} from '../../../src/billing';
+import { BillingInterval, MAX_INTERVAL_COUNT, MAX_INTERVAL_SPAN_YEARS, nextPeriod, periodAt, periodBoundary, periodContaining, validateIntervalCount } from '../../../src/billing';
 
 const utc = (iso: string): Date => new Date(iso);
 
@@ -304,47 +295,217 @@ describe('billing/periods', () => {
       end: string;
     }> = [
       // monthly from Jan 31 2025
-      { anchor: '2025-01-31T00:00:00.000Z', interval: 'month', count: 1, at: '2025-01-31T00:00:00.000Z', index: 0, start: '2025-01-31T00:00:00.000Z', end: '2025-02-28T00:00:00.000Z' },
-      { anchor: '2025-01-31T00:00:00.000Z', interval: 'month', count: 1, at: '2025-02-27T23:59:59.999Z', index: 0, start: '2025-01-31T00:00:00.000Z', end: '2025-02-28T00:00:00.000Z' },
-      { anchor: '2025-01-31T00:00:00.000Z', interval: 'month', count: 1, at: '2025-02-28T00:00:00.000Z', index: 1, start: '2025-02-28T00:00:00.000Z', end: '2025-03-31T00:00:00.000Z' },
-      { anchor: '2025-01-31T00:00:00.000Z', interval: 'month', count: 1, at: '2025-03-15T00:00:00.000Z', index: 1, start: '2025-02-28T00:00:00.000Z', end: '2025-03-31T00:00:00.000Z' },
-      { anchor: '2025-01-31T00:00:00.000Z', interval: 'month', count: 1, at: '2025-03-30T23:59:59.999Z', index: 1, start: '2025-02-28T00:00:00.000Z', end: '2025-03-31T00:00:00.000Z' },
-      { anchor: '2025-01-31T00:00:00.000Z', interval: 'month', count: 1, at: '2025-03-31T00:00:00.000Z', index: 2, start: '2025-03-31T00:00:00.000Z', end: '2025-04-30T00:00:00.000Z' },
-      { anchor: '2025-01-31T00:00:00.000Z', interval: 'month', count: 1, at: '2026-01-30T12:00:00.000Z', index: 11, start: '2025-12-31T00:00:00.000Z', end: '2026-01-31T00:00:00.000Z' },
-      { anchor: '2025-01-31T00:00:00.000Z', interval: 'month', count: 1, at: '2026-01-31T00:00:00.000Z', index: 12, start: '2026-01-31T00:00:00.000Z', end: '2026-02-28T00:00:00.000Z' },
+      {
+        anchor: '2025-01-31T00:00:00.000Z',
+        interval: 'month',
+        count: 1,
+        at: '2025-01-31T00:00:00.000Z',
+        index: 0,
+        start: '2025-01-31T00:00:00.000Z',
+        end: '2025-02-28T00:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T00:00:00.000Z',
+        interval: 'month',
+        count: 1,
+        at: '2025-02-27T23:59:59.999Z',
+        index: 0,
+        start: '2025-01-31T00:00:00.000Z',
+        end: '2025-02-28T00:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T00:00:00.000Z',
+        interval: 'month',
+        count: 1,
+        at: '2025-02-28T00:00:00.000Z',
+        index: 1,
+        start: '2025-02-28T00:00:00.000Z',
+        end: '2025-03-31T00:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T00:00:00.000Z',
+        interval: 'month',
+        count: 1,
+        at: '2025-03-15T00:00:00.000Z',
+        index: 1,
+        start: '2025-02-28T00:00:00.000Z',
+        end: '2025-03-31T00:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T00:00:00.000Z',
+        interval: 'month',
+        count: 1,
+        at: '2025-03-30T23:59:59.999Z',
+        index: 1,
+        start: '2025-02-28T00:00:00.000Z',
+        end: '2025-03-31T00:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T00:00:00.000Z',
+        interval: 'month',
+        count: 1,
+        at: '2025-03-31T00:00:00.000Z',
+        index: 2,
+        start: '2025-03-31T00:00:00.000Z',
+        end: '2025-04-30T00:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T00:00:00.000Z',
+        interval: 'month',
+        count: 1,
+        at: '2026-01-30T12:00:00.000Z',
+        index: 11,
+        start: '2025-12-31T00:00:00.000Z',
+        end: '2026-01-31T00:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T00:00:00.000Z',
+        interval: 'month',
+        count: 1,
+        at: '2026-01-31T00:00:00.000Z',
+        index: 12,
+        start: '2026-01-31T00:00:00.000Z',
+        end: '2026-02-28T00:00:00.000Z',
+      },
       // monthly from Jan 31 15:00: the boundary is at 15:00, not midnight
-      { anchor: '2025-01-31T15:00:00.000Z', interval: 'month', count: 1, at: '2025-02-28T14:59:59.999Z', index: 0, start: '2025-01-31T15:00:00.000Z', end: '2025-02-28T15:00:00.000Z' },
-      { anchor: '2025-01-31T15:00:00.000Z', interval: 'month', count: 1, at: '2025-02-28T15:00:00.000Z', index: 1, start: '2025-02-28T15:00:00.000Z', end: '2025-03-31T15:00:00.000Z' },
+      {
+        anchor: '2025-01-31T15:00:00.000Z',
+        interval: 'month',
+        count: 1,
+        at: '2025-02-28T14:59:59.999Z',
+        index: 0,
+        start: '2025-01-31T15:00:00.000Z',
+        end: '2025-02-28T15:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T15:00:00.000Z',
+        interval: 'month',
+        count: 1,
+        at: '2025-02-28T15:00:00.000Z',
+        index: 1,
+        start: '2025-02-28T15:00:00.000Z',
+        end: '2025-03-31T15:00:00.000Z',
+      },
       // quarterly from Jan 31
-      { anchor: '2025-01-31T00:00:00.000Z', interval: 'month', count: 3, at: '2025-04-29T23:59:59.999Z', index: 0, start: '2025-01-31T00:00:00.000Z', end: '2025-04-30T00:00:00.000Z' },
-      { anchor: '2025-01-31T00:00:00.000Z', interval: 'month', count: 3, at: '2025-04-30T00:00:00.000Z', index: 1, start: '2025-04-30T00:00:00.000Z', end: '2025-07-31T00:00:00.000Z' },
+      {
+        anchor: '2025-01-31T00:00:00.000Z',
+        interval: 'month',
+        count: 3,
+        at: '2025-04-29T23:59:59.999Z',
+        index: 0,
+        start: '2025-01-31T00:00:00.000Z',
+        end: '2025-04-30T00:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T00:00:00.000Z',
+        interval: 'month',
+        count: 3,
+        at: '2025-04-30T00:00:00.000Z',
+        index: 1,
+        start: '2025-04-30T00:00:00.000Z',
+        end: '2025-07-31T00:00:00.000Z',
+      },
       // yearly from Feb 29 2024
-      { anchor: '2024-02-29T00:00:00.000Z', interval: 'year', count: 1, at: '2025-02-27T23:59:59.999Z', index: 0, start: '2024-02-29T00:00:00.000Z', end: '2025-02-28T00:00:00.000Z' },
-      { anchor: '2024-02-29T00:00:00.000Z', interval: 'year', count: 1, at: '2025-02-28T00:00:00.000Z', index: 1, start: '2025-02-28T00:00:00.000Z', end: '2026-02-28T00:00:00.000Z' },
-      { anchor: '2024-02-29T00:00:00.000Z', interval: 'year', count: 1, at: '2028-02-28T12:00:00.000Z', index: 3, start: '2027-02-28T00:00:00.000Z', end: '2028-02-29T00:00:00.000Z' },
-      { anchor: '2024-02-29T00:00:00.000Z', interval: 'year', count: 1, at: '2028-02-29T00:00:00.000Z', index: 4, start: '2028-02-29T00:00:00.000Z', end: '2029-02-28T00:00:00.000Z' },
+      {
+        anchor: '2024-02-29T00:00:00.000Z',
+        interval: 'year',
+        count: 1,
+        at: '2025-02-27T23:59:59.999Z',
+        index: 0,
+        start: '2024-02-29T00:00:00.000Z',
+        end: '2025-02-28T00:00:00.000Z',
+      },
+      {
+        anchor: '2024-02-29T00:00:00.000Z',
+        interval: 'year',
+        count: 1,
+        at: '2025-02-28T00:00:00.000Z',
+        index: 1,
+        start: '2025-02-28T00:00:00.000Z',
+        end: '2026-02-28T00:00:00.000Z',
+      },
+      {
+        anchor: '2024-02-29T00:00:00.000Z',
+        interval: 'year',
+        count: 1,
+        at: '2028-02-28T12:00:00.000Z',
+        index: 3,
+        start: '2027-02-28T00:00:00.000Z',
+        end: '2028-02-29T00:00:00.000Z',
+      },
+      {
+        anchor: '2024-02-29T00:00:00.000Z',
+        interval: 'year',
+        count: 1,
+        at: '2028-02-29T00:00:00.000Z',
+        index: 4,
+        start: '2028-02-29T00:00:00.000Z',
+        end: '2029-02-28T00:00:00.000Z',
+      },
       // weekly and daily
-      { anchor: '2025-01-31T10:00:00.000Z', interval: 'week', count: 1, at: '2025-02-07T09:59:59.999Z', index: 0, start: '2025-01-31T10:00:00.000Z', end: '2025-02-07T10:00:00.000Z' },
-      { anchor: '2025-01-31T10:00:00.000Z', interval: 'week', count: 1, at: '2025-02-07T10:00:00.000Z', index: 1, start: '2025-02-07T10:00:00.000Z', end: '2025-02-14T10:00:00.000Z' },
-      { anchor: '2025-01-31T10:00:00.000Z', interval: 'week', count: 3, at: '2025-03-14T10:00:00.000Z', index: 2, start: '2025-03-14T10:00:00.000Z', end: '2025-04-04T10:00:00.000Z' },
-      { anchor: '2025-12-30T06:00:00.000Z', interval: 'day', count: 3, at: '2026-01-02T05:59:59.999Z', index: 0, start: '2025-12-30T06:00:00.000Z', end: '2026-01-02T06:00:00.000Z' },
-      { anchor: '2025-12-30T06:00:00.000Z', interval: 'day', count: 3, at: '2026-01-02T06:00:00.000Z', index: 1, start: '2026-01-02T06:00:00.000Z', end: '2026-01-05T06:00:00.000Z' },
-      { anchor: '2024-02-28T00:00:00.000Z', interval: 'day', count: 1, at: '2024-02-29T13:00:00.000Z', index: 1, start: '2024-02-29T00:00:00.000Z', end: '2024-03-01T00:00:00.000Z' },
+      {
+        anchor: '2025-01-31T10:00:00.000Z',
+        interval: 'week',
+        count: 1,
+        at: '2025-02-07T09:59:59.999Z',
+        index: 0,
+        start: '2025-01-31T10:00:00.000Z',
+        end: '2025-02-07T10:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T10:00:00.000Z',
+        interval: 'week',
+        count: 1,
+        at: '2025-02-07T10:00:00.000Z',
+        index: 1,
+        start: '2025-02-07T10:00:00.000Z',
+        end: '2025-02-14T10:00:00.000Z',
+      },
+      {
+        anchor: '2025-01-31T10:00:00.000Z',
+        interval: 'week',
+        count: 3,
+        at: '2025-03-14T10:00:00.000Z',
+        index: 2,
+        start: '2025-03-14T10:00:00.000Z',
+        end: '2025-04-04T10:00:00.000Z',
+      },
+      {
+        anchor: '2025-12-30T06:00:00.000Z',
+        interval: 'day',
+        count: 3,
+        at: '2026-01-02T05:59:59.999Z',
+        index: 0,
+        start: '2025-12-30T06:00:00.000Z',
+        end: '2026-01-02T06:00:00.000Z',
+      },
+      {
+        anchor: '2025-12-30T06:00:00.000Z',
+        interval: 'day',
+        count: 3,
+        at: '2026-01-02T06:00:00.000Z',
+        index: 1,
+        start: '2026-01-02T06:00:00.000Z',
+        end: '2026-01-05T06:00:00.000Z',
+      },
+      {
+        anchor: '2024-02-28T00:00:00.000Z',
+        interval: 'day',
+        count: 1,
+        at: '2024-02-29T13:00:00.000Z',
+        index: 1,
+        start: '2024-02-29T00:00:00.000Z',
+        end: '2024-03-01T00:00:00.000Z',
+      },
     ];
     for (const c of cases) {
       it(`${c.interval} × ${c.count} from ${c.anchor}, at ${c.at} → #${c.index} [${c.start}, ${c.end})`, () => {
         const p = periodContaining(utc(c.anchor), c.interval, c.count, utc(c.at));
-        assert.deepEqual(
-          { index: p.index, start: p.start.toISOString(), end: p.end.toISOString() },
-          { index: c.index, start: c.start, end: c.end },
-        );
+        assert.deepEqual({ index: p.index, start: p.start.toISOString(), end: p.end.toISOString() }, { index: c.index, start: c.start, end: c.end });
       });
     }
     it('throws when at is before the anchor', () => {
-      assert.throws(
-        () => periodContaining(utc('2025-01-31T00:00:00Z'), 'month', 1, utc('2025-01-30T23:59:59.999Z')),
-        RangeError,
-      );
+      assert.throws(() => periodContaining(utc('2025-01-31T00:00:00Z'), 'month', 1, utc('2025-01-30T23:59:59.999Z')), RangeError);
     });
   });
 
@@ -360,10 +521,7 @@ describe('billing/periods', () => {
     for (const c of cases) {
       it(`monthly from Jan 31, next after ${c.at} → #${c.index}`, () => {
         const p = nextPeriod(utc('2025-01-31T00:00:00Z'), 'month', 1, utc(c.at));
-        assert.deepEqual(
-          { index: p.index, start: p.start.toISOString(), end: p.end.toISOString() },
-          { index: c.index, start: c.start, end: c.end },
-        );
+        assert.deepEqual({ index: p.index, start: p.start.toISOString(), end: p.end.toISOString() }, { index: c.index, start: c.start, end: c.end });
       });
     }
     it('periodAt(…, 1) is [Feb 28, Mar 31) for a Jan 31 anchor', () => {

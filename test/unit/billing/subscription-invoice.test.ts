@@ -102,7 +102,10 @@ function deepFreeze<T>(value: T): T {
 }
 
 function checkInvariants(result: SubscriptionInvoice): void {
-  assert.equal(result.subtotal, result.lines.reduce((sum, l) => sum + l.amount, 0));
+  assert.equal(
+    result.subtotal,
+    result.lines.reduce((sum, l) => sum + l.amount, 0),
+  );
   assert.equal(result.total - result.creditCarriedForward, result.subtotal - result.discount);
   assert.ok(result.total === 0 || result.creditCarriedForward === 0);
 }
@@ -138,33 +141,111 @@ const cases: Case[] = [
   },
   // ---- graduated tiers at the edges ----
   // 5: 5 × 1000 = 5000 (tier 2 untouched, so no flat fee)
-  { name: 'graduated, quantity 5 (end of tier 1)', input: invoice('ISK', { items: [tiered('si_g', 'graduated', TIERS, 5)] }), lines: [['licensed', 'si_g', 5, null, 5000]], subtotal: 5000, total: 5000 },
+  {
+    name: 'graduated, quantity 5 (end of tier 1)',
+    input: invoice('ISK', { items: [tiered('si_g', 'graduated', TIERS, 5)] }),
+    lines: [['licensed', 'si_g', 5, null, 5000]],
+    subtotal: 5000,
+    total: 5000,
+  },
   // 6: 5000 + 1 × 800 + 200 = 6000
-  { name: 'graduated, quantity 6 (first unit of tier 2)', input: invoice('ISK', { items: [tiered('si_g', 'graduated', TIERS, 6)] }), lines: [['licensed', 'si_g', 6, null, 6000]], subtotal: 6000, total: 6000 },
+  {
+    name: 'graduated, quantity 6 (first unit of tier 2)',
+    input: invoice('ISK', { items: [tiered('si_g', 'graduated', TIERS, 6)] }),
+    lines: [['licensed', 'si_g', 6, null, 6000]],
+    subtotal: 6000,
+    total: 6000,
+  },
   // 10: 5000 + 5 × 800 + 200 = 9200
-  { name: 'graduated, quantity 10 (end of tier 2)', input: invoice('ISK', { items: [tiered('si_g', 'graduated', TIERS, 10)] }), lines: [['licensed', 'si_g', 10, null, 9200]], subtotal: 9200, total: 9200 },
+  {
+    name: 'graduated, quantity 10 (end of tier 2)',
+    input: invoice('ISK', { items: [tiered('si_g', 'graduated', TIERS, 10)] }),
+    lines: [['licensed', 'si_g', 10, null, 9200]],
+    subtotal: 9200,
+    total: 9200,
+  },
   // 11: 9200 + 1 × 500 = 9700
-  { name: 'graduated, quantity 11 (open tier)', input: invoice('ISK', { items: [tiered('si_g', 'graduated', TIERS, 11)] }), lines: [['licensed', 'si_g', 11, null, 9700]], subtotal: 9700, total: 9700 },
+  {
+    name: 'graduated, quantity 11 (open tier)',
+    input: invoice('ISK', { items: [tiered('si_g', 'graduated', TIERS, 11)] }),
+    lines: [['licensed', 'si_g', 11, null, 9700]],
+    subtotal: 9700,
+    total: 9700,
+  },
   // ---- volume tiers at the edges ----
   // 5: tier 1, 5 × 1000 = 5000
-  { name: 'volume, quantity 5 (end of tier 1)', input: invoice('ISK', { items: [tiered('si_v', 'volume', TIERS, 5)] }), lines: [['licensed', 'si_v', 5, null, 5000]], subtotal: 5000, total: 5000 },
+  {
+    name: 'volume, quantity 5 (end of tier 1)',
+    input: invoice('ISK', { items: [tiered('si_v', 'volume', TIERS, 5)] }),
+    lines: [['licensed', 'si_v', 5, null, 5000]],
+    subtotal: 5000,
+    total: 5000,
+  },
   // 6: tier 2, 6 × 800 + 200 = 5000
-  { name: 'volume, quantity 6 (tier 2)', input: invoice('ISK', { items: [tiered('si_v', 'volume', TIERS, 6)] }), lines: [['licensed', 'si_v', 6, null, 5000]], subtotal: 5000, total: 5000 },
+  {
+    name: 'volume, quantity 6 (tier 2)',
+    input: invoice('ISK', { items: [tiered('si_v', 'volume', TIERS, 6)] }),
+    lines: [['licensed', 'si_v', 6, null, 5000]],
+    subtotal: 5000,
+    total: 5000,
+  },
   // 10: tier 2, 10 × 800 + 200 = 8200
-  { name: 'volume, quantity 10 (end of tier 2)', input: invoice('ISK', { items: [tiered('si_v', 'volume', TIERS, 10)] }), lines: [['licensed', 'si_v', 10, null, 8200]], subtotal: 8200, total: 8200 },
+  {
+    name: 'volume, quantity 10 (end of tier 2)',
+    input: invoice('ISK', { items: [tiered('si_v', 'volume', TIERS, 10)] }),
+    lines: [['licensed', 'si_v', 10, null, 8200]],
+    subtotal: 8200,
+    total: 8200,
+  },
   // 11: tier 3, 11 × 500 = 5500
-  { name: 'volume, quantity 11 (open tier)', input: invoice('ISK', { items: [tiered('si_v', 'volume', TIERS, 11)] }), lines: [['licensed', 'si_v', 11, null, 5500]], subtotal: 5500, total: 5500 },
+  {
+    name: 'volume, quantity 11 (open tier)',
+    input: invoice('ISK', { items: [tiered('si_v', 'volume', TIERS, 11)] }),
+    lines: [['licensed', 'si_v', 11, null, 5500]],
+    subtotal: 5500,
+    total: 5500,
+  },
   // ---- metered sum, price-level included units 1000, 2 (€0.02) per unit ----
   // 999 − 1000 < 0 → 0 units → 0
-  { name: 'metered usage 999 of 1000 included', input: invoice('EUR', { items: [API_EUR], meteredUsage: { si_api: '999' } }), lines: [['metered', 'si_api', 0, 2, 0]], subtotal: 0, total: 0 },
+  {
+    name: 'metered usage 999 of 1000 included',
+    input: invoice('EUR', { items: [API_EUR], meteredUsage: { si_api: '999' } }),
+    lines: [['metered', 'si_api', 0, 2, 0]],
+    subtotal: 0,
+    total: 0,
+  },
   // 1000 − 1000 = 0 → 0 units → 0
-  { name: 'metered usage 1000 of 1000 included', input: invoice('EUR', { items: [API_EUR], meteredUsage: { si_api: '1000' } }), lines: [['metered', 'si_api', 0, 2, 0]], subtotal: 0, total: 0 },
+  {
+    name: 'metered usage 1000 of 1000 included',
+    input: invoice('EUR', { items: [API_EUR], meteredUsage: { si_api: '1000' } }),
+    lines: [['metered', 'si_api', 0, 2, 0]],
+    subtotal: 0,
+    total: 0,
+  },
   // 1000.5 − 1000 = 0.5 → rounded up to 1 unit → 1 × 2 = 2
-  { name: 'metered usage 1000.5 of 1000 included', input: invoice('EUR', { items: [API_EUR], meteredUsage: { si_api: '1000.5' } }), lines: [['metered', 'si_api', 1, 2, 2]], subtotal: 2, total: 2 },
+  {
+    name: 'metered usage 1000.5 of 1000 included',
+    input: invoice('EUR', { items: [API_EUR], meteredUsage: { si_api: '1000.5' } }),
+    lines: [['metered', 'si_api', 1, 2, 2]],
+    subtotal: 2,
+    total: 2,
+  },
   // 1001 − 1000 = 1 → 1 × 2 = 2
-  { name: 'metered usage 1001 of 1000 included', input: invoice('EUR', { items: [API_EUR], meteredUsage: { si_api: '1001' } }), lines: [['metered', 'si_api', 1, 2, 2]], subtotal: 2, total: 2 },
+  {
+    name: 'metered usage 1001 of 1000 included',
+    input: invoice('EUR', { items: [API_EUR], meteredUsage: { si_api: '1001' } }),
+    lines: [['metered', 'si_api', 1, 2, 2]],
+    subtotal: 2,
+    total: 2,
+  },
   // 1010.2 − 1000 = 10.2 → 11 units → 11 × 2 = 22
-  { name: 'metered usage 1010.2 of 1000 included', input: invoice('EUR', { items: [API_EUR], meteredUsage: { si_api: '1010.2' } }), lines: [['metered', 'si_api', 11, 2, 22]], subtotal: 22, total: 22 },
+  {
+    name: 'metered usage 1010.2 of 1000 included',
+    input: invoice('EUR', { items: [API_EUR], meteredUsage: { si_api: '1010.2' } }),
+    lines: [['metered', 'si_api', 11, 2, 22]],
+    subtotal: 22,
+    total: 22,
+  },
   // no entry → no usage → 0 units, the line is kept
   { name: 'metered item without usage', input: invoice('EUR', { items: [API_EUR] }), lines: [['metered', 'si_api', 0, 2, 0]], subtotal: 0, total: 0 },
   // a negative aggregate counts as 0
@@ -214,7 +295,11 @@ const cases: Case[] = [
   // ---- first and final invoices ----
   {
     name: 'first invoice: licensed for the first period only, no metered line',
-    input: invoice('ISK', { isFirstInvoice: true, closingPeriod: null, items: [licensed('si_seat', 1990, 3), metered('si_api', { unitAmount: 10, priceIncluded: 1000, creditRollover: true })] }),
+    input: invoice('ISK', {
+      isFirstInvoice: true,
+      closingPeriod: null,
+      items: [licensed('si_seat', 1990, 3), metered('si_api', { unitAmount: 10, priceIncluded: 1000, creditRollover: true })],
+    }),
     // 3 × 1990 = 5970; the metered item has no closing period yet
     lines: [['licensed', 'si_seat', 3, 1990, 5970]],
     subtotal: 5970,
@@ -411,10 +496,7 @@ describe('billing/subscription-invoice', () => {
       const result = assembleSubscriptionInvoice(
         invoice('ISK', {
           items: [licensed('si_seat', 1990, 1), metered('si_api', { unitAmount: 1 })],
-          pendingInvoiceItems: [
-            { ...pending('ii_pr', -100, 1, true), periodStart: new Date('2026-01-16T00:00:00Z'), periodEnd: JAN.end },
-            pending('ii_fee', 500),
-          ],
+          pendingInvoiceItems: [{ ...pending('ii_pr', -100, 1, true), periodStart: new Date('2026-01-16T00:00:00Z'), periodEnd: JAN.end }, pending('ii_fee', 500)],
         }),
       );
       assert.deepEqual(
@@ -433,9 +515,7 @@ describe('billing/subscription-invoice', () => {
     });
 
     it('periods given as epoch milliseconds come back as Dates', () => {
-      const result = assembleSubscriptionInvoice(
-        invoice('ISK', { openingPeriod: { start: FEB.start.getTime(), end: FEB.end.getTime() }, items: [licensed('si_seat', 1, 1)] }),
-      );
+      const result = assembleSubscriptionInvoice(invoice('ISK', { openingPeriod: { start: FEB.start.getTime(), end: FEB.end.getTime() }, items: [licensed('si_seat', 1, 1)] }));
       assert.deepEqual(result.lines[0].period, FEB);
     });
 

@@ -1,15 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  PriceTier,
-  TierBreakdownRow,
-  ZERO_QUANTITY_RULE,
-  billableQuantity,
-  graduatedAmount,
-  licensedAmount,
-  priceAmount,
-  validateTiers,
-  volumeAmount,
-} from '../../../src/billing';
+import { PriceTier, TierBreakdownRow, ZERO_QUANTITY_RULE, billableQuantity, graduatedAmount, licensedAmount, priceAmount, validateTiers, volumeAmount } from '../../../src/billing';
 
 // Stripe's documented example (fonts): 1–5 at 7.00, 6–10 at 6.50, 11+ at 6.00 (USD cents).
 const FONTS: PriceTier[] = [
@@ -72,7 +62,13 @@ describe('billing/tiers', () => {
       // 3500 + 5 × 650 = 3500 + 3250
       { name: 'fonts, 10 (second tier edge)', tiers: FONTS, quantity: 10, amount: 6750, breakdown: [row(0, 5, 5, 700, 0, 3500), row(1, 10, 5, 650, 0, 3250)] },
       // 6750 + 1 × 600
-      { name: 'fonts, 11 (edge + 1)', tiers: FONTS, quantity: 11, amount: 7350, breakdown: [row(0, 5, 5, 700, 0, 3500), row(1, 10, 5, 650, 0, 3250), row(2, null, 1, 600, 0, 600)] },
+      {
+        name: 'fonts, 11 (edge + 1)',
+        tiers: FONTS,
+        quantity: 11,
+        amount: 7350,
+        breakdown: [row(0, 5, 5, 700, 0, 3500), row(1, 10, 5, 650, 0, 3250), row(2, null, 1, 600, 0, 600)],
+      },
       // 6750 + 15 × 600 = 6750 + 9000
       { name: 'fonts, 25', tiers: FONTS, quantity: 25, amount: 15750, breakdown: [row(0, 5, 5, 700, 0, 3500), row(1, 10, 5, 650, 0, 3250), row(2, null, 15, 600, 0, 9000)] },
       { name: 'flat, 0 → nothing, not even the first flat_amount', tiers: FLAT, quantity: 0, amount: 0, breakdown: [] },
@@ -194,8 +190,26 @@ describe('billing/tiers', () => {
       // 13 - 2 = 11 → volume flat at 11 = 8600
       { name: 'volume with 2 included', price: { unit_amount: null, tiers_mode: 'volume', tiers: FLAT }, quantity: 13, included: 2, amount: 8600, billable: 11, rows: 1 },
       // 4 - 10 → 0 → volume flat at 0 = first flat 500
-      { name: 'volume, all units included → quantity 0 rule', price: { tiers_mode: 'volume', tiers: FLAT }, quantity: 4, included: 10, amount: 500, billable: 0, rows: 1, zeroRule: ZERO_QUANTITY_RULE.volume },
-      { name: 'graduated, all units included → 0', price: { tiers_mode: 'graduated', tiers: FLAT }, quantity: 4, included: 10, amount: 0, billable: 0, rows: 0, zeroRule: ZERO_QUANTITY_RULE.graduated },
+      {
+        name: 'volume, all units included → quantity 0 rule',
+        price: { tiers_mode: 'volume', tiers: FLAT },
+        quantity: 4,
+        included: 10,
+        amount: 500,
+        billable: 0,
+        rows: 1,
+        zeroRule: ZERO_QUANTITY_RULE.volume,
+      },
+      {
+        name: 'graduated, all units included → 0',
+        price: { tiers_mode: 'graduated', tiers: FLAT },
+        quantity: 4,
+        included: 10,
+        amount: 0,
+        billable: 0,
+        rows: 0,
+        zeroRule: ZERO_QUANTITY_RULE.graduated,
+      },
     ];
     for (const c of cases) {
       it(`${c.name} → ${c.amount}`, () => {
@@ -221,35 +235,52 @@ describe('billing/tiers', () => {
       { name: 'empty', tiers: [], problems: ['tiers must contain at least one tier'] },
       {
         name: 'not ascending',
-        tiers: [{ up_to: 10, unit_amount: 1 }, { up_to: 5, unit_amount: 1 }, { up_to: null, unit_amount: 1 }],
+        tiers: [
+          { up_to: 10, unit_amount: 1 },
+          { up_to: 5, unit_amount: 1 },
+          { up_to: null, unit_amount: 1 },
+        ],
         problems: ["tier 2: up_to 5 must be greater than the previous tier's up_to 10"],
       },
       {
         name: 'duplicate up_to',
-        tiers: [{ up_to: 5, unit_amount: 1 }, { up_to: 5, unit_amount: 1 }, { up_to: null, unit_amount: 1 }],
+        tiers: [
+          { up_to: 5, unit_amount: 1 },
+          { up_to: 5, unit_amount: 1 },
+          { up_to: null, unit_amount: 1 },
+        ],
         problems: ["tier 2: up_to 5 must be greater than the previous tier's up_to 5"],
       },
       {
         name: 'open tier not last',
-        tiers: [{ up_to: null, unit_amount: 1 }, { up_to: 5, unit_amount: 1 }],
-        problems: [
-          'tier 1: only the last tier may have up_to null (open tier)',
-          'the last tier must be open (up_to null) so that every quantity has a tier',
+        tiers: [
+          { up_to: null, unit_amount: 1 },
+          { up_to: 5, unit_amount: 1 },
         ],
+        problems: ['tier 1: only the last tier may have up_to null (open tier)', 'the last tier must be open (up_to null) so that every quantity has a tier'],
       },
       {
         name: 'missing open tier',
-        tiers: [{ up_to: 5, unit_amount: 1 }, { up_to: 10, unit_amount: 1 }],
+        tiers: [
+          { up_to: 5, unit_amount: 1 },
+          { up_to: 10, unit_amount: 1 },
+        ],
         problems: ['the last tier must be open (up_to null) so that every quantity has a tier'],
       },
       {
         name: 'negative amounts',
-        tiers: [{ up_to: 5, unit_amount: -1 }, { up_to: null, unit_amount: 1, flat_amount: -100 }],
+        tiers: [
+          { up_to: 5, unit_amount: -1 },
+          { up_to: null, unit_amount: 1, flat_amount: -100 },
+        ],
         problems: ['tier 1: unit_amount must be a non-negative integer, got -1', 'tier 2: flat_amount must be a non-negative integer, got -100'],
       },
       {
         name: 'non-integers',
-        tiers: [{ up_to: 5.5, unit_amount: 1 }, { up_to: null, unit_amount: 0.5, flat_amount: 1.25 }],
+        tiers: [
+          { up_to: 5.5, unit_amount: 1 },
+          { up_to: null, unit_amount: 0.5, flat_amount: 1.25 },
+        ],
         problems: [
           'tier 1: up_to must be a positive integer or null, got 5.5',
           'tier 2: unit_amount must be a non-negative integer, got 0.5',
@@ -258,12 +289,18 @@ describe('billing/tiers', () => {
       },
       {
         name: 'up_to 0',
-        tiers: [{ up_to: 0, flat_amount: 100 }, { up_to: null, unit_amount: 1 }],
+        tiers: [
+          { up_to: 0, flat_amount: 100 },
+          { up_to: null, unit_amount: 1 },
+        ],
         problems: ['tier 1: up_to must be a positive integer or null, got 0'],
       },
       {
         name: 'a tier with no price',
-        tiers: [{ up_to: 5, unit_amount: null, flat_amount: null }, { up_to: null, unit_amount: 1 }],
+        tiers: [
+          { up_to: 5, unit_amount: null, flat_amount: null },
+          { up_to: null, unit_amount: 1 },
+        ],
         problems: ['tier 1: needs a unit_amount or a flat_amount'],
       },
     ];

@@ -81,7 +81,10 @@ describe('billing/vat', () => {
       it(`${total} over ${JSON.stringify(weights)} → ${JSON.stringify(expected)}`, () => {
         const got = allocateProportionally(total, weights);
         assert.deepEqual(got, expected);
-        assert.equal(got.reduce((s, x) => s + x, 0), total);
+        assert.equal(
+          got.reduce((s, x) => s + x, 0),
+          total,
+        );
       });
     }
     it('refuses a non-zero total over zero weights', () => assert.throws(() => allocateProportionally(5, [0, 0]), /zero weights/));
@@ -100,37 +103,96 @@ describe('billing/vat', () => {
           { amount: 500, rate: 'exempt' },
         ],
       });
-      assert.deepEqual(r.lines.map((l) => l.vat), [581, 581, 99, 0]);
-      assert.deepEqual(r.breakdown.map((b) => [b.rate, b.net, b.vat, b.gross]), [
-        ['standard', 4838, 1162, 6000], // not round(6000 × 24/124) = 1161: per line, then summed
-        ['reduced', 901, 99, 1000],
-        ['exempt', 500, 0, 500],
-      ]);
+      assert.deepEqual(
+        r.lines.map((l) => l.vat),
+        [581, 581, 99, 0],
+      );
+      assert.deepEqual(
+        r.breakdown.map((b) => [b.rate, b.net, b.vat, b.gross]),
+        [
+          ['standard', 4838, 1162, 6000], // not round(6000 × 24/124) = 1161: per line, then summed
+          ['reduced', 901, 99, 1000],
+          ['exempt', 500, 0, 500],
+        ],
+      );
       assert.deepEqual([r.vat, r.net, r.total, r.vatWaived], [1261, 6239, 7500, false]);
     });
 
     it('prices exclude VAT: VAT is added to the total', () => {
-      const r = applyVat({ country: 'IS', pricesIncludeVat: false, discount: 0, lines: [{ amount: 1990, rate: 'standard' }, { amount: 50, rate: 'reduced' }] });
-      assert.deepEqual(r.lines.map((l) => [l.net, l.vat, l.gross]), [[1990, 478, 2468], [50, 6, 56]]);
+      const r = applyVat({
+        country: 'IS',
+        pricesIncludeVat: false,
+        discount: 0,
+        lines: [
+          { amount: 1990, rate: 'standard' },
+          { amount: 50, rate: 'reduced' },
+        ],
+      });
+      assert.deepEqual(
+        r.lines.map((l) => [l.net, l.vat, l.gross]),
+        [
+          [1990, 478, 2468],
+          [50, 6, 56],
+        ],
+      );
       assert.deepEqual([r.net, r.vat, r.total], [2040, 484, 2524]);
     });
 
     it('splits a discount over the rates in proportion to their charges, one line per rate', () => {
-      const r = applyVat({ country: 'IS', pricesIncludeVat: true, discount: 1100, lines: [{ amount: 9000, rate: 'standard' }, { amount: 2000, rate: 'reduced' }] });
-      assert.deepEqual(r.discountLines.map((l) => [l.rate, l.amount, l.vat]), [['standard', -900, -174], ['reduced', -200, -20]]);
-      assert.deepEqual(r.breakdown.map((b) => [b.rate, b.vat, b.gross]), [['standard', 1742 - 174, 8100], ['reduced', 198 - 20, 1800]]);
+      const r = applyVat({
+        country: 'IS',
+        pricesIncludeVat: true,
+        discount: 1100,
+        lines: [
+          { amount: 9000, rate: 'standard' },
+          { amount: 2000, rate: 'reduced' },
+        ],
+      });
+      assert.deepEqual(
+        r.discountLines.map((l) => [l.rate, l.amount, l.vat]),
+        [
+          ['standard', -900, -174],
+          ['reduced', -200, -20],
+        ],
+      );
+      assert.deepEqual(
+        r.breakdown.map((b) => [b.rate, b.vat, b.gross]),
+        [
+          ['standard', 1742 - 174, 8100],
+          ['reduced', 198 - 20, 1800],
+        ],
+      );
       assert.equal(r.total, 9900);
       assert.equal(r.vat, r.lines.reduce((s, l) => s + l.vat, 0) + r.discountLines.reduce((s, l) => s + l.vat, 0));
     });
 
     it('a credit invoice (lines less discount ≤ 0) carries no VAT', () => {
-      const r = applyVat({ country: 'IS', pricesIncludeVat: true, discount: 0, lines: [{ amount: 1000, rate: 'standard' }, { amount: -3000, rate: 'standard' }] });
+      const r = applyVat({
+        country: 'IS',
+        pricesIncludeVat: true,
+        discount: 0,
+        lines: [
+          { amount: 1000, rate: 'standard' },
+          { amount: -3000, rate: 'standard' },
+        ],
+      });
       assert.deepEqual([r.vat, r.total, r.vatWaived], [0, 0, true]);
-      assert.deepEqual(r.lines.map((l) => l.vat), [0, 0]);
+      assert.deepEqual(
+        r.lines.map((l) => l.vat),
+        [0, 0],
+      );
     });
 
     it('VAT that would push an exclusive total below zero is waived', () => {
-      const r = applyVat({ country: 'IS', pricesIncludeVat: false, discount: 0, lines: [{ amount: 100, rate: 'exempt' }, { amount: -90, rate: 'standard' }] });
+      const r = applyVat({
+        country: 'IS',
+        pricesIncludeVat: false,
+        discount: 0,
+        lines: [
+          { amount: 100, rate: 'exempt' },
+          { amount: -90, rate: 'standard' },
+        ],
+      });
       assert.deepEqual([r.vat, r.total, r.vatWaived], [0, 10, true]);
     });
 
@@ -145,9 +207,18 @@ describe('billing/vat', () => {
         for (const pricesIncludeVat of [true, false]) {
           const r = applyVat({ country: 'IS', pricesIncludeVat, discount, lines });
           const all = [...r.lines, ...r.discountLines];
-          assert.equal(r.vat, all.reduce((s, l) => s + l.vat, 0));
-          assert.equal(r.vat, r.breakdown.reduce((s, b) => s + b.vat, 0));
-          assert.equal(r.net, r.breakdown.reduce((s, b) => s + b.net, 0));
+          assert.equal(
+            r.vat,
+            all.reduce((s, l) => s + l.vat, 0),
+          );
+          assert.equal(
+            r.vat,
+            r.breakdown.reduce((s, b) => s + b.vat, 0),
+          );
+          assert.equal(
+            r.net,
+            r.breakdown.reduce((s, b) => s + b.net, 0),
+          );
           for (const l of all) assert.equal(l.gross, l.net + l.vat);
           if (r.total > 0) assert.equal(r.total, r.net + r.vat);
           assert.equal(0 - r.discountLines.reduce((s, l) => s + l.amount, 0), discount);
@@ -163,11 +234,23 @@ describe('billing/vat', () => {
     ];
     it('a full credit returns exactly the invoice VAT', () => {
       const r = creditNoteVat(9900, groups);
-      assert.deepEqual(r.map((g) => [g.share.gross, g.share.vat]), [[8100, 1568], [1800, 178]]);
+      assert.deepEqual(
+        r.map((g) => [g.share.gross, g.share.vat]),
+        [
+          [8100, 1568],
+          [1800, 178],
+        ],
+      );
     });
     it('a partial credit is split by gross and keeps each group’s VAT ratio', () => {
       const r = creditNoteVat(990, groups);
-      assert.deepEqual(r.map((g) => [g.share.gross, g.share.vat, g.share.net]), [[810, 157, 653], [180, 18, 162]]); // 156.8 → 157, 17.8 → 18
+      assert.deepEqual(
+        r.map((g) => [g.share.gross, g.share.vat, g.share.net]),
+        [
+          [810, 157, 653],
+          [180, 18, 162],
+        ],
+      ); // 156.8 → 157, 17.8 → 18
     });
     it('refuses a credit against an invoice that charged nothing', () => {
       assert.throws(() => creditNoteVat(5, [{ vat: 0, gross: 0 }]), /charged something/);

@@ -241,11 +241,10 @@ describe('metering/selectEventsForPeriod', () => {
 
   it('keeps one customer and both bounds inclusive', () => {
     const selected = selectEventsForPeriod(events, { customerId: 'cus_1', from, to });
-    assert.deepEqual(selected.map((e) => e.timestamp.toISOString()), [
-      '2026-03-01T00:00:00.000Z',
-      '2026-03-15T12:00:00.000Z',
-      '2026-03-31T23:59:59.999Z',
-    ]);
+    assert.deepEqual(
+      selected.map((e) => e.timestamp.toISOString()),
+      ['2026-03-01T00:00:00.000Z', '2026-03-15T12:00:00.000Z', '2026-03-31T23:59:59.999Z'],
+    );
     assert.equal(aggregateEvents(meter('count', null), selected), '3');
   });
 });

@@ -1,14 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  addDecimals,
-  ceilDecimal,
-  compareDecimals,
-  decimalFromNumber,
-  decimalToString,
-  divideToSignificant,
-  parseDecimal,
-  type Decimal,
-} from '../../../src/metering';
+import { addDecimals, ceilDecimal, compareDecimals, decimalFromNumber, decimalToString, divideToSignificant, parseDecimal, type Decimal } from '../../../src/metering';
 
 function d(text: string): Decimal {
   const parsed = parseDecimal(text);

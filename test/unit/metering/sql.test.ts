@@ -1,12 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  type AggregateType,
-  type MeterAggregateRow,
-  type MeterDefinition,
-  AGGREGATE_TYPES,
-  buildMeterAggregateQuery,
-  quantityFromAggregateRow,
-} from '../../../src/metering';
+import { type AggregateType, type MeterAggregateRow, type MeterDefinition, AGGREGATE_TYPES, buildMeterAggregateQuery, quantityFromAggregateRow } from '../../../src/metering';
 
 const from = new Date('2026-03-01T00:00:00.000Z');
 const to = new Date('2026-03-31T23:59:59.999Z');
@@ -33,11 +26,17 @@ function placeholders(text: string): number[] {
 describe('metering/buildMeterAggregateQuery', () => {
   const selects: Array<[AggregateType, RegExp]> = [
     ['count', /^SELECT NULL::text AS value, count\(\*\)::text AS n FROM usage_events WHERE/],
-    ['sum', /^SELECT sum\(CASE WHEN metadata->>\$7::text ~ '\^-\?\[0-9\]\{1,30\}\(\[\.\]\[0-9\]\{1,30\}\)\?\$' THEN \(metadata->>\$7::text\)::numeric END\)::text AS value, count\(CASE/],
+    [
+      'sum',
+      /^SELECT sum\(CASE WHEN metadata->>\$7::text ~ '\^-\?\[0-9\]\{1,30\}\(\[\.\]\[0-9\]\{1,30\}\)\?\$' THEN \(metadata->>\$7::text\)::numeric END\)::text AS value, count\(CASE/,
+    ],
     ['avg', /^SELECT sum\(CASE WHEN metadata->>\$7::text ~ .* AS value, count\(CASE .* AS n FROM/],
     ['max', /^SELECT max\(CASE WHEN metadata->>\$7::text ~ /],
     ['min', /^SELECT min\(CASE WHEN metadata->>\$7::text ~ /],
-    ['unique', /^SELECT NULL::text AS value, count\(DISTINCT CASE WHEN jsonb_typeof\(metadata->\$7::text\) IN \('string', 'number', 'boolean'\) THEN metadata->>\$7::text END\)::text AS n FROM/],
+    [
+      'unique',
+      /^SELECT NULL::text AS value, count\(DISTINCT CASE WHEN jsonb_typeof\(metadata->\$7::text\) IN \('string', 'number', 'boolean'\) THEN metadata->>\$7::text END\)::text AS n FROM/,
+    ],
   ];
   for (const [type, pattern] of selects) {
     it(`${type}: selects the right aggregate`, () => assert.match(build(meter(type)).text, pattern));
@@ -78,7 +77,10 @@ describe('metering/buildMeterAggregateQuery', () => {
       for (const filter of [null, { region: 'eu' }]) {
         it(`${type}, filter ${JSON.stringify(filter)}`, () => {
           const q = build(meter(type, { filter }));
-          assert.deepEqual(placeholders(q.text), q.values.map((_, i) => i + 1));
+          assert.deepEqual(
+            placeholders(q.text),
+            q.values.map((_, i) => i + 1),
+          );
         });
       }
     }

@@ -15,12 +15,27 @@ describe('allowed subscription state changes', () => {
   const table: Array<[SubscriptionCommand, Record<(typeof STATUSES)[number], string | null>]> = [
     [{ kind: 'pause' }, { trialing: null, active: null, past_due: 'cannot_pause', unpaid: 'cannot_pause', paused: 'cannot_pause', canceled: 'cannot_pause' }],
     [{ kind: 'resume' }, { trialing: 'not_paused', active: 'not_paused', past_due: 'not_paused', unpaid: 'not_paused', paused: null, canceled: 'not_paused' }],
-    [{ kind: 'cancel', atPeriodEnd: false }, { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: null }],
-    [{ kind: 'update', changes: { metadata: { a: 'b' } } }, { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: null }],
-    [{ kind: 'update', changes: { collection_method: 'send_invoice' } }, { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: 'invalid_state' }],
+    [
+      { kind: 'cancel', atPeriodEnd: false },
+      { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: null },
+    ],
+    [
+      { kind: 'update', changes: { metadata: { a: 'b' } } },
+      { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: null },
+    ],
+    [
+      { kind: 'update', changes: { collection_method: 'send_invoice' } },
+      { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: 'invalid_state' },
+    ],
     [item, { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: 'invalid_state' }],
-    [{ kind: 'delete_item', itemId: 'si_1', prorationBehavior: 'none' }, { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: 'invalid_state' }],
-    [{ kind: 'void_invoice', invoiceId: 'in_1' }, { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: null }],
+    [
+      { kind: 'delete_item', itemId: 'si_1', prorationBehavior: 'none' },
+      { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: 'invalid_state' },
+    ],
+    [
+      { kind: 'void_invoice', invoiceId: 'in_1' },
+      { trialing: null, active: null, past_due: null, unpaid: null, paused: null, canceled: null },
+    ],
   ];
   for (const [cmd, expected] of table) {
     it(`${cmd.kind} ${JSON.stringify(cmd).slice(0, 60)}`, () => {

@@ -19,7 +19,7 @@ describe('validation/metadata', () => {
       ['40-character key', { ['k'.repeat(40)]: 'v' }],
       ['500-character value', { k: 'v'.repeat(500) }],
       ['500 emoji (1000 UTF-16 units, 500 characters)', { k: '😀'.repeat(500) }],
-      ['Icelandic key and value', { 'kennitala_greiðanda': 'Þórður' }],
+      ['Icelandic key and value', { kennitala_greiðanda: 'Þórður' }],
       ['key named __proto__ (from JSON.parse)', JSON.parse('{"__proto__":"x"}') as unknown],
     ];
     for (const [why, input] of accepted) {
@@ -70,7 +70,10 @@ describe('validation/metadata', () => {
 
     it('still checks keys, value types and lengths', () => {
       const problems = validateMetadataPatch({ 'a]': null, b: 1, c: 'v'.repeat(501) });
-      assert.deepEqual(problems.map((p) => p.key), ['a]', 'b', 'c']);
+      assert.deepEqual(
+        problems.map((p) => p.key),
+        ['a]', 'b', 'c'],
+      );
       assert.match(problems[1].message, /or null to remove/);
     });
 

@@ -1,11 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  JITTER_FRACTION,
-  MAX_ATTEMPTS,
-  RETRY_DELAYS_MS,
-  RETRY_WINDOW_MS,
-  nextRetryDelayMs,
-} from '../../../src/webhooks/retry-schedule';
+import { JITTER_FRACTION, MAX_ATTEMPTS, RETRY_DELAYS_MS, RETRY_WINDOW_MS, nextRetryDelayMs } from '../../../src/webhooks/retry-schedule';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -15,9 +9,7 @@ describe('webhooks/retry-schedule', () => {
   it('waits 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h, 48 h, 72 h, then gives up', () => {
     const delays: Array<number | null> = [];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) delays.push(nextRetryDelayMs(attempt));
-    assert.deepEqual(delays, [
-      1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 24 * HOUR, 48 * HOUR, 72 * HOUR, null,
-    ]);
+    assert.deepEqual(delays, [1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 24 * HOUR, 48 * HOUR, 72 * HOUR, null]);
     assert.equal(MAX_ATTEMPTS, 10);
     assert.equal(nextRetryDelayMs(MAX_ATTEMPTS + 5), null);
   });

@@ -36,13 +36,7 @@ function receiverVerifies(secret: string, headers: IncomingHttpHeaders, body: st
   return expected.length === received.length && timingSafeEqual(expected, received);
 }
 
-async function startReceiver(
-  tls: TestTls,
-  secret: string,
-  nowSeconds: number,
-  routes: Record<string, Responder>,
-  host = '127.0.0.1',
-): Promise<Receiver> {
+async function startReceiver(tls: TestTls, secret: string, nowSeconds: number, routes: Record<string, Responder>, host = '127.0.0.1'): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -214,7 +208,12 @@ describe('webhooks/sender deliverOnce', function () {
     const port = closed.port;
     await closed.close();
     const result = await deliverOnce({
-      url: `https://127.0.0.1:${port}/ok`, body, secret, nowSeconds, allowLoopback: true, ca: tls.ca,
+      url: `https://127.0.0.1:${port}/ok`,
+      body,
+      secret,
+      nowSeconds,
+      allowLoopback: true,
+      ca: tls.ca,
     });
     assert.equal(result.outcome, 'failed');
     assert.equal(result.statusCode, null);
@@ -289,7 +288,12 @@ describe('webhooks/sender deliverOnce', function () {
     }
     try {
       const result = await deliverOnce({
-        url: `https://[::1]:${v6.port}/ok`, body, secret, nowSeconds, allowLoopback: true, ca: tls.ca,
+        url: `https://[::1]:${v6.port}/ok`,
+        body,
+        secret,
+        nowSeconds,
+        allowLoopback: true,
+        ca: tls.ca,
       });
       assert.equal(result.outcome, 'delivered', result.error ?? undefined);
       assert.equal(v6.requests[0].signatureValid, true);

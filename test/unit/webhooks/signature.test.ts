@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import {
-  SIGNATURE_HEADER,
-  TIMESTAMP_HEADER,
-  generateEndpointSecret,
-  isEndpointSecret,
-  signPayload,
-  verifySignature,
-} from '../../../src/webhooks/signature';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, generateEndpointSecret, isEndpointSecret, signPayload, verifySignature } from '../../../src/webhooks/signature';
 
 // Independent of the implementation: the formula straight from the spec.
 function expectedSignature(secret: string, timestamp: number, body: string): string {
@@ -126,10 +119,7 @@ describe('webhooks/signature', () => {
     it('round-trips through sign and verify', () => {
       const fresh = generateEndpointSecret();
       const signature = signPayload(fresh, timestamp, body);
-      assert.deepEqual(
-        verifySignature({ secret: fresh, rawBody: body, timestampHeader: String(timestamp), signatureHeader: signature, nowSeconds: timestamp }),
-        { ok: true },
-      );
+      assert.deepEqual(verifySignature({ secret: fresh, rawBody: body, timestampHeader: String(timestamp), signatureHeader: signature, nowSeconds: timestamp }), { ok: true });
     });
   });
 });

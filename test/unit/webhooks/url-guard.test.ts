@@ -1,12 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  checkEndpointUrl,
-  classifyIp,
-  parseIpv6,
-  resolveAndCheck,
-  type IpClass,
-  type LookupAll,
-} from '../../../src/webhooks/url-guard';
+import { checkEndpointUrl, classifyIp, parseIpv6, resolveAndCheck, type IpClass, type LookupAll } from '../../../src/webhooks/url-guard';
 
 // DNS is always injected: these tests never query a real resolver.
 function fakeDns(records: Record<string, string[]>): LookupAll & { calls: string[] } {

@@ -51,14 +51,26 @@ describe('subscription schedule: what is due next', () => {
       v: view({ status: 'trialing', currentPeriodEnd: '2025-02-14T00:00:00.000Z', trialEnd: '2025-02-14T00:00:00.000Z' }),
       expect: { kind: 'period_end', reason: 'trial_end', at: '2025-02-14T00:00:00.000Z' },
     },
-    { name: 'cancel pending: cancel at period end', v: view({ cancelAtPeriodEnd: true }), expect: { kind: 'period_end', reason: 'cancel_at_period_end', at: '2025-02-28T00:00:00.000Z' } },
+    {
+      name: 'cancel pending: cancel at period end',
+      v: view({ cancelAtPeriodEnd: true }),
+      expect: { kind: 'period_end', reason: 'cancel_at_period_end', at: '2025-02-28T00:00:00.000Z' },
+    },
     {
       name: 'trialing with a pending cancel: cancel at trial end',
       v: view({ status: 'trialing', cancelAtPeriodEnd: true, trialEnd: '2025-02-28T00:00:00.000Z' }),
       expect: { kind: 'period_end', reason: 'cancel_at_period_end', at: '2025-02-28T00:00:00.000Z' },
     },
-    { name: 'paused: periods roll without invoices', v: view({ status: 'paused', pausedAt: '2025-02-01T00:00:00.000Z' }), expect: { kind: 'period_end', reason: 'roll_without_invoice', at: '2025-02-28T00:00:00.000Z' } },
-    { name: 'unpaid: periods roll without invoices', v: view({ status: 'unpaid' }), expect: { kind: 'period_end', reason: 'roll_without_invoice', at: '2025-02-28T00:00:00.000Z' } },
+    {
+      name: 'paused: periods roll without invoices',
+      v: view({ status: 'paused', pausedAt: '2025-02-01T00:00:00.000Z' }),
+      expect: { kind: 'period_end', reason: 'roll_without_invoice', at: '2025-02-28T00:00:00.000Z' },
+    },
+    {
+      name: 'unpaid: periods roll without invoices',
+      v: view({ status: 'unpaid' }),
+      expect: { kind: 'period_end', reason: 'roll_without_invoice', at: '2025-02-28T00:00:00.000Z' },
+    },
     { name: 'past_due: still renews', v: view({ status: 'past_due' }), expect: { kind: 'period_end', reason: 'renewal', at: '2025-02-28T00:00:00.000Z' } },
     { name: 'canceled, nothing to collect: finished', v: view({ status: 'canceled' }), expect: null },
     {
@@ -152,15 +164,30 @@ describe('subscription schedule: what is due next', () => {
     const cases: Array<{ name: string; v: SubscriptionView; opts: { trialNotices?: boolean }; expect: [string, string, string] }> = [
       { name: 'three days before trial end', v: trialing(), opts: on, expect: ['trial_notice', 'trial_will_end', '2025-02-12T00:00:00.000Z'] },
       { name: 'histories from before the notice: not scheduled', v: trialing(), opts: {}, expect: ['period_end', 'trial_end', '2025-02-15T00:00:00.000Z'] },
-      { name: 'already sent for this trial end', v: trialing({ trialWillEndNotifiedFor: '2025-02-15T00:00:00.000Z' }), opts: on, expect: ['period_end', 'trial_end', '2025-02-15T00:00:00.000Z'] },
-      { name: 'sent for another trial end: due again', v: trialing({ trialWillEndNotifiedFor: '2025-02-10T00:00:00.000Z' }), opts: on, expect: ['trial_notice', 'trial_will_end', '2025-02-12T00:00:00.000Z'] },
+      {
+        name: 'already sent for this trial end',
+        v: trialing({ trialWillEndNotifiedFor: '2025-02-15T00:00:00.000Z' }),
+        opts: on,
+        expect: ['period_end', 'trial_end', '2025-02-15T00:00:00.000Z'],
+      },
+      {
+        name: 'sent for another trial end: due again',
+        v: trialing({ trialWillEndNotifiedFor: '2025-02-10T00:00:00.000Z' }),
+        opts: on,
+        expect: ['trial_notice', 'trial_will_end', '2025-02-12T00:00:00.000Z'],
+      },
       {
         name: 'a one-day trial: due before it began, so at once',
         v: trialing({ currentPeriodEnd: '2025-02-02T00:00:00.000Z', trialEnd: '2025-02-02T00:00:00.000Z' }),
         opts: on,
         expect: ['trial_notice', 'trial_will_end', '2025-01-30T00:00:00.000Z'],
       },
-      { name: 'paused during the trial: no notice while paused', v: trialing({ status: 'paused', pausedAt: '2025-02-03T00:00:00.000Z' }), opts: on, expect: ['period_end', 'roll_without_invoice', '2025-02-15T00:00:00.000Z'] },
+      {
+        name: 'paused during the trial: no notice while paused',
+        v: trialing({ status: 'paused', pausedAt: '2025-02-03T00:00:00.000Z' }),
+        opts: on,
+        expect: ['period_end', 'roll_without_invoice', '2025-02-15T00:00:00.000Z'],
+      },
       { name: 'active (trial over): none', v: view({ trialEnd: '2025-01-31T00:00:00.000Z' }), opts: on, expect: ['period_end', 'renewal', '2025-02-28T00:00:00.000Z'] },
       {
         name: 'exactly three days: the notice goes before the trial end on a tie',
@@ -187,7 +214,12 @@ describe('subscription schedule: what is due next', () => {
     { name: 'nothing due up to the clock, not yet acknowledged', v: view({ clockSyncedTo: '2025-02-01T00:00:00.000Z' }), clock: '2025-02-10T00:00:00.000Z', expect: true },
     { name: 'already acknowledged that time', v: view({ clockSyncedTo: '2025-02-10T00:00:00.000Z' }), clock: '2025-02-10T00:00:00.000Z', expect: false },
     { name: 'the period end is due at the clock time: work first', v: view({ clockSyncedTo: null }), clock: '2025-02-28T00:00:00.000Z', expect: false },
-    { name: 'a retry is due before the clock: work first', v: view({ invoices: [inv({ attemptCount: 1, nextActionAt: '2025-02-03T00:00:00.000Z' })] }), clock: '2025-02-10T00:00:00.000Z', expect: false },
+    {
+      name: 'a retry is due before the clock: work first',
+      v: view({ invoices: [inv({ attemptCount: 1, nextActionAt: '2025-02-03T00:00:00.000Z' })] }),
+      clock: '2025-02-10T00:00:00.000Z',
+      expect: false,
+    },
     { name: 'never acknowledged, nothing due', v: view(), clock: '2025-02-01T00:00:00.000Z', expect: true },
     { name: 'canceled and settled: acknowledges', v: view({ status: 'canceled' }), clock: '2026-01-01T00:00:00.000Z', expect: true },
   ];

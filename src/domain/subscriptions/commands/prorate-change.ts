@@ -43,7 +43,12 @@ export async function prorateChange(
   });
   // Ids in order (credit, then charge): rows of one transaction share created_at.
   const idBase = Date.now();
-  for (const [i, [kind, line]] of ([['credit', credit], ['charge', charge]] as const).entries()) {
+  for (const [i, [kind, line]] of (
+    [
+      ['credit', credit],
+      ['charge', charge],
+    ] as const
+  ).entries()) {
     if (line.amount === 0) continue;
     await tx.invoiceItem.create({
       data: {

@@ -36,7 +36,9 @@ export async function updateSubscriptionItem(ctx: CommandContext, itemId: string
       oldAmount: fullPeriodAmount(price, item.quantity),
       newAmount: fullPeriodAmount(price, q),
       label: (kind) =>
-        kind === 'credit' ? `Unused time on ${item.quantity} × ${name} after ${formatCalendarDay(now, 'en')}` : `Remaining time on ${q} × ${name} after ${formatCalendarDay(now, 'en')}`,
+        kind === 'credit'
+          ? `Unused time on ${item.quantity} × ${name} after ${formatCalendarDay(now, 'en')}`
+          : `Remaining time on ${q} × ${name} after ${formatCalendarDay(now, 'en')}`,
     });
   }
   await emit(ctx, 'subscription.updated', await tx.subscription.findFirstOrThrow({ where: { id: sub.id } }));

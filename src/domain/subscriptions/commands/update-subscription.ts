@@ -27,7 +27,7 @@ export async function updateSubscription(ctx: CommandContext, changes: Subscript
   if (changes.collection_method !== undefined || changes.days_until_due !== undefined) {
     const method = changes.collection_method ?? sub.collectionMethod;
     const customer = await tx.customer.findFirst({ where: { id: sub.customerId } });
-    if (!customer) throw errors.invalidState('The subscription\'s customer is gone', 'customer');
+    if (!customer) throw errors.invalidState("The subscription's customer is gone", 'customer');
     const days = changes.days_until_due !== undefined ? changes.days_until_due : method === sub.collectionMethod ? sub.daysUntilDue : undefined;
     data.collectionMethod = method;
     data.daysUntilDue = await checkCollection(tx, customer, method, sub.currency, days);

@@ -216,9 +216,17 @@ export async function startAccountingSandbox(opts: SandboxOptions): Promise<Acco
 
     // ---- the human pages ----
     if (method === 'GET' && path === '/') {
-      const rows = ordered.slice(-500).reverse().map((r) => `<tr><td>${escapeHtml(r.createdAt)}</td><td>${r.type}</td><td>${escapeHtml(r.reference)}</td><td>${escapeHtml(r.id)}</td><td>${escapeHtml(String(r.body.total ?? r.body.amount ?? ''))}</td><td>${escapeHtml(String(r.body.currency ?? ''))}</td></tr>`);
+      const rows = ordered
+        .slice(-500)
+        .reverse()
+        .map(
+          (r) =>
+            `<tr><td>${escapeHtml(r.createdAt)}</td><td>${r.type}</td><td>${escapeHtml(r.reference)}</td><td>${escapeHtml(r.id)}</td><td>${escapeHtml(String(r.body.total ?? r.body.amount ?? ''))}</td><td>${escapeHtml(String(r.body.currency ?? ''))}</td></tr>`,
+        );
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox ${kind} books</title></head><body><h1>Sandbox ${kind === 'oauth' ? 'Books (OAuth)' : 'Bókhald (form)'}</h1><p>${ordered.length} record(s), newest first.</p><table><thead><tr><th>received</th><th>type</th><th>reference</th><th>id</th><th>amount</th><th>currency</th></tr></thead><tbody>${rows.join('')}</tbody></table></body></html>`);
+      res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox ${kind} books</title></head><body><h1>Sandbox ${kind === 'oauth' ? 'Books (OAuth)' : 'Bókhald (form)'}</h1><p>${ordered.length} record(s), newest first.</p><table><thead><tr><th>received</th><th>type</th><th>reference</th><th>id</th><th>amount</th><th>currency</th></tr></thead><tbody>${rows.join('')}</tbody></table></body></html>`,
+      );
       return;
     }
 
@@ -231,7 +239,9 @@ export async function startAccountingSandbox(opts: SandboxOptions): Promise<Acco
       }
       const hidden = ['redirect_uri', 'state', 'client_id'].map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(p.get(k)!)}">`).join('');
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "default-src 'none'; form-action *" });
-      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize access</title></head><body><main><h1>Sandbox Books</h1><p>The billing service asks to post invoices, payments and credit notes to <strong>${escapeHtml(defaultCompany.name)}</strong> and to read its chart of accounts and VAT codes.</p><form method="post" action="/oauth/authorize">${hidden}<button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></form></main></body></html>`);
+      res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize access</title></head><body><main><h1>Sandbox Books</h1><p>The billing service asks to post invoices, payments and credit notes to <strong>${escapeHtml(defaultCompany.name)}</strong> and to read its chart of accounts and VAT codes.</p><form method="post" action="/oauth/authorize">${hidden}<button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></form></main></body></html>`,
+      );
       return;
     }
 
@@ -263,7 +273,8 @@ export async function startAccountingSandbox(opts: SandboxOptions): Promise<Acco
       if (!clientOk(req, form)) return json(res, 401, { error: 'invalid_client' });
       if (form.get('grant_type') === 'authorization_code') {
         const c = codes.get(form.get('code') ?? '');
-        if (!c || c.used || c.expiresAt <= Date.now() || c.redirectUri !== form.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant', error_description: 'authorization code is invalid, used or expired' });
+        if (!c || c.used || c.expiresAt <= Date.now() || c.redirectUri !== form.get('redirect_uri'))
+          return json(res, 400, { error: 'invalid_grant', error_description: 'authorization code is invalid, used or expired' });
         c.used = true;
         return json(res, 200, issueTokens(c.company));
       }
@@ -293,7 +304,12 @@ export async function startAccountingSandbox(opts: SandboxOptions): Promise<Acco
         return json(res, 200, { revoked: false });
       }
       if (path === '/admin/faults' && method === 'POST') {
-        sandbox.injectFaults({ status: Number(body.status ?? 503), count: Number(body.count ?? 1), retryAfterSeconds: Number(body.retry_after ?? 1), afterCommit: body.after_commit === true });
+        sandbox.injectFaults({
+          status: Number(body.status ?? 503),
+          count: Number(body.count ?? 1),
+          retryAfterSeconds: Number(body.retry_after ?? 1),
+          afterCommit: body.after_commit === true,
+        });
         return json(res, 200, { queued: faults.length });
       }
       if (path === '/admin/records' && method === 'GET') return json(res, 200, { data: sandbox.records() });
@@ -321,7 +337,12 @@ export async function startAccountingSandbox(opts: SandboxOptions): Promise<Acco
       if (--fault.count <= 0) faults.shift();
       stats.failed++;
       if (fault.status === 429) stats.rateLimited++;
-      return json(res, fault.status, { message: fault.status === 429 ? 'rate limit exceeded' : 'temporarily unavailable' }, fault.status === 429 ? { 'Retry-After': String(fault.retryAfterSeconds) } : {});
+      return json(
+        res,
+        fault.status,
+        { message: fault.status === 429 ? 'rate limit exceeded' : 'temporarily unavailable' },
+        fault.status === 429 ? { 'Retry-After': String(fault.retryAfterSeconds) } : {},
+      );
     }
     if (isPosting && transientRate > 0 && Math.random() < transientRate) {
       stats.failed++;
@@ -356,7 +377,15 @@ export async function startAccountingSandbox(opts: SandboxOptions): Promise<Acco
       record = existing;
       status = 200;
     } else {
-      record = { id: `${type}_${randomBytes(8).toString('hex')}`, type, reference: String(body.reference), tenant: company.id, body, posts: 1, createdAt: new Date().toISOString() };
+      record = {
+        id: `${type}_${randomBytes(8).toString('hex')}`,
+        type,
+        reference: String(body.reference),
+        tenant: company.id,
+        body,
+        posts: 1,
+        createdAt: new Date().toISOString(),
+      };
       records.set(key, record);
       ordered.push(record);
       stats.posted++;
