@@ -3,26 +3,15 @@
 // keyboard), is sent back to the service's callback and sees the link connected; Deny connects
 // nothing. Then the sync books a paid invoice in the provider.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { testEnv, type TestEnv } from '../support/env';
+import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../support/chromium';
 import { newMerchant, type TestMerchant } from '../support/api';
 import { paidPayment } from '../api/payments/fixtures';
 import { settled } from '../api/accounting/fixtures';
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('accounting OAuth connect in Chromium (e2e)', function () {
   this.timeout(120_000);
@@ -31,10 +20,10 @@ describe('accounting OAuth connect in Chromium (e2e)', function () {
   let profileDir: string;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (test/e2e/checkout.test.ts installs it as root)`);
+    ensureChromium();
     env = await testEnv();
     profileDir = mkdtempSync(path.join(os.tmpdir(), 'accounting-e2e-profile-'));
-    context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, locale: 'en-US' });
+    context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, locale: 'en-US' });
   });
 
   after(async () => {

@@ -5,46 +5,20 @@
 // Chromium is installed by this suite when missing (apt-get, as root; see the README's "Tests" section), so the
 // suite runs unattended in CI. Never `npx playwright install` (it downloads a browser).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { testEnv, type TestEnv } from '../support/env';
+import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../support/chromium';
 import { newMerchant } from '../support/api';
 import { created, merchantWithOrigins, newCustomer, type Merchant } from '../api/payment-sessions/fixtures';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SHOP_HOST = '127.0.0.2';
 /** A screenshot of the hosted page, for a human to look at after a run (per-process path: no two runs share it). */
 const SCREENSHOT = path.join(os.tmpdir(), `checkout-hosted-${process.pid}.png`);
-
-/** Installs Chromium from the distribution's packages when it is missing (root only). */
-function ensureChromium(): void {
-  if (existsSync(CHROMIUM)) return;
-  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    throw new Error(`${CHROMIUM} is missing and this user cannot install it. Run as root: apt-get update && apt-get install -y chromium`);
-  }
-  console.log(`    ${CHROMIUM} is missing: installing it with apt-get (one time; takes a few minutes)…`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']]) {
-    const r = spawnSync('apt-get', args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (status ${r.status}): ${(r.stderr || r.stdout || String(r.error)).slice(-2000)}`);
-  }
-  if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing`);
-}
 
 /** The merchant's shop on its own origin: a return page, a cancel page and a page embedding checkout. */
 interface Shop {

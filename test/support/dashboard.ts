@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { createDashboardUser } from '../../src/domain/dashboard-users/create-dashboard-user';
-import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from './browser';
+import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from './chromium';
 import type { DashboardRole } from '../../src/generated/prisma/client';
 import type { TestEnv } from './env';
 
