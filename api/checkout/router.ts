@@ -12,6 +12,7 @@ import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState } from '../context';
 import type { Auth } from '../middleware/auth';
 import { errors } from '../../src/errors';
+import { assertPageSameOrigin } from '../middleware/same-origin';
 import { dispatchEvents } from '../../src/events';
 import { formatAmount, isSupportedCurrency } from '../../src/billing/currency';
 import type { CardAcquirer } from '../../src/gateways';
@@ -69,17 +70,7 @@ function view(s: CheckoutSession, locale: CheckoutLocale): CheckoutView {
 
 /** The page's JSON endpoints answer only the page itself (same origin), not other sites. */
 function sameOriginOnly(ctx: AppContext): void {
-  const site = ctx.get('Sec-Fetch-Site');
-  if (site !== '' && site !== 'same-origin') throw errors.originNotAllowed('Checkout endpoints serve the checkout pages only', 'Origin');
-  const origin = ctx.get('Origin');
-  if (origin === '') return;
-  let host = '';
-  try {
-    host = new URL(origin).host;
-  } catch {
-    host = '';
-  }
-  if (host !== ctx.host) throw errors.originNotAllowed('Checkout endpoints serve the checkout pages only', 'Origin');
+  assertPageSameOrigin(ctx, 'Checkout endpoints serve the checkout pages only');
 }
 
 /** An origin as embed.js sends it (window.location.origin), normalised; null when it is not one. */

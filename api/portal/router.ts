@@ -19,6 +19,7 @@ import { dbOf, tenantOf } from '../context';
 import type { Auth } from '../middleware/auth';
 import { stepwise, transactional } from '../middleware/transaction';
 import { errors } from '../../src/errors';
+import { assertPageSameOrigin } from '../middleware/same-origin';
 import { scopedDb, type ScopedDb, type Tenant } from '../../src/db/tenancy';
 import { dispatchEvents } from '../../src/events';
 import type { RequestScope } from '../../src/domain/request-scope';
@@ -83,17 +84,7 @@ export const billingDetailsSchema = yup.object({
 
 /** Same rule as the checkout endpoints: the portal's JSON endpoints answer the portal page only. */
 function sameOriginOnly(ctx: AppContext): void {
-  const site = ctx.get('Sec-Fetch-Site');
-  if (site !== '' && site !== 'same-origin') throw errors.originNotAllowed('Portal endpoints serve the portal page only', 'Origin');
-  const origin = ctx.get('Origin');
-  if (origin === '') return;
-  let host = '';
-  try {
-    host = new URL(origin).host;
-  } catch {
-    host = '';
-  }
-  if (host !== ctx.host) throw errors.originNotAllowed('Portal endpoints serve the portal page only', 'Origin');
+  assertPageSameOrigin(ctx, 'Portal endpoints serve the portal page only');
 }
 
 function portalOf(ctx: AppContext): PortalState {
