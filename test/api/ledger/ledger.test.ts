@@ -197,6 +197,17 @@ describe('billing ledger', function () {
     assert.match(String(first), /^bp_/);
     assert.equal(second, null);
     assert.equal(await env.db.ledgerEntry.count({ where: { postingId: first! } }), 2);
+    // A later statement adding to a stored posting: one more entry unbalances it and is refused;
+    // a balanced pair keeps every posting balanced over all its entries, the rule the check keeps.
+    await assert.rejects(
+      env.db.$executeRaw`INSERT INTO ledger_entries (id, merchant_id, mode, posting_id, account, debit, credit, currency, occurred_at)
+        VALUES ('be_late1', ${m.id}, 'test', ${first}, 'card_clearing', 1, 0, 'ISK', now())`,
+      /does not balance/,
+    );
+    await env.db.$executeRaw`INSERT INTO ledger_entries (id, merchant_id, mode, posting_id, account, debit, credit, currency, occurred_at)
+      VALUES ('be_late2', ${m.id}, 'test', ${first}, 'card_clearing', 1, 0, 'ISK', now()), ('be_late3', ${m.id}, 'test', ${first}, 'accounts_receivable', 0, 1, 'ISK', now())`;
+    const sums = await env.db.ledgerEntry.aggregate({ where: { postingId: first! }, _sum: { debit: true, credit: true }, _count: true });
+    assert.deepEqual([sums._count, sums._sum.debit, sums._sum.credit], [4, 8n, 8n]);
     await assert.rejects(env.db.$executeRaw`UPDATE ledger_entries SET debit = debit + 1 WHERE posting_id = ${first}`, /append-only/);
     await assert.rejects(env.db.$executeRaw`DELETE FROM ledger_postings WHERE id = ${first}`, /append-only/);
   });
