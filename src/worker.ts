@@ -29,7 +29,9 @@ export interface WorkerHandle {
   shutdown(): Promise<void>;
 }
 
-export async function createBillingWorker(deps: ActivityDeps & { address: string; namespace: string; taskQueue: string; maxConcurrentActivities?: number }): Promise<WorkerHandle> {
+export async function createBillingWorker(
+  deps: ActivityDeps & { address: string; namespace: string; taskQueue: string; maxConcurrentActivities?: number; maxCachedWorkflows?: number },
+): Promise<WorkerHandle> {
   const connection = await NativeConnection.connect({ address: deps.address });
   const worker = await Worker.create({
     connection,
@@ -39,6 +41,8 @@ export async function createBillingWorker(deps: ActivityDeps & { address: string
     activities: createActivities(deps),
     shutdownGraceTime: '30 seconds',
     maxConcurrentActivityTaskExecutions: deps.maxConcurrentActivities ?? 100,
+    // Unset: the SDK sizes the cache from the heap limit (about 2,300 workflows with a 4 GiB heap).
+    ...(deps.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: deps.maxCachedWorkflows } : {}),
   });
   let running: Promise<void> | undefined;
   return {

@@ -3,7 +3,8 @@
 // (grouped: transaction control, the card-acquirer simulator's own tables, everything else),
 // its peak resident memory, its CPU time, and the SDK's warnings (e.g. workflow tasks over 5 s).
 // Configured by environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE,
-// BENCH_POOL_SIZE, default 10; BENCH_ACTIVITIES, default 20); driven over IPC: `reset` starts a measured phase, `report` answers with
+// BENCH_POOL_SIZE, default 10; BENCH_ACTIVITIES, default 20; BENCH_CACHED_WORKFLOWS, default the
+// SDK's, sized from the heap limit); driven over IPC: `reset` starts a measured phase, `report` answers with
 // the counts since then. Exits on SIGTERM after a graceful worker shutdown.
 import { writeFileSync } from 'node:fs';
 import pg from 'pg';
@@ -126,6 +127,7 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
     // Activities beyond the pool would only queue for connections (and time out under load).
     maxConcurrentActivities: Number(process.env.BENCH_ACTIVITIES ?? 20),
+    ...(process.env.BENCH_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.BENCH_CACHED_WORKFLOWS) } : {}),
   });
   const running = worker.run();
   process.on('message', (m: { type: string }) => {
