@@ -61,7 +61,7 @@ const NOTIFY_PAGE = 200;
  * Billing steps heartbeat while they work, so a worker that dies mid-step is noticed within the
  * heartbeat timeout (15 s), counted from the activity's start. No heartbeat at the start: the SDK
  * sends a first heartbeat to the server at once, and most steps finish long before the first
- * interval (one server round trip, and the server's write of it, less per renewal; docs/benchmarks.md).
+ * interval (one call to the server less per renewal; docs/benchmarks.md).
  */
 const HEARTBEAT_EVERY_MS = 2_000;
 
