@@ -16,6 +16,9 @@
 // BENCH_KILL=1: SIGKILLs the worker in the middle of the first renewal phase and starts another,
 // then checks that every subscription has exactly one renewal invoice, paid, with exactly one
 // successful charge at the acquirer (use a small N). Bounded by BENCH_DEADLINE_MS (default 20 min).
+// Also reported per renewal: the Temporal server's mutable-state and events cache lookups and
+// misses (its Prometheus endpoint) and the worker's workflow-cache hits, misses and evictions.
+// BENCH_TEMPORAL_CONFIG: the dev server's dynamic config (see DEFAULT_TEMPORAL_CONFIG below).
 // Run: `npm run bench -- subscriptions` (or `node dist/bench/subscriptions.js` after a build).
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -53,6 +56,30 @@ const PHASES = (process.env.BENCH_WORKERS ?? '1').split(',').map((w) => {
   return n;
 });
 const KILL = process.env.BENCH_KILL === '1';
+// The benchmark's dev server keeps the Temporal server's own default for the host-level
+// mutable-state cache (128,000 workflows): the CLI's dev server lowers it to 8,096 to spare a
+// laptop's memory, which a run of 10,000 subscriptions would exceed, so every renewal would
+// reload its workflow's state from the database (docs/benchmarks.md, session 6).
+// BENCH_TEMPORAL_CONFIG="key=value,…" replaces this dynamic config (values are JSON; empty: none).
+const DEFAULT_TEMPORAL_CONFIG = 'history.hostLevelCacheMaxSize=128000';
+const TEMPORAL_CONFIG: Record<string, string | number | boolean> = Object.fromEntries(
+  (process.env.BENCH_TEMPORAL_CONFIG ?? DEFAULT_TEMPORAL_CONFIG)
+    .split(',')
+    .map((kv) => kv.trim())
+    .filter(Boolean)
+    .map((kv) => {
+      const at = kv.indexOf('=');
+      if (at < 1) throw new Error(`BENCH_TEMPORAL_CONFIG entries are key=value, got ${kv}`);
+      const raw = kv.slice(at + 1);
+      let value: string | number | boolean;
+      try {
+        value = JSON.parse(raw) as string | number | boolean;
+      } catch {
+        value = raw;
+      }
+      return [kv.slice(0, at), value];
+    }),
+);
 const HISTORY_SAMPLE = Math.min(N, Number(process.env.BENCH_HISTORY_SAMPLE ?? 20));
 const T0 = new Date('2025-01-01T00:00:00.000Z');
 const monthAfter = (k: number) => new Date(Date.UTC(2025, k, 1));
@@ -235,6 +262,37 @@ async function historySince(client: Client, mark: HistoryMark): Promise<HistoryC
   return out;
 }
 
+/** The Temporal server's cache counters (its Prometheus endpoint), summed over its shards. */
+interface ServerCaches {
+  mutableState: { requests: number; misses: number };
+  events: { requests: number; misses: number };
+}
+
+async function serverCaches(metricsUrl: string): Promise<ServerCaches | null> {
+  try {
+    const text = await (await fetch(metricsUrl)).text();
+    const out: ServerCaches = { mutableState: { requests: 0, misses: 0 }, events: { requests: 0, misses: 0 } };
+    for (const line of text.split('\n')) {
+      const m = /^(cache_requests|cache_miss)\{([^}]*)\} ([0-9.e+]+)$/.exec(line);
+      if (!m) continue;
+      const operation = /operation="([^"]*)"/.exec(m[2]!)?.[1];
+      const cache = operation === 'HistoryCacheGetOrCreate' ? out.mutableState : operation === 'EventsCacheGetEvent' ? out.events : null;
+      if (!cache) continue;
+      if (m[1] === 'cache_requests') cache.requests += Number(m[3]);
+      else cache.misses += Number(m[3]);
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+function cacheLine(name: string, before: { requests: number; misses: number }, after: { requests: number; misses: number }): string {
+  const requests = after.requests - before.requests;
+  const misses = after.misses - before.misses;
+  return `${name} ${fmt(requests / N, 1)} lookups, ${fmt(misses / N, 1)} misses (${fmt(requests ? (100 * misses) / requests : 0, 0)} %)`;
+}
+
 export interface PhaseResult {
   workers: number;
   renewalsPerSecond: number;
@@ -253,7 +311,8 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
   const deadline = Date.now() + DEADLINE_MS;
   const database = await benchDatabase();
   const cli = await ensureTemporalCli((l) => console.log(l));
-  const dev = await startDevServer({ cli, port: 0, log: (l) => console.log(`  ${l}`) });
+  const dev = await startDevServer({ cli, port: 0, log: (l) => console.log(`  ${l}`), dynamicConfig: TEMPORAL_CONFIG });
+  if (Object.keys(TEMPORAL_CONFIG).length) console.log(`  dev server dynamic config: ${JSON.stringify(TEMPORAL_CONFIG)}`);
   const serverPort = dev.address.split(':').pop()!;
   const serverPid = pidsWhere((comm, cmd) => cmd.includes('start-dev') && cmd.includes(`--port ${serverPort} `))[0];
   const db: Db = createDb(database.url, { poolSize: 10 });
@@ -338,6 +397,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
       while (workers.length > count) await workers.pop()!.stop();
       const marks = await historyMarks(client, sample);
       await Promise.all(workers.map((w) => w.ask('reset')));
+      const cachesBefore = await serverCaches(dev.metricsUrl);
       const cpuBefore = cpuSnapshot(serverPid);
       const ticksBefore = new Map(workers.map((w) => [w.pid, procTicks(w.pid)]));
       const ticksUsed = new Map<number, number>(); // pid → CPU ticks in the phase
@@ -361,6 +421,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
       await waitFor('renewals invoiced and charged', async () => (await cycleInvoices({ status: 'paid' })) >= goal, deadline);
       const invoicedSeconds = seconds(started);
       const cpuInvoiced = cpuSnapshot(serverPid);
+      const cachesInvoiced = await serverCaches(dev.metricsUrl);
       for (const w of workers) ticksUsed.set(w.pid, procTicks(w.pid) - (ticksBefore.get(w.pid) ?? 0));
       await waitFor('clock ready', async () => (await db.testClock.findUniqueOrThrow({ where: { id: clock.id } })).status === 'ready', deadline);
       const readySeconds = seconds(started);
@@ -398,11 +459,12 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
           )} markers (local activities, patches), ${fmt(
             avg((h) => h.runs),
             1,
-          )} new runs`,
+          )} new runs; before the phase each run held ${fmt(marks.reduce((a, m) => a + m.length, 0) / Math.max(1, marks.length), 1)} events (what a workflow-cache miss replays)`,
       );
       for (const r of reports) {
         console.log(
           `    worker ${r.pid}: peak RSS ${fmt(r.peakRssMiBPhase, 0)} MiB in the phase (${fmt(r.peakRssMiBLife, 0)} MiB over its life), CPU ${fmt(r.cpuSeconds, 1)} s, ` +
+            `${r.stickyCache ? `workflow cache ${fmt(r.stickyCache.hits, 0)} hits, ${fmt(r.stickyCache.misses, 0)} misses, ${fmt(r.stickyCache.forcedEvictions, 0)} forced evictions, ` : ''}` +
             `SDK warnings ${r.warnings}${
               r.warnings
                 ? `: ${Object.entries(r.warningKinds)
@@ -422,6 +484,12 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
           `(${[...ticksUsed.values()].map(share).join(' + ')}), Temporal server ${share(cpuInvoiced.server - cpuBefore.server)}, ` +
           `PostgreSQL (all databases) ${share(postgresTicks(cpuBefore, cpuInvoiced))}, this process ${share(cpuInvoiced.bench - cpuBefore.bench)}`,
       );
+      if (cachesBefore && cachesInvoiced) {
+        console.log(
+          `    Temporal server caches per renewal: ${cacheLine('mutable state', cachesBefore.mutableState, cachesInvoiced.mutableState)}; ` +
+            cacheLine('events', cachesBefore.events, cachesInvoiced.events),
+        );
+      }
       phases.push({
         workers: count,
         renewalsPerSecond: rate,

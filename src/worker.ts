@@ -30,7 +30,7 @@ export interface WorkerHandle {
 }
 
 export async function createBillingWorker(
-  deps: ActivityDeps & { address: string; namespace: string; taskQueue: string; maxConcurrentActivities?: number; maxCachedWorkflows?: number },
+  deps: ActivityDeps & { address: string; namespace: string; taskQueue: string; maxConcurrentActivities?: number; maxCachedWorkflows?: number; reuseV8Context?: boolean },
 ): Promise<WorkerHandle> {
   const connection = await NativeConnection.connect({ address: deps.address });
   const worker = await Worker.create({
@@ -43,6 +43,7 @@ export async function createBillingWorker(
     maxConcurrentActivityTaskExecutions: deps.maxConcurrentActivities ?? 100,
     // Unset: the SDK sizes the cache from the heap limit (about 2,300 workflows with a 4 GiB heap).
     ...(deps.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: deps.maxCachedWorkflows } : {}),
+    ...(deps.reuseV8Context !== undefined ? { reuseV8Context: deps.reuseV8Context } : {}),
   });
   let running: Promise<void> | undefined;
   return {

@@ -4,8 +4,10 @@
 // its peak resident memory, its CPU time, and the SDK's warnings (e.g. workflow tasks over 5 s).
 // Configured by environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE,
 // BENCH_POOL_SIZE, default 10; BENCH_ACTIVITIES, default 20; BENCH_CACHED_WORKFLOWS, default the
-// SDK's, sized from the heap limit); driven over IPC: `reset` starts a measured phase, `report` answers with
-// the counts since then. Exits on SIGTERM after a graceful worker shutdown.
+// SDK's, sized from the heap limit; BENCH_REUSE_V8_CONTEXT=0|1, default the SDK's, 1); driven over
+// IPC: `reset` starts a measured phase, `report` answers with the counts since then, including the
+// SDK's workflow-cache hits, misses and forced evictions (read from its Prometheus metrics). Exits
+// on SIGTERM after a graceful worker shutdown.
 import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { DefaultLogger, Runtime, makeTelemetryFilterString, type LogLevel } from '@temporalio/worker';
@@ -13,6 +15,7 @@ import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/client';
 import { createBillingWorker } from '../../src/worker';
 import { createModeGateways, gatewayConfigFromEnv } from '../../src/gateways';
+import { freePort } from '../../src/temporal/dev-server';
 
 export interface WorkerReport {
   pid: number;
@@ -28,6 +31,8 @@ export interface WorkerReport {
   /** WARN/ERROR lines the SDK logged since `reset`, and how many of each kind (ids and numbers blanked). */
   warnings: number;
   warningKinds: Record<string, number>;
+  /** The SDK's workflow cache since `reset`: activations that found their workflow cached (hit) or replayed it (miss). */
+  stickyCache: { hits: number; misses: number; forcedEvictions: number } | null;
 }
 
 const counts = { billing: 0, transactionControl: 0, simulator: 0, transactions: 0 };
@@ -94,7 +99,25 @@ const sample = () => {
 };
 setInterval(sample, 100).unref();
 
-function report(): WorkerReport {
+// The SDK's own metrics (Prometheus, on a free port chosen at start): the workflow cache's counters.
+let metricsPort = 0;
+type StickyCounters = { hits: number; misses: number; forcedEvictions: number };
+async function stickyCounters(): Promise<StickyCounters | null> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const sumOf = (name: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith(`temporal_${name}{`) || l.startsWith(`temporal_${name} `))
+        .reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    return { hits: sumOf('sticky_cache_hit'), misses: sumOf('sticky_cache_miss'), forcedEvictions: sumOf('sticky_cache_total_forced_eviction') };
+  } catch {
+    return null;
+  }
+}
+let stickyAtReset: StickyCounters | null = null;
+
+async function report(): Promise<WorkerReport> {
   sample();
   const cpu = process.cpuUsage(cpuAtReset);
   return {
@@ -106,13 +129,22 @@ function report(): WorkerReport {
     peakRssMiBLife: (process.resourceUsage().maxRSS * 1024) / 1048576,
     warnings,
     warningKinds,
+    stickyCache: await (async () => {
+      const now = await stickyCounters();
+      if (!now || !stickyAtReset) return null;
+      return { hits: now.hits - stickyAtReset.hits, misses: now.misses - stickyAtReset.misses, forcedEvictions: now.forcedEvictions - stickyAtReset.forcedEvictions };
+    })(),
   };
 }
 
 async function main(): Promise<void> {
+  metricsPort = await freePort();
   Runtime.install({
     logger: new CountingLogger(),
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
+      metrics: { prometheus: { bindAddress: `127.0.0.1:${metricsPort}` } },
+    },
   });
   const config = loadConfig();
   // PostgreSQL here is shared (max_connections 100): each worker keeps the production pool size.
@@ -128,10 +160,12 @@ async function main(): Promise<void> {
     // Activities beyond the pool would only queue for connections (and time out under load).
     maxConcurrentActivities: Number(process.env.BENCH_ACTIVITIES ?? 20),
     ...(process.env.BENCH_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.BENCH_CACHED_WORKFLOWS) } : {}),
+    ...(process.env.BENCH_REUSE_V8_CONTEXT ? { reuseV8Context: process.env.BENCH_REUSE_V8_CONTEXT === '1' } : {}),
   });
   const running = worker.run();
-  process.on('message', (m: { type: string }) => {
+  process.on('message', async (m: { type: string }) => {
     if (m.type === 'reset') {
+      stickyAtReset = await stickyCounters();
       counts.billing = counts.transactionControl = counts.simulator = counts.transactions = 0;
       warnings = 0;
       warningKinds = {};
@@ -147,7 +181,7 @@ async function main(): Promise<void> {
         const lines = [...byText.entries()].sort((a, b) => b[1] - a[1]).map(([t, c]) => `${String(c).padStart(7)}  ${t}`);
         writeFileSync(`${process.env.BENCH_STATEMENT_LOG}.${process.pid}`, lines.join('\n') + '\n');
       }
-      process.send?.({ type: 'report', report: report() });
+      process.send?.({ type: 'report', report: await report() });
     }
   });
   process.on('SIGTERM', () => {

@@ -74,6 +74,8 @@ export async function freePort(): Promise<number> {
 export interface DevServer {
   address: string;
   uiUrl: string | null;
+  /** The server's Prometheus endpoint (its cache and persistence counters, among others). */
+  metricsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -87,6 +89,8 @@ export interface DevServerOptions {
   namespace?: string;
   /** How long to wait for the server to answer (default: TEMPORAL_START_TIMEOUT_SECONDS, else 120 s). */
   readyTimeoutMs?: number;
+  /** Dynamic config values (`--dynamic-config-value key=value`; values are JSON). */
+  dynamicConfig?: Record<string, string | number | boolean>;
 }
 
 const START_ATTEMPTS = 4;
@@ -168,7 +172,9 @@ export async function probeTemporal(address: string, namespace: string, timeoutM
 
 async function startDevServerOnce(opts: DevServerOptions, port: number): Promise<DevServer> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
-  args.push('--http-port', String(await freePort()), '--metrics-port', String(await freePort()));
+  const metricsPort = await freePort();
+  args.push('--http-port', String(await freePort()), '--metrics-port', String(metricsPort));
+  for (const [key, value] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   if (opts.uiPort) args.push('--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1');
   else args.push('--headless');
   if (opts.dbFile) {
@@ -219,6 +225,7 @@ async function startDevServerOnce(opts: DevServerOptions, port: number): Promise
   return {
     address,
     uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : null,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -1,13 +1,15 @@
 // startDevServer retries a start that lost a port race ("address already in use") with fresh
 // ports, and gives up with the dev server's own message when the port is really taken; it comes
 // up from an empty state directory on a busy machine; a start that cannot become ready says
-// which port it waited on, for how long, what the last probe saw and what the server printed.
+// which port it waited on, for how long, what the last probe saw and what the server printed;
+// dynamic config values reach the server, and its metrics endpoint answers.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { ensureTemporalCli, freePort, probeTemporal, readyTimeoutMs, startDevServer } from '../../src/temporal/dev-server';
 
 function fakeCli(dir: string, body: string): string {
@@ -50,6 +52,28 @@ describe('temporal dev server start', function () {
       assert.notEqual(dev.address, '127.0.0.1:0');
       assert.equal(await probeTemporal(dev.address, 'default'), null);
     } finally {
+      await dev.stop();
+    }
+  });
+
+  it('passes dynamic config values to the server and exposes its metrics endpoint', async () => {
+    const cli = await ensureTemporalCli(() => undefined);
+    // A limit the server enforces on every start: workflow ids of at most 40 characters.
+    const dev = await startDevServer({ cli, port: 0, log: () => undefined, dynamicConfig: { 'limit.maxIDLength': 40 } });
+    const connection = await Connection.connect({ address: dev.address });
+    try {
+      const client = new Client({ connection });
+      const start = (workflowId: string) => client.workflow.start('anyWorkflow', { taskQueue: `dyn-${process.pid}`, workflowId });
+      await assert.rejects(start(`too-long-${'x'.repeat(40)}`), (e: Error & { cause?: Error }) => {
+        assert.match(`${e.message}: ${e.cause?.message ?? ''}`, /WorkflowId.*length|length.*WorkflowId|exceeds length limit/i);
+        return true;
+      });
+      const handle = await start(`short-${process.pid}`);
+      await handle.terminate('test done');
+      const metrics = await (await fetch(dev.metricsUrl)).text();
+      assert.match(metrics, /^# TYPE \w+ (counter|gauge|histogram)/m);
+    } finally {
+      await connection.close();
       await dev.stop();
     }
   });
