@@ -43,7 +43,7 @@ import { createTemporalProvider } from '../src/temporal/client';
 import { ensureTemporalCli, startDevServer } from '../src/temporal/dev-server';
 import { ensureSearchAttributes } from '../src/temporal/provision';
 import { workflowIds } from '../src/temporal/workflow-ids';
-import { benchDatabase, fmt } from './support';
+import { benchDatabase, fmt, scrapePrometheus } from './support';
 import { createModeGateways } from '../src/gateways';
 import type { WorkerReport } from './servers/billing-worker';
 
@@ -269,22 +269,11 @@ interface ServerCaches {
 }
 
 async function serverCaches(metricsUrl: string): Promise<ServerCaches | null> {
-  try {
-    const text = await (await fetch(metricsUrl)).text();
-    const out: ServerCaches = { mutableState: { requests: 0, misses: 0 }, events: { requests: 0, misses: 0 } };
-    for (const line of text.split('\n')) {
-      const m = /^(cache_requests|cache_miss)\{([^}]*)\} ([0-9.e+]+)$/.exec(line);
-      if (!m) continue;
-      const operation = /operation="([^"]*)"/.exec(m[2]!)?.[1];
-      const cache = operation === 'HistoryCacheGetOrCreate' ? out.mutableState : operation === 'EventsCacheGetEvent' ? out.events : null;
-      if (!cache) continue;
-      if (m[1] === 'cache_requests') cache.requests += Number(m[3]);
-      else cache.misses += Number(m[3]);
-    }
-    return out;
-  } catch {
-    return null;
-  }
+  const samples = await scrapePrometheus(metricsUrl);
+  if (!samples) return null;
+  const sum = (name: string, operation: string) => samples.filter((x) => x.name === name && x.labels.operation === operation).reduce((a, x) => a + x.value, 0);
+  const cache = (operation: string) => ({ requests: sum('cache_requests', operation), misses: sum('cache_miss', operation) });
+  return { mutableState: cache('HistoryCacheGetOrCreate'), events: cache('EventsCacheGetEvent') };
 }
 
 function cacheLine(name: string, before: { requests: number; misses: number }, after: { requests: number; misses: number }): string {

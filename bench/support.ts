@@ -36,3 +36,28 @@ export function startServer(script: string, env: Record<string, string> = {}): P
 export function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
+
+/** One sample of a Prometheus text endpoint: metric name, labels, value. */
+export interface PrometheusSample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The samples a Prometheus endpoint serves now, or null when it does not answer. */
+export async function scrapePrometheus(url: string): Promise<PrometheusSample[] | null> {
+  try {
+    const text = await (await fetch(url)).text();
+    const out: PrometheusSample[] = [];
+    for (const line of text.split('\n')) {
+      const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{([^}]*)\})? (\S+)/.exec(line);
+      if (!m) continue;
+      const labels: Record<string, string> = {};
+      for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!;
+      out.push({ name: m[1]!, labels, value: Number(m[3]) });
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}

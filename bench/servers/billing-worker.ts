@@ -16,6 +16,7 @@ import { createDb } from '../../src/db/client';
 import { createBillingWorker } from '../../src/worker';
 import { createModeGateways, gatewayConfigFromEnv } from '../../src/gateways';
 import { freePort } from '../../src/temporal/dev-server';
+import { scrapePrometheus } from '../support';
 
 export interface WorkerReport {
   pid: number;
@@ -31,7 +32,7 @@ export interface WorkerReport {
   /** WARN/ERROR lines the SDK logged since `reset`, and how many of each kind (ids and numbers blanked). */
   warnings: number;
   warningKinds: Record<string, number>;
-  /** The SDK's workflow cache since `reset`: activations that found their workflow cached (hit) or replayed it (miss). */
+  /** The SDK's workflow-cache counters since `reset` (its sticky_cache_hit, sticky_cache_miss and forced-eviction metrics). */
   stickyCache: { hits: number; misses: number; forcedEvictions: number } | null;
 }
 
@@ -103,17 +104,10 @@ setInterval(sample, 100).unref();
 let metricsPort = 0;
 type StickyCounters = { hits: number; misses: number; forcedEvictions: number };
 async function stickyCounters(): Promise<StickyCounters | null> {
-  try {
-    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    const sumOf = (name: string) =>
-      text
-        .split('\n')
-        .filter((l) => l.startsWith(`temporal_${name}{`) || l.startsWith(`temporal_${name} `))
-        .reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
-    return { hits: sumOf('sticky_cache_hit'), misses: sumOf('sticky_cache_miss'), forcedEvictions: sumOf('sticky_cache_total_forced_eviction') };
-  } catch {
-    return null;
-  }
+  const samples = await scrapePrometheus(`http://127.0.0.1:${metricsPort}/metrics`);
+  if (!samples) return null;
+  const sumOf = (name: string) => samples.filter((x) => x.name === `temporal_${name}`).reduce((a, x) => a + x.value, 0);
+  return { hits: sumOf('sticky_cache_hit'), misses: sumOf('sticky_cache_miss'), forcedEvictions: sumOf('sticky_cache_total_forced_eviction') };
 }
 let stickyAtReset: StickyCounters | null = null;
 
