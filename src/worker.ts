@@ -41,9 +41,10 @@ export async function createBillingWorker(
     activities: createActivities(deps),
     shutdownGraceTime: '30 seconds',
     maxConcurrentActivityTaskExecutions: deps.maxConcurrentActivities ?? 100,
-    // Unset: the SDK sizes the cache from the heap limit (about 2,300 workflows with a 4 GiB heap).
-    ...(deps.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: deps.maxCachedWorkflows } : {}),
-    ...(deps.reuseV8Context !== undefined ? { reuseV8Context: deps.reuseV8Context } : {}),
+    // Unset (undefined): the SDK's defaults, a cache sized from the heap limit (about 2,300
+    // workflows with a 4 GiB heap) and one V8 context shared by all workflows.
+    maxCachedWorkflows: deps.maxCachedWorkflows,
+    reuseV8Context: deps.reuseV8Context,
   });
   let running: Promise<void> | undefined;
   return {

@@ -153,8 +153,8 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
     // Activities beyond the pool would only queue for connections (and time out under load).
     maxConcurrentActivities: Number(process.env.BENCH_ACTIVITIES ?? 20),
-    ...(process.env.BENCH_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.BENCH_CACHED_WORKFLOWS) } : {}),
-    ...(process.env.BENCH_REUSE_V8_CONTEXT ? { reuseV8Context: process.env.BENCH_REUSE_V8_CONTEXT === '1' } : {}),
+    maxCachedWorkflows: process.env.BENCH_CACHED_WORKFLOWS ? Number(process.env.BENCH_CACHED_WORKFLOWS) : undefined,
+    reuseV8Context: process.env.BENCH_REUSE_V8_CONTEXT ? process.env.BENCH_REUSE_V8_CONTEXT === '1' : undefined,
   });
   const running = worker.run();
   process.on('message', async (m: { type: string }) => {
