@@ -61,12 +61,15 @@ const NOTIFY_PAGE = 200;
  * Billing steps heartbeat while they work, so a worker that dies mid-step is noticed within the
  * heartbeat timeout (15 s), counted from the activity's start. No heartbeat at the start: the SDK
  * sends a first heartbeat to the server at once, and most steps finish long before the first
- * interval (one call to the server less per renewal; docs/benchmarks.md).
+ * interval (one call to the server less per renewal; docs/benchmarks.md). A renewal that runs as
+ * a local activity (workflows/subscription.ts) does not heartbeat.
  */
 const HEARTBEAT_EVERY_MS = 2_000;
 
 async function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
   const ctx = Context.current();
+  // A local activity has no heartbeat: its worker keeps the workflow task alive instead.
+  if (ctx.info.isLocal) return fn();
   const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
   try {
     return await fn();

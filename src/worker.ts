@@ -41,6 +41,8 @@ export async function createBillingWorker(
     activities: createActivities(deps),
     shutdownGraceTime: '30 seconds',
     maxConcurrentActivityTaskExecutions: deps.maxConcurrentActivities ?? 100,
+    // Renewals run as local activities (workflows/subscription.ts) on the same database pool.
+    maxConcurrentLocalActivityExecutions: deps.maxConcurrentActivities ?? 100,
     // Unset (undefined): the SDK's defaults, a cache sized from the heap limit (about 2,300
     // workflows with a 4 GiB heap) and one V8 context shared by all workflows.
     maxCachedWorkflows: deps.maxCachedWorkflows,

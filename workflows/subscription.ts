@@ -24,6 +24,12 @@
 // finalize, first charge), which also acknowledges the test clock; and a run continues as new
 // after PERIODS_PER_RUN period ends instead of after each one. A renewal is then one activity and
 // two workflow tasks. Runs that started before the patch keep the step-by-step schedule.
+//
+// Since the patch `subscription-steps-local-activity`: that one activity runs as a LOCAL activity,
+// inside the workflow task that found the step due, so a renewal is one workflow task (about 5
+// history events) and the workflow is never parked in the worker's cache waiting for an activity
+// task queue (docs/subscriptions.md, docs/benchmarks.md). Runs that started before it keep the
+// task-queue activity.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -71,6 +77,14 @@ const steps = proxyActivities<SubscriptionActivities>({
   heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_ERRORS] },
 });
+// The same steps as a local activity (patch STEPS_LOCAL_PATCH): same timeout and retries (a
+// backoff beyond the SDK's local retry threshold becomes a workflow timer); no heartbeat: the
+// worker keeps the workflow task alive while it runs, and a worker that dies in the middle of it
+// loses the workflow task, whose retry on another worker runs the (idempotent) steps again.
+const localSteps = proxyLocalActivities<SubscriptionActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_ERRORS] },
+});
 // Short database reads and bookkeeping (load the view, attach, record clock sync, end) run as
 // local activities: no task-queue round trip each time.
 const local = proxyLocalActivities<SubscriptionActivities>({
@@ -91,6 +105,7 @@ export const stateQuery = defineQuery<SubscriptionWorkflowState>(SUBSCRIPTION_ST
 const iso = (ms: number) => new Date(ms).toISOString();
 const TRIAL_NOTICE_PATCH = 'subscription-trial-will-end';
 const STEPS_PATCH = 'subscription-steps-in-one-activity';
+const STEPS_LOCAL_PATCH = 'subscription-steps-local-activity';
 /** With the steps patch: period ends per run before continue-as-new (about 12 events per period). */
 const PERIODS_PER_RUN = 12;
 
@@ -111,6 +126,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   // Decided once per run like the trial notices: one activity per due step and its follow-ups.
   const oneActivity = patched(STEPS_PATCH);
   const periodsPerRun = oneActivity ? PERIODS_PER_RUN : 1;
+  // Decided once per run too (only on the one-activity path): that activity runs locally.
+  const renewalSteps = oneActivity && patched(STEPS_LOCAL_PATCH) ? localSteps : steps;
   const mutex = new Mutex();
   let view: SubscriptionView | null = null;
   let clockTime: number | null = input.clockTime ? Date.parse(input.clockTime) : null;
@@ -210,7 +227,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     const atIso = iso(at);
     if (oneActivity) {
       const clock = onClock() && clockTime !== null ? iso(clockTime) : null;
-      setView(await steps.runSubscriptionSteps({ ...ref, step: stepRequest(step), now: atIso, trialNotices: sched.trialNotices, clockTime: clock }));
+      setView(await renewalSteps.runSubscriptionSteps({ ...ref, step: stepRequest(step), now: atIso, trialNotices: sched.trialNotices, clockTime: clock }));
       if (step.kind === 'period_end') {
         periodsThisRun += 1;
         periodsBilled += 1;
