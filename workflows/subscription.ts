@@ -43,6 +43,7 @@ import {
   patched,
   proxyActivities,
   proxyLocalActivities,
+  type RetryPolicy,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -72,19 +73,14 @@ import { workflowTime } from './subscription/time';
 // Billing steps: retried without limit on infrastructure errors (a database or acquirer outage
 // delays a renewal, never drops it); 2 minutes covers a slow acquirer answer, and the steps
 // heartbeat, so a worker that dies in the middle of one is replaced within 15 seconds.
-const steps = proxyActivities<SubscriptionActivities>({
-  startToCloseTimeout: '2 minutes',
-  heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_ERRORS] },
-});
+const STEP_TIMEOUT = '2 minutes';
+const STEP_RETRY: RetryPolicy = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_ERRORS] };
+const steps = proxyActivities<SubscriptionActivities>({ startToCloseTimeout: STEP_TIMEOUT, heartbeatTimeout: '15 seconds', retry: STEP_RETRY });
 // The same steps as a local activity (patch STEPS_LOCAL_PATCH): same timeout and retries (a
 // backoff beyond the SDK's local retry threshold becomes a workflow timer); no heartbeat: the
 // worker keeps the workflow task alive while it runs, and a worker that dies in the middle of it
 // loses the workflow task, whose retry on another worker runs the (idempotent) steps again.
-const localSteps = proxyLocalActivities<SubscriptionActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_ERRORS] },
-});
+const localSteps = proxyLocalActivities<SubscriptionActivities>({ startToCloseTimeout: STEP_TIMEOUT, retry: STEP_RETRY });
 // Short database reads and bookkeeping (load the view, attach, record clock sync, end) run as
 // local activities: no task-queue round trip each time.
 const local = proxyLocalActivities<SubscriptionActivities>({
