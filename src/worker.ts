@@ -33,6 +33,9 @@ export async function createBillingWorker(
   deps: ActivityDeps & { address: string; namespace: string; taskQueue: string; maxConcurrentActivities?: number; maxCachedWorkflows?: number; reuseV8Context?: boolean },
 ): Promise<WorkerHandle> {
   const connection = await NativeConnection.connect({ address: deps.address });
+  // Renewals run as local activities (workflows/subscription.ts) on the same database pool as the
+  // task-queue activities: the same number of slots for each.
+  const activitySlots = deps.maxConcurrentActivities ?? 100;
   const worker = await Worker.create({
     connection,
     namespace: deps.namespace,
@@ -40,9 +43,8 @@ export async function createBillingWorker(
     workflowBundle: await workflowBundle(),
     activities: createActivities(deps),
     shutdownGraceTime: '30 seconds',
-    maxConcurrentActivityTaskExecutions: deps.maxConcurrentActivities ?? 100,
-    // Renewals run as local activities (workflows/subscription.ts) on the same database pool.
-    maxConcurrentLocalActivityExecutions: deps.maxConcurrentActivities ?? 100,
+    maxConcurrentActivityTaskExecutions: activitySlots,
+    maxConcurrentLocalActivityExecutions: activitySlots,
     // Unset (undefined): the SDK's defaults, a cache sized from the heap limit (about 2,300
     // workflows with a 4 GiB heap) and one V8 context shared by all workflows.
     maxCachedWorkflows: deps.maxCachedWorkflows,

@@ -110,6 +110,11 @@ async function stickyCounters(): Promise<StickyCounters | null> {
   return { hits: sumOf('sticky_cache_hit'), misses: sumOf('sticky_cache_miss'), forcedEvictions: sumOf('sticky_cache_total_forced_eviction') };
 }
 let stickyAtReset: StickyCounters | null = null;
+async function stickySinceReset(): Promise<StickyCounters | null> {
+  const now = await stickyCounters();
+  if (!now || !stickyAtReset) return null;
+  return { hits: now.hits - stickyAtReset.hits, misses: now.misses - stickyAtReset.misses, forcedEvictions: now.forcedEvictions - stickyAtReset.forcedEvictions };
+}
 
 async function report(): Promise<WorkerReport> {
   sample();
@@ -123,11 +128,7 @@ async function report(): Promise<WorkerReport> {
     peakRssMiBLife: (process.resourceUsage().maxRSS * 1024) / 1048576,
     warnings,
     warningKinds,
-    stickyCache: await (async () => {
-      const now = await stickyCounters();
-      if (!now || !stickyAtReset) return null;
-      return { hits: now.hits - stickyAtReset.hits, misses: now.misses - stickyAtReset.misses, forcedEvictions: now.forcedEvictions - stickyAtReset.forcedEvictions };
-    })(),
+    stickyCache: await stickySinceReset(),
   };
 }
 

@@ -6,6 +6,7 @@
 // recorded as the replay history of this path (`subscription-steps-renewals.json` holds the
 // earlier one, a task-queue activity per renewal, and still replays).
 import assert from 'node:assert/strict';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { testEnv, type TestEnv } from '../support/env';
 import { maybeRecordHistory } from '../support/histories';
@@ -53,11 +54,14 @@ describe('subscription workflow: a renewal in one local activity', function () {
     const events = (await handle.fetchHistory()).events!.slice(before);
     const count = (t: number) => events.filter((e) => e.eventType === t).length;
     assert.equal(count(E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), 0, 'no task-queue activity');
-    const markers = events.filter((e) => e.eventType === E.EVENT_TYPE_MARKER_RECORDED).map((e) => e.markerRecordedEventAttributes?.markerName);
-    assert.deepEqual(markers, ['core_local_activity', 'core_local_activity'], 'one local activity per renewal; the clock was acknowledged inside it');
-    const types = events
-      .filter((e) => e.eventType === E.EVENT_TYPE_MARKER_RECORDED)
-      .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!.data!.payloads![0]!.data!).toString('utf8')).activity_type);
+    const markers = events.filter((e) => e.eventType === E.EVENT_TYPE_MARKER_RECORDED).map((e) => e.markerRecordedEventAttributes!);
+    assert.deepEqual(
+      markers.map((m) => m.markerName),
+      ['core_local_activity', 'core_local_activity'],
+      'one local activity per renewal; the clock was acknowledged inside it',
+    );
+    // The local activity's marker data (the SDK's payload: sequence, attempt, activity type, …).
+    const types = markers.map((m) => defaultPayloadConverter.fromPayload<{ activity_type: string }>(m.details!.data!.payloads![0]!).activity_type);
     assert.deepEqual(types, ['runSubscriptionSteps', 'runSubscriptionSteps']);
     // The clock jumps two periods at once: both renewals may even run in the one workflow task that
     // the clock's signal started (the worker keeps a task open while its local activities run).
