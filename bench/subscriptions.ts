@@ -487,6 +487,14 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
                 : ''
             }`,
         );
+        const t = r.threads;
+        if (t) {
+          const ms = (x: number) => `${fmt((1000 * x) / N, 1)} ms`;
+          console.log(
+            `      its CPU per renewal by thread: main ${ms(t.main)} (runnable but waiting for a core: ${ms(t.mainWaiting)} more), ` +
+              `workflow sandbox ${ms(t.sandbox)}, Temporal core (Rust) ${ms(t.core)}, other ${ms(t.other)}`,
+          );
+        }
       }
       const wall = invoicedSeconds;
       const cores = os.cpus().length;

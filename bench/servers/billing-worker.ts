@@ -8,7 +8,7 @@
 // IPC: `reset` starts a measured phase, `report` answers with the counts since then, including the
 // SDK's workflow-cache hits, misses and forced evictions (read from its Prometheus metrics). Exits
 // on SIGTERM after a graceful worker shutdown.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { DefaultLogger, Runtime, makeTelemetryFilterString, type LogLevel } from '@temporalio/worker';
 import { loadConfig } from '../../src/config';
@@ -34,6 +34,27 @@ export interface WorkerReport {
   warningKinds: Record<string, number>;
   /** The SDK's workflow-cache counters since `reset` (its sticky_cache_hit, sticky_cache_miss and forced-eviction metrics). */
   stickyCache: { hits: number; misses: number; forcedEvictions: number } | null;
+  /** CPU seconds since `reset` by thread (Linux only, else null): see threadsSinceReset. */
+  threads: ThreadSplit | null;
+}
+
+/**
+ * Where the worker process's CPU went, by thread, from the kernel's own accounting
+ * (/proc/self/task/<tid>/schedstat: nanoseconds on a CPU and nanoseconds runnable but waiting for
+ * one). A CPU profile cannot tell these apart: it samples wall time, so a thread preempted in a
+ * system call (writev to the database socket, on a busy machine) shows as busy in it.
+ */
+export interface ThreadSplit {
+  /** The JavaScript main thread: activities, Prisma, pg, the SDK's bridge. */
+  main: number;
+  /** Seconds the main thread was runnable but waited for a CPU. */
+  mainWaiting: number;
+  /** The busiest other thread named `node`: the workflow sandbox's worker thread (V8's helper threads are the other `node` threads). */
+  sandbox: number;
+  /** The Temporal core SDK's Rust threads (tokio-runtime-*, workflow-processing). */
+  core: number;
+  /** Everything else: V8's helper threads (GC, compiler), libuv's pool, threads that ended during the phase. */
+  other: number;
 }
 
 const counts = { billing: 0, transactionControl: 0, simulator: 0, transactions: 0 };
@@ -93,6 +114,45 @@ class CountingLogger extends DefaultLogger {
 }
 
 let cpuAtReset = process.cpuUsage();
+
+type ThreadTimes = Map<string, { name: string; cpuNs: number; waitNs: number }>;
+function threadTimes(): ThreadTimes | null {
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return null;
+  }
+  const out: ThreadTimes = new Map();
+  for (const tid of tids) {
+    try {
+      const [cpuNs, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+      out.set(tid, { name: readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(), cpuNs, waitNs });
+    } catch {
+      // the thread ended between the listing and the read: counted in `other`
+    }
+  }
+  return out;
+}
+let threadsAtReset = threadTimes();
+function threadsSinceReset(processCpuSeconds: number): ThreadSplit | null {
+  const now = threadTimes();
+  if (!now || !threadsAtReset) return null;
+  const split: ThreadSplit = { main: 0, mainWaiting: 0, sandbox: 0, core: 0, other: 0 };
+  const nodeThreads: number[] = [];
+  for (const [tid, t] of now) {
+    const before = threadsAtReset.get(tid);
+    const cpu = (t.cpuNs - (before?.cpuNs ?? 0)) / 1e9;
+    if (tid === String(process.pid)) {
+      split.main = cpu;
+      split.mainWaiting = (t.waitNs - (before?.waitNs ?? 0)) / 1e9;
+    } else if (/^(tokio-runtime|workflow-proces)/.test(t.name)) split.core += cpu;
+    else if (t.name === 'node') nodeThreads.push(cpu);
+  }
+  split.sandbox = Math.max(0, ...nodeThreads);
+  split.other = Math.max(0, processCpuSeconds - split.main - split.sandbox - split.core);
+  return split;
+}
 let peakPhase = 0;
 const sample = () => {
   const rss = process.memoryUsage.rss();
@@ -119,16 +179,18 @@ async function stickySinceReset(): Promise<StickyCounters | null> {
 async function report(): Promise<WorkerReport> {
   sample();
   const cpu = process.cpuUsage(cpuAtReset);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   return {
     pid: process.pid,
     statements: { billing: counts.billing, transactionControl: counts.transactionControl, simulator: counts.simulator },
     transactions: counts.transactions,
-    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    cpuSeconds,
     peakRssMiBPhase: peakPhase / 1048576,
     peakRssMiBLife: (process.resourceUsage().maxRSS * 1024) / 1048576,
     warnings,
     warningKinds,
     stickyCache: await stickySinceReset(),
+    threads: threadsSinceReset(cpuSeconds),
   };
 }
 
@@ -165,6 +227,7 @@ async function main(): Promise<void> {
       warnings = 0;
       warningKinds = {};
       cpuAtReset = process.cpuUsage();
+      threadsAtReset = threadTimes();
       peakPhase = 0;
       sample();
       process.send?.({ type: 'reset' });
