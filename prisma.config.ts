@@ -1,14 +1,13 @@
-// Prisma CLI configuration. Engines are the JS/WASM ones (no binary download is possible here):
-// see docs/decisions/database.md.
+// Prisma CLI configuration (Prisma 7). The CLI here only generates the client: Prisma's Rust
+// schema engine cannot be downloaded on our machines, so migrations are produced by
+// scripts/schema-diff.js with the Prisma 6.19 CLI's WASM schema engine (docs/database.md).
 import { defineConfig } from 'prisma/config';
-import { PrismaPg } from '@prisma/adapter-pg';
 
-// `prisma generate` and `prisma migrate diff` need no database, but the schema names env("DATABASE_URL").
-process.env.DATABASE_URL ??= 'postgresql://postgres@127.0.0.1:5432/billing';
+// Generation needs no schema engine, but Prisma 7 looks for one unless this names a file.
+process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= process.execPath;
 
 export default defineConfig({
-  experimental: { adapter: true },
-  engine: 'js',
   schema: 'prisma/schema',
-  adapter: async () => new PrismaPg({ connectionString: process.env.DATABASE_URL }),
+  // Only read by commands that talk to a database; the service passes its URL to the adapter itself.
+  datasource: { url: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/billing' },
 });

@@ -7,7 +7,10 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
-const gen = spawnSync(bin('prisma'), ['generate', '--no-hints'], { cwd: root, encoding: 'utf8' });
+// The CLI's own path: node_modules/.bin/prisma could name either installed Prisma CLI
+// (prisma-migrate-cli is Prisma 6.19, kept for migration diffs: scripts/schema-diff.js).
+const prisma = require.resolve('prisma/build/index.js', { paths: [root] });
+const gen = spawnSync(process.execPath, [prisma, 'generate', '--no-hints'], { cwd: root, encoding: 'utf8' });
 if (gen.status !== 0) {
   process.stderr.write(gen.stdout + gen.stderr);
   process.exit(gen.status ?? 1);

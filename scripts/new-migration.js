@@ -8,10 +8,10 @@
 // reviewed and committed; applied migrations are never edited. test/db/migrations.test.ts proves
 // that the migrations, applied in order, produce exactly the schema.
 'use strict';
-const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { schemaDiff } = require('./schema-diff');
 
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -45,21 +45,7 @@ for (const f of chosen) {
 }
 // Relative generator output paths must resolve as in prisma/schema.
 const hasSnapshot = fs.readdirSync(snapshotDir).some((f) => f.endsWith('.prisma'));
-const from = hasSnapshot ? ['--from-schema-datamodel', snapshotDir] : ['--from-empty'];
-// migrate diff with the JS engine connects to a database even for a datamodel diff; any
-// reachable database will do, it is not modified.
-const env = { ...process.env, DATABASE_URL: process.env.MIGRATION_DIFF_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres' };
-let sql;
-try {
-  sql = execFileSync(path.join(root, 'node_modules', '.bin', 'prisma'), ['migrate', 'diff', ...from, '--to-schema-datamodel', target, '--script'], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-} finally {
-  // keep target until copied below
-}
+const sql = schemaDiff(hasSnapshot ? snapshotDir : null, target);
 if (/^-- This is an empty migration\.\s*$/m.test(sql) || sql.trim() === '') {
   console.log('schema unchanged for the chosen files: no migration written');
   fs.rmSync(target, { recursive: true, force: true });

@@ -45,16 +45,12 @@ async function catalog(url: string): Promise<Record<string, unknown[]>> {
 }
 
 function schemaDdl(): string {
-  return execFileSync(
-    path.join(root, 'node_modules', '.bin', 'prisma'),
-    ['migrate', 'diff', '--from-empty', '--to-schema-datamodel', path.join(root, 'prisma', 'schema'), '--script'],
-    {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: base },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  return execFileSync(process.execPath, [path.join(root, 'scripts', 'schema-diff.js'), '--from-empty', path.join(root, 'prisma', 'schema')], {
+    cwd: root,
+    env: { ...process.env, MIGRATION_DIFF_DATABASE_URL: base },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 describe('migrations', function () {
