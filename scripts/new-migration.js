@@ -43,7 +43,6 @@ for (const f of chosen) {
   if (fs.existsSync(src)) fs.copyFileSync(src, path.join(target, f));
   else fs.rmSync(path.join(target, f), { force: true });
 }
-// Relative generator output paths must resolve as in prisma/schema.
 const hasSnapshot = fs.readdirSync(snapshotDir).some((f) => f.endsWith('.prisma'));
 const sql = schemaDiff(hasSnapshot ? snapshotDir : null, target);
 if (/^-- This is an empty migration\.\s*$/m.test(sql) || sql.trim() === '') {
