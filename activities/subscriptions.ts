@@ -4,9 +4,10 @@
 // `${invoiceId}:attempt:${n}`, bank claims by `${invoiceId}:claim`, commands by their update id.
 // Each returns the subscription's view after the step, so the workflow needs no second read.
 // runSubscriptionSteps runs a due step and then the invoice steps due at the same instant (a
-// renewal: period end, finalize, first charge) in one activity, reading the schedule exactly as
-// the workflow does (workflows/subscription/schedule.ts, pure), and acknowledges the test clock
-// when nothing more is due by its time: one activity and two workflow tasks per renewal.
+// renewal: the period end with its invoice's finalization in one transaction, then the first
+// charge) in one activity, reading the schedule exactly as the workflow does
+// (workflows/subscription/schedule.ts, pure), and acknowledges the test clock when nothing more
+// is due by its time: one local activity in one workflow task per renewal.
 import { Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
 import type { ModeGateways } from '../src/gateways';
@@ -125,23 +126,28 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     countBillingStep(deps.metrics, kind, outcome.events, outcome.done);
     return outcome.events;
   };
-  /** One billing step and the dispatch of its events; the view after it when the step read it (a renewal), else undefined. */
+  /** One billing step and the dispatch of its events; the view after it when the step read it (a renewal, most charge attempts), else undefined. */
   const runStep = (ref: SubscriptionRef, now: string, step: StepRequest): Promise<SubscriptionView | null | undefined> =>
     // Events of the step are dated at the step's time (the clock's time on a test clock).
     datingEventsAt(new Date(now), () => runStepNow(ref, now, step));
   const runStepNow = async (ref: SubscriptionRef, now: string, step: StepRequest): Promise<SubscriptionView | null | undefined> => {
     switch (step.kind) {
       case 'period_end': {
-        const out = await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now });
-        await dispatch(counted(step.kind, out));
+        // A renewal's invoice is finalized in the period end's transaction: the finalize step
+        // the schedule would run next (src/domain/subscriptions/period-end.ts).
+        const out = await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now }, { finalizeRenewal: true });
+        const finalized = out.finalized ? counted('finalize_invoice', { events: out.finalized }) : [];
+        await dispatch([...counted(step.kind, out), ...finalized]);
         return out.view;
       }
       case 'finalize_invoice':
         await dispatch(counted(step.kind, await finalizeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, now })));
         return undefined;
-      case 'charge_invoice':
-        await dispatch(counted(step.kind, await chargeSubscriptionInvoice(steps, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now })));
-        return undefined;
+      case 'charge_invoice': {
+        const out = await chargeSubscriptionInvoice(steps, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now });
+        await dispatch(counted(step.kind, out));
+        return out.view;
+      }
       case 'check_bank_claim':
         await dispatch(counted(step.kind, await checkInvoiceBankClaim(steps, { ...ref, invoiceId: step.invoiceId, now })));
         return undefined;

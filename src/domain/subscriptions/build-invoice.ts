@@ -13,6 +13,7 @@ import {
   Prisma,
   type Invoice,
   type InvoiceItem,
+  type InvoiceLine,
   type Meter,
   type Price,
   type Product,
@@ -77,6 +78,8 @@ export function discountApplies(discount: Discount, discountStart: Date, boundar
 export interface BuiltInvoice {
   invoice: Invoice;
   created: boolean;
+  /** The lines this call wrote, in position order (only when it created the invoice). */
+  lines?: InvoiceLine[];
 }
 
 /** Null when the invoice would have no line at all (nothing to bill): no invoice is made. */
@@ -242,9 +245,12 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
       INSERT INTO invoice_lines (id, merchant_id, mode, invoice_id, position, kind, description, quantity, unit_amount, amount, currency, period_start, period_end,
                                  price_id, subscription_item_id, invoice_item_id, proration, vat_rate, vat_basis_points, vat_amount, ledger_account, details, created_at)
       VALUES ${Prisma.join(lineValues)}
+      RETURNING *
     )
-    SELECT * FROM inv`;
-  const invoice = camelRow<Invoice>(rows[0]!);
+    SELECT inv.*, (SELECT json_agg(to_jsonb(l) ORDER BY l.position) FROM lines l) AS built_lines FROM inv`;
+  const { built_lines: builtLines, ...invoiceRow } = rows[0]!;
+  const invoice = camelRow<Invoice>(invoiceRow);
+  const lines = jsonRows<InvoiceLine>('InvoiceLine', builtLines as Array<Record<string, unknown>> | null);
   if (pendingRows.length > 0) {
     await db.invoiceItem.updateMany({ where: { id: { in: pendingRows.map((r) => r.id) }, invoiceId: null }, data: { invoiceId } });
   }
@@ -271,7 +277,7 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
       },
     });
   }
-  return { invoice, created: true };
+  return { invoice, created: true, lines };
 }
 
 /** An invoice line as the builder writes it (the invoice's tenant, id, currency and position are added when it is written). */

@@ -19,19 +19,26 @@ import { datingEventsAt, eventsInsertCte, prepareEvent, recordEvent, recordedEve
 import { newId } from '../../ids';
 import { camelRow, jsonRow, jsonRows } from '../../db/raw-rows';
 import { gatewayRefusal, GatewayUnavailableError, type ChargeResult, type GatewayRefusal, type ModeGateways } from '../../gateways';
-import type { ChargeStepInput, InvoiceStepInput } from '../../contracts/subscriptions';
+import type { ChargeStepInput, InvoiceStepInput, SubscriptionView } from '../../contracts/subscriptions';
 import { presentInvoice } from '../../objects/invoices';
 import { presentPayment } from '../../objects/payments';
 import { invoiceNumberSql } from '../invoices/invoice-number';
 import { claimDueDate, claimExpiresAt, DEFAULT_DAYS_UNTIL_DUE, nextChargeAttemptAt, nextClaimCheckAt } from './dunning';
 import { applyCollectionSituation, collectionSituationSql, refreshCollectionStatus, type CollectionSituationRow } from './collection-status';
 import { STEP_TX } from './lock-subscription';
+import { VIEW_INVOICE_COLUMNS, viewFromJson, viewJsonSql } from './subscription-view';
 import { invoiceFinalizedPosting, invoicePaidPostings, invoiceWrittenOffPostings, postInvoicePaid, postInvoiceWrittenOff } from '../ledger/invoice-postings';
 import { postingsCtes, type PostingInput } from '../ledger/post-ledger';
 import { formatCalendarDay } from '../../billing/calendar-day';
 
 export interface StepOutcome {
   events: RecordedEvent[];
+  /**
+   * The subscription's view after the step, read in the step's own last statement when it could
+   * be (a charge attempt that left the subscription's status alone); otherwise undefined, and the
+   * caller reads it after commit.
+   */
+  view?: SubscriptionView | null;
 }
 
 /** What the steps that call an outside system need: the root client (never a transaction) and the gateways. */
@@ -141,12 +148,20 @@ export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInpu
   return scopedDb(db, tenant).$transaction(async (tx) => {
     const locked = await lockInvoiceForStep(tx, tenant, input.invoiceId);
     if (!locked || locked.invoice.status !== 'draft') return { events: [] };
-    const inv = locked.invoice;
-    // Never dated before the invoice was made: an item change's invoice (always_invoice) is
-    // made at the change, which on a test clock can be later than the workflow's last step.
-    const now = inv.createdAt.getTime() > stepTime.getTime() ? inv.createdAt : stepTime;
-    return datingEventsAt(now, () => finalizeLocked(tx, tenant, inv, locked.lines, now));
+    return finalizeDraftInvoice(tx, tenant, locked.invoice, locked.lines, stepTime);
   }, STEP_TX);
+}
+
+/**
+ * Finalizes a draft invoice the transaction holds: locked by finalizeSubscriptionInvoice, or
+ * written by the transaction itself (a renewal's invoice, finalized in its period end's
+ * transaction: ./period-end.ts), so no other transaction can have seen or changed it.
+ */
+export function finalizeDraftInvoice(tx: TenantDb, tenant: Tenant, inv: Invoice, lines: InvoiceLine[], stepTime: Date): Promise<StepOutcome> {
+  // Never dated before the invoice was made: an item change's invoice (always_invoice) is
+  // made at the change, which on a test clock can be later than the workflow's last step.
+  const now = inv.createdAt.getTime() > stepTime.getTime() ? inv.createdAt : stepTime;
+  return datingEventsAt(now, () => finalizeLocked(tx, tenant, inv, lines, now));
 }
 
 async function finalizeLocked(tx: TenantDb, tenant: Tenant, inv: Invoice, lines: InvoiceLine[], now: Date): Promise<StepOutcome> {
@@ -351,18 +366,24 @@ async function recordChargeOutcome(
              attempt_count = ${updated.attemptCount}::int, next_payment_attempt_at = ${updated.nextPaymentAttemptAt}::timestamptz, payment_id = ${updated.paymentId}::text,
              last_payment_error_code = ${updated.lastPaymentErrorCode}::text, last_payment_error_message = ${updated.lastPaymentErrorMessage}::text,
              last_payment_error_at = ${updated.lastPaymentErrorAt}::timestamptz, uncollectible_at = ${updated.uncollectibleAt}::timestamptz, updated_at = ${wall}::timestamptz
-       WHERE id = ${locked.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode")`;
+       WHERE id = ${locked.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode"
+      RETURNING ${VIEW_INVOICE_COLUMNS})`;
   const situation = locked.subscriptionId
     ? collectionSituationSql(tenant, locked.subscriptionId, now, updated)
     : Prisma.sql`SELECT NULL::text AS status, false AS uncollectible, false AS overdue WHERE false`;
-  const rows = await tx.$queryRaw<Array<{ written: Array<{ id: string; dispatched: boolean }> | null } & Partial<CollectionSituationRow>>>`
+  const sub = locked.subscriptionId ? { subscriptionId: locked.subscriptionId, merchantId: tenant.merchantId, mode: tenant.mode } : null;
+  const rows = await tx.$queryRaw<Array<{ written: Array<{ id: string; dispatched: boolean }> | null; view: unknown } & Partial<CollectionSituationRow>>>`
     WITH ${withClause([paymentSql, invoiceSql, postingsCtes(tenant, postings, 'chg'), eventsInsertCte(tenant, events, 'ev')])}
-    SELECT (SELECT json_agg(json_build_object('id', id, 'dispatched', dispatched)) FROM ev) AS written, sit.status, sit.uncollectible, sit.overdue
+    SELECT (SELECT json_agg(json_build_object('id', id, 'dispatched', dispatched)) FROM ev) AS written, sit.status, sit.uncollectible, sit.overdue,
+           ${sub ? viewJsonSql(sub, Prisma.sql`inv`) : Prisma.sql`NULL::json`} AS view
       FROM (SELECT 1) AS one LEFT JOIN (${situation}) AS sit ON true`;
   const row = rows[0]!;
   const recorded = recordedEvents(events, row.written ?? []);
-  if (locked.subscriptionId && row.status) recorded.push(...(await applyCollectionSituation(tx, tenant, locked.subscriptionId, row as CollectionSituationRow)));
-  return { events: recorded };
+  if (!sub || !row.status) return { events: recorded };
+  const changed = await applyCollectionSituation(tx, tenant, sub.subscriptionId, row as CollectionSituationRow);
+  recorded.push(...changed);
+  // The view came from this statement unless the subscription's status changed after it.
+  return { events: recorded, view: changed.length === 0 ? viewFromJson(row.view) : undefined };
 }
 
 /**

@@ -9,6 +9,12 @@
 //                          period is not billed).
 // Idempotent: the step names the period end it is for, and does nothing when the row has moved
 // past it (a retried activity, or a repeated step); the invoice's period_key backs it in the DB.
+//
+// With `finalizeRenewal` (the workflow's one-activity renewal, activities/subscriptions.ts), a
+// renewal's new invoice is finalized in the same transaction, before the period rolls: the step
+// the schedule would run next anyway (a draft is due at once), without a second transaction, a
+// lock of the invoice it just wrote, or a read of the view in between. The finalization is its
+// own step still (./collect-invoice.ts finalizeDraftInvoice), with its own events.
 import type { Db } from '../../db/client';
 import { scopedDb, type Tenant } from '../../db/tenancy';
 import type { RecordedEvent } from '../../events';
@@ -19,6 +25,7 @@ import { buildSubscriptionInvoice, type BuildInvoiceInput } from './build-invoic
 import { lockedSubscription, STEP_TX } from './lock-subscription';
 import { recordSubscriptionEvent } from './subscription-events';
 import { updateAndLoadView } from './subscription-view';
+import { finalizeDraftInvoice } from './collect-invoice';
 
 export interface PeriodEndOutcome {
   done: 'trial_end' | 'renewal' | 'canceled' | 'rolled' | 'nothing';
@@ -26,6 +33,13 @@ export interface PeriodEndOutcome {
   events: RecordedEvent[];
   /** The subscription's view after a renewal, read in the statement that rolls the period (no read after commit needed). */
   view?: SubscriptionView | null;
+  /** With `finalizeRenewal`: the events of the renewal invoice's finalization, when it was finalized here. */
+  finalized?: RecordedEvent[];
+}
+
+export interface PeriodEndOptions {
+  /** Finalize the renewal's new invoice in the period end's transaction (see the header). */
+  finalizeRenewal?: boolean;
 }
 
 /**
@@ -48,7 +62,7 @@ export function periodEndInvoiceInput(sub: Subscription): BuildInvoiceInput | nu
   return { ...base, period: opening, openingPeriod: opening, closingPeriod: sub.status === 'trialing' ? null : closing };
 }
 
-export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<PeriodEndOutcome> {
+export async function runPeriodEnd(db: Db, input: PeriodEndInput, opts: PeriodEndOptions = {}): Promise<PeriodEndOutcome> {
   const tenant: Tenant = { merchantId: input.merchantId, mode: input.mode };
   const scoped = scopedDb(db, tenant);
   return scoped.$transaction(async (tx) => {
@@ -87,14 +101,19 @@ export async function runPeriodEnd(db: Db, input: PeriodEndInput): Promise<Perio
     const trialEnd = sub.status === 'trialing';
     const built = await buildSubscriptionInvoice(tx, tenant, { ...periodEndInvoiceInput(sub)!, issuedAt: new Date(input.now) });
     if (!trialEnd) {
+      const finalized =
+        opts.finalizeRenewal && built?.created && built.lines && built.invoice.status === 'draft'
+          ? (await finalizeDraftInvoice(tx, tenant, built.invoice, built.lines, new Date(input.now))).events
+          : undefined;
       // A renewal: the period rolls and the view is read back in one statement (raw SQL,
-      // filtered by merchant and mode; updated_at moves as the model's @updatedAt would).
+      // filtered by merchant and mode; updated_at moves as the model's @updatedAt would); it
+      // sees the invoice's finalization above, an earlier statement of the transaction.
       const view = await updateAndLoadView(
         tx,
         Prisma.sql`UPDATE subscriptions SET current_period_start = ${opening.start}::timestamptz, current_period_end = ${opening.end}::timestamptz, updated_at = ${new Date()}::timestamptz
             WHERE id = ${sub.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" RETURNING *`,
       );
-      return { done: 'renewal', invoiceId: built?.invoice.id ?? null, events, view };
+      return { done: 'renewal', invoiceId: built?.invoice.id ?? null, events, view, ...(finalized ? { finalized } : {}) };
     }
     const updated = await tx.subscription.update({
       where: { id: sub.id },

@@ -11,6 +11,9 @@ import type { Db } from '../../db/client';
 import type { TenantDb } from '../../db/tenancy';
 import type { CollectionMethod, Interval, SubscriptionRef, SubscriptionStatus, SubscriptionView } from '../../contracts/subscriptions';
 
+/** Epoch milliseconds: a bigint from the driver, a number when the row comes back as JSON. */
+type Millis = bigint | number;
+
 interface ViewRow {
   id: string;
   merchant_id: string;
@@ -20,23 +23,36 @@ interface ViewRow {
   collection_method: CollectionMethod;
   interval: Interval;
   interval_count: number;
-  current_period_start: bigint;
-  current_period_end: bigint;
-  trial_end: bigint | null;
-  trial_will_end_notified_for: bigint | null;
+  current_period_start: Millis;
+  current_period_end: Millis;
+  trial_end: Millis | null;
+  trial_will_end_notified_for: Millis | null;
   cancel_at_period_end: boolean;
-  paused_at: bigint | null;
+  paused_at: Millis | null;
   test_clock_id: string | null;
-  clock_time: bigint | null;
+  clock_time: Millis | null;
   clock_deleted: boolean;
-  clock_synced_to: bigint | null;
+  clock_synced_to: Millis | null;
   invoices: Array<{ id: string; status: 'draft' | 'open'; collection_method: CollectionMethod | null; attempt_count: number; next_action_at: number | null }>;
 }
 
 const ms = (column: string) => Prisma.raw(`(extract(epoch from ${column}) * 1000)::bigint`);
 
-/** The SELECT of the view for the subscriptions matching `where` (a fragment over `s`), read from `from` (the table, or a CTE of its rows). */
-function viewQuery(where: Prisma.Sql, from: Prisma.Sql = Prisma.sql`subscriptions`): Prisma.Sql {
+/** The invoice columns the view reads: what a statement that writes invoices returns for viewJsonSql. */
+export const VIEW_INVOICE_COLUMNS = Prisma.raw('id, merchant_id, mode, subscription_id, status, collection_method, attempt_count, next_payment_attempt_at, created_at');
+
+/**
+ * The SELECT of the view for the subscriptions matching `where` (a fragment over `s`), read from
+ * `from` (the table, or a CTE of its rows); with `changedInvoices` (a CTE of the same statement
+ * that wrote invoices, RETURNING VIEW_INVOICE_COLUMNS), those rows as written stand in for the
+ * ones the statement's snapshot still holds.
+ */
+function viewQuery(where: Prisma.Sql, from: Prisma.Sql = Prisma.sql`subscriptions`, changedInvoices: Prisma.Sql | null = null): Prisma.Sql {
+  const invoices =
+    changedInvoices === null
+      ? Prisma.sql`invoices`
+      : Prisma.sql`(SELECT ${VIEW_INVOICE_COLUMNS} FROM invoices WHERE id NOT IN (SELECT id FROM ${changedInvoices})
+                    UNION ALL SELECT ${VIEW_INVOICE_COLUMNS} FROM ${changedInvoices})`;
   return Prisma.sql`
     SELECT s.id, s.merchant_id, s.mode::text AS mode, s.customer_id, s.status::text AS status,
            s.collection_method::text AS collection_method, s.interval::text AS interval, s.interval_count,
@@ -50,7 +66,7 @@ function viewQuery(where: Prisma.Sql, from: Prisma.Sql = Prisma.sql`subscription
                       'id', i.id, 'status', i.status, 'collection_method', i.collection_method,
                       'attempt_count', i.attempt_count, 'next_action_at', ${ms('i.next_payment_attempt_at')})
                     ORDER BY i.created_at, i.id)
-             FROM invoices i
+             FROM ${invoices} i
              WHERE i.merchant_id = s.merchant_id AND i.mode = s.mode AND i.subscription_id = s.id
                AND (i.status = 'draft' OR (i.status = 'open' AND i.next_payment_attempt_at IS NOT NULL))
            ), '[]'::json) AS invoices
@@ -59,8 +75,8 @@ function viewQuery(where: Prisma.Sql, from: Prisma.Sql = Prisma.sql`subscription
     WHERE ${where}`;
 }
 
-const iso = (v: bigint | number) => new Date(Number(v)).toISOString();
-const isoOrNull = (v: bigint | number | null) => (v === null ? null : iso(v));
+const iso = (v: Millis) => new Date(Number(v)).toISOString();
+const isoOrNull = (v: Millis | null) => (v === null ? null : iso(v));
 
 function toView(row: ViewRow): SubscriptionView {
   return {
@@ -108,4 +124,19 @@ export async function loadSubscriptionView(db: Db | TenantDb, ref: SubscriptionR
 export async function updateAndLoadView(db: Db | TenantDb, update: Prisma.Sql): Promise<SubscriptionView | null> {
   const rows = await (db as Db).$queryRaw<ViewRow[]>(Prisma.sql`WITH written AS (${update}) ${viewQuery(Prisma.sql`true`, Prisma.sql`written`)}`);
   return rows[0] ? toView(rows[0]) : null;
+}
+
+/**
+ * A scalar subquery for a statement that writes invoices of the subscription `ref` in its CTE
+ * `changedInvoices` (RETURNING VIEW_INVOICE_COLUMNS): the subscription's view after that write, as
+ * JSON (viewFromJson reads it). The subscription row and its clock are as the statement found them.
+ */
+export function viewJsonSql(ref: SubscriptionRef, changedInvoices: Prisma.Sql): Prisma.Sql {
+  const where = Prisma.sql`s.id = ${ref.subscriptionId} AND s.merchant_id = ${ref.merchantId} AND s.mode = ${ref.mode}::"Mode"`;
+  return Prisma.sql`(SELECT to_json(v) FROM (${viewQuery(where, Prisma.sql`subscriptions`, changedInvoices)}) v)`;
+}
+
+/** The view viewJsonSql returned (null: the subscription is not there). */
+export function viewFromJson(json: unknown): SubscriptionView | null {
+  return json === null || json === undefined ? null : toView(json as ViewRow);
 }
