@@ -26,6 +26,7 @@ import { GatewayIdempotencyKeyReusedError, GatewayInvalidRequestError, GatewayUn
 import { requestHash, requireAmount, requireString, simulatorId, sleep, TX_OPTIONS } from './simulator-support';
 import { findTestCard, type TestCardBehaviour } from './test-cards';
 import { takeSimulatorFault } from './simulator-faults';
+import { camelRow } from '../db/raw-rows';
 import type { SimCardToken, SimCharge, SimRefund } from '../generated/prisma/client';
 
 /** Test-helper override of a saved card's charge outcome; 'default' goes back to its number's. */
@@ -229,16 +230,19 @@ export class CardSimulator implements CardAcquirer {
       ? requestHash(['charge', 'token', input.token, amount, currency])
       : requestHash(['charge', 'card', normalizeCardNumber(card!.number) ?? card!.number, card!.expMonth, card!.expYear, card!.wallet, amount, currency]);
 
-    // An earlier answer under this key is the answer, whatever the card would do now.
-    const earlier = await this.findCharge(merchantId, idempotencyKey);
-    if (earlier) return this.replayCharge(earlier, hash);
+    // An earlier answer under this key is the answer, whatever the card would do now. A token
+    // charge reads the saved card in the same statement.
+    const lookup = hasToken
+      ? await this.chargeAndToken(merchantId, idempotencyKey, requireString(SYSTEM, input.token, 'token'))
+      : { earlier: await this.findCharge(merchantId, idempotencyKey), saved: null };
+    if (lookup.earlier) return this.replayCharge(lookup.earlier, hash);
 
     let number: string;
     let charged: ChargedCard;
     let override: CardBehaviourOverride | null = null;
     let token: string | null = null;
     if (hasToken) {
-      const saved = await this.findToken(merchantId, requireString(SYSTEM, input.token, 'token'));
+      const saved = this.ownToken(merchantId, input.token as string, lookup.saved);
       number = saved.number;
       token = saved.token;
       charged = chargedCard(saved);
@@ -443,12 +447,29 @@ export class CardSimulator implements CardAcquirer {
   }
 
   private async findToken(merchantId: string, token: string): Promise<SimCardToken> {
-    const saved = typeof token === 'string' ? await this.db.simCardToken.findUnique({ where: { token } }) : null;
-    // Another merchant's token is unknown here, exactly like a token that never existed.
+    return this.ownToken(merchantId, token, typeof token === 'string' ? await this.db.simCardToken.findUnique({ where: { token } }) : null);
+  }
+
+  /** The saved card of `token` when it is this merchant's; another merchant's token is unknown here, exactly like a token that never existed. */
+  private ownToken(merchantId: string, token: string, saved: SimCardToken | null): SimCardToken {
     if (!saved || saved.merchantId !== merchantId) {
       throw new GatewayInvalidRequestError(SYSTEM, 'token_not_found', `No such card token: '${String(token)}'`, 'token');
     }
     return saved;
+  }
+
+  /** The charge under the key (if any) and the saved card of `token` (if any), in one statement. */
+  private async chargeAndToken(merchantId: string, idempotencyKey: string, token: string): Promise<{ earlier: SimCharge | null; saved: SimCardToken | null }> {
+    const rows = await this.db.$queryRaw<Array<Record<string, unknown>>>`
+      SELECT c.*, (SELECT to_jsonb(t) FROM sim_card_tokens t WHERE t.token = ${token}) AS saved_card
+        FROM (SELECT 1) AS one
+        LEFT JOIN sim_charges c ON c.merchant_id = ${merchantId} AND c.idempotency_key = ${idempotencyKey}`;
+    const { saved_card: card, ...charge } = rows[0]!;
+    const savedRow = card as Record<string, unknown> | null;
+    return {
+      earlier: charge.id === null ? null : camelRow<SimCharge>(charge),
+      saved: savedRow === null ? null : { ...camelRow<SimCardToken>(savedRow), createdAt: new Date(savedRow.created_at as string) },
+    };
   }
 
   private replayCharge(row: SimCharge, hash: string): ChargeResult {

@@ -19,7 +19,7 @@ import { datingEventsAt, eventsInsertCte, prepareEvent, recordEvent, recordedEve
 import { newId } from '../../ids';
 import { camelRow, jsonRow, jsonRows } from '../../db/raw-rows';
 import { gatewayRefusal, GatewayUnavailableError, type ChargeResult, type GatewayRefusal, type ModeGateways } from '../../gateways';
-import type { ChargeStepInput, InvoiceStepInput, SubscriptionView } from '../../contracts/subscriptions';
+import type { ChargeStepInput, InvoiceStepInput, SubscriptionRef, SubscriptionView } from '../../contracts/subscriptions';
 import { presentInvoice } from '../../objects/invoices';
 import { presentPayment } from '../../objects/payments';
 import { invoiceNumberSql } from '../invoices/invoice-number';
@@ -35,8 +35,8 @@ export interface StepOutcome {
   events: RecordedEvent[];
   /**
    * The subscription's view after the step, read in the step's own last statement when it could
-   * be (a charge attempt that left the subscription's status alone); otherwise undefined, and the
-   * caller reads it after commit.
+   * be (a charge attempt that left the subscription's status alone; a finalization with a write of
+   * its subscription alongside); otherwise undefined, and the caller reads it after commit.
    */
   view?: SubscriptionView | null;
 }
@@ -155,16 +155,24 @@ export async function finalizeSubscriptionInvoice(db: Db, input: InvoiceStepInpu
 /**
  * Finalizes a draft invoice the transaction holds: locked by finalizeSubscriptionInvoice, or
  * written by the transaction itself (a renewal's invoice, finalized in its period end's
- * transaction: ./period-end.ts), so no other transaction can have seen or changed it.
+ * transaction: ./period-end.ts), so no other transaction can have seen or changed it. With
+ * `alongside`, the finalizing statement also runs that write of the invoice's subscription and
+ * returns the subscription's view after both.
  */
-export function finalizeDraftInvoice(tx: TenantDb, tenant: Tenant, inv: Invoice, lines: InvoiceLine[], stepTime: Date): Promise<StepOutcome> {
+export function finalizeDraftInvoice(tx: TenantDb, tenant: Tenant, inv: Invoice, lines: InvoiceLine[], stepTime: Date, alongside?: SubscriptionWrite): Promise<StepOutcome> {
   // Never dated before the invoice was made: an item change's invoice (always_invoice) is
   // made at the change, which on a test clock can be later than the workflow's last step.
   const now = inv.createdAt.getTime() > stepTime.getTime() ? inv.createdAt : stepTime;
-  return datingEventsAt(now, () => finalizeLocked(tx, tenant, inv, lines, now));
+  return datingEventsAt(now, () => finalizeLocked(tx, tenant, inv, lines, now, alongside));
 }
 
-async function finalizeLocked(tx: TenantDb, tenant: Tenant, inv: Invoice, lines: InvoiceLine[], now: Date): Promise<StepOutcome> {
+/** A write of one subscription row (an UPDATE filtered by id, merchant and mode, `RETURNING *`) that a step's statement runs too. */
+export interface SubscriptionWrite {
+  ref: SubscriptionRef;
+  update: Prisma.Sql;
+}
+
+async function finalizeLocked(tx: TenantDb, tenant: Tenant, inv: Invoice, lines: InvoiceLine[], now: Date, alongside?: SubscriptionWrite): Promise<StepOutcome> {
   const sendInvoice = inv.collectionMethod === 'send_invoice';
   // Only a bank invoice needs the subscription (its days_until_due).
   const sub = inv.subscriptionId && sendInvoice ? await tx.subscription.findFirst({ where: { id: inv.subscriptionId } }) : null;
@@ -183,7 +191,7 @@ async function finalizeLocked(tx: TenantDb, tenant: Tenant, inv: Invoice, lines:
   const events = [prepareEvent(tenant, { type: 'invoice.finalized', data: presentInvoice(open, lines) })];
   if (zero) events.push(prepareEvent(tenant, { type: 'invoice.paid', data: presentInvoice(open, lines) }));
   const posting = postingsCtes(tenant, [invoiceFinalizedPosting(open, now, lines)], 'fin');
-  const written = await tx.$queryRaw<Array<{ id: string; dispatched: boolean }>>`
+  const rows = await tx.$queryRaw<Array<{ written: Array<{ id: string; dispatched: boolean }> | null; view: unknown }>>`
     WITH ${withClause([
       posting,
       Prisma.sql`num AS (
@@ -197,12 +205,16 @@ async function finalizeLocked(tx: TenantDb, tenant: Tenant, inv: Invoice, lines:
                due_date = ${changes.dueDate}::timestamptz, next_payment_attempt_at = ${changes.nextPaymentAttemptAt}::timestamptz, updated_at = ${open.updatedAt}::timestamptz
           FROM num
          WHERE invoices.id = ${inv.id} AND invoices.merchant_id = ${tenant.merchantId} AND invoices.mode = ${tenant.mode}::"Mode"
-        RETURNING invoices.number
+        RETURNING invoices.number, ${VIEW_INVOICE_COLUMNS}
       )`,
       eventsInsertCte(tenant, events, 'ev', Prisma.sql`jsonb_build_object('number', (SELECT number FROM upd))`),
+      alongside ? Prisma.sql`sub_written AS (${alongside.update})` : null,
     ])}
-    SELECT id, dispatched FROM ev`;
-  return { events: recordedEvents(events, written) };
+    SELECT (SELECT json_agg(json_build_object('id', id, 'dispatched', dispatched)) FROM ev) AS written,
+           ${alongside ? viewJsonSql(alongside.ref, Prisma.sql`upd`, Prisma.sql`sub_written`) : Prisma.sql`NULL::json`} AS view`;
+  const row = rows[0]!;
+  const recorded = recordedEvents(events, row.written ?? []);
+  return alongside ? { events: recorded, view: viewFromJson(row.view) } : { events: recorded };
 }
 
 /**

@@ -11,10 +11,12 @@
 // past it (a retried activity, or a repeated step); the invoice's period_key backs it in the DB.
 //
 // With `finalizeRenewal` (the workflow's one-activity renewal, activities/subscriptions.ts), a
-// renewal's new invoice is finalized in the same transaction, before the period rolls: the step
-// the schedule would run next anyway (a draft is due at once), without a second transaction, a
-// lock of the invoice it just wrote, or a read of the view in between. The finalization is its
-// own step still (./collect-invoice.ts finalizeDraftInvoice), with its own events.
+// renewal's new invoice is finalized in the same transaction: the step the schedule would run
+// next anyway (a draft is due at once), without a second transaction, a lock of the invoice it
+// just wrote, or a read of the view in between. The finalizing statement also rolls the period and
+// returns the view, and stays the transaction's last (it takes the merchant's invoice-number
+// counter row, locked until commit). The finalization is its own step still
+// (./collect-invoice.ts finalizeDraftInvoice), with its own events.
 import type { Db } from '../../db/client';
 import { scopedDb, type Tenant } from '../../db/tenancy';
 import type { RecordedEvent } from '../../events';
@@ -101,19 +103,18 @@ export async function runPeriodEnd(db: Db, input: PeriodEndInput, opts: PeriodEn
     const trialEnd = sub.status === 'trialing';
     const built = await buildSubscriptionInvoice(tx, tenant, { ...periodEndInvoiceInput(sub)!, issuedAt: new Date(input.now) });
     if (!trialEnd) {
-      const finalized =
-        opts.finalizeRenewal && built?.created && built.lines && built.invoice.status === 'draft'
-          ? (await finalizeDraftInvoice(tx, tenant, built.invoice, built.lines, new Date(input.now))).events
-          : undefined;
-      // A renewal: the period rolls and the view is read back in one statement (raw SQL,
-      // filtered by merchant and mode; updated_at moves as the model's @updatedAt would); it
-      // sees the invoice's finalization above, an earlier statement of the transaction.
-      const view = await updateAndLoadView(
-        tx,
-        Prisma.sql`UPDATE subscriptions SET current_period_start = ${opening.start}::timestamptz, current_period_end = ${opening.end}::timestamptz, updated_at = ${new Date()}::timestamptz
-            WHERE id = ${sub.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" RETURNING *`,
-      );
-      return { done: 'renewal', invoiceId: built?.invoice.id ?? null, events, view, ...(finalized ? { finalized } : {}) };
+      // A renewal: the period rolls (raw SQL, filtered by merchant and mode; updated_at moves as
+      // the model's @updatedAt would) and the view is read back in the same statement.
+      const roll = Prisma.sql`UPDATE subscriptions SET current_period_start = ${opening.start}::timestamptz, current_period_end = ${opening.end}::timestamptz, updated_at = ${new Date()}::timestamptz
+            WHERE id = ${sub.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" RETURNING *`;
+      const invoiceId = built?.invoice.id ?? null;
+      if (opts.finalizeRenewal && built?.created && built.lines && built.invoice.status === 'draft') {
+        // The invoice's finalization rolls the period too, in its statement (the transaction's last).
+        const ref = { subscriptionId: sub.id, merchantId: tenant.merchantId, mode: tenant.mode };
+        const fin = await finalizeDraftInvoice(tx, tenant, built.invoice, built.lines, new Date(input.now), { ref, update: roll });
+        return { done: 'renewal', invoiceId, events, view: fin.view ?? null, finalized: fin.events };
+      }
+      return { done: 'renewal', invoiceId, events, view: await updateAndLoadView(tx, roll) };
     }
     const updated = await tx.subscription.update({
       where: { id: sub.id },

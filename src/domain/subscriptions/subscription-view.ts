@@ -129,11 +129,12 @@ export async function updateAndLoadView(db: Db | TenantDb, update: Prisma.Sql): 
 /**
  * A scalar subquery for a statement that writes invoices of the subscription `ref` in its CTE
  * `changedInvoices` (RETURNING VIEW_INVOICE_COLUMNS): the subscription's view after that write, as
- * JSON (viewFromJson reads it). The subscription row and its clock are as the statement found them.
+ * JSON (viewFromJson reads it). The subscription row is read from `subscription`: the table (the
+ * row as the statement found it), or a CTE of the same statement that wrote it (RETURNING *).
  */
-export function viewJsonSql(ref: SubscriptionRef, changedInvoices: Prisma.Sql): Prisma.Sql {
+export function viewJsonSql(ref: SubscriptionRef, changedInvoices: Prisma.Sql, subscription: Prisma.Sql = Prisma.sql`subscriptions`): Prisma.Sql {
   const where = Prisma.sql`s.id = ${ref.subscriptionId} AND s.merchant_id = ${ref.merchantId} AND s.mode = ${ref.mode}::"Mode"`;
-  return Prisma.sql`(SELECT to_json(v) FROM (${viewQuery(where, Prisma.sql`subscriptions`, changedInvoices)}) v)`;
+  return Prisma.sql`(SELECT to_json(v) FROM (${viewQuery(where, subscription, changedInvoices)}) v)`;
 }
 
 /** The view viewJsonSql returned (null: the subscription is not there). */
