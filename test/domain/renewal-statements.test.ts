@@ -45,13 +45,20 @@ describe('domain: a renewal in fewer statements returns what a fresh read return
   }
 
   const fresh = (ref: SubscriptionRef) => loadSubscriptionView(env.db, ref);
+  const charge = (ref: SubscriptionRef, invoiceId: string, attempt: number, now: string) =>
+    chargeSubscriptionInvoice({ db: env.db, gateways: env.gateways }, { ...ref, invoiceId, attempt, manual: false, now });
 
-  it('finalizes the renewal invoice in the period end and returns the view a fresh read gives; the charge returns the view after it', async () => {
-    const { ref, firstInvoiceId } = await subscription(TEST_CARDS.visa);
+  /** A subscription on `card` whose first invoice is finalized and charged once (attempt 1) at its start. */
+  async function firstAttempt(card: string) {
+    const { ref, firstInvoiceId } = await subscription(card);
     const start = await env.db.subscription.findUniqueOrThrow({ where: { id: ref.subscriptionId } });
     const now = start.currentPeriodStart.toISOString();
     await finalizeSubscriptionInvoice(env.db, { ...ref, invoiceId: firstInvoiceId, now });
-    const firstCharge = await chargeSubscriptionInvoice({ db: env.db, gateways: env.gateways }, { ...ref, invoiceId: firstInvoiceId, attempt: 1, manual: false, now });
+    return { ref, firstInvoiceId, start, now, first: await charge(ref, firstInvoiceId, 1, now) };
+  }
+
+  it('finalizes the renewal invoice in the period end and returns the view a fresh read gives; the charge returns the view after it', async () => {
+    const { ref, start, first: firstCharge } = await firstAttempt(TEST_CARDS.visa);
     assert.deepEqual(
       firstCharge.events.map((e) => e.type),
       ['payment.succeeded', 'invoice.paid'],
@@ -89,25 +96,21 @@ describe('domain: a renewal in fewer statements returns what a fresh read return
     assert.equal(again.finalized, undefined);
     assert.equal(await env.db.invoice.count({ where: { subscriptionId: ref.subscriptionId } }), 2);
 
-    const charge = await chargeSubscriptionInvoice({ db: env.db, gateways: env.gateways }, { ...ref, invoiceId: renewal.id, attempt: 1, manual: false, now: periodEnd });
+    const renewalCharge = await charge(ref, renewal.id, 1, periodEnd);
     assert.deepEqual(
-      charge.events.map((e) => e.type),
+      renewalCharge.events.map((e) => e.type),
       ['payment.succeeded', 'invoice.paid'],
     );
-    assert.deepEqual(charge.view, await fresh(ref));
-    assert.deepEqual(charge.view!.invoices, []);
+    assert.deepEqual(renewalCharge.view, await fresh(ref));
+    assert.deepEqual(renewalCharge.view!.invoices, []);
     // The same attempt again: nothing recorded, nothing returned.
-    const repeated = await chargeSubscriptionInvoice({ db: env.db, gateways: env.gateways }, { ...ref, invoiceId: renewal.id, attempt: 1, manual: false, now: periodEnd });
+    const repeated = await charge(ref, renewal.id, 1, periodEnd);
     assert.deepEqual(repeated, { events: [] });
     assert.equal(await env.db.payment.count({ where: { merchantId: m.id, customerId: renewal.customerId, status: 'succeeded' } }), 2);
   });
 
   it('returns no view when the attempt changes the status (past_due), and the view of its statement when it does not', async () => {
-    const { ref, firstInvoiceId } = await subscription(TEST_CARDS.alwaysDeclines);
-    const start = await env.db.subscription.findUniqueOrThrow({ where: { id: ref.subscriptionId } });
-    const now = start.currentPeriodStart.toISOString();
-    await finalizeSubscriptionInvoice(env.db, { ...ref, invoiceId: firstInvoiceId, now });
-    const first = await chargeSubscriptionInvoice({ db: env.db, gateways: env.gateways }, { ...ref, invoiceId: firstInvoiceId, attempt: 1, manual: false, now });
+    const { ref, firstInvoiceId, now, first } = await firstAttempt(TEST_CARDS.alwaysDeclines);
     assert.deepEqual(
       first.events.map((e) => e.type),
       ['payment.failed', 'invoice.payment_failed', 'subscription.updated'],
@@ -118,7 +121,7 @@ describe('domain: a renewal in fewer statements returns what a fresh read return
     const retryAt = pastDue!.invoices[0]!.nextActionAt!;
     assert.ok(Date.parse(retryAt) > Date.parse(now), 'the next attempt is scheduled');
 
-    const second = await chargeSubscriptionInvoice({ db: env.db, gateways: env.gateways }, { ...ref, invoiceId: firstInvoiceId, attempt: 2, manual: false, now: retryAt });
+    const second = await charge(ref, firstInvoiceId, 2, retryAt);
     assert.deepEqual(
       second.events.map((e) => e.type),
       ['payment.failed', 'invoice.payment_failed'],
