@@ -1,6 +1,6 @@
 // The outbox API for every area: record an event in the transaction of the change, dispatch it
 // after commit. docs/events.md shows how; src/events/types.ts is the catalogue of types.
-export { datingEventsAt, eventsInsertCte, prepareEvent, recordEvent, recordedEvents } from './record-event';
+export { datingEventsAt, eventsInsertCte, prepareEvent, recordEvent, recordedEvents, writtenEventsJson } from './record-event';
 export type { PreparedEvent, RecordEventInput, RecordedEvent } from './record-event';
 export { dispatchEvents, dispatchEventsFromActivity } from './dispatch';
 export type { ApiDispatchDeps, DispatchSummary, DispatchTarget, EventRef } from './dispatch';

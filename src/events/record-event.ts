@@ -115,6 +115,11 @@ export function eventsInsertCte(tenant: Tenant, events: readonly PreparedEvent[]
     )`;
 }
 
+/** The rows the CTE `name` of eventsInsertCte wrote, as one JSON array (null when none) for recordedEvents. */
+export function writtenEventsJson(name: string): Prisma.Sql {
+  return Prisma.sql`(SELECT json_agg(json_build_object('id', id, 'dispatched', dispatched)) FROM ${Prisma.raw(name)})`;
+}
+
 /** The recorded events, marked as the statement of eventsInsertCte wrote them. */
 export function recordedEvents(events: readonly PreparedEvent[], written: ReadonlyArray<{ id: string; dispatched: boolean }>): RecordedEvent[] {
   const dispatched = new Map(written.map((w) => [w.id, w.dispatched]));

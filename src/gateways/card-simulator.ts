@@ -232,17 +232,17 @@ export class CardSimulator implements CardAcquirer {
 
     // An earlier answer under this key is the answer, whatever the card would do now. A token
     // charge reads the saved card in the same statement.
-    const lookup = hasToken
-      ? await this.chargeAndToken(merchantId, idempotencyKey, requireString(SYSTEM, input.token, 'token'))
-      : { earlier: await this.findCharge(merchantId, idempotencyKey), saved: null };
+    const tokenArg = hasToken ? requireString(SYSTEM, input.token, 'token') : null;
+    const lookup =
+      tokenArg !== null ? await this.chargeAndToken(merchantId, idempotencyKey, tokenArg) : { earlier: await this.findCharge(merchantId, idempotencyKey), saved: null };
     if (lookup.earlier) return this.replayCharge(lookup.earlier, hash);
 
     let number: string;
     let charged: ChargedCard;
     let override: CardBehaviourOverride | null = null;
     let token: string | null = null;
-    if (hasToken) {
-      const saved = this.ownToken(merchantId, input.token as string, lookup.saved);
+    if (tokenArg !== null) {
+      const saved = this.ownToken(merchantId, tokenArg, lookup.saved);
       number = saved.number;
       token = saved.token;
       charged = chargedCard(saved);

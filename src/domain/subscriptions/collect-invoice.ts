@@ -15,7 +15,7 @@
 import type { Db } from '../../db/client';
 import { scopedDb, type Tenant, type TenantDb } from '../../db/tenancy';
 import { Prisma, type Invoice, type InvoiceLine, type Payment } from '../../generated/prisma/client';
-import { datingEventsAt, eventsInsertCte, prepareEvent, recordEvent, recordedEvents, type PreparedEvent, type RecordedEvent } from '../../events';
+import { datingEventsAt, eventsInsertCte, prepareEvent, recordEvent, recordedEvents, writtenEventsJson, type PreparedEvent, type RecordedEvent } from '../../events';
 import { newId } from '../../ids';
 import { camelRow, jsonRow, jsonRows } from '../../db/raw-rows';
 import { gatewayRefusal, GatewayUnavailableError, type ChargeResult, type GatewayRefusal, type ModeGateways } from '../../gateways';
@@ -210,7 +210,7 @@ async function finalizeLocked(tx: TenantDb, tenant: Tenant, inv: Invoice, lines:
       eventsInsertCte(tenant, events, 'ev', Prisma.sql`jsonb_build_object('number', (SELECT number FROM upd))`),
       alongside ? Prisma.sql`sub_written AS (${alongside.update})` : null,
     ])}
-    SELECT (SELECT json_agg(json_build_object('id', id, 'dispatched', dispatched)) FROM ev) AS written,
+    SELECT ${writtenEventsJson('ev')} AS written,
            ${alongside ? viewJsonSql(alongside.ref, Prisma.sql`upd`, Prisma.sql`sub_written`) : Prisma.sql`NULL::json`} AS view`;
   const row = rows[0]!;
   const recorded = recordedEvents(events, row.written ?? []);
@@ -386,7 +386,7 @@ async function recordChargeOutcome(
   const sub = locked.subscriptionId ? { subscriptionId: locked.subscriptionId, merchantId: tenant.merchantId, mode: tenant.mode } : null;
   const rows = await tx.$queryRaw<Array<{ written: Array<{ id: string; dispatched: boolean }> | null; view: unknown } & Partial<CollectionSituationRow>>>`
     WITH ${withClause([paymentSql, invoiceSql, postingsCtes(tenant, postings, 'chg'), eventsInsertCte(tenant, events, 'ev')])}
-    SELECT (SELECT json_agg(json_build_object('id', id, 'dispatched', dispatched)) FROM ev) AS written, sit.status, sit.uncollectible, sit.overdue,
+    SELECT ${writtenEventsJson('ev')} AS written, sit.status, sit.uncollectible, sit.overdue,
            ${sub ? viewJsonSql(sub, Prisma.sql`inv`) : Prisma.sql`NULL::json`} AS view
       FROM (SELECT 1) AS one LEFT JOIN (${situation}) AS sit ON true`;
   const row = rows[0]!;
