@@ -21,6 +21,9 @@
 // Also reported per renewal: the Temporal server's mutable-state and events cache lookups and
 // misses (its Prometheus endpoint) and the worker's workflow-cache hits, misses and evictions.
 // BENCH_TEMPORAL_CONFIG: the dev server's dynamic config (see DEFAULT_TEMPORAL_CONFIG below).
+// The workers take the service's own worker settings from the environment (WORKER_CACHED_WORKFLOWS,
+// WORKER_STICKY_TIMEOUT_SECONDS; BENCH_CACHED_WORKFLOWS overrides the first), and the setup runs on
+// the first phase's worker processes, so each holds its share of the workflows when it starts.
 // Run: `npm run bench -- subscriptions` (or `node dist/bench/subscriptions.js` after a build).
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -238,6 +241,8 @@ async function historyMarks(client: Client, subscriptionIds: string[]): Promise<
 interface HistoryCount {
   events: number;
   workflowTasks: number;
+  /** Workflow tasks that timed out (e.g. waited on a worker's sticky queue past its schedule-to-start timeout). */
+  taskTimeouts: number;
   activities: number;
   markers: number;
   runs: number;
@@ -246,7 +251,7 @@ interface HistoryCount {
 /** Events added to the workflow's history since `mark`, across continue-as-new runs. */
 async function historySince(client: Client, mark: HistoryMark): Promise<HistoryCount> {
   const E = proto.api.enums.v1.EventType;
-  const out: HistoryCount = { events: 0, workflowTasks: 0, activities: 0, markers: 0, runs: 0 };
+  const out: HistoryCount = { events: 0, workflowTasks: 0, taskTimeouts: 0, activities: 0, markers: 0, runs: 0 };
   let runId: string | undefined = (await client.workflow.getHandle(mark.workflowId).describe()).runId;
   for (let guard = 0; runId && guard < 100; guard++) {
     const history = await client.workflow.getHandle(mark.workflowId, runId).fetchHistory();
@@ -254,6 +259,7 @@ async function historySince(client: Client, mark: HistoryMark): Promise<HistoryC
     out.events += events.length;
     for (const e of events) {
       if (e.eventType === E.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) out.workflowTasks += 1;
+      if (e.eventType === E.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT) out.taskTimeouts += 1;
       if (e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) out.activities += 1;
       if (e.eventType === E.EVENT_TYPE_MARKER_RECORDED) out.markers += 1;
     }
@@ -262,6 +268,16 @@ async function historySince(client: Client, mark: HistoryMark): Promise<HistoryC
     runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   }
   return out;
+}
+
+/** The event types of `mark`'s run up to the mark (what a workflow-cache miss replays), shortened. */
+async function eventTypesAt(client: Client, mark: HistoryMark): Promise<string> {
+  const history = await client.workflow.getHandle(mark.workflowId, mark.runId).fetchHistory();
+  const names = proto.api.enums.v1.EventType as unknown as Record<number, string>;
+  return (history.events ?? [])
+    .slice(0, mark.length)
+    .map((e) => (names[Number(e.eventType)] ?? String(e.eventType)).replace(/^EVENT_TYPE_/, '').toLowerCase())
+    .join(' ');
 }
 
 /** The Temporal server's cache counters (its Prometheus endpoint), summed over its shards. */
@@ -313,6 +329,10 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
   const temporal = createTemporalProvider({ address: dev.address, namespace: config.temporalNamespace, taskQueue });
   const workerEnv = { DATABASE_URL: database.url, TEMPORAL_ADDRESS: dev.address, TEMPORAL_TASK_QUEUE: taskQueue, TEMPORAL_NAMESPACE: config.temporalNamespace };
   const workers: WorkerProcess[] = [];
+  console.log(
+    `  worker settings: workflow cache ${process.env.BENCH_CACHED_WORKFLOWS ?? config.workerCachedWorkflows ?? "the SDK's default"} per worker process, ` +
+      `sticky queue timeout ${config.workerStickyTimeoutSeconds} s (docs/operations.md)`,
+  );
   let trivialConnection: NativeConnection | undefined;
   let trivialWorker: Worker | undefined;
   let trivialRun: Promise<void> | undefined;
@@ -320,7 +340,9 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
   try {
     const client = await temporal.client();
     await ensureSearchAttributes(client.connection, config.temporalNamespace);
-    workers.push(await startWorkerProcess(workerEnv));
+    // The setup runs on the first phase's worker processes, so that each holds its share of the
+    // workflows in its cache when the first phase starts.
+    while (workers.length < PHASES[0]!) workers.push(await startWorkerProcess(workerEnv));
     const workflows = createWorkflowClients({ client: async () => client, taskQueue });
 
     // 1. setup
@@ -402,7 +424,8 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
       return N / baseSeconds;
     };
     const baselineBefore = await baseline('before');
-    const sample = subscriptionIds.slice(0, HISTORY_SAMPLE);
+    // Spread over the subscriptions: a renewal burst serves them in some order, and the last ones wait longest.
+    const sample = Array.from({ length: HISTORY_SAMPLE }, (_, i) => subscriptionIds[Math.floor((i * N) / HISTORY_SAMPLE)]!);
     const cycleInvoices = (extra: object = {}) => db.invoice.count({ where: { merchantId: merchant.id, billingReason: 'subscription_cycle', ...extra } });
 
     // 2. measured: one period on the clock per phase
@@ -472,7 +495,10 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
         )} events, ${fmt(
           avg((h) => h.workflowTasks),
           1,
-        )} workflow tasks, ` +
+        )} workflow tasks (${fmt(
+          avg((h) => h.taskTimeouts),
+          2,
+        )} timed out), ` +
           `${fmt(
             avg((h) => h.activities),
             1,
@@ -484,6 +510,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
             1,
           )} new runs; before the phase each run held ${fmt(marks.reduce((a, m) => a + m.length, 0) / Math.max(1, marks.length), 1)} events (what a workflow-cache miss replays)`,
       );
+      if (marks[0]) console.log(`    the first sampled run before the phase: ${await eventTypesAt(client, marks[0])}`);
       console.log(
         `    the test clock's workflow in the phase: ${fmt(clockHistory.events)} events, ${fmt(clockHistory.workflowTasks)} workflow tasks, ${fmt(clockHistory.activities)} activities ` +
           `(${fmt(clockHistory.events / N, 2)} events per renewal)`,

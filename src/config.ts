@@ -38,7 +38,20 @@ export interface Config {
   dashboardIdleMinutes: number;
   /** Base URL of the Temporal Web UI, for links from the dashboard to a workflow. */
   temporalUiUrl: string;
+  /**
+   * Workflows the worker keeps in its cache (WORKER_CACHED_WORKFLOWS; unset: the Temporal SDK's
+   * default, sized from the heap limit). docs/operations.md: what a cached workflow costs.
+   */
+  workerCachedWorkflows: number | undefined;
+  /**
+   * How long a workflow task may wait on this worker's sticky queue before the server hands it,
+   * with its whole history, to any worker (WORKER_STICKY_TIMEOUT_SECONDS; docs/operations.md).
+   */
+  workerStickyTimeoutSeconds: number;
 }
+
+/** See docs/operations.md ("The worker's workflow cache and sticky queue"). */
+export const DEFAULT_STICKY_TIMEOUT_SECONDS = 300;
 
 function int(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -79,6 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountingSyncPollSeconds: int('ACCOUNTING_SYNC_POLL_SECONDS', 30, 1, 3600),
     dashboardSessionHours: int('DASHBOARD_SESSION_HOURS', 12, 1, 24 * 30),
     dashboardIdleMinutes: int('DASHBOARD_IDLE_MINUTES', 60, 1, 24 * 60),
+    workerCachedWorkflows: process.env.WORKER_CACHED_WORKFLOWS ? int('WORKER_CACHED_WORKFLOWS', 0, 2, 1_000_000) : undefined,
+    workerStickyTimeoutSeconds: int('WORKER_STICKY_TIMEOUT_SECONDS', DEFAULT_STICKY_TIMEOUT_SECONDS, 1, 3600),
     temporalUiUrl: (env.TEMPORAL_UI_URL || `http://localhost:${int('TEMPORAL_UI_PORT', 8233, 1, 65535)}`).replace(/\/+$/, ''),
   };
 }

@@ -30,7 +30,14 @@ export interface WorkerHandle {
 }
 
 export async function createBillingWorker(
-  deps: ActivityDeps & { address: string; namespace: string; taskQueue: string; maxConcurrentActivities?: number; maxCachedWorkflows?: number; reuseV8Context?: boolean },
+  deps: ActivityDeps & {
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    maxConcurrentActivities?: number;
+    maxCachedWorkflows?: number;
+    reuseV8Context?: boolean;
+  },
 ): Promise<WorkerHandle> {
   const connection = await NativeConnection.connect({ address: deps.address });
   // Renewals run as local activities (workflows/subscription.ts) on the same database pool as the
@@ -45,9 +52,13 @@ export async function createBillingWorker(
     shutdownGraceTime: '30 seconds',
     maxConcurrentActivityTaskExecutions: activitySlots,
     maxConcurrentLocalActivityExecutions: activitySlots,
-    // Unset (undefined): the SDK's defaults, a cache sized from the heap limit (about 2,300
-    // workflows with a 4 GiB heap) and one V8 context shared by all workflows.
-    maxCachedWorkflows: deps.maxCachedWorkflows,
+    // The workflow cache (WORKER_CACHED_WORKFLOWS; unset: the SDK's, sized from the heap limit,
+    // about 2,300 workflows with a 4 GiB heap) and how long a task waits on this worker's sticky
+    // queue before any worker may take it with its whole history (WORKER_STICKY_TIMEOUT_SECONDS,
+    // 300 s against the SDK's 10 s, for the renewals due at the same moment): docs/operations.md.
+    // One V8 context is shared by all workflows (the SDK's default).
+    maxCachedWorkflows: deps.maxCachedWorkflows ?? deps.config.workerCachedWorkflows,
+    stickyQueueScheduleToStartTimeout: deps.config.workerStickyTimeoutSeconds * 1000,
     reuseV8Context: deps.reuseV8Context,
   });
   let running: Promise<void> | undefined;

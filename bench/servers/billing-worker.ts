@@ -4,7 +4,8 @@
 // its peak resident memory, its CPU time, and the SDK's warnings (e.g. workflow tasks over 5 s).
 // Configured by environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE,
 // BENCH_POOL_SIZE, default 10; BENCH_ACTIVITIES, default 20; BENCH_CACHED_WORKFLOWS, default the
-// SDK's, sized from the heap limit; BENCH_REUSE_V8_CONTEXT=0|1, default the SDK's, 1); driven over
+// service's WORKER_CACHED_WORKFLOWS, else the SDK's, sized from the heap limit; the service's
+// WORKER_STICKY_TIMEOUT_SECONDS; BENCH_REUSE_V8_CONTEXT=0|1, default the SDK's, 1); driven over
 // IPC: `reset` starts a measured phase, `report` answers with the counts since then, including the
 // SDK's workflow-cache hits, misses and forced evictions (read from its Prometheus metrics). Exits
 // on SIGTERM after a graceful worker shutdown.
