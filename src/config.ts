@@ -51,7 +51,7 @@ export interface Config {
 }
 
 /** See docs/operations.md ("The worker's workflow cache and sticky queue"). */
-export const DEFAULT_STICKY_TIMEOUT_SECONDS = 300;
+export const DEFAULT_STICKY_TIMEOUT_SECONDS = 10;
 
 function int(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];

@@ -55,7 +55,7 @@ export async function createBillingWorker(
     // The workflow cache (WORKER_CACHED_WORKFLOWS; unset: the SDK's, sized from the heap limit,
     // about 2,300 workflows with a 4 GiB heap) and how long a task waits on this worker's sticky
     // queue before any worker may take it with its whole history (WORKER_STICKY_TIMEOUT_SECONDS,
-    // 300 s against the SDK's 10 s, for the renewals due at the same moment): docs/operations.md.
+    // default the SDK's 10 s; raise it for renewal bursts that last minutes): docs/operations.md.
     // One V8 context is shared by all workflows (the SDK's default).
     maxCachedWorkflows: deps.maxCachedWorkflows ?? deps.config.workerCachedWorkflows,
     stickyQueueScheduleToStartTimeout: deps.config.workerStickyTimeoutSeconds * 1000,

@@ -20,17 +20,17 @@ function withEnv<T>(vars: Record<string, string | undefined>, fn: () => T): T {
 }
 
 describe('worker settings (config)', () => {
-  it('defaults: the SDK sizes the cache; tasks wait 300 s on the sticky queue', () => {
+  it("defaults: the SDK's cache size and sticky timeout (10 s)", () => {
     const config = withEnv({ WORKER_CACHED_WORKFLOWS: undefined, WORKER_STICKY_TIMEOUT_SECONDS: undefined }, () => loadConfig(process.env));
     assert.equal(config.workerCachedWorkflows, undefined);
-    assert.equal(config.workerStickyTimeoutSeconds, 300);
-    assert.equal(DEFAULT_STICKY_TIMEOUT_SECONDS, 300);
+    assert.equal(config.workerStickyTimeoutSeconds, 10);
+    assert.equal(DEFAULT_STICKY_TIMEOUT_SECONDS, 10);
   });
 
   it('reads both settings', () => {
-    const config = withEnv({ WORKER_CACHED_WORKFLOWS: '10500', WORKER_STICKY_TIMEOUT_SECONDS: '60' }, () => loadConfig(process.env));
+    const config = withEnv({ WORKER_CACHED_WORKFLOWS: '10500', WORKER_STICKY_TIMEOUT_SECONDS: '300' }, () => loadConfig(process.env));
     assert.equal(config.workerCachedWorkflows, 10_500);
-    assert.equal(config.workerStickyTimeoutSeconds, 60);
+    assert.equal(config.workerStickyTimeoutSeconds, 300);
   });
 
   for (const [name, value] of [
