@@ -327,10 +327,18 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
   const taskQueue = `bench-subscriptions-${randomBytes(3).toString('hex')}`;
   const config = { ...loadConfig({}), databaseUrl: database.url, temporalAddress: dev.address, taskQueue };
   const temporal = createTemporalProvider({ address: dev.address, namespace: config.temporalNamespace, taskQueue });
-  const workerEnv = { DATABASE_URL: database.url, TEMPORAL_ADDRESS: dev.address, TEMPORAL_TASK_QUEUE: taskQueue, TEMPORAL_NAMESPACE: config.temporalNamespace };
+  // BENCH_CACHED_WORKFLOWS is the service's WORKER_CACHED_WORKFLOWS for the bench's workers.
+  const cachedWorkflows = process.env.BENCH_CACHED_WORKFLOWS ?? process.env.WORKER_CACHED_WORKFLOWS;
+  const workerEnv = {
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: dev.address,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    TEMPORAL_NAMESPACE: config.temporalNamespace,
+    ...(cachedWorkflows ? { WORKER_CACHED_WORKFLOWS: cachedWorkflows } : {}),
+  };
   const workers: WorkerProcess[] = [];
   console.log(
-    `  worker settings: workflow cache ${process.env.BENCH_CACHED_WORKFLOWS ?? config.workerCachedWorkflows ?? "the SDK's default"} per worker process, ` +
+    `  worker settings: workflow cache ${cachedWorkflows ?? "the SDK's default"} per worker process, ` +
       `sticky queue timeout ${config.workerStickyTimeoutSeconds} s (docs/operations.md)`,
   );
   let trivialConnection: NativeConnection | undefined;

@@ -35,7 +35,6 @@ export async function createBillingWorker(
     namespace: string;
     taskQueue: string;
     maxConcurrentActivities?: number;
-    maxCachedWorkflows?: number;
     reuseV8Context?: boolean;
   },
 ): Promise<WorkerHandle> {
@@ -57,7 +56,7 @@ export async function createBillingWorker(
     // queue before any worker may take it with its whole history (WORKER_STICKY_TIMEOUT_SECONDS,
     // default the SDK's 10 s; raise it for renewal bursts that last minutes): docs/operations.md.
     // One V8 context is shared by all workflows (the SDK's default).
-    maxCachedWorkflows: deps.maxCachedWorkflows ?? deps.config.workerCachedWorkflows,
+    maxCachedWorkflows: deps.config.workerCachedWorkflows,
     stickyQueueScheduleToStartTimeout: deps.config.workerStickyTimeoutSeconds * 1000,
     reuseV8Context: deps.reuseV8Context,
   });

@@ -3,8 +3,8 @@
 // (grouped: transaction control, the card-acquirer simulator's own tables, everything else),
 // its peak resident memory, its CPU time, and the SDK's warnings (e.g. workflow tasks over 5 s).
 // Configured by environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE,
-// BENCH_POOL_SIZE, default 10; BENCH_ACTIVITIES, default 20; BENCH_CACHED_WORKFLOWS, default the
-// service's WORKER_CACHED_WORKFLOWS, else the SDK's, sized from the heap limit; the service's
+// BENCH_POOL_SIZE, default 10; BENCH_ACTIVITIES, default 20; the service's own worker settings,
+// WORKER_CACHED_WORKFLOWS (which bench/subscriptions.ts sets from BENCH_CACHED_WORKFLOWS) and
 // WORKER_STICKY_TIMEOUT_SECONDS; BENCH_REUSE_V8_CONTEXT=0|1, default the SDK's, 1); driven over
 // IPC: `reset` starts a measured phase, `report` answers with the counts since then, including the
 // SDK's workflow-cache hits, misses and forced evictions (read from its Prometheus metrics). Exits
@@ -217,7 +217,6 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
     // Activities beyond the pool would only queue for connections (and time out under load).
     maxConcurrentActivities: Number(process.env.BENCH_ACTIVITIES ?? 20),
-    maxCachedWorkflows: process.env.BENCH_CACHED_WORKFLOWS ? Number(process.env.BENCH_CACHED_WORKFLOWS) : undefined,
     reuseV8Context: process.env.BENCH_REUSE_V8_CONTEXT ? process.env.BENCH_REUSE_V8_CONTEXT === '1' : undefined,
   });
   const running = worker.run();
