@@ -22,7 +22,7 @@
 // misses (its Prometheus endpoint) and the worker's workflow-cache hits, misses and evictions.
 // BENCH_TEMPORAL_CONFIG: the dev server's dynamic config (see DEFAULT_TEMPORAL_CONFIG below).
 // The workers take the service's own worker settings from the environment (WORKER_CACHED_WORKFLOWS,
-// WORKER_STICKY_TIMEOUT_SECONDS; BENCH_CACHED_WORKFLOWS overrides the first), and the setup runs on
+// WORKER_STICKY_TIMEOUT_SECONDS, DB_PREPARED_STATEMENTS; BENCH_CACHED_WORKFLOWS overrides the first), and the setup runs on
 // the first phase's worker processes, so each holds its share of the workflows when it starts.
 // Run: `npm run bench -- subscriptions` (or `node dist/bench/subscriptions.js` after a build).
 import { fork, type ChildProcess } from 'node:child_process';
@@ -339,7 +339,8 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
   const workers: WorkerProcess[] = [];
   console.log(
     `  worker settings: workflow cache ${cachedWorkflows ?? "the SDK's default"} per worker process, ` +
-      `sticky queue timeout ${config.workerStickyTimeoutSeconds} s (docs/operations.md)`,
+      `sticky queue timeout ${config.workerStickyTimeoutSeconds} s (docs/operations.md), ` +
+      `prepared statements ${config.dbPreparedStatements} per process (DB_PREPARED_STATEMENTS; docs/database.md)`,
   );
   let trivialConnection: NativeConnection | undefined;
   let trivialWorker: Worker | undefined;

@@ -1,4 +1,5 @@
 // Environment configuration, read once at a composition root (src/bin/*) and passed down.
+import { DEFAULT_PREPARED_STATEMENTS } from './db/statement-names';
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
@@ -24,6 +25,8 @@ export interface Config {
   paymentSessionLifetimeSeconds: number;
   /** How long a request waits for a pooled database connection before 503 (ms). */
   transactionMaxWaitMs: number;
+  /** SQL texts each process runs as prepared statements (DB_PREPARED_STATEMENTS; 0: none; docs/database.md). */
+  dbPreparedStatements: number;
   /** Accounting link (docs/accounting.md): 32-byte key (base64 or hex) encrypting credentials at rest. */
   accountingEncryptionKey?: string;
   /** Base URLs of the sandbox accounting providers (test mode); unset: that sandbox is unavailable. */
@@ -52,6 +55,7 @@ export interface Config {
 
 /** See docs/operations.md ("The worker's workflow cache and sticky queue"). */
 export const DEFAULT_STICKY_TIMEOUT_SECONDS = 10;
+export { DEFAULT_PREPARED_STATEMENTS };
 
 function int(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -84,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     paymentSessionLifetimeSeconds: int('PAYMENT_SESSION_LIFETIME_SECONDS', 86_400, 60, 30 * 86_400),
     transactionMaxWaitMs: int('DB_TX_MAX_WAIT_MS', 5_000, 100, 120_000),
+    dbPreparedStatements: int('DB_PREPARED_STATEMENTS', DEFAULT_PREPARED_STATEMENTS, 0, 10_000),
     accountingEncryptionKey: env.ACCOUNTING_ENCRYPTION_KEY || undefined,
     accountingSandboxOAuthUrl: env.ACCOUNTING_SANDBOX_OAUTH_URL || undefined,
     accountingSandboxOAuthClientId: env.ACCOUNTING_SANDBOX_OAUTH_CLIENT_ID || undefined,

@@ -206,7 +206,7 @@ async function main(): Promise<void> {
   });
   const config = loadConfig();
   // PostgreSQL here is shared (max_connections 100): each worker keeps the production pool size.
-  const db = createDb(config.databaseUrl!, { poolSize: Number(process.env.BENCH_POOL_SIZE ?? 10) });
+  const db = createDb(config.databaseUrl!, { poolSize: Number(process.env.BENCH_POOL_SIZE ?? 10), preparedStatements: config.dbPreparedStatements });
   const worker = await createBillingWorker({
     db,
     config,

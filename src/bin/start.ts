@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     log,
   });
   startedDevServer = temporalEndpoint.devServer;
-  const db = createDb(databaseUrl);
+  const db = createDb(databaseUrl, { preparedStatements: config.dbPreparedStatements });
   const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
 

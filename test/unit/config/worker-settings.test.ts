@@ -1,7 +1,7 @@
 // The worker's workflow-cache and sticky-queue settings (docs/operations.md "The worker's workflow
 // cache and sticky queue"): their defaults, and that a bad value stops the process at start.
 import assert from 'node:assert/strict';
-import { DEFAULT_STICKY_TIMEOUT_SECONDS, loadConfig } from '../../../src/config';
+import { DEFAULT_PREPARED_STATEMENTS, DEFAULT_STICKY_TIMEOUT_SECONDS, loadConfig } from '../../../src/config';
 
 function withEnv<T>(vars: Record<string, string | undefined>, fn: () => T): T {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
@@ -42,6 +42,25 @@ describe('worker settings (config)', () => {
   ] as const) {
     it(`refuses ${name}=${value}`, () => {
       assert.throws(() => withEnv({ [name]: value }, () => loadConfig(process.env)), new RegExp(`${name} must be an integer`));
+    });
+  }
+});
+
+describe('prepared statements setting (config)', () => {
+  it('defaults to DEFAULT_PREPARED_STATEMENTS (200) statement texts per process', () => {
+    const config = withEnv({ DB_PREPARED_STATEMENTS: undefined }, () => loadConfig(process.env));
+    assert.equal(config.dbPreparedStatements, DEFAULT_PREPARED_STATEMENTS);
+    assert.equal(DEFAULT_PREPARED_STATEMENTS, 200);
+  });
+
+  it('reads DB_PREPARED_STATEMENTS, 0 turning them off', () => {
+    assert.equal(withEnv({ DB_PREPARED_STATEMENTS: '0' }, () => loadConfig(process.env)).dbPreparedStatements, 0);
+    assert.equal(withEnv({ DB_PREPARED_STATEMENTS: '500' }, () => loadConfig(process.env)).dbPreparedStatements, 500);
+  });
+
+  for (const value of ['-1', 'many', '1.5', '10001']) {
+    it(`refuses DB_PREPARED_STATEMENTS=${value}`, () => {
+      assert.throws(() => withEnv({ DB_PREPARED_STATEMENTS: value }, () => loadConfig(process.env)), /DB_PREPARED_STATEMENTS must be an integer/);
     });
   }
 });
