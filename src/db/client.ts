@@ -8,7 +8,7 @@ export type Db = PrismaClient;
 
 export interface DbOptions {
   poolSize?: number;
-  /** Statements prepared per process (./statement-names.ts; DB_PREPARED_STATEMENTS); 0: none. */
+  /** SQL texts this pool runs as prepared statements (./statement-names.ts; DB_PREPARED_STATEMENTS); 0: none. */
   preparedStatements?: number;
 }
 

@@ -11,7 +11,8 @@
 //   several commands, which a prepared statement cannot, and utility commands plan nothing);
 // - a text only once it has run `minUses` times in this process (a one-off report or a batch
 //   insert of a rare size stays unnamed);
-// - at most `maxStatements` texts per process, first come; after that, new texts stay unnamed;
+// - at most `maxStatements` texts per pool (createDb; the service has one per process), first
+//   come; after that, new texts stay unnamed;
 // - never a text longer than `maxSqlLength`.
 // A name is a hash of the text, so every connection of the pool prepares the same text under the
 // same name.
@@ -24,7 +25,7 @@
 import { createHash } from 'node:crypto';
 
 export interface StatementNamerOptions {
-  /** Distinct texts named per process and generation (0: none, every statement unnamed). */
+  /** Distinct texts named per pool and generation (0: none, every statement unnamed). */
   maxStatements: number;
   /** Executions of a text before it is named. */
   minUses?: number;
