@@ -18,12 +18,11 @@ describe('prepared statements (database)', function () {
     opened.push(db);
     return db;
   };
-  const prepared = async (db: Db) =>
-    (
-      await db.$queryRawUnsafe<Array<{ name: string; statement: string }>>(
-        `SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE '%prep_probe%' AND statement NOT LIKE '%pg_prepared_statements%' ORDER BY name`,
-      )
-    ).map((r) => r.statement);
+  /** This connection's prepared statements on the probe table (the catalog query itself has no parameters, so it is never prepared). */
+  const preparedRows = (db: Db) =>
+    db.$queryRawUnsafe<Array<{ name: string; statement: string }>>(`SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE '%prep_probe%' ORDER BY name`);
+  const prepared = async (db: Db) => (await preparedRows(db)).map((r) => r.statement);
+  const namesOf = async (db: Db, sql: string) => (await preparedRows(db)).filter((r) => r.statement === sql).map((r) => r.name);
 
   before(async () => {
     await ensureDatabase(url);
@@ -56,8 +55,6 @@ describe('prepared statements (database)', function () {
   });
 
   const backend = async (db: Db) => (await db.$queryRawUnsafe<Array<{ pid: number }>>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
-  const namesOf = async (db: Db, sql: string) =>
-    (await db.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM pg_prepared_statements WHERE statement = '${sql}'`)).map((r) => r.name);
 
   it('after a migration changes a prepared statement’s columns, fails that execution once; the pool replaces the connection', async () => {
     const db = open();
