@@ -22,7 +22,7 @@
 // misses (its Prometheus endpoint) and the worker's workflow-cache hits, misses and evictions.
 // BENCH_TEMPORAL_CONFIG: the dev server's dynamic config (see DEFAULT_TEMPORAL_CONFIG below).
 // The workers take the service's own worker settings from the environment (WORKER_CACHED_WORKFLOWS,
-// WORKER_STICKY_TIMEOUT_SECONDS, DB_PREPARED_STATEMENTS; BENCH_CACHED_WORKFLOWS overrides the first), and the setup runs on
+// WORKER_STICKY_TIMEOUT_SECONDS, WORKER_SHARDS, DB_PREPARED_STATEMENTS; BENCH_CACHED_WORKFLOWS overrides the first), and the setup runs on
 // the first phase's worker processes, so each holds its share of the workflows when it starts.
 // Run: `npm run bench -- subscriptions` (or `node dist/bench/subscriptions.js` after a build).
 import { fork, type ChildProcess } from 'node:child_process';
@@ -50,6 +50,7 @@ import { ensureSearchAttributes } from '../src/temporal/provision';
 import { workflowIds } from '../src/temporal/workflow-ids';
 import { benchDatabase, fmt, scrapePrometheus } from './support';
 import { createModeGateways } from '../src/gateways';
+import { shardSettings } from '../src/worker';
 import type { WorkerReport } from './servers/billing-worker';
 
 const N = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000);
@@ -102,10 +103,17 @@ async function pool<T>(count: number, concurrency: number, job: (i: number) => P
   );
 }
 
-async function waitFor(what: string, probe: () => Promise<boolean>, deadline: number): Promise<void> {
+/** Polls `probe` every 100 ms until it holds; a wait over 30 s prints `progress()` every 30 s. */
+async function waitFor(what: string, probe: () => Promise<boolean>, deadline: number, progress?: () => Promise<string>): Promise<void> {
+  const started = Date.now();
+  let nextReport = started + 30_000;
   for (;;) {
     if (await probe()) return;
     if (Date.now() > deadline) throw new Error(`benchmark deadline passed while waiting for ${what}`);
+    if (progress && Date.now() >= nextReport) {
+      nextReport += 30_000;
+      console.log(`    … ${Math.round((Date.now() - started) / 1000)} s: ${await progress()}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -325,7 +333,8 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
   const db: Db = createDb(database.url, { poolSize: 10 });
   const gateways = createModeGateways({ db });
   const taskQueue = `bench-subscriptions-${randomBytes(3).toString('hex')}`;
-  const config = { ...loadConfig({}), databaseUrl: database.url, temporalAddress: dev.address, taskQueue };
+  // The service's own settings from the environment (the workers below read the same variables).
+  const config = { ...loadConfig(process.env), databaseUrl: database.url, temporalAddress: dev.address, taskQueue };
   const temporal = createTemporalProvider({ address: dev.address, namespace: config.temporalNamespace, taskQueue });
   // BENCH_CACHED_WORKFLOWS is the service's WORKER_CACHED_WORKFLOWS for the bench's workers.
   const cachedWorkflows = process.env.BENCH_CACHED_WORKFLOWS ?? process.env.WORKER_CACHED_WORKFLOWS;
@@ -339,6 +348,8 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
   const workers: WorkerProcess[] = [];
   console.log(
     `  worker settings: workflow cache ${cachedWorkflows ?? "the SDK's default"} per worker process, ` +
+      `${shardSettings({ shards: config.workerShards, cachedWorkflows: cachedWorkflows ? Number(cachedWorkflows) : undefined, activitySlots: 20 }).shards} ` +
+      `Temporal worker(s) per process sharing it (WORKER_SHARDS${config.workerShards ? '' : ' unset: one per 3,000 cached'}), ` +
       `sticky queue timeout ${config.workerStickyTimeoutSeconds} s (docs/operations.md), ` +
       `prepared statements ${config.dbPreparedStatements} per process (DB_PREPARED_STATEMENTS; docs/database.md)`,
   );
@@ -373,36 +384,47 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     // does on a running database, the setup does itself, every 15 s.
     const analyzing = setInterval(() => void db.$executeRawUnsafe('ANALYZE').catch(() => undefined), 15_000);
     const subscriptionIds: string[] = [];
-    await pool(N, CONCURRENCY, async (i) => {
-      const { customer } = await createCustomer(scoped, tenant, { email: `bench${i}@example.is` });
-      await attachTestCard({ db, gateways }, tenant, {
-        customerId: customer.id,
-        cardNumber: '4242424242424242',
-        expMonth: 12,
-        expYear: new Date().getUTCFullYear() + 5,
-        cvc: '123',
+    const creating = setInterval(() => console.log(`    … ${Math.round(seconds(setupStarted))} s: ${fmt(subscriptionIds.length)} of ${fmt(N)} subscriptions created`), 30_000);
+    try {
+      await pool(N, CONCURRENCY, async (i) => {
+        const { customer } = await createCustomer(scoped, tenant, { email: `bench${i}@example.is` });
+        await attachTestCard({ db, gateways }, tenant, {
+          customerId: customer.id,
+          cardNumber: '4242424242424242',
+          expMonth: 12,
+          expYear: new Date().getUTCFullYear() + 5,
+          cvc: '123',
+        });
+        // Every creation locks the one clock row (a subscription starts at the clock's time, which
+        // an advance must not move meanwhile), so these transactions queue behind each other:
+        // setup is not measured, so give them the API's 30 s rather than Prisma's default 5 s.
+        const created = await scoped.$transaction(
+          async (tx) => {
+            await attachCustomerToTestClock(tx, tenant, { testClockId: clock.id, customerId: customer.id });
+            return createSubscription(tx, tenant, { customer: customer.id, items: [{ price: price.id }] }, new Date());
+          },
+          { timeout: 30_000, maxWait: 30_000 },
+        );
+        subscriptionIds.push(created.subscription.id);
+        await workflows.subscription.start({
+          subscriptionId: created.subscription.id,
+          merchantId: tenant.merchantId,
+          mode: 'test',
+          customerId: customer.id,
+          status: created.subscription.status,
+          clockTime: T0.toISOString(),
+        });
       });
-      // Every creation locks the one clock row (a subscription starts at the clock's time, which
-      // an advance must not move meanwhile), so these transactions queue behind each other:
-      // setup is not measured, so give them the API's 30 s rather than Prisma's default 5 s.
-      const created = await scoped.$transaction(
-        async (tx) => {
-          await attachCustomerToTestClock(tx, tenant, { testClockId: clock.id, customerId: customer.id });
-          return createSubscription(tx, tenant, { customer: customer.id, items: [{ price: price.id }] }, new Date());
-        },
-        { timeout: 30_000, maxWait: 30_000 },
-      );
-      subscriptionIds.push(created.subscription.id);
-      await workflows.subscription.start({
-        subscriptionId: created.subscription.id,
-        merchantId: tenant.merchantId,
-        mode: 'test',
-        customerId: customer.id,
-        status: created.subscription.status,
-        clockTime: T0.toISOString(),
-      });
-    });
-    await waitFor('first invoices paid', async () => (await db.invoice.count({ where: { merchantId: merchant.id, status: 'paid' } })) >= N, deadline);
+    } finally {
+      clearInterval(creating);
+    }
+    const firstPaid = () => db.invoice.count({ where: { merchantId: merchant.id, status: 'paid' } });
+    await waitFor(
+      'first invoices paid',
+      async () => (await firstPaid()) >= N,
+      deadline,
+      async () => `${fmt(await firstPaid())} of ${fmt(N)} first invoices paid`,
+    );
     clearInterval(analyzing);
     console.log(`  setup done in ${fmt(seconds(setupStarted), 1)} s`);
     // And once more when it is full: without statistics the plans cached per connection (the
@@ -472,7 +494,12 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
         );
         workers.unshift(await startWorkerProcess(workerEnv));
       }
-      await waitFor('renewals invoiced and charged', async () => (await cycleInvoices({ status: 'paid' })) >= goal, deadline);
+      await waitFor(
+        'renewals invoiced and charged',
+        async () => (await cycleInvoices({ status: 'paid' })) >= goal,
+        deadline,
+        async () => `${fmt(await cycleInvoices({ status: 'paid' }))} of ${fmt(goal)} renewal invoices paid`,
+      );
       const invoicedSeconds = seconds(started);
       const cpuInvoiced = cpuSnapshot(serverPid);
       const cachesInvoiced = await serverCaches(dev.metricsUrl);
@@ -541,7 +568,8 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
           const ms = (x: number) => `${fmt((1000 * x) / N, 1)} ms`;
           console.log(
             `      its CPU per renewal by thread: main ${ms(t.main)} (runnable but waiting for a core: ${ms(t.mainWaiting)} more), ` +
-              `workflow sandbox ${ms(t.sandbox)}, Temporal core (Rust) ${ms(t.core)}, other ${ms(t.other)}`,
+              `workflow sandbox ${ms(t.sandbox)}, Temporal core (Rust) ${ms(t.core)}, other ${ms(t.other)}; ` +
+              `the busiest workflow-stream thread (one per Temporal worker) ${ms(t.busiestWorkflowStream)}, ${fmt((100 * t.busiestWorkflowStream) / invoicedSeconds, 0)} % of a core`,
           );
         }
       }

@@ -51,14 +51,22 @@ export interface Config {
    * with its whole history, to any worker (WORKER_STICKY_TIMEOUT_SECONDS; docs/operations.md).
    */
   workerStickyTimeoutSeconds: number;
+  /**
+   * Temporal workers one worker process runs on the task queue, each with its own share of the
+   * workflow cache and of the activity slots (WORKER_SHARDS; unset: one per 3,000 cached
+   * workflows, src/worker.ts shardSettings; docs/operations.md).
+   */
+  workerShards: number | undefined;
 }
 
 /** See docs/operations.md ("The worker's workflow cache and sticky queue"). */
 export const DEFAULT_STICKY_TIMEOUT_SECONDS = 10;
+/** The most Temporal workers one process runs (WORKER_SHARDS). */
+export const MAX_WORKER_SHARDS = 64;
 export { DEFAULT_PREPARED_STATEMENTS };
 
-function int(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
+function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) {
@@ -68,6 +76,7 @@ function int(name: string, fallback: number, min: number, max: number): number {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const int = (name: string, fallback: number, min: number, max: number) => readInt(env, name, fallback, min, max);
   const port = int('PORT', 3000, 0, 65535);
   return {
     port,
@@ -97,8 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountingSyncPollSeconds: int('ACCOUNTING_SYNC_POLL_SECONDS', 30, 1, 3600),
     dashboardSessionHours: int('DASHBOARD_SESSION_HOURS', 12, 1, 24 * 30),
     dashboardIdleMinutes: int('DASHBOARD_IDLE_MINUTES', 60, 1, 24 * 60),
-    workerCachedWorkflows: process.env.WORKER_CACHED_WORKFLOWS ? int('WORKER_CACHED_WORKFLOWS', 0, 2, 1_000_000) : undefined,
+    workerCachedWorkflows: env.WORKER_CACHED_WORKFLOWS ? int('WORKER_CACHED_WORKFLOWS', 0, 2, 1_000_000) : undefined,
     workerStickyTimeoutSeconds: int('WORKER_STICKY_TIMEOUT_SECONDS', DEFAULT_STICKY_TIMEOUT_SECONDS, 1, 3600),
+    workerShards: env.WORKER_SHARDS ? int('WORKER_SHARDS', 1, 1, MAX_WORKER_SHARDS) : undefined,
     temporalUiUrl: (env.TEMPORAL_UI_URL || `http://localhost:${int('TEMPORAL_UI_PORT', 8233, 1, 65535)}`).replace(/\/+$/, ''),
   };
 }

@@ -5,7 +5,7 @@
 // Configured by environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE,
 // BENCH_POOL_SIZE, default 10; BENCH_ACTIVITIES, default 20; the service's own worker settings,
 // WORKER_CACHED_WORKFLOWS (which bench/subscriptions.ts sets from BENCH_CACHED_WORKFLOWS) and
-// WORKER_STICKY_TIMEOUT_SECONDS; BENCH_REUSE_V8_CONTEXT=0|1, default the SDK's, 1); driven over
+// WORKER_STICKY_TIMEOUT_SECONDS, WORKER_SHARDS; BENCH_REUSE_V8_CONTEXT=0|1, default the SDK's, 1); driven over
 // IPC: `reset` starts a measured phase, `report` answers with the counts since then, including the
 // SDK's workflow-cache hits, misses and forced evictions (read from its Prometheus metrics). Exits
 // on SIGTERM after a graceful worker shutdown.
@@ -50,10 +50,16 @@ export interface ThreadSplit {
   main: number;
   /** Seconds the main thread was runnable but waited for a CPU. */
   mainWaiting: number;
-  /** The busiest other thread named `node`: the workflow sandbox's worker thread (V8's helper threads are the other `node` threads). */
+  /** The busiest other threads named `node`, one per Temporal worker (WORKER_SHARDS): the workflow sandboxes' worker threads (V8's helper threads are the other `node` threads). */
   sandbox: number;
   /** The Temporal core SDK's Rust threads (tokio-runtime-*, workflow-processing). */
   core: number;
+  /**
+   * The busiest `workflow-processing` thread (part of `core`): each Temporal worker (shard) runs
+   * its workflow stream on one such thread, so its CPU seconds against the phase's wall time is
+   * how close that one thread is to bounding the worker.
+   */
+  busiestWorkflowStream: number;
   /** Everything else: V8's helper threads (GC, compiler), libuv's pool, threads that ended during the phase. */
   other: number;
 }
@@ -136,10 +142,10 @@ function threadTimes(): ThreadTimes | null {
   return out;
 }
 let threadsAtReset = threadTimes();
-function threadsSinceReset(processCpuSeconds: number): ThreadSplit | null {
+function threadsSinceReset(processCpuSeconds: number, sandboxThreads: number): ThreadSplit | null {
   const now = threadTimes();
   if (!now || !threadsAtReset) return null;
-  const split: ThreadSplit = { main: 0, mainWaiting: 0, sandbox: 0, core: 0, other: 0 };
+  const split: ThreadSplit = { main: 0, mainWaiting: 0, sandbox: 0, core: 0, busiestWorkflowStream: 0, other: 0 };
   const nodeThreads: number[] = [];
   for (const [tid, t] of now) {
     const before = threadsAtReset.get(tid);
@@ -147,10 +153,15 @@ function threadsSinceReset(processCpuSeconds: number): ThreadSplit | null {
     if (tid === String(process.pid)) {
       split.main = cpu;
       split.mainWaiting = (t.waitNs - (before?.waitNs ?? 0)) / 1e9;
-    } else if (/^(tokio-runtime|workflow-proces)/.test(t.name)) split.core += cpu;
-    else if (t.name === 'node') nodeThreads.push(cpu);
+    } else if (/^(tokio-runtime|workflow-proces)/.test(t.name)) {
+      split.core += cpu;
+      if (t.name.startsWith('workflow-proces')) split.busiestWorkflowStream = Math.max(split.busiestWorkflowStream, cpu);
+    } else if (t.name === 'node') nodeThreads.push(cpu);
   }
-  split.sandbox = Math.max(0, ...nodeThreads);
+  split.sandbox = nodeThreads
+    .sort((a, b) => b - a)
+    .slice(0, sandboxThreads)
+    .reduce((a, b) => a + b, 0);
   split.other = Math.max(0, processCpuSeconds - split.main - split.sandbox - split.core);
   return split;
 }
@@ -163,6 +174,7 @@ setInterval(sample, 100).unref();
 
 // The SDK's own metrics (Prometheus, on a free port chosen at start): the workflow cache's counters.
 let metricsPort = 0;
+let shards = 1;
 type StickyCounters = { hits: number; misses: number; forcedEvictions: number };
 async function stickyCounters(): Promise<StickyCounters | null> {
   const samples = await scrapePrometheus(`http://127.0.0.1:${metricsPort}/metrics`);
@@ -191,7 +203,7 @@ async function report(): Promise<WorkerReport> {
     warnings,
     warningKinds,
     stickyCache: await stickySinceReset(),
-    threads: threadsSinceReset(cpuSeconds),
+    threads: threadsSinceReset(cpuSeconds, shards),
   };
 }
 
@@ -219,6 +231,7 @@ async function main(): Promise<void> {
     maxConcurrentActivities: Number(process.env.BENCH_ACTIVITIES ?? 20),
     reuseV8Context: process.env.BENCH_REUSE_V8_CONTEXT ? process.env.BENCH_REUSE_V8_CONTEXT === '1' : undefined,
   });
+  shards = worker.settings.shards;
   const running = worker.run();
   process.on('message', async (m: { type: string }) => {
     if (m.type === 'reset') {

@@ -34,7 +34,11 @@ async function main(): Promise<void> {
     : null;
   if (metricsPort) log(`worker metrics on http://localhost:${metricsPort}/metrics (liveness /livez, readiness /readyz)`);
   const worker = await createBillingWorker({ db, config, gateways, log, metrics: obs.metrics, address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
-  log(`worker polling task queue "${config.taskQueue}" at ${address}`);
+  const { shards, cachedWorkflowsPerShard } = worker.settings;
+  log(
+    `worker polling task queue "${config.taskQueue}" at ${address}: ${shards} Temporal worker(s) (WORKER_SHARDS), ` +
+      `workflow cache ${cachedWorkflowsPerShard ?? "the SDK's default"} each`,
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -27,10 +27,25 @@ describe('worker settings (config)', () => {
     assert.equal(DEFAULT_STICKY_TIMEOUT_SECONDS, 10);
   });
 
-  it('reads both settings', () => {
-    const config = withEnv({ WORKER_CACHED_WORKFLOWS: '10500', WORKER_STICKY_TIMEOUT_SECONDS: '300' }, () => loadConfig(process.env));
+  it('reads the settings', () => {
+    const config = withEnv({ WORKER_CACHED_WORKFLOWS: '10500', WORKER_STICKY_TIMEOUT_SECONDS: '300', WORKER_SHARDS: '4' }, () => loadConfig(process.env));
     assert.equal(config.workerCachedWorkflows, 10_500);
     assert.equal(config.workerStickyTimeoutSeconds, 300);
+    assert.equal(config.workerShards, 4);
+  });
+
+  it('WORKER_SHARDS unset: left to the worker (one shard per 3,000 cached workflows)', () => {
+    assert.equal(withEnv({ WORKER_SHARDS: undefined }, () => loadConfig(process.env)).workerShards, undefined);
+  });
+
+  it('reads the environment it is given, not only process.env', () => {
+    const config = withEnv({ WORKER_SHARDS: '3', WORKER_CACHED_WORKFLOWS: '900' }, () =>
+      loadConfig({ WORKER_SHARDS: '2', WORKER_CACHED_WORKFLOWS: '400', DB_PREPARED_STATEMENTS: '7' }),
+    );
+    assert.equal(config.workerShards, 2);
+    assert.equal(config.workerCachedWorkflows, 400);
+    assert.equal(config.dbPreparedStatements, 7);
+    assert.equal(withEnv({ WORKER_SHARDS: '3' }, () => loadConfig({})).workerShards, undefined);
   });
 
   for (const [name, value] of [
@@ -39,6 +54,9 @@ describe('worker settings (config)', () => {
     ['WORKER_CACHED_WORKFLOWS', '2.5'],
     ['WORKER_STICKY_TIMEOUT_SECONDS', '0'],
     ['WORKER_STICKY_TIMEOUT_SECONDS', '3601'],
+    ['WORKER_SHARDS', '0'],
+    ['WORKER_SHARDS', '65'],
+    ['WORKER_SHARDS', 'two'],
   ] as const) {
     it(`refuses ${name}=${value}`, () => {
       assert.throws(() => withEnv({ [name]: value }, () => loadConfig(process.env)), new RegExp(`${name} must be an integer`));
