@@ -25,7 +25,7 @@ const quietLogger = {
 };
 
 export interface WorkerHandle {
-  /** The first of `workers` (there is one unless WORKER_SHARDS is above 1). */
+  /** The first of `workers` (one per shard: WORKER_SHARDS, or one per 3,000 cached workflows). */
   worker: Worker;
   workers: Worker[];
   /** How the process's cache and slots were divided (shardSettings). */
