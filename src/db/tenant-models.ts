@@ -8,6 +8,8 @@ export const TENANT_MODELS: ReadonlySet<string> = new Set<string>([
   'Price',
   'Meter',
   'UsageEvent',
+  'MeterUsageHourly',
+  'MeterUsageValue',
   'Event',
   'WebhookEndpoint',
   'WebhookDelivery',

@@ -4,3 +4,4 @@ export * from './decimal';
 export * from './aggregate';
 export * from './billing-quantity';
 export * from './sql';
+export * from './rollups';

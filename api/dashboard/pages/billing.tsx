@@ -16,7 +16,7 @@ import { createRefund } from '../../../src/domain/refunds/create-refund';
 import { pageRefunds } from '../../../src/domain/refunds/page-refunds';
 import { listRefunds } from '../../../src/domain/refunds/find-refunds';
 import { listMeters } from '../../../src/domain/meters/manage-meters';
-import { getMeterQuantities } from '../../../src/domain/meters/get-meter-quantities';
+import { getMeterDailyUsage } from '../../../src/domain/meters/get-meter-quantities';
 import { dispatchEvents } from '../../../src/events';
 import { PAYMENT_STATUSES } from '../../routes/payments/schemas';
 import type { CreditNote, Refund } from '../../../src/generated/prisma/client';
@@ -508,20 +508,14 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
     let chart: { labels: string[]; data: number[]; unit: string } | null = null;
     let error: string | null = null;
     if (query.meter && query.customer) {
-      const now = new Date();
-      const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
-      const labels: string[] = [];
-      const data: number[] = [];
       try {
-        for (let i = 0; i < days; i++) {
-          const from = new Date(start.getTime() + i * 86_400_000);
-          const to = new Date(from.getTime() + 86_400_000 - 1);
-          const r = await getMeterQuantities(d.db, d.tenant, { meterId: query.meter, customerId: query.customer, from, to });
-          labels.push(from.toISOString().slice(5, 10));
-          data.push(Number(r.quantity ?? 0));
-        }
-        const m = meters.data.find((x) => x.id === query.meter);
-        chart = { labels, data, unit: m?.unitLabel ?? 'units' };
+        // One statement for every day, from the hourly rollups (docs/metering.md).
+        const usage = await getMeterDailyUsage(d.db, d.tenant, { meterId: query.meter, customerId: query.customer, days, now: new Date() });
+        chart = {
+          labels: usage.days.map((x) => x.day.toISOString().slice(5, 10)),
+          data: usage.days.map((x) => Number(x.quantity ?? 0)),
+          unit: usage.meter.unitLabel ?? 'units',
+        };
       } catch (err) {
         if (!(err as { code?: string }).code) throw err;
         error = (err as Error).message;

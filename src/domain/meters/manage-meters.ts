@@ -8,6 +8,7 @@ import { errors } from '../../errors';
 import { newId } from '../../ids';
 import { isStorableText } from '../../validation/storable-text';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
+import { buildMeterRollups, lockMeterEventName } from './meter-rollups';
 import { AGGREGATE_TYPES, type AggregateType, type MeterDefinition } from '../../metering';
 
 export const METER_LIMITS = {
@@ -64,7 +65,8 @@ export async function createMeter(db: TenantDb, tenant: Tenant, input: CreateMet
   if (!Number.isSafeInteger(multiplier) || multiplier < 1 || multiplier > METER_LIMITS.maxUnitMultiplier) {
     throw invalid(`unit_multiplier must be an integer from 1 to ${METER_LIMITS.maxUnitMultiplier}`, 'unit_multiplier');
   }
-  return db.meter.create({
+  await lockMeterEventName(db, tenant, input.event_name);
+  const meter = await db.meter.create({
     data: {
       id: newId('meter'),
       merchantId: tenant.merchantId,
@@ -78,6 +80,8 @@ export async function createMeter(db: TenantDb, tenant: Tenant, input: CreateMet
       unitMultiplier: multiplier,
     },
   });
+  await buildMeterRollups(db, tenant, meter);
+  return meter;
 }
 
 export async function findMeter(db: TenantDb, id: string): Promise<Meter> {
@@ -89,14 +93,20 @@ export async function findMeter(db: TenantDb, id: string): Promise<Meter> {
 /**
  * Archives: stops aggregating events received from now on; history stays readable. Archiving
  * an archived meter is a no-op that returns it unchanged (archived_at keeps the first time).
- * archived_at is the database's now(), the same clock that stamps usage_events.received_at.
+ * archived_at is the database clock (statement_timestamp()), the clock that stamps
+ * usage_events.received_at; see meter-rollups.ts for why archiving takes the event name's lock.
  */
 export async function archiveMeter(db: TenantDb, tenant: Tenant, id: string): Promise<Meter> {
   const meter = await findMeter(db, id);
   if (meter.archivedAt !== null) return meter;
+  // The event name's exclusive lock waits for ingestion in flight (meter-rollups.ts); archived_at
+  // is then the UPDATE's start, after those commits. The 2 ms pause before commit keeps every
+  // later event's received_at (millisecond column) strictly after archived_at.
+  await lockMeterEventName(db, tenant, meter.eventName);
   // Raw SQL filters tenant explicitly (the scoped client only rewrites model queries).
   await db.$executeRawUnsafe(
-    `UPDATE meters SET archived_at = now(), updated_at = now() WHERE merchant_id = $1 AND mode = $2::"Mode" AND id = $3 AND archived_at IS NULL`,
+    `WITH a AS (UPDATE meters SET archived_at = statement_timestamp(), updated_at = now() WHERE merchant_id = $1 AND mode = $2::"Mode" AND id = $3 AND archived_at IS NULL RETURNING 1)
+     SELECT pg_sleep(0.002) FROM a`,
     tenant.merchantId,
     tenant.mode,
     meter.id,

@@ -2,7 +2,8 @@
 //   1 query resolving every `customer` / `external_customer_id` of the request AND loading the
 //     live meters of its event names (non-numeric values of an aggregated property are refused
 //     here, see validateEventForMeter),
-//   1 multi-row INSERT … SELECT FROM jsonb_array_elements(…) ON CONFLICT DO NOTHING.
+//   1 multi-row INSERT … SELECT FROM jsonb_array_elements(…) ON CONFLICT DO NOTHING, which in
+//     the same statement upserts the meters' hourly rollups of the rows it inserted.
 // Both are raw SQL with the tenant filtered explicitly: Prisma's model queries cost several ms
 // of CPU each, which on this path is more than the database work (docs/metering.md).
 // Idempotency keys deduplicate per merchant and mode through the unique index
@@ -13,7 +14,7 @@
 import type { Tenant, TenantDb } from '../../db/tenancy';
 import { errors } from '../../errors';
 import { EVENT_ID_RANDOM_CHARS, newUsageEventIdParts } from './event-ids';
-import { validateEventForMeter, type AggregateType } from '../../metering';
+import { METER_EVENT_LOCK_CLASS, meterEventLockKey, rollupUpsertCtes, validateEventForMeter, type AggregateType } from '../../metering';
 import type { Meter } from '../../generated/prisma/client';
 import { meterDefinition } from '../meters/manage-meters';
 import { checkEvent, futureLimitProblem, type EventInput } from './event-input';
@@ -53,18 +54,24 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
     names.add(event.eventName);
   }
   // Customers and live meters in ONE round trip (UNION ALL of two index lookups).
+  // It first takes a shared advisory lock per event name (creating or archiving a meter takes
+  // it exclusively), held to commit, so a meter appears or is archived either wholly before
+  // this request's INSERT or wholly after its commit (docs/metering.md, "Exactness").
   const found = await db.$queryRawUnsafe<LookupRow[]>(
-    `SELECT 'c' AS kind, id AS a, external_id AS b,
+    `WITH lk AS MATERIALIZED (
+       SELECT count(pg_advisory_xact_lock_shared(${METER_EVENT_LOCK_CLASS}, ${meterEventLockKey('$1', '$2::"Mode"::text', 'x')})) AS c
+         FROM (SELECT DISTINCT x FROM unnest($5::text[]) AS x ORDER BY x) s)
+     SELECT 'c' AS kind, id AS a, external_id AS b,
             (SELECT to_char(tc.frozen_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
                FROM test_clock_customers tcc JOIN test_clocks tc ON tc.merchant_id = tcc.merchant_id AND tc.mode = tcc.mode AND tc.id = tcc.test_clock_id
               WHERE tcc.merchant_id = customers.merchant_id AND tcc.mode = customers.mode AND tcc.customer_id = customers.id) AS p,
             NULL::jsonb AS filter, NULL::int AS multiplier
        FROM customers
-      WHERE merchant_id = $1 AND mode = $2::"Mode" AND (id = ANY($3::text[]) OR external_id = ANY($4::text[]))
+      WHERE merchant_id = $1 AND mode = $2::"Mode" AND (id = ANY($3::text[]) OR external_id = ANY($4::text[])) AND (SELECT c FROM lk) >= 0
      UNION ALL
      SELECT 'm', event_name, aggregate_type::text, aggregate_property, filter, unit_multiplier
        FROM meters
-      WHERE merchant_id = $1 AND mode = $2::"Mode" AND archived_at IS NULL AND aggregate_type <> 'count' AND event_name = ANY($5::text[])`,
+      WHERE merchant_id = $1 AND mode = $2::"Mode" AND archived_at IS NULL AND aggregate_type <> 'count' AND event_name = ANY($5::text[]) AND (SELECT c FROM lk) >= 0`,
     tenant.merchantId,
     tenant.mode,
     [...ids],
@@ -156,14 +163,27 @@ function compareKeys(a: Resolved, b: Resolved): number {
 // same rows as plain JSON text (measured, docs/metering.md). PostgreSQL decodes and parses it in
 // C. An id is the batch's `ue_` + time prefix ($6) plus the row's 14 random characters.
 // WITH ORDINALITY + ORDER BY keeps the idempotency-key order for the inserts.
-const INSERT_SQL = `
-INSERT INTO usage_events (id, merchant_id, mode, customer_id, event_name, idempotency_key, "timestamp", metadata)
+// The same statement maintains the meters' hourly rollups from exactly the rows it inserted
+// (RETURNING: a duplicate key inserts nothing and rolls up nothing), for the live meters of
+// the events' names as this statement sees them; see rollupUpsertCtes and docs/metering.md.
+// received_at is the statement's start, which is after resolve() took the event names' shared
+// lock: a meter archived before that lock has archived_at < received_at, one archived after it
+// waited for this transaction (the exactness argument in docs/metering.md).
+const INSERT_CTES = `
+WITH ins AS (
+INSERT INTO usage_events (id, merchant_id, mode, customer_id, event_name, idempotency_key, "timestamp", metadata, received_at)
 SELECT $6 || (e.r->>4), $1, $2::"Mode",
        ($4::text[])[(e.r->>0)::int], ($5::text[])[(e.r->>1)::int], e.r->>2,
-       to_timestamp((e.r->>3)::bigint / 1000.0), e.r->5
+       to_timestamp((e.r->>3)::bigint / 1000.0), e.r->5, statement_timestamp()
 FROM jsonb_array_elements(convert_from(decode($3, 'base64'), 'UTF8')::jsonb) WITH ORDINALITY AS e(r, ord)
 ORDER BY e.ord
-ON CONFLICT (merchant_id, mode, idempotency_key) DO NOTHING`;
+ON CONFLICT (merchant_id, mode, idempotency_key) DO NOTHING
+RETURNING id, customer_id, event_name, "timestamp", metadata
+), ${rollupUpsertCtes({ source: 'ins', meterJoin: 'm.merchant_id = $1 AND m.mode = $2::"Mode" AND m.archived_at IS NULL', merchant: '$1', mode: '$2::"Mode"' })}`;
+const INSERT_SQL = `${INSERT_CTES}
+SELECT count(*)::int AS n FROM ins`;
+const INSERT_RETURNING_SQL = `${INSERT_CTES}
+SELECT id FROM ins`;
 
 interface RowsPayload {
   base64: string;
@@ -204,10 +224,10 @@ async function insertRows(db: TenantDb, tenant: Tenant, rows: Resolved[], return
   const p = rowsPayload([...rows].sort(compareKeys));
   const args = [tenant.merchantId, tenant.mode, p.base64, p.customers, p.names, p.idPrefix];
   if (!returning) {
-    const count = await db.$executeRawUnsafe(INSERT_SQL, ...args);
-    return { count, ids: [] };
+    const [row] = await db.$queryRawUnsafe<Array<{ n: number }>>(INSERT_SQL, ...args);
+    return { count: Number(row?.n ?? 0), ids: [] };
   }
-  const inserted = await db.$queryRawUnsafe<Array<{ id: string }>>(`${INSERT_SQL} RETURNING id`, ...args);
+  const inserted = await db.$queryRawUnsafe<Array<{ id: string }>>(INSERT_RETURNING_SQL, ...args);
   return { count: inserted.length, ids: inserted.map((r) => r.id) };
 }
 

@@ -1,0 +1,192 @@
+// Meter quantities from hourly rollups (docs/metering.md "Rollups").
+//
+// Tables: meter_usage_hourly(merchant_id, mode, meter_id, customer_id, hour, n, nv, sum, min,
+// max) and, for `unique` meters, meter_usage_values(…, hour, value). `hour` is the start of the
+// UTC hour of the events' `timestamp`. Both are written in the ingest statement itself (only the
+// rows that statement actually inserted) and built from raw events when a meter is created, so
+// a rollup row holds exactly the raw events of its hour that the meter aggregates.
+//
+// A quantity over an inclusive range [from, to] (millisecond timestamps) is
+//   whole hours [wholeStart, wholeEnd)          from the rollups
+//   + the partial edge hours [from, wholeStart) and [wholeEnd, to]   from raw events,
+// combined in one statement. Every part is an exact partial aggregate (count, numeric sum, min,
+// max, or a set of distinct values), so the combination equals the aggregate over the raw rows:
+// sums and counts add, min/max of mins/maxes, and `unique` counts the distinct values of the
+// union. The statement returns the same `{ value, n }` row as buildMeterAggregateQuery, finished
+// by quantityFromAggregateRow.
+import { NUMERIC_TEXT, assertMeterDefinition } from './aggregate';
+import type { MeterDefinition } from './types';
+import type { SqlQuery } from './sql';
+
+export const ROLLUP_BUCKET_MS = 3_600_000;
+
+/** Advisory-lock class of "a tenant's event name": shared by ingestion, exclusive by meter create/archive. */
+export const METER_EVENT_LOCK_CLASS = 32;
+
+/** SQL for the lock key of an event name (text expressions for merchant, mode, name). */
+export function meterEventLockKey(merchant: string, mode: string, name: string): string {
+  return `hashtext((${merchant})::text || ':' || (${mode})::text || ':' || (${name})::text)`;
+}
+
+const NUMERIC_PATTERN_SQL = NUMERIC_TEXT.source;
+
+/** The numeric value of `metadata->>prop` under the NUMERIC_TEXT guard, as SQL. */
+export function numericValueSql(metadata: string, prop: string): string {
+  return `CASE WHEN ${metadata}->>${prop} ~ '${NUMERIC_PATTERN_SQL}' THEN (${metadata}->>${prop})::numeric END`;
+}
+
+/** The text `unique` counts for `metadata->prop`, or NULL, as SQL. */
+export function uniqueValueSql(metadata: string, prop: string): string {
+  return `CASE WHEN jsonb_typeof(${metadata}->${prop}) IN ('string', 'number', 'boolean') THEN ${metadata}->>${prop} END`;
+}
+
+export interface QuantityRange {
+  /** Inclusive bounds. */
+  from: Date;
+  to: Date;
+}
+
+/** The whole rollup hours [wholeStart, wholeEnd) inside an inclusive range; empty (both = to + 1 ms) when none. */
+export function splitRange(range: QuantityRange): { from: Date; wholeStart: Date; wholeEnd: Date; to: Date } {
+  const from = range.from.getTime();
+  const to = range.to.getTime();
+  if (Number.isNaN(from) || Number.isNaN(to)) throw new RangeError('invalid period date');
+  if (from > to) throw new RangeError('period start is after period end');
+  let ws = Math.ceil(from / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
+  let we = Math.floor((to + 1) / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
+  if (ws >= we) ws = we = to + 1;
+  return { from: range.from, wholeStart: new Date(ws), wholeEnd: new Date(we), to: range.to };
+}
+
+export interface RollupQuantityQueryInput {
+  merchantId: string;
+  mode: string;
+  customerId: string;
+  meterId: string;
+  meter: MeterDefinition;
+  /** Set for an archived meter: raw events count only when received_at ≤ archivedAt (rollups hold no others). */
+  archivedAt: Date | null;
+  ranges: ReadonlyArray<QuantityRange>;
+}
+
+/**
+ * One row per range, in order: `{ i, value, n }` (i is 1-based). One statement whatever the
+ * number of ranges (the dashboard asks for a day per bar).
+ */
+export function buildRollupQuantityQuery(input: RollupQuantityQueryInput): SqlQuery {
+  const { meter } = input;
+  assertMeterDefinition(meter);
+  if (input.ranges.length === 0) throw new RangeError('at least one range');
+  const split = input.ranges.map(splitRange);
+  const iso = (d: Date) => d.toISOString();
+  const values: Array<string | Date> = [
+    input.merchantId,
+    input.mode,
+    input.customerId,
+    meter.eventName,
+    input.meterId,
+    `{${split.map((s) => iso(s.from)).join(',')}}`,
+    `{${split.map((s) => iso(s.wholeStart)).join(',')}}`,
+    `{${split.map((s) => iso(s.wholeEnd)).join(',')}}`,
+    `{${split.map((s) => iso(s.to)).join(',')}}`,
+  ];
+  const raw = ['e.merchant_id = $1', 'e.mode = $2::"Mode"', 'e.customer_id = $3', 'e.event_name = $4'];
+  let prop = 'NULL::text';
+  if (meter.aggregateType !== 'count' && meter.aggregateProperty !== null) {
+    values.push(meter.aggregateProperty);
+    prop = `$${values.length}::text`;
+  }
+  const filter = meter.filter ?? {};
+  if (Object.keys(filter).length > 0) {
+    values.push(JSON.stringify(filter));
+    raw.push(`e.metadata @> $${values.length}::jsonb`);
+  }
+  if (input.archivedAt !== null) {
+    values.push(iso(input.archivedAt));
+    raw.push(`e.received_at <= $${values.length}::timestamptz`);
+  }
+  const rollup = 'h.merchant_id = $1 AND h.mode = $2::"Mode" AND h.meter_id = $5 AND h.customer_id = $3 AND h.hour >= r.ws AND h.hour < r.we';
+  const edge1 = `${raw.join(' AND ')} AND e."timestamp" >= r.f AND e."timestamp" < r.ws`;
+  const edge2 = `${raw.join(' AND ')} AND e."timestamp" >= r.we AND e."timestamp" <= r.t`;
+
+  let lateral: string;
+  if (meter.aggregateType === 'unique') {
+    const u = uniqueValueSql('e.metadata', prop);
+    lateral = `SELECT NULL::text AS value, count(DISTINCT p.u)::text AS n FROM (
+        SELECT ${u} AS u FROM usage_events e WHERE ${edge1}
+        UNION ALL SELECT ${u} FROM usage_events e WHERE ${edge2}
+        UNION ALL SELECT h.value FROM meter_usage_values h WHERE ${rollup}) p`;
+  } else {
+    const v = numericValueSql('e.metadata', prop);
+    const part = (where: string) => `SELECT count(*) AS n, count(${v}) AS nv, sum(${v}) AS s, min(${v}) AS lo, max(${v}) AS hi FROM usage_events e WHERE ${where}`;
+    let finish: string;
+    switch (meter.aggregateType) {
+      case 'count':
+        finish = 'NULL::text AS value, sum(p.n)::text AS n';
+        break;
+      case 'sum':
+      case 'avg':
+        finish = 'sum(p.s)::text AS value, sum(p.nv)::text AS n';
+        break;
+      case 'max':
+        finish = 'max(p.hi)::text AS value, sum(p.nv)::text AS n';
+        break;
+      case 'min':
+        finish = 'min(p.lo)::text AS value, sum(p.nv)::text AS n';
+        break;
+    }
+    lateral = `SELECT ${finish} FROM (
+        ${part(edge1)}
+        UNION ALL ${part(edge2)}
+        UNION ALL SELECT sum(h.n), sum(h.nv), sum(h.sum), min(h.min), max(h.max) FROM meter_usage_hourly h WHERE ${rollup}) p`;
+  }
+  const text = `SELECT r.i::int AS i, q.value, q.n
+  FROM unnest($6::timestamptz[], $7::timestamptz[], $8::timestamptz[], $9::timestamptz[]) WITH ORDINALITY AS r(f, ws, we, t, i)
+  CROSS JOIN LATERAL (${lateral}) q
+  ORDER BY r.i`;
+  return { text, values };
+}
+
+// Rollup maintenance, shared by ingestion (rows of the statement's INSERT … RETURNING) and the
+// build of a new meter (rows read from usage_events). `source` must yield customer_id,
+// event_name, "timestamp", metadata; `meters` is a FROM item `m` of meters rows.
+// Hourly rows are upserted in key order and the distinct values after them (the values CTE
+// reads the hourly CTE), so concurrent statements lock rollup rows in one global order.
+export function rollupUpsertCtes(opts: { source: string; meterJoin: string; merchant: string; mode: string }): string {
+  const prop = 'm.aggregate_property';
+  return `hit AS (
+    SELECT m.id AS meter_id, s.customer_id, date_trunc('hour', s."timestamp", 'UTC') AS hour,
+           ${numericValueSql('s.metadata', prop)} AS v,
+           CASE WHEN m.aggregate_type = 'unique' THEN ${uniqueValueSql('s.metadata', prop)} END AS u
+      FROM ${opts.source} s JOIN meters m ON ${opts.meterJoin} AND m.event_name = s.event_name AND s.metadata @> m.filter
+  ), up AS (
+    INSERT INTO meter_usage_hourly AS r (merchant_id, mode, meter_id, customer_id, hour, n, nv, sum, min, max)
+    SELECT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, count(*), count(v), sum(v), min(v), max(v)
+      FROM hit GROUP BY meter_id, customer_id, hour ORDER BY meter_id, customer_id, hour
+    ON CONFLICT (merchant_id, mode, meter_id, customer_id, hour) DO UPDATE
+      SET n = r.n + excluded.n, nv = r.nv + excluded.nv, sum = coalesce(r.sum + excluded.sum, r.sum, excluded.sum),
+          min = least(r.min, excluded.min), max = greatest(r.max, excluded.max)
+    RETURNING 1
+  ), uq AS (
+    INSERT INTO meter_usage_values (merchant_id, mode, meter_id, customer_id, hour, value)
+    SELECT DISTINCT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, u
+      FROM hit WHERE u IS NOT NULL AND (SELECT count(*) FROM up) >= 0
+     ORDER BY 3, 4, 5, 6
+    ON CONFLICT DO NOTHING
+  )`;
+}
+
+/**
+ * Builds a new meter's rollups from the raw events already stored (events that arrived before
+ * the meter existed). $1 merchant, $2 mode, $3 meter id, $4 event name. Run under the event
+ * name's exclusive lock (see METER_EVENT_LOCK_CLASS), in the meter's creating transaction.
+ */
+export const BUILD_METER_ROLLUPS_SQL = `
+WITH src AS (
+  SELECT customer_id, event_name, "timestamp", metadata FROM usage_events
+   WHERE merchant_id = $1 AND mode = $2::"Mode" AND event_name = $4
+), ${rollupUpsertCtes({ source: 'src', meterJoin: 'm.merchant_id = $1 AND m.mode = $2::"Mode" AND m.id = $3', merchant: '$1', mode: '$2::"Mode"' })}
+SELECT count(*)::int AS n FROM up`;
+
+/** Takes the exclusive lock of a tenant's event name: $1 merchant, $2 mode, $3 event name. */
+export const LOCK_METER_EVENT_SQL = `SELECT pg_advisory_xact_lock(${METER_EVENT_LOCK_CLASS}, ${meterEventLockKey('$1', '$2::text', '$3')})`;
