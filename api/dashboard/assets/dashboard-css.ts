@@ -2,7 +2,7 @@
 // inline style). Laptop: a side navigation; phone (< 800 px): navigation on top, tables scroll.
 export const DASHBOARD_CSS = `
 :root { --bg:#f6f7f9; --panel:#fff; --ink:#1b1f24; --muted:#5b6570; --line:#dde1e6; --brand:#2952cc; --brand-ink:#fff;
-  --ok:#1a7f37; --warn:#9a6700; --bad:#c62828; --test:#b35900; --focus:#ffbf47; font-size:15px; }
+  --ok:#1a7f37; --warn:#9a6700; --bad:#c62828; --test:#a65200; --focus:#ffbf47; font-size:15px; }
 * { box-sizing:border-box; }
 html, body { margin:0; background:var(--bg); color:var(--ink); font:1rem/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif; }
 a { color:var(--brand); }
