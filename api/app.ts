@@ -91,6 +91,11 @@ export const AREA_ROUTES: RouteRegistrar[] = [
 export interface BillingApp extends Koa<AppState> {
   /** Stops the auth cache listener and flushes rate-limit counts. */
   shutdown(): Promise<void>;
+  /**
+   * Begins a graceful stop: GET /readyz answers 503 `draining` and every response closes its
+   * connection, while requests are still served (src/bin/api.ts drains, then stops accepting).
+   */
+  drain(): void;
   /** Resolves when the auth cache's first LISTEN attempt has settled (see auth-cache.ts). */
   ready(): Promise<void>;
   /** The application router with every route (route tables for docs and the route-wide fuzz test). */
@@ -115,6 +120,8 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
   const lookup = keyLookup(deps.db, authCache);
   const auth = authenticator(deps, lookup, limiter, authFailures);
   app.ready = () => authCache.ready();
+  let draining = false;
+  app.drain = () => void (draining = true);
   app.shutdown = async () => {
     await limiter.close();
     await authCache.close();
@@ -127,7 +134,7 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
   const metrics = deps.metrics ?? createMetrics();
   app.use(observeRequests({ logger, metrics, logRequests: deps.config.logRequests }));
   // /livez, /readyz, /metrics: outside the API router (docs/operations.md).
-  app.use(opsEndpoints({ db: deps.db, temporal: deps.temporal, metrics, metricsToken: deps.config.metricsToken }));
+  app.use(opsEndpoints({ db: deps.db, temporal: deps.temporal, metrics, metricsToken: deps.config.metricsToken, draining: () => draining }));
   app.use(errorEnvelope(deps.log));
   // An address over its failed-authentication budget is refused before its body is read (docs/auth.md).
   app.use(authFailureGate(authFailures, lookup));

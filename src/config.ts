@@ -28,6 +28,13 @@ export interface Config {
   metricsToken: string | null;
   /** How long a payment session stays open before it expires (seconds; docs/checkout.md). */
   paymentSessionLifetimeSeconds: number;
+  /**
+   * On SIGTERM an API answers GET /readyz 503 for this long while it keeps serving, so load
+   * balancers take it out before it stops accepting (SHUTDOWN_DRAIN_SECONDS; docs/operations.md).
+   */
+  shutdownDrainSeconds: number;
+  /** Then how long requests in flight may take before their connections are closed (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceSeconds: number;
   /** How long a request waits for a pooled database connection before 503 (ms). */
   transactionMaxWaitMs: number;
   /** SQL texts each process runs as prepared statements (DB_PREPARED_STATEMENTS; 0: none; docs/database.md). */
@@ -113,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: env.LOG_REQUESTS !== '0',
     metricsToken: env.METRICS_TOKEN || null,
     paymentSessionLifetimeSeconds: int('PAYMENT_SESSION_LIFETIME_SECONDS', 86_400, 60, 30 * 86_400),
+    shutdownDrainSeconds: int('SHUTDOWN_DRAIN_SECONDS', 5, 0, 600),
+    shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 15, 1, 600),
     transactionMaxWaitMs: int('DB_TX_MAX_WAIT_MS', 5_000, 100, 120_000),
     dbPreparedStatements: int('DB_PREPARED_STATEMENTS', DEFAULT_PREPARED_STATEMENTS, 0, 10_000),
     accountingEncryptionKey: env.ACCOUNTING_ENCRYPTION_KEY || undefined,
