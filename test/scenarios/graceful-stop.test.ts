@@ -124,9 +124,10 @@ describe('graceful stop and readiness of the service processes', function () {
     const seen: Array<{ status: number; ok: boolean }> = [];
     let pollersAtReady: string[] = [];
     for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
-      const res = await fetch(`http://127.0.0.1:${metricsPort}/readyz`);
-      const body = (await res.json()) as any;
-      seen.push({ status: res.status, ok: body.checks?.worker?.ok });
+      // A new connection each time: the process blocks its event loop while it bundles workflows,
+      // which can outlast a kept-alive socket's timeout mid-request.
+      const res = await freshGet(`http://127.0.0.1:${metricsPort}/readyz`);
+      seen.push({ status: res.status, ok: res.body.checks?.worker?.ok });
       if (res.status === 200) {
         // Ready: this process's pollers are on the task queue (its identity is pid@host).
         for (let i = 0; i < 20 && pollersAtReady.length === 0; i++) {
