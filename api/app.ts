@@ -6,7 +6,8 @@ import { requestId } from './middleware/request-id';
 import { errorEnvelope } from './middleware/errors';
 import { jsonBody } from './middleware/json-body';
 import { guardPathIds, inputSafety } from './middleware/input-safety';
-import { authenticator, type Auth } from './middleware/auth';
+import { authenticator, keyLookup, type Auth } from './middleware/auth';
+import { clientAddress, parseTrustedProxies } from './middleware/client-address';
 import { createAuthCache } from './middleware/auth-cache';
 import { authFailureGate, createAuthFailureLimiter } from './middleware/auth-failures';
 import { createRateLimiter } from './middleware/rate-limiter';
@@ -90,6 +91,11 @@ export const AREA_ROUTES: RouteRegistrar[] = [
 export interface BillingApp extends Koa<AppState> {
   /** Stops the auth cache listener and flushes rate-limit counts. */
   shutdown(): Promise<void>;
+  /**
+   * Begins a graceful stop: GET /readyz answers 503 `draining` and every response closes its
+   * connection, while requests are still served (src/bin/api.ts drains, then stops accepting).
+   */
+  drain(): void;
   /** Resolves when the auth cache's first LISTEN attempt has settled (see auth-cache.ts). */
   ready(): Promise<void>;
   /** The application router with every route (route tables for docs and the route-wide fuzz test). */
@@ -101,7 +107,8 @@ export type AppBaseDeps = Omit<AppDeps, 'authCache' | 'workflows'> & Partial<Pic
 
 export function createApp(baseDeps: AppBaseDeps): BillingApp {
   const app = new Koa<AppState>() as BillingApp;
-  app.proxy = process.env.TRUST_PROXY === '1';
+  const trustedProxies = parseTrustedProxies(baseDeps.config.trustedProxies.join(','));
+  app.proxy = trustedProxies !== null;
   const authCache = createAuthCache({ databaseUrl: baseDeps.config.databaseUrl, log: baseDeps.log });
   const limiter = createRateLimiter(baseDeps.db, {
     limit: baseDeps.config.rateLimitRequests,
@@ -110,22 +117,27 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
   });
   const deps: AppDeps = { ...baseDeps, authCache, workflows: baseDeps.workflows ?? createWorkflowClients(baseDeps.temporal) };
   const authFailures = createAuthFailureLimiter({ limit: deps.config.authFailureLimit, windowSeconds: deps.config.authFailureWindowSeconds });
-  const auth = authenticator(deps, authCache, limiter, authFailures);
+  const lookup = keyLookup(deps.db, authCache);
+  const auth = authenticator(deps, lookup, limiter, authFailures);
   app.ready = () => authCache.ready();
+  let draining = false;
+  app.drain = () => void (draining = true);
   app.shutdown = async () => {
     await limiter.close();
     await authCache.close();
   };
 
   app.use(requestId());
+  // ctx.ip is the client behind a trusted load balancer, else the peer (docs/operations.md).
+  if (trustedProxies) app.use(clientAddress(trustedProxies));
   const logger = deps.logger ?? createLogger({ service: 'api', level: process.env.LOG_FILE ? undefined : 'silent' });
   const metrics = deps.metrics ?? createMetrics();
   app.use(observeRequests({ logger, metrics, logRequests: deps.config.logRequests }));
   // /livez, /readyz, /metrics: outside the API router (docs/operations.md).
-  app.use(opsEndpoints({ db: deps.db, temporal: deps.temporal, metrics, metricsToken: deps.config.metricsToken }));
+  app.use(opsEndpoints({ db: deps.db, temporal: deps.temporal, metrics, metricsToken: deps.config.metricsToken, draining: () => draining }));
   app.use(errorEnvelope(deps.log));
   // An address over its failed-authentication budget is refused before its body is read (docs/auth.md).
-  app.use(authFailureGate(authFailures, authCache));
+  app.use(authFailureGate(authFailures, lookup));
   // The merchant dashboard's pages (/dashboard/…): url-encoded forms, so before the JSON parser.
   app.use(dashboardApp(deps) as unknown as Koa.Middleware<AppState>);
   app.use(jsonBody(deps.config.bodyLimitBytes));

@@ -1,6 +1,7 @@
 // Endpoints for orchestrators and monitoring, outside the API's router (they are not part of the
 // merchant API): GET /livez (the process serves HTTP), GET /readyz (PostgreSQL and Temporal both
-// answer; 503 with the failing check otherwise), GET /metrics (Prometheus text; a bearer token when
+// answer; 503 with the failing check otherwise, and 503 `draining` while the process stops, see
+// src/bin/api.ts), GET /metrics (Prometheus text; a bearer token when
 // METRICS_TOKEN is set). GET /healthz stays as it was (api/routes/health.ts). docs/operations.md.
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../src/db/client';
@@ -18,14 +19,22 @@ function bearerMatches(header: string, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export function opsEndpoints(deps: { db: Db; temporal: TemporalProvider; metrics: Metrics; metricsToken: string | null }): Middleware {
+export function opsEndpoints(deps: { db: Db; temporal: TemporalProvider; metrics: Metrics; metricsToken: string | null; draining?: () => boolean }): Middleware {
   return async (ctx, next) => {
+    // A stopping process tells keep-alive clients to reconnect elsewhere.
+    const draining = deps.draining?.() ?? false;
+    if (draining) ctx.set('Connection', 'close');
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     switch (ctx.path) {
       case '/livez':
         ctx.body = { status: 'ok', uptime_seconds: Math.round(process.uptime()) };
         return;
       case '/readyz': {
+        if (draining) {
+          ctx.status = 503;
+          ctx.body = { status: 'draining', checks: {} };
+          return;
+        }
         const r = await readiness(deps);
         ctx.status = r.ready ? 200 : 503;
         ctx.body = { status: r.ready ? 'ready' : 'not_ready', checks: r.checks };

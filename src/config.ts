@@ -15,6 +15,11 @@ export interface Config {
   /** Failed authentications allowed per client address in each window before 429 (docs/auth.md). */
   authFailureLimit: number;
   authFailureWindowSeconds: number;
+  /**
+   * Load balancers and proxies whose forwarding headers name the client (TRUSTED_PROXIES: addresses
+   * and CIDR ranges, comma separated; default none). docs/operations.md "Behind a load balancer".
+   */
+  trustedProxies: string[];
   idempotencyRetentionHours: number;
   temporalUiPort: number;
   dataDir: string;
@@ -23,6 +28,13 @@ export interface Config {
   metricsToken: string | null;
   /** How long a payment session stays open before it expires (seconds; docs/checkout.md). */
   paymentSessionLifetimeSeconds: number;
+  /**
+   * On SIGTERM an API answers GET /readyz 503 for this long while it keeps serving, so load
+   * balancers take it out before it stops accepting (SHUTDOWN_DRAIN_SECONDS; docs/operations.md).
+   */
+  shutdownDrainSeconds: number;
+  /** Then how long requests in flight may take before their connections are closed (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceSeconds: number;
   /** How long a request waits for a pooled database connection before 503 (ms). */
   transactionMaxWaitMs: number;
   /** SQL texts each process runs as prepared statements (DB_PREPARED_STATEMENTS; 0: none; docs/database.md). */
@@ -75,6 +87,17 @@ function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return n;
 }
 
+function trustedProxies(env: NodeJS.ProcessEnv): string[] {
+  if (env.TRUST_PROXY) {
+    // The earlier setting trusted forwarding headers from any peer, so any client could pick its address.
+    throw new Error('TRUST_PROXY is no longer read: list your load balancers in TRUSTED_PROXIES (addresses or CIDR ranges, comma separated)');
+  }
+  return (env.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const int = (name: string, fallback: number, min: number, max: number) => readInt(env, name, fallback, min, max);
   const port = int('PORT', 3000, 0, 65535);
@@ -90,12 +113,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 1, 1, 3600),
     authFailureLimit: int('AUTH_FAILURE_LIMIT', 20, 1, 100_000_000),
     authFailureWindowSeconds: int('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 3600),
+    trustedProxies: trustedProxies(env),
     idempotencyRetentionHours: int('IDEMPOTENCY_RETENTION_HOURS', 24, 1, 24 * 90),
     temporalUiPort: int('TEMPORAL_UI_PORT', 8233, 1, 65535),
     dataDir: env.BILLING_DATA_DIR || '.data',
     logRequests: env.LOG_REQUESTS !== '0',
     metricsToken: env.METRICS_TOKEN || null,
     paymentSessionLifetimeSeconds: int('PAYMENT_SESSION_LIFETIME_SECONDS', 86_400, 60, 30 * 86_400),
+    shutdownDrainSeconds: int('SHUTDOWN_DRAIN_SECONDS', 5, 0, 600),
+    shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 15, 1, 600),
     transactionMaxWaitMs: int('DB_TX_MAX_WAIT_MS', 5_000, 100, 120_000),
     dbPreparedStatements: int('DB_PREPARED_STATEMENTS', DEFAULT_PREPARED_STATEMENTS, 0, 10_000),
     accountingEncryptionKey: env.ACCOUNTING_ENCRYPTION_KEY || undefined,

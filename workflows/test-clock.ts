@@ -16,7 +16,10 @@ import {
 
 const { notifyClockSubscriptions, completeClockAdvance } = proxyActivities<SubscriptionActivities>({
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '1 minute',
+  // Short, so that after a Temporal outage (heartbeats cannot arrive) the attempt is retried as
+  // soon as the server is back rather than a minute after the outage began. The activity
+  // heartbeats after every batch of signals; only the options change, so histories replay.
+  heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 

@@ -6,17 +6,20 @@
 // parsed before the key is checked, because which key kinds a route accepts is the route's
 // business (auth() runs per route) and input errors are answered the same with or without a key;
 // the cost is bounded instead: after `limit` failed authentications in a window, an address gets
-// 429 rate_limited at once, before its body is read and without a database read, for the rest of
-// the window. A request with a key this process already knows to be valid (the auth cache) passes
-// even from a blocked address, so one bad client behind a shared NAT does not lock out the others.
+// 429 rate_limited at once, before its body is read, for the rest of the window. A valid key is
+// never refused because of other clients' failures at its address (a NAT, an office proxy, a load
+// balancer that is not in TRUSTED_PROXIES): a well-formed key from a blocked address is looked up
+// before the body is read (the auth cache, else one indexed read) and passes when it is valid.
+// What a blocked address can still cost is that one read per well-formed key; requests without a
+// well-formed key are refused with no database read.
 //
 // Counting is per process and in memory (no database write per failure, which would let the
 // attacker make us write): with N API processes an address gets at most N × limit failures per
 // window. At most `maxClients` addresses are tracked; when full, expired windows are dropped
 // first, then the oldest entries.
 import { errors } from '../../src/errors';
-import { hashKey } from '../../src/domain/api-keys/key-material';
-import type { AuthCache } from './auth-cache';
+import { hashKey, hashesEqual, parseKey } from '../../src/domain/api-keys/key-material';
+import type { KeyLookup } from './auth';
 import type { AppContext, Middleware } from '../context';
 
 interface Window {
@@ -62,22 +65,24 @@ export function createAuthFailureLimiter(opts: { limit: number; windowSeconds: n
   };
 }
 
-/** The address failures are counted for: the peer address (or X-Forwarded-For with TRUST_PROXY=1, as Koa's ctx.ip). */
+/** The address failures are counted for: ctx.ip, the peer or the client behind a trusted proxy (client-address.ts). */
 export function clientOf(ctx: AppContext): string {
   return ctx.ip || 'unknown';
 }
 
 /**
  * Before the body is read: an address over its failure budget gets 429 on API routes, unless its
- * request carries a key the auth cache knows to be valid.
+ * request carries a valid key.
  */
-export function authFailureGate(limiter: AuthFailureLimiter, cache: AuthCache): Middleware {
+export function authFailureGate(limiter: AuthFailureLimiter, lookup: KeyLookup): Middleware {
   return async (ctx, next) => {
     if (!ctx.path.startsWith('/v1/')) return next();
     const wait = limiter.blockedFor(clientOf(ctx));
     if (wait > 0) {
       const presented = /^Bearer +([^\s]+)$/i.exec(ctx.get('Authorization'))?.[1];
-      if (!presented || !cache.get(hashKey(presented))) {
+      const hash = presented && parseKey(presented) ? hashKey(presented) : undefined;
+      const key = hash ? await lookup(hash) : undefined;
+      if (!key || !hashesEqual(key.keyHash, hash!)) {
         throw errors.rateLimited(`Too many failed authentications from this address; retry in ${wait} s.`, undefined, { 'Retry-After': String(wait) });
       }
     }

@@ -36,10 +36,11 @@ interface KeyRow {
 /** The `auth()` middleware factory every route registrar receives. */
 export type Auth = ReturnType<typeof authenticator>;
 
-export function authenticator(deps: AppDeps, cache: AuthCache, limiter: RateLimiter, failures?: AuthFailureLimiter) {
-  const { db } = deps;
+/** Finds the key with this hash: the auth cache, else one indexed read (which fills the cache). */
+export type KeyLookup = (hash: string) => Promise<CachedKey | undefined>;
 
-  async function lookup(hash: string): Promise<CachedKey | undefined> {
+export function keyLookup(db: AppDeps['db'], cache: AuthCache): KeyLookup {
+  return async function lookup(hash) {
     const cached = cache.get(hash);
     if (cached) return cached;
     const rows = await db.$queryRaw<KeyRow[]>`
@@ -61,7 +62,11 @@ export function authenticator(deps: AppDeps, cache: AuthCache, limiter: RateLimi
     };
     cache.set(hash, value);
     return value;
-  }
+  };
+}
+
+export function authenticator(deps: AppDeps, lookup: KeyLookup, limiter: RateLimiter, failures?: AuthFailureLimiter) {
+  const { db } = deps;
 
   return function auth(opts: AuthOptions = {}): Middleware {
     return async (ctx, next) => {

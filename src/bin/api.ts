@@ -28,12 +28,22 @@ async function main(): Promise<void> {
   const app = createApp({ db, config: { ...config, databaseUrl }, temporal, gateways, log, logger: obs.logger, metrics: obs.metrics });
   const http = await listen(app, config.port);
   log(`API listening on http://localhost:${http.port} (liveness /livez, readiness /readyz, metrics /metrics)`);
+  // SIGTERM: /readyz answers 503 for SHUTDOWN_DRAIN_SECONDS while requests are still served (the
+  // load balancer takes the process out), then the listener closes and requests in flight finish
+  // (up to SHUTDOWN_GRACE_SECONDS). A second signal ends the drain period at once.
   let stopping = false;
+  let endDrain: (() => void) | undefined;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) return endDrain?.();
     stopping = true;
-    log(`${signal}: draining HTTP`);
-    await http.close();
+    app.drain();
+    log(`${signal}: draining for ${config.shutdownDrainSeconds} s (GET /readyz answers 503), then closing the listener`);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, config.shutdownDrainSeconds * 1000);
+      endDrain = () => (clearTimeout(timer), resolve());
+    });
+    log('closing the listener; finishing requests in flight');
+    await http.close(config.shutdownGraceSeconds * 1000);
     await app.shutdown();
     await temporal.close();
     await db.$disconnect();

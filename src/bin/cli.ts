@@ -16,7 +16,12 @@
 //         [--allow-update-billing-details …] [--allow-pay-invoices …] [--show-invoice-history …]
 //         [--return-url URL] [--json]
 //   billing migrate
+//   billing --version; billing [COMMAND] --help
+// The command line is parsed and checked before anything else: an unknown command or option is a
+// usage error (exit 2) that never opens the database; a command that fails exits 1.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, DEFAULT_DATABASE_URL } from '../config';
 import { createDb, type Db } from '../db/client';
@@ -46,24 +51,51 @@ function asText(value: Record<string, unknown>): string {
     .join('\n');
 }
 
-const USAGE = `usage:
-  billing merchants create --name NAME [--currency ISK] [--json]
-  billing merchants list [--json]
-  billing merchants go-live MERCHANT_ID
-  billing keys create --merchant MERCHANT_ID --type secret|publishable --mode test|live [--label LABEL] [--json]
-  billing keys list --merchant MERCHANT_ID [--json]
-  billing keys revoke --merchant MERCHANT_ID KEY_ID
-  billing origins add|remove|list --merchant MERCHANT_ID [ORIGIN]
-  billing redirect-domains add|remove|list --merchant MERCHANT_ID [DOMAIN]
-  billing users create --merchant MERCHANT_ID --email EMAIL --role owner|developer|finance|read_only [--name NAME] [--password-stdin] [--json]
-  billing users list --merchant MERCHANT_ID [--json]
-  billing merchants details MERCHANT_ID [--legal-name NAME] [--kennitala KT] [--vat-number NO] [--address-line1 …]
+/** Every command and its usage; the CLI parses and checks a command line against these before it opens the database. */
+const COMMANDS: Record<string, string> = {
+  'merchants create': 'billing merchants create --name NAME [--currency ISK] [--json]',
+  'merchants list': 'billing merchants list [--json]',
+  'merchants go-live': 'billing merchants go-live MERCHANT_ID',
+  'merchants details': `billing merchants details MERCHANT_ID [--legal-name NAME] [--kennitala KT] [--vat-number NO] [--address-line1 …]
         [--address-line2 …] [--postal-code …] [--city …] [--country CC] [--support-email EMAIL] [--json]
-  billing portal settings MERCHANT_ID [--allow-cancel true|false] [--allow-update-payment-methods true|false]
+        (shows them; given options set them, '' clears one)`,
+  'keys create': 'billing keys create --merchant MERCHANT_ID --type secret|publishable --mode test|live [--label LABEL] [--json]',
+  'keys list': 'billing keys list --merchant MERCHANT_ID [--json]',
+  'keys revoke': 'billing keys revoke --merchant MERCHANT_ID KEY_ID',
+  'origins add': 'billing origins add --merchant MERCHANT_ID ORIGIN   (embedded checkout origins)',
+  'origins remove': 'billing origins remove --merchant MERCHANT_ID ORIGIN',
+  'origins list': 'billing origins list --merchant MERCHANT_ID',
+  'redirect-domains add': 'billing redirect-domains add --merchant MERCHANT_ID DOMAIN   (hosted checkout return URLs)',
+  'redirect-domains remove': 'billing redirect-domains remove --merchant MERCHANT_ID DOMAIN',
+  'redirect-domains list': 'billing redirect-domains list --merchant MERCHANT_ID',
+  'users create': 'billing users create --merchant MERCHANT_ID --email EMAIL --role owner|developer|finance|read_only [--name NAME] [--password-stdin] [--json]',
+  'users list': 'billing users list --merchant MERCHANT_ID [--json]',
+  'portal settings': `billing portal settings MERCHANT_ID [--allow-cancel true|false] [--allow-update-payment-methods true|false]
         [--allow-update-billing-details true|false] [--allow-pay-invoices true|false]
-        [--show-invoice-history true|false] [--return-url URL] [--json]
-  billing migrate
+        [--show-invoice-history true|false] [--return-url URL] [--json]`,
+  migrate: 'billing migrate   (applies database migrations)',
+};
+
+const USAGE = `usage:
+${Object.values(COMMANDS)
+  .map((u) => `  ${u}`)
+  .join('\n')}
+  billing --version
+  billing [COMMAND] --help
 environment: DATABASE_URL (default ${DEFAULT_DATABASE_URL})`;
+
+/** The command a command line names ('keys create', 'migrate'), or null. */
+function commandOf(positionals: string[]): string | null {
+  const [area, action] = positionals;
+  if (area === 'migrate') return 'migrate';
+  const name = `${area} ${action}`;
+  return Object.hasOwn(COMMANDS, name) ? name : null;
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
 
 class UsageError extends Error {}
 
@@ -84,30 +116,55 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const OPTIONS = {
+  name: { type: 'string' },
+  currency: { type: 'string' },
+  merchant: { type: 'string' },
+  type: { type: 'string' },
+  mode: { type: 'string' },
+  label: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  'password-stdin': { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+  ...DETAIL_OPTIONS,
+  ...SETTING_OPTIONS,
+} as const;
+
+function usageError(message: string, usage = USAGE): number {
+  process.stderr.write(`error: ${message}\n${usage}\n`);
+  return 2;
+}
+
+/**
+ * Runs one command line and returns the exit code: 0 done, 1 the command failed, 2 a usage error.
+ * The command line is parsed and checked first: only a known command opens the database (and
+ * applies migrations).
+ */
 export async function runCli(argv: string[], env = process.env): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      currency: { type: 'string' },
-      merchant: { type: 'string' },
-      type: { type: 'string' },
-      mode: { type: 'string' },
-      label: { type: 'string' },
-      email: { type: 'string' },
-      role: { type: 'string' },
-      'password-stdin': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      ...DETAIL_OPTIONS,
-      ...SETTING_OPTIONS,
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
+  } catch (err) {
+    return usageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.version) {
+    process.stdout.write(`billing ${version()}\n`);
+    return 0;
+  }
   const [area, action, arg] = positionals;
-  if (values.help || !area) {
+  const command = area ? commandOf(positionals) : null;
+  if (!area) {
     process.stdout.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
+  }
+  if (!command) return usageError(`unknown command: ${positionals.join(' ')}`);
+  if (values.help) {
+    process.stdout.write(`usage:\n  ${COMMANDS[command]}\n`);
+    return 0;
   }
   const config = loadConfig(env);
   const url = await prepareDatabase(config.databaseUrl, () => undefined);
@@ -222,14 +279,11 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
         users.map((u) => `${u.id}  ${u.role.padEnd(9)} ${u.email}${u.totpEnabledAt ? '  (two-step)' : ''}`).join('\n') || '(no users)',
       );
     } else {
-      throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+      throw new Error(`command ${command} is listed but not handled`);
     }
     return 0;
   } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
-      return 2;
-    }
+    if (err instanceof UsageError) return usageError(err.message, `usage:\n  ${COMMANDS[command]}`);
     process.stderr.write(`error: ${err instanceof ApiError ? `${err.message}${err.param ? ` (${err.param})` : ''}` : (err as Error).message}\n`);
     return 1;
   } finally {

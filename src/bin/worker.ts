@@ -29,11 +29,18 @@ async function main(): Promise<void> {
   const sdkMetrics = installTemporalRuntime(obs.logger);
   if (sdkMetrics) log(`Temporal SDK worker metrics on http://${sdkMetrics}/metrics`);
   const metricsPort = process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : null;
-  const metricsServer = metricsPort
-    ? await serveWorkerMetrics({ port: metricsPort, metrics: obs.metrics, metricsToken: config.metricsToken, ready: () => readiness({ db, temporal }) })
-    : null;
+  // Ready means polling: /readyz answers 503 (check `worker`) until every Temporal worker of this
+  // process runs its poll loops (after the workflow bundle is built), and again once it stops.
+  let worker: Awaited<ReturnType<typeof createBillingWorker>> | undefined;
+  const ready = async () => {
+    const r = await readiness({ db, temporal });
+    const states = worker?.workers.map((w) => w.getState()) ?? ['STARTING'];
+    const polling = states.every((s) => s === 'RUNNING');
+    return { ready: r.ready && polling, checks: { ...r.checks, worker: { ok: polling, states, task_queue: config.taskQueue } } };
+  };
+  const metricsServer = metricsPort ? await serveWorkerMetrics({ port: metricsPort, metrics: obs.metrics, metricsToken: config.metricsToken, ready }) : null;
   if (metricsPort) log(`worker metrics on http://localhost:${metricsPort}/metrics (liveness /livez, readiness /readyz)`);
-  const worker = await createBillingWorker({ db, config, gateways, log, metrics: obs.metrics, address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  worker = await createBillingWorker({ db, config, gateways, log, metrics: obs.metrics, address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const { shards, cachedWorkflowsPerShard } = worker.settings;
   log(
     `worker polling task queue "${config.taskQueue}" at ${address}: ${shards} Temporal worker(s) (WORKER_SHARDS), ` +
@@ -44,7 +51,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`${signal}: letting running activities finish`);
-    await worker.shutdown();
+    await worker?.shutdown();
     metricsServer?.close();
     await temporal.close();
     await db.$disconnect();

@@ -1,5 +1,12 @@
-// A lazily connected Temporal client shared by the API process.
-import { Client, Connection } from '@temporalio/client';
+// A lazily connected Temporal client shared by the API process, which knows when Temporal is down.
+//
+// Fast failure (docs/operations.md "When Temporal is down"): the SDK's default gRPC retries add
+// up to about 20 s per call, which a request would wait out before its 503. Here a call is retried
+// at most twice (about 0.5 s), and an UNAVAILABLE answer, a failed connect or a failed health
+// check marks Temporal down: from then on client() rejects at once (callers answer 503 with
+// Retry-After, or leave a start to the reconciler) while a probe asks the health service every
+// PROBE_INTERVAL_MS; the first SERVING answer marks it up again.
+import { Client, Connection, defaultGrpcRetryOptions, isRetryableError, makeGrpcRetryInterceptor } from '@temporalio/client';
 
 export interface TemporalProvider {
   client(): Promise<Client>;
@@ -9,23 +16,83 @@ export interface TemporalProvider {
   readonly address: string;
   readonly namespace: string;
   readonly taskQueue: string;
+  /** Since when Temporal is known to be down (epoch ms), or null. */
+  downSince(): number | null;
+}
+
+/** How often a provider that saw Temporal down probes its health service. */
+export const PROBE_INTERVAL_MS = 500;
+/** Attempts per call (the first and two retries, 100 ms and 170 ms apart). */
+const CALL_ATTEMPTS = 3;
+const CONNECT_TIMEOUT_MS = 2000;
+const GRPC_UNAVAILABLE = 14;
+
+export class TemporalDownError extends Error {
+  constructor(since: number) {
+    super(`Temporal has not answered since ${new Date(since).toISOString()}`);
+    this.name = 'TemporalDownError';
+  }
 }
 
 export function createTemporalProvider(opts: { address: string; namespace: string; taskQueue: string }): TemporalProvider {
   let connecting: Promise<Connection> | undefined;
   let clientPromise: Promise<Client> | undefined;
+  let downSince: number | null = null;
+  let probe: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const markUp = () => {
+    downSince = null;
+    clearTimeout(probe);
+    probe = undefined;
+  };
+  const markDown = () => {
+    downSince ??= Date.now();
+    if (!probe && !closed) {
+      probe = setTimeout(() => {
+        probe = undefined;
+        void check(PROBE_INTERVAL_MS * 2).then((ok) => (ok ? markUp() : markDown()));
+      }, PROBE_INTERVAL_MS);
+      probe.unref();
+    }
+  };
+  const retry = defaultGrpcRetryOptions({ maxAttempts: CALL_ATTEMPTS });
   const connection = (): Promise<Connection> => {
-    connecting ??= Connection.connect({ address: opts.address }).catch((err: unknown) => {
+    connecting ??= Connection.connect({
+      address: opts.address,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      interceptors: [
+        makeGrpcRetryInterceptor({
+          delayFunction: retry.delayFunction,
+          retryableDecider(attempt, status) {
+            if (status.code === GRPC_UNAVAILABLE) markDown();
+            return downSince === null && attempt < CALL_ATTEMPTS && isRetryableError(status);
+          },
+        }),
+      ],
+    }).catch((err: unknown) => {
       connecting = undefined; // retry on next use
+      markDown();
       throw err;
     });
     return connecting;
+  };
+  const check = async (timeoutMs: number): Promise<boolean> => {
+    try {
+      const conn = await withTimeout(connection(), timeoutMs);
+      const res = await withTimeout(conn.healthService.check({}), timeoutMs);
+      return res.status === 1; // SERVING
+    } catch {
+      return false;
+    }
   };
   return {
     address: opts.address,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
+    downSince: () => downSince,
     client() {
+      if (downSince !== null) return Promise.reject(new TemporalDownError(downSince));
       clientPromise ??= connection()
         .then((c) => new Client({ connection: c, namespace: opts.namespace }))
         .catch((err: unknown) => {
@@ -35,15 +102,14 @@ export function createTemporalProvider(opts: { address: string; namespace: strin
       return clientPromise;
     },
     async healthy(timeoutMs = 2000) {
-      try {
-        const conn = await withTimeout(connection(), timeoutMs);
-        const res = await withTimeout(conn.healthService.check({}), timeoutMs);
-        return res.status === 1; // SERVING
-      } catch {
-        return false;
-      }
+      const ok = await check(timeoutMs);
+      if (ok) markUp();
+      else markDown();
+      return ok;
     },
     async close() {
+      closed = true;
+      markUp();
       const pending = connecting;
       connecting = undefined;
       clientPromise = undefined;

@@ -7,7 +7,7 @@ import { call, expectError } from '../support/api';
 
 const bin = path.resolve(__dirname, '..', '..', '..', 'bin', 'billing.js');
 
-function billing(env: TestEnv, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function billing(env: Pick<TestEnv, 'databaseUrl'>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: env.databaseUrl } });
     let stdout = '';
@@ -84,5 +84,41 @@ describe('billing CLI', function () {
     const missingMerchant = await billing(env, ['keys', 'list', '--merchant', 'merch_nope']);
     assert.equal(missingMerchant.code, 1);
     assert.match(missingMerchant.stderr, /no such merchant/);
+  });
+
+  it('parses first: usage errors, --help and --version never open the database', async () => {
+    // Nothing listens here: a command that opened the database would fail with exit code 1.
+    const nowhere = { databaseUrl: 'postgresql://postgres@127.0.0.1:1/none' };
+    const unknown = await billing(nowhere, ['frobnicate', 'everything']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown command: frobnicate everything/);
+    assert.match(unknown.stderr, /usage:/);
+    assert.doesNotMatch(unknown.stderr, /PostgreSQL/);
+    const unknownOption = await billing(nowhere, ['merchants', 'list', '--frobnicate']);
+    assert.equal(unknownOption.code, 2);
+    assert.match(unknownOption.stderr, /--frobnicate/);
+    assert.match(unknownOption.stderr, /usage:/);
+    const missingValue = await billing(nowhere, ['keys', 'create', '--merchant']);
+    assert.equal(missingValue.code, 2);
+    const version = await billing(nowhere, ['--version']);
+    assert.equal(version.code, 0);
+    assert.match(version.stdout, /^billing \d+\.\d+\.\d+\n$/);
+    const help = await billing(nowhere, ['keys', 'create', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /billing keys create --merchant MERCHANT_ID --type secret\|publishable/);
+    assert.doesNotMatch(help.stdout, /users create/, 'the help of one command');
+    const all = await billing(nowhere, ['--help']);
+    assert.equal(all.code, 0);
+    assert.match(all.stdout, /billing users create/);
+    assert.match(all.stdout, /billing --version/);
+    // A known command does open the database, and says why it could not.
+    const known = await billing(nowhere, ['merchants', 'list']);
+    assert.equal(known.code, 1);
+  });
+
+  it('a usage error of a known command shows that command', async () => {
+    const noMerchant = await billing(env, ['keys', 'create', '--type', 'secret', '--mode', 'test']);
+    assert.equal(noMerchant.code, 2);
+    assert.match(noMerchant.stderr, /--merchant MERCHANT_ID is required\nusage:\n {2}billing keys create/);
   });
 });

@@ -22,6 +22,9 @@ async function clockTimeOf(scope: RequestScope, sub: Subscription): Promise<stri
   return clock?.frozenTime.toISOString() ?? null;
 }
 
+/** A 503 of an unreachable Temporal: the client layer probes it every half second (src/temporal/client.ts). */
+const RETRY_AFTER = { 'Retry-After': '2' };
+
 export async function sendSubscriptionCommand(
   deps: CommandDeps,
   scope: RequestScope,
@@ -34,12 +37,12 @@ export async function sendSubscriptionCommand(
   try {
     outcome = await deps.workflows.subscription.command(ref, command, scope.requestKey);
   } catch (err) {
-    if (err instanceof TemporalUnavailableError) throw errors.serviceUnavailable('The workflow service is unavailable; retry shortly');
+    if (err instanceof TemporalUnavailableError) throw errors.serviceUnavailable('The workflow service is unavailable; retry shortly', undefined, RETRY_AFTER);
     // 503 only when Temporal is unreachable, timing out or overloaded (the update id makes the
     // retry apply once); anything else is unexpected: rethrown, it becomes a logged 500.
     if (!isTemporalUnavailable(err)) throw err;
     deps.log(`subscription ${sub.id}: command ${command.kind}: Temporal unavailable: ${(err as Error).message}`);
-    throw errors.serviceUnavailable('The subscription could not be changed right now; retry shortly');
+    throw errors.serviceUnavailable('The subscription could not be changed right now; retry shortly', undefined, RETRY_AFTER);
   }
   switch (outcome.kind) {
     case 'applied':
@@ -49,6 +52,6 @@ export async function sendSubscriptionCommand(
     case 'refused':
       throw refusalError(outcome.refusal);
     case 'failed':
-      throw errors.serviceUnavailable('The subscription could not be changed right now; retry shortly');
+      throw errors.serviceUnavailable('The subscription could not be changed right now; retry shortly', undefined, RETRY_AFTER);
   }
 }
