@@ -4,7 +4,7 @@
 // METRICS_TOKEN is set). GET /healthz stays as it was (api/routes/health.ts). docs/operations.md.
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../src/db/client';
-import { readiness } from '../src/runtime/readiness';
+import { readiness, type InFlightReading } from '../src/runtime/readiness';
 import type { Metrics } from '../src/observability/metrics';
 import type { TemporalProvider } from '../src/temporal/client';
 import { errorBody, errors } from '../src/errors';
@@ -18,7 +18,7 @@ function bearerMatches(header: string, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export function opsEndpoints(deps: { db: Db; temporal: TemporalProvider; metrics: Metrics; metricsToken: string | null }): Middleware {
+export function opsEndpoints(deps: { db: Db; temporal: TemporalProvider; metrics: Metrics; metricsToken: string | null; inFlight?: () => InFlightReading }): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     switch (ctx.path) {
@@ -28,7 +28,7 @@ export function opsEndpoints(deps: { db: Db; temporal: TemporalProvider; metrics
       case '/readyz': {
         const r = await readiness(deps);
         ctx.status = r.ready ? 200 : 503;
-        ctx.body = { status: r.ready ? 'ready' : 'not_ready', checks: r.checks };
+        ctx.body = { status: r.ready ? 'ready' : 'not_ready', checks: r.checks, saturated: r.saturated };
         return;
       }
       case '/metrics': {
