@@ -18,7 +18,12 @@ async function main(): Promise<void> {
   const loaded = loadConfig();
   const config = { ...loaded, accountingEncryptionKey: resolveAccountingKey(loaded, log) };
   const databaseUrl = await prepareDatabase(config.databaseUrl, log);
-  const db = createDb(databaseUrl, { poolSize: config.apiDbPoolSize, connectTimeoutMs: config.transactionMaxWaitMs, preparedStatements: config.dbPreparedStatements });
+  const db = createDb(databaseUrl, {
+    applicationName: 'billing-api',
+    poolSize: config.apiDbPoolSize,
+    connectTimeoutMs: config.transactionMaxWaitMs,
+    preparedStatements: config.dbPreparedStatements,
+  });
   const temporal = createTemporalProvider({
     address: config.temporalAddress ?? '127.0.0.1:7233',
     namespace: config.temporalNamespace,

@@ -19,7 +19,12 @@ async function main(): Promise<void> {
   const loaded = loadConfig();
   const config = { ...loaded, accountingEncryptionKey: resolveAccountingKey(loaded, log) };
   const databaseUrl = await prepareDatabase(config.databaseUrl, log);
-  const db = createDb(databaseUrl, { poolSize: config.workerDbPoolSize, connectTimeoutMs: config.transactionMaxWaitMs, preparedStatements: config.dbPreparedStatements });
+  const db = createDb(databaseUrl, {
+    applicationName: 'billing-worker',
+    poolSize: config.workerDbPoolSize,
+    connectTimeoutMs: config.transactionMaxWaitMs,
+    preparedStatements: config.dbPreparedStatements,
+  });
   obs.metrics.watchPool('worker', () => poolUse(db));
   const address = config.temporalAddress ?? '127.0.0.1:7233';
   const temporal = createTemporalProvider({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });

@@ -13,6 +13,8 @@ export interface DbOptions {
    * PoolExhaustedError (ms; the API passes DB_TX_MAX_WAIT_MS). Default 10 s; never unbounded.
    */
   connectTimeoutMs?: number;
+  /** PostgreSQL's application_name of this pool's sessions (pg_stat_activity tells the pools apart). */
+  applicationName?: string;
   /** SQL texts this pool runs as prepared statements (./statement-names.ts; DB_PREPARED_STATEMENTS); 0: none. */
   preparedStatements?: number;
 }
@@ -79,6 +81,7 @@ export function createDb(databaseUrl: string, opts: DbOptions = {}): Db {
     options: '-c TimeZone=UTC',
     Client: clientClass(namer),
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
   });
   const adapter = new PrismaPg(
     pool,

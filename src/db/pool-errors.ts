@@ -8,6 +8,7 @@
 const PATTERNS = [
   /Unable to start a transaction in the given time/i,
   /timeout exceeded when trying to connect/i,
+  /Connection terminated due to connection timeout/i,
   /too many clients already/i,
   /remaining connection slots are reserved/i,
   /the database system is (starting up|shutting down)/i,

@@ -70,8 +70,8 @@ describe('pool exhaustion and back-pressure', function () {
     const log: string[] = [];
 
     before(async () => {
-      db = createDb(env.config.databaseUrl!, { poolSize: POOL, connectTimeoutMs: 400 });
-      app = createApp({ db, config: { ...env.config, transactionMaxWaitMs: 400 }, temporal: env.temporal, gateways: env.gateways, log: (l) => void log.push(l) });
+      db = createDb(env.config.databaseUrl!, { poolSize: POOL, connectTimeoutMs: 1500 });
+      app = createApp({ db, config: { ...env.config, transactionMaxWaitMs: 1500 }, temporal: env.temporal, gateways: env.gateways, log: (l) => void log.push(l) });
       http = await listen(app, 0, '127.0.0.1');
       baseUrl = `http://127.0.0.1:${http.port}`;
     });
