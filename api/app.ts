@@ -4,6 +4,8 @@ import Router from '@koa/router';
 import type { AppDeps, AppState } from './context';
 import { requestId } from './middleware/request-id';
 import { errorEnvelope } from './middleware/errors';
+import { createInFlightGate } from './middleware/in-flight';
+import { poolUse } from '../src/db/client';
 import { jsonBody } from './middleware/json-body';
 import { guardPathIds, inputSafety } from './middleware/input-safety';
 import { authenticator, keyLookup, type Auth } from './middleware/auth';
@@ -115,7 +117,14 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
     windowSeconds: baseDeps.config.rateLimitWindowSeconds,
     log: baseDeps.log,
   });
-  const deps: AppDeps = { ...baseDeps, authCache, workflows: baseDeps.workflows ?? createWorkflowClients(baseDeps.temporal) };
+  const logger = baseDeps.logger ?? createLogger({ service: 'api', level: process.env.LOG_FILE ? undefined : 'silent' });
+  const metrics = baseDeps.metrics ?? createMetrics();
+  // Back-pressure: requests beyond API_MAX_IN_FLIGHT are answered 503 at once (docs/operations.md).
+  const inFlightGate = createInFlightGate(baseDeps.config.apiMaxInFlight, () => metrics.requestsShed.inc());
+  const inFlight = () => ({ current: inFlightGate.current(), limit: inFlightGate.limit, refused: inFlightGate.refused() });
+  metrics.watchInFlight(inFlight);
+  metrics.watchPool('api', () => poolUse(baseDeps.db));
+  const deps: AppDeps = { ...baseDeps, authCache, inFlight, workflows: baseDeps.workflows ?? createWorkflowClients(baseDeps.temporal) };
   const authFailures = createAuthFailureLimiter({ limit: deps.config.authFailureLimit, windowSeconds: deps.config.authFailureWindowSeconds });
   const lookup = keyLookup(deps.db, authCache);
   const auth = authenticator(deps, lookup, limiter, authFailures);
@@ -130,12 +139,11 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
   app.use(requestId());
   // ctx.ip is the client behind a trusted load balancer, else the peer (docs/operations.md).
   if (trustedProxies) app.use(clientAddress(trustedProxies));
-  const logger = deps.logger ?? createLogger({ service: 'api', level: process.env.LOG_FILE ? undefined : 'silent' });
-  const metrics = deps.metrics ?? createMetrics();
   app.use(observeRequests({ logger, metrics, logRequests: deps.config.logRequests }));
   // /livez, /readyz, /metrics: outside the API router (docs/operations.md).
-  app.use(opsEndpoints({ db: deps.db, temporal: deps.temporal, metrics, metricsToken: deps.config.metricsToken, draining: () => draining }));
+  app.use(opsEndpoints({ db: deps.db, temporal: deps.temporal, metrics, metricsToken: deps.config.metricsToken, inFlight, draining: () => draining }));
   app.use(errorEnvelope(deps.log));
+  app.use(inFlightGate.middleware);
   // An address over its failed-authentication budget is refused before its body is read (docs/auth.md).
   app.use(authFailureGate(authFailures, lookup));
   // The merchant dashboard's pages (/dashboard/…): url-encoded forms, so before the JSON parser.

@@ -34,10 +34,19 @@ export interface AppState {
    * null in the idempotency record, so a replay returns the object without the secret.
    */
   redactOnReplay?: string[];
+  /**
+   * Step-wise requests with an Idempotency-Key: how many workflow updates sent under this key
+   * failed for good (from the claimed row), and whether this request's did (set by the domain
+   * through RequestScope.updateFailed; the middleware then counts it when it releases the key).
+   */
+  updateAttempt?: number;
+  updateFailed?: boolean;
 }
 
 export interface AppDeps {
   db: Db;
+  /** Requests this process serves now against API_MAX_IN_FLIGHT (set by createApp; the health endpoints report it). */
+  inFlight?: () => import('../src/runtime/readiness').InFlightReading;
   /** Evicts cached authentication after a key or merchant change (set by createApp). */
   authCache?: import('./middleware/auth-cache').AuthCache;
   config: Config;
@@ -69,13 +78,25 @@ export function dbOf(ctx: AppContext): TenantDb {
   return ctx.state.db;
 }
 
-/** How a request names itself to a workflow: by its Idempotency-Key when it has one, else by its id. */
+/**
+ * How a request names itself to a workflow: by its Idempotency-Key when it has one, else by its id.
+ * After an update under the key failed for good (Temporal keeps that outcome under its id), a
+ * resent request names the next attempt: `idem#2:<key>`, … (docs/idempotency.md).
+ */
 export function requestKeyOf(ctx: AppContext): string {
   const key = ctx.get('Idempotency-Key');
-  return key ? `idem:${key}` : `req:${ctx.state.requestId}`;
+  if (!key) return `req:${ctx.state.requestId}`;
+  const attempt = ctx.state.updateAttempt ?? 0;
+  return attempt > 0 ? `idem#${attempt + 1}:${key}` : `idem:${key}`;
 }
 
 /** The request as the domain sees it (after auth() and, for writes, transactional()). */
 export function scopeOf(ctx: AppContext): RequestScope {
-  return { tenant: tenantOf(ctx), db: dbOf(ctx), requestKey: requestKeyOf(ctx), afterCommit: (work) => void ctx.state.afterCommit.push(work) };
+  return {
+    tenant: tenantOf(ctx),
+    db: dbOf(ctx),
+    requestKey: requestKeyOf(ctx),
+    afterCommit: (work) => void ctx.state.afterCommit.push(work),
+    updateFailed: () => void (ctx.state.updateFailed = true),
+  };
 }

@@ -5,7 +5,7 @@
 // METRICS_TOKEN is set). GET /healthz stays as it was (api/routes/health.ts). docs/operations.md.
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../src/db/client';
-import { readiness } from '../src/runtime/readiness';
+import { readiness, type InFlightReading } from '../src/runtime/readiness';
 import type { Metrics } from '../src/observability/metrics';
 import type { TemporalProvider } from '../src/temporal/client';
 import { errorBody, errors } from '../src/errors';
@@ -19,7 +19,14 @@ function bearerMatches(header: string, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export function opsEndpoints(deps: { db: Db; temporal: TemporalProvider; metrics: Metrics; metricsToken: string | null; draining?: () => boolean }): Middleware {
+export function opsEndpoints(deps: {
+  db: Db;
+  temporal: TemporalProvider;
+  metrics: Metrics;
+  metricsToken: string | null;
+  inFlight?: () => InFlightReading;
+  draining?: () => boolean;
+}): Middleware {
   return async (ctx, next) => {
     // A stopping process tells keep-alive clients to reconnect elsewhere.
     const draining = deps.draining?.() ?? false;
@@ -37,7 +44,7 @@ export function opsEndpoints(deps: { db: Db; temporal: TemporalProvider; metrics
         }
         const r = await readiness(deps);
         ctx.status = r.ready ? 200 : 503;
-        ctx.body = { status: r.ready ? 'ready' : 'not_ready', checks: r.checks };
+        ctx.body = { status: r.ready ? 'ready' : 'not_ready', checks: r.checks, saturated: r.saturated };
         return;
       }
       case '/metrics': {

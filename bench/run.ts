@@ -5,6 +5,7 @@ import { main as authRoute } from './auth-route';
 import { main as ingest } from './ingest';
 import { main as subscriptions } from './subscriptions';
 import { main as accounting } from './accounting';
+import { main as soak } from './soak';
 
 // Benchmarks print their own progress; SDK logs only from WARN, core logs only from ERROR
 // (BENCH_LOG=1 shows everything).
@@ -18,11 +19,14 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   ingest,
   subscriptions,
   accounting,
+  soak,
 };
+/** Run only when named (`npm run bench -- soak`): it takes 20 minutes by default. */
+const ON_REQUEST = new Set(['soak']);
 
 async function run(): Promise<void> {
   const wanted = process.argv.slice(2);
-  const names = wanted.length ? wanted : Object.keys(BENCHMARKS);
+  const names = wanted.length ? wanted : Object.keys(BENCHMARKS).filter((n) => !ON_REQUEST.has(n));
   for (const name of names) {
     const bench = BENCHMARKS[name];
     if (!bench) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHMARKS).join(', ')}`);

@@ -1,3 +1,4 @@
+import { isConnectionUnavailable } from '../src/db/pool-errors';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dropDatabase, ensureDatabase, migrate } from '../src/db/migrate';
@@ -59,5 +60,22 @@ export async function scrapePrometheus(url: string): Promise<PrometheusSample[] 
     return out;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Runs `work`, and when it failed for want of a database connection (P2028 and its relatives,
+ * src/db/pool-errors.ts) waits and runs it again (up to `attempts` times, backing off): a
+ * benchmark's setup on a busy machine paces itself instead of crashing. `work` must be safe to
+ * run again after such a failure (nothing was written: the transaction never started).
+ */
+export async function paced<T>(work: () => Promise<T>, attempts = 8): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (i >= attempts || !isConnectionUnavailable(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 200 * 2 ** i)));
+    }
   }
 }

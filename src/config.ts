@@ -37,6 +37,23 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** How long a request waits for a pooled database connection before 503 (ms). */
   transactionMaxWaitMs: number;
+  /**
+   * Database connections of the API's pool and of the worker's (DB_POOL_SIZE_API,
+   * DB_POOL_SIZE_WORKER; `npm start` opens both, each process of the production layout its own).
+   * docs/operations.md "Pools and back-pressure".
+   */
+  apiDbPoolSize: number;
+  workerDbPoolSize: number;
+  /**
+   * Requests one API process serves at once (API_MAX_IN_FLIGHT; default 8 per API connection);
+   * beyond it a request is answered 503 service_unavailable with Retry-After at once.
+   */
+  apiMaxInFlight: number;
+  /**
+   * Activities (task-queue and local, each) one worker process runs at once
+   * (WORKER_MAX_CONCURRENT_ACTIVITIES; default 2 per worker connection).
+   */
+  workerMaxConcurrentActivities: number;
   /** SQL texts each process runs as prepared statements (DB_PREPARED_STATEMENTS; 0: none; docs/database.md). */
   dbPreparedStatements: number;
   /** Accounting link (docs/accounting.md): 32-byte key (base64 or hex) encrypting credentials at rest. */
@@ -70,6 +87,12 @@ export interface Config {
    */
   workerShards: number | undefined;
 }
+
+/** Connections of each pool unless DB_POOL_SIZE_API / DB_POOL_SIZE_WORKER say otherwise. */
+export const DEFAULT_POOL_SIZE = 10;
+/** Default API_MAX_IN_FLIGHT per API connection; default WORKER_MAX_CONCURRENT_ACTIVITIES per worker connection (docs/operations.md). */
+export const IN_FLIGHT_PER_CONNECTION = 8;
+export const ACTIVITIES_PER_CONNECTION = 2;
 
 /** See docs/operations.md ("The worker's workflow cache and sticky queue"). */
 export const DEFAULT_STICKY_TIMEOUT_SECONDS = 10;
@@ -123,6 +146,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainSeconds: int('SHUTDOWN_DRAIN_SECONDS', 5, 0, 600),
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 15, 1, 600),
     transactionMaxWaitMs: int('DB_TX_MAX_WAIT_MS', 5_000, 100, 120_000),
+    apiDbPoolSize: int('DB_POOL_SIZE_API', DEFAULT_POOL_SIZE, 1, 1000),
+    workerDbPoolSize: int('DB_POOL_SIZE_WORKER', DEFAULT_POOL_SIZE, 1, 1000),
+    apiMaxInFlight: int('API_MAX_IN_FLIGHT', IN_FLIGHT_PER_CONNECTION * int('DB_POOL_SIZE_API', DEFAULT_POOL_SIZE, 1, 1000), 1, 100_000),
+    workerMaxConcurrentActivities: int('WORKER_MAX_CONCURRENT_ACTIVITIES', ACTIVITIES_PER_CONNECTION * int('DB_POOL_SIZE_WORKER', DEFAULT_POOL_SIZE, 1, 1000), 1, 10_000),
     dbPreparedStatements: int('DB_PREPARED_STATEMENTS', DEFAULT_PREPARED_STATEMENTS, 0, 10_000),
     accountingEncryptionKey: env.ACCOUNTING_ENCRYPTION_KEY || undefined,
     accountingSandboxOAuthUrl: env.ACCOUNTING_SANDBOX_OAUTH_URL || undefined,

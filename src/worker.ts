@@ -91,7 +91,9 @@ export async function createBillingWorker(
   const split = shardSettings({
     shards: deps.config.workerShards,
     cachedWorkflows: deps.config.workerCachedWorkflows,
-    activitySlots: deps.maxConcurrentActivities ?? 100,
+    // Bounded by the worker's pool (WORKER_MAX_CONCURRENT_ACTIVITIES, default 2 per connection):
+    // more activities at once than that would only queue on the pool and time out there.
+    activitySlots: deps.maxConcurrentActivities ?? deps.config.workerMaxConcurrentActivities,
   });
   const bundle = await workflowBundle();
   const activities = createActivities(deps);

@@ -198,7 +198,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
             }
             return { objectId: cmd.invoiceId };
           }
-          const commandId = `${ref.subscriptionId}:${currentUpdateInfo()?.id ?? 'unknown'}`;
+          // The request's key without its attempt (`idem#2:k` is a resend of `idem:k` after a
+          // failed update): a command the failed attempt applied after all is applied once.
+          const commandId = `${ref.subscriptionId}:${(currentUpdateInfo()?.id ?? 'unknown').replace(/^([a-z]+)#\d+:/, '$1:')}`;
           const r = await commands.applySubscriptionCommand({ ...ref, commandId, now: at, command: cmd });
           setView(r.view);
           if (r.refusal) throw ApplicationFailure.create({ type: r.refusal.code, message: r.refusal.message, details: [r.refusal.param], nonRetryable: true });

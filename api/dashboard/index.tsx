@@ -6,6 +6,8 @@ import Router from '@koa/router';
 import type { Next } from 'koa';
 import type { AppContext, AppDeps, AppState } from '../context';
 import { ApiError, errors } from '../../src/errors';
+import { isConnectionUnavailable } from '../../src/db/pool-errors';
+import { connectionUnavailable } from '../middleware/errors';
 import { readForm, setDashboardHeaders } from './http';
 import { sendBare } from './render';
 import { AuthPage } from './views/layout';
@@ -71,7 +73,8 @@ export function dashboardApp(deps: AppDeps) {
         );
       }
     } catch (err) {
-      const e = err instanceof ApiError ? err : null;
+      const e = err instanceof ApiError ? err : isConnectionUnavailable(err) ? connectionUnavailable() : null;
+      if (e) for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v);
       if (!e) deps.log(`[${ctx.state.requestId}] dashboard error on ${ctx.method} ${ctx.path}: ${(err as Error)?.stack ?? String(err)}`);
       const status = e?.status ?? 500;
       const message = e?.message ?? 'Something went wrong on our side. The request id below identifies it in the logs.';

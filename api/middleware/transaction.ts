@@ -16,11 +16,14 @@
 import { ApiError, errors } from '../../src/errors';
 import type { ScopedDb, ScopedTx } from '../../src/db/tenancy';
 import type { AppContext, AppDeps, Middleware } from '../context';
-import { errorBody } from './errors';
+import { connectionUnavailable, errorBody } from './errors';
+import { CONNECTION_RETRY_AFTER_SECONDS, isConnectionUnavailable } from '../../src/db/pool-errors';
 
 const MAX_KEY_LENGTH = 255;
 const LOCK_WAIT = '10s';
 const TX_TIMEOUT_MS = 30_000;
+/** response_status of a step-wise claim released after a 5xx: the next request with the key runs. */
+const RELEASED = -1;
 
 interface Stored {
   responseStatus: number;
@@ -98,7 +101,7 @@ export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): M
               ON CONFLICT (merchant_id, mode, key) DO UPDATE
                 SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
                     response_status = 0, response_body = NULL, created_at = now()
-                WHERE idempotency_keys.created_at < ${cutoff}
+                WHERE idempotency_keys.created_at < ${cutoff} OR idempotency_keys.response_status = ${RELEASED}
               RETURNING 1 AS claimed`;
             if (claimed.length === 0) {
               const stored = await readStored(tx, tenant, key, null);
@@ -121,10 +124,13 @@ export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): M
         { timeout: TX_TIMEOUT_MS, maxWait: deps.config.transactionMaxWaitMs },
       );
     } catch (err) {
+      if (isConnectionUnavailable(err)) throw connectionUnavailable();
       if (isTransactionTimeout(err)) {
         // Everything was rolled back and nothing was stored for the key: a retry with the same
         // Idempotency-Key is safe (outside calls such as charges deduplicate on our ids).
-        throw errors.serviceUnavailable(`The request took longer than ${TX_TIMEOUT_MS / 1000} s and was rolled back; retry it with the same Idempotency-Key.`);
+        throw errors.serviceUnavailable(`The request took longer than ${TX_TIMEOUT_MS / 1000} s and was rolled back; retry it with the same Idempotency-Key.`, undefined, {
+          'Retry-After': String(CONNECTION_RETRY_AFTER_SECONDS),
+        });
       }
       if (isLockTimeout(err)) {
         throw errors.idempotencyKeyInUse('Another request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key');
@@ -171,18 +177,24 @@ export function stepwise(deps: AppDeps, opts: TransactionalOptions = {}): Middle
     const cutoff = new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000);
     const staleClaim = new Date(Date.now() - STEPWISE_CLAIM_LEASE_MS);
     const claimed = await scoped
-      .$transaction(async (tx: ScopedTx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
-        return tx.$queryRaw<Array<{ claimed: number }>>`
-          INSERT INTO idempotency_keys (merchant_id, mode, key, request_method, request_path, response_status, created_at)
-          VALUES (${tenant.merchantId}, ${tenant.mode}::"Mode", ${key}, ${ctx.method}, ${ctx.path}, 0, now())
-          ON CONFLICT (merchant_id, mode, key) DO UPDATE
-            SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
-                response_status = 0, response_body = NULL, created_at = now()
-            WHERE idempotency_keys.created_at < ${cutoff}
-               OR (idempotency_keys.response_status = 0 AND idempotency_keys.created_at < ${staleClaim})
-          RETURNING 1 AS claimed`;
-      })
+      .$transaction(
+        async (tx: ScopedTx) => {
+          await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
+          // A row older than the retention starts again from attempt 0; a released one keeps its count.
+          return tx.$queryRaw<Array<{ claimed: number; update_attempt: number }>>`
+            INSERT INTO idempotency_keys (merchant_id, mode, key, request_method, request_path, response_status, created_at)
+            VALUES (${tenant.merchantId}, ${tenant.mode}::"Mode", ${key}, ${ctx.method}, ${ctx.path}, 0, now())
+            ON CONFLICT (merchant_id, mode, key) DO UPDATE
+              SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
+                  response_status = 0, response_body = NULL, created_at = now(),
+                  update_attempt = CASE WHEN idempotency_keys.created_at < ${cutoff} THEN 0 ELSE idempotency_keys.update_attempt END
+              WHERE idempotency_keys.created_at < ${cutoff}
+                 OR idempotency_keys.response_status = ${RELEASED}
+                 OR (idempotency_keys.response_status = 0 AND idempotency_keys.created_at < ${staleClaim})
+            RETURNING 1 AS claimed, update_attempt`;
+        },
+        { maxWait: deps.config.transactionMaxWaitMs, timeout: 15_000 },
+      )
       .catch((err: unknown) => {
         if (isLockTimeout(err)) throw errors.idempotencyKeyInUse('Another request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key');
         throw err;
@@ -192,11 +204,13 @@ export function stepwise(deps: AppDeps, opts: TransactionalOptions = {}): Middle
       for (;;) {
         const stored = await readStored(scoped, tenant, key, null);
         if (stored && stored.responseStatus > 0) return replay(ctx, stored);
-        if (!stored) throw errors.idempotencyKeyInUse('A request with this Idempotency-Key has just failed; retry it.', 'Idempotency-Key');
+        if (!stored || stored.responseStatus === RELEASED) throw errors.idempotencyKeyInUse('A request with this Idempotency-Key has just failed; retry it.', 'Idempotency-Key');
         if (Date.now() >= deadline) throw errors.idempotencyKeyInUse('Another request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key');
         await new Promise((resolve) => setTimeout(resolve, STEPWISE_POLL_MS));
       }
     }
+    ctx.state.updateAttempt = Number(claimed[0]!.update_attempt ?? 0);
+    ctx.state.updateFailed = false;
     const ours = (status: number, text: string | null) => scoped.$executeRaw`
       UPDATE idempotency_keys SET response_status = ${status}, response_body = ${text}::json
       WHERE merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" AND key = ${key} AND response_status = 0`;
@@ -206,9 +220,16 @@ export function stepwise(deps: AppDeps, opts: TransactionalOptions = {}): Middle
       if (err instanceof ApiError && err.status < 500 && err.code !== 'idempotency_key_in_use') {
         await ours(err.status, JSON.stringify(errorBody(err, ctx.state.requestId)));
       } else {
+        // Released, not deleted: a retry with the key takes it over at once, and a workflow update
+        // that failed for good under this attempt's id is not asked again (the retry's update id
+        // names the next attempt: requestKeyOf in api/context.ts).
+        const bump = ctx.state.updateFailed ? 1 : 0;
         await scoped.$executeRaw`
-          DELETE FROM idempotency_keys
-          WHERE merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" AND key = ${key} AND response_status = 0`;
+          UPDATE idempotency_keys SET response_status = ${RELEASED}, update_attempt = update_attempt + ${bump}
+          WHERE merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" AND key = ${key} AND response_status = 0`.catch((release: unknown) => {
+          // Not even the release got a connection: the claim's lease (STEPWISE_CLAIM_LEASE_MS) frees the key.
+          deps.log(`[${ctx.state.requestId}] could not release Idempotency-Key claim: ${(release as Error).message.split('\n')[0]}`);
+        });
       }
       throw err;
     }

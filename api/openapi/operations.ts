@@ -68,9 +68,15 @@ const nts = nullable(timestamp);
 export const API_SCHEMAS: Record<string, JsonSchema> = {
   /** api/routes/health.ts */
   Health: object({
-    status: stringEnum<'ok' | 'degraded'>({ ok: true, degraded: true }),
+    status: stringEnum<'ok' | 'saturated' | 'degraded'>({ ok: true, saturated: true, degraded: true }),
     database: object({ ok: bool, latency_ms: int, error: str }, { optional: ['latency_ms', 'error'] }),
     temporal: object({ ok: bool, address: str, namespace: str }),
+    /** The API's database pool (src/db/client.ts poolUse). */
+    pool: nullable(object({ size: int, in_use: int, idle: int, waiting: int })),
+    /** Requests in flight against API_MAX_IN_FLIGHT, and how many were refused since start. */
+    requests: nullable(object({ current: int, limit: int, refused: int })),
+    /** What is exhausted now: `database_pool`, `requests_in_flight` (docs/operations.md "Pools and back-pressure"). */
+    saturated: arrayOf(str),
     subscription_workflows: nullable(object({ restarted: int, halted: int })),
   }),
   /** api/ops-endpoints.ts GET /livez */
@@ -79,6 +85,8 @@ export const API_SCHEMAS: Record<string, JsonSchema> = {
   Readiness: object({
     status: stringEnum<'ready' | 'not_ready'>({ ready: true, not_ready: true }),
     checks: { type: 'object', additionalProperties: { type: 'object', properties: { ok: bool }, required: ['ok'] } },
+    /** What is exhausted now (reported; not a reason to be unready): `database_pool`, `requests_in_flight`. */
+    saturated: arrayOf(str),
   }),
   /** api/routes/merchants/router.ts */
   CurrentMerchant: object({ id: str, name: str, created_at: nts }),

@@ -160,8 +160,10 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
     return {
       tenant: tenantOf(ctx),
       db: dbOf(ctx),
-      requestKey: key ? `portal:${portalOf(ctx).session.id}:${key}` : `req:${ctx.state.requestId}`,
+      // After a failed update under the key, a resend names the next attempt (api/context.ts requestKeyOf).
+      requestKey: key ? `portal${(ctx.state.updateAttempt ?? 0) > 0 ? `#${ctx.state.updateAttempt! + 1}` : ''}:${portalOf(ctx).session.id}:${key}` : `req:${ctx.state.requestId}`,
       afterCommit: (work) => void ctx.state.afterCommit.push(work),
+      updateFailed: () => void (ctx.state.updateFailed = true),
     };
   }
 
@@ -232,7 +234,7 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
   }
 
   // ---- actions ----
-  router.post('/portal/api/subscriptions/:id/cancel', ...action, async (ctx) => {
+  router.post('/portal/api/subscriptions/:id/cancel', ...outsideAction, async (ctx) => {
     await allowed(ctx, 'cancel');
     const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
     // Pending already (a second click): nothing to change. Canceled: refused by the command path.
@@ -240,7 +242,7 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
     done(ctx, 'canceled');
   });
 
-  router.post('/portal/api/subscriptions/:id/uncancel', ...action, async (ctx) => {
+  router.post('/portal/api/subscriptions/:id/uncancel', ...outsideAction, async (ctx) => {
     await allowed(ctx, 'uncancel');
     const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
     // No cancellation pending (already undone by a first click): nothing to change.
@@ -254,7 +256,7 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
     const p = portalOf(ctx);
     const tenant = tenantOf(ctx);
     const r = await addCustomerCard(
-      { db: deps.db, acquirer: deps.gateways.cardAcquirer(tenant.mode) },
+      { db: deps.db, acquirer: deps.gateways.cardAcquirer(tenant.mode), txMaxWaitMs: deps.config.transactionMaxWaitMs },
       tenant,
       {
         customerId: p.session.customerId,

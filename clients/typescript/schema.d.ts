@@ -2187,8 +2187,20 @@ export interface components {
                 latency_ms?: number;
                 ok: boolean;
             };
+            pool: {
+                idle: number;
+                in_use: number;
+                size: number;
+                waiting: number;
+            } | null;
+            requests: {
+                current: number;
+                limit: number;
+                refused: number;
+            } | null;
+            saturated: string[];
             /** @enum {string} */
-            status: "ok" | "degraded";
+            status: "ok" | "saturated" | "degraded";
             subscription_workflows: {
                 halted: number;
                 restarted: number;
@@ -2479,6 +2491,7 @@ export interface components {
                     ok: boolean;
                 };
             };
+            saturated: string[];
             /** @enum {string} */
             status: "ready" | "not_ready";
         };

@@ -2,7 +2,7 @@
 // Web UI) and runs the API and a worker in one process. SIGTERM/SIGINT drain HTTP, let running
 // activities finish, then stop what this process started.
 import { loadConfig } from '../config';
-import { createDb } from '../db/client';
+import { closeProbe, createDb, poolUse } from '../db/client';
 import { prepareDatabase } from '../runtime/database';
 import { prepareTemporal } from '../runtime/temporal';
 import { seedDefaultMerchant } from '../runtime/seed';
@@ -33,17 +33,33 @@ async function main(): Promise<void> {
     log,
   });
   startedDevServer = temporalEndpoint.devServer;
-  const db = createDb(databaseUrl, { preparedStatements: config.dbPreparedStatements });
+  // The API and the worker of this process have a pool each (DB_POOL_SIZE_API, DB_POOL_SIZE_WORKER):
+  // a burst of requests cannot take the connections the activities they wait for need, nor the
+  // other way round (docs/operations.md "Pools and back-pressure").
+  const db = createDb(databaseUrl, {
+    applicationName: 'billing-api',
+    poolSize: config.apiDbPoolSize,
+    connectTimeoutMs: config.transactionMaxWaitMs,
+    preparedStatements: config.dbPreparedStatements,
+  });
+  const workerDb = createDb(databaseUrl, {
+    applicationName: 'billing-worker',
+    poolSize: config.workerDbPoolSize,
+    connectTimeoutMs: config.transactionMaxWaitMs,
+    preparedStatements: config.dbPreparedStatements,
+  });
   const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
 
-  // The API and the worker of this process share one set of gateways.
+  // One set of gateways per pool (a simulator records on the pool it was given).
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
+  const workerGateways = createModeGateways({ db: workerDb, config: gatewayConfigFromEnv() });
   const sdkMetrics = installTemporalRuntime(obs.logger);
+  obs.metrics.watchPool('worker', () => poolUse(workerDb));
   const worker = await createBillingWorker({
-    db,
+    db: workerDb,
     config,
-    gateways,
+    gateways: workerGateways,
     log,
     metrics: obs.metrics,
     address: temporalEndpoint.address,
@@ -121,7 +137,9 @@ async function main(): Promise<void> {
     await worker.shutdown();
     await workerRun.catch(() => undefined);
     await temporal.close();
+    await closeProbe(db);
     await db.$disconnect();
+    await workerDb.$disconnect();
     if (temporalEndpoint.devServer) await temporalEndpoint.devServer.stop();
     await sandboxes?.close();
     log('stopped');

@@ -1,6 +1,6 @@
 // `npm run worker`: a Temporal worker alone. Add processes to scale; they share the task queue.
 import { loadConfig } from '../config';
-import { createDb } from '../db/client';
+import { closeProbe, createDb, poolUse } from '../db/client';
 import { prepareDatabase } from '../runtime/database';
 import { createTemporalProvider } from '../temporal/client';
 import { ensureSearchAttributes } from '../temporal/provision';
@@ -19,7 +19,13 @@ async function main(): Promise<void> {
   const loaded = loadConfig();
   const config = { ...loaded, accountingEncryptionKey: resolveAccountingKey(loaded, log) };
   const databaseUrl = await prepareDatabase(config.databaseUrl, log);
-  const db = createDb(databaseUrl, { preparedStatements: config.dbPreparedStatements });
+  const db = createDb(databaseUrl, {
+    applicationName: 'billing-worker',
+    poolSize: config.workerDbPoolSize,
+    connectTimeoutMs: config.transactionMaxWaitMs,
+    preparedStatements: config.dbPreparedStatements,
+  });
+  obs.metrics.watchPool('worker', () => poolUse(db));
   const address = config.temporalAddress ?? '127.0.0.1:7233';
   const temporal = createTemporalProvider({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const client = await temporal.client();
@@ -54,6 +60,7 @@ async function main(): Promise<void> {
     await worker?.shutdown();
     metricsServer?.close();
     await temporal.close();
+    await closeProbe(db);
     await db.$disconnect();
     process.exit(0);
   };

@@ -8,6 +8,13 @@ export type Db = PrismaClient;
 
 export interface DbOptions {
   poolSize?: number;
+  /**
+   * How long a query outside a transaction waits for a pooled connection before it fails with
+   * PoolExhaustedError (ms; the API passes DB_TX_MAX_WAIT_MS). Default 10 s; never unbounded.
+   */
+  connectTimeoutMs?: number;
+  /** PostgreSQL's application_name of this pool's sessions (pg_stat_activity tells the pools apart). */
+  applicationName?: string;
   /** SQL texts this pool runs as prepared statements (./statement-names.ts; DB_PREPARED_STATEMENTS); 0: none. */
   preparedStatements?: number;
 }
@@ -41,14 +48,87 @@ function clientClass(namer: StatementNamer): typeof pg.Client {
   } as typeof pg.Client;
 }
 
+/** How full a pool is (GET /readyz, /healthz, /metrics and the soak benchmark report it). */
+export interface PoolUse {
+  size: number;
+  /** Connections lent out (to a transaction or a running query). */
+  inUse: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+}
+
+interface PoolHandle {
+  pool: pg.Pool;
+  size: number;
+  databaseUrl: string;
+  /** A connection of its own for the health checks (created on first use). */
+  probe?: pg.Pool;
+}
+
+const pools = new WeakMap<object, PoolHandle>();
+
 export function createDb(databaseUrl: string, opts: DbOptions = {}): Db {
   const namer = createStatementNamer({ maxStatements: opts.preparedStatements ?? DEFAULT_PREPARED_STATEMENTS });
+  const size = opts.poolSize ?? 10;
   // Sessions run in UTC: the adapter sends JS Date parameters of raw SQL without a zone, which
-  // PostgreSQL would otherwise read in the server's or database's default time zone.
+  // PostgreSQL would otherwise read in the server's or database's default time zone. A query waits
+  // for a connection at most connectTimeoutMs (pg's default is forever: a request would hang on an
+  // exhausted pool instead of answering 503).
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: size,
+    options: '-c TimeZone=UTC',
+    Client: clientClass(namer),
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
+  });
   const adapter = new PrismaPg(
-    { connectionString: databaseUrl, max: opts.poolSize ?? 10, options: '-c TimeZone=UTC', Client: clientClass(namer) },
-    // An undefined name runs the statement unnamed.
-    { statementNameGenerator: (q) => namer.name(q.sql, q.args.length) as string },
+    pool,
+    // An undefined name runs the statement unnamed; $disconnect() ends the pool.
+    { statementNameGenerator: (q) => namer.name(q.sql, q.args.length) as string, disposeExternalPool: true },
   );
-  return new PrismaClient({ adapter });
+  const db = new PrismaClient({ adapter });
+  pools.set(db, { pool, size, databaseUrl });
+  return db;
+}
+
+/** How full `db`'s pool is now (undefined for a client not made by createDb). */
+export function poolUse(db: object): PoolUse | undefined {
+  const h = pools.get(db);
+  if (!h) return undefined;
+  const total = h.pool.totalCount;
+  const idle = h.pool.idleCount;
+  return { size: h.size, inUse: total - idle, idle, waiting: h.pool.waitingCount };
+}
+
+/** True when every connection is lent out and someone is waiting: the pool is exhausted. */
+export function poolExhausted(use: PoolUse | undefined): boolean {
+  return !!use && use.inUse >= use.size && use.waiting > 0;
+}
+
+/**
+ * `SELECT 1` on a connection of its own (one per pool, outside it), so a health check answers
+ * even when every pooled connection is busy. Rejects after `timeoutMs`.
+ */
+export async function probeDatabase(db: object, timeoutMs: number): Promise<void> {
+  const h = pools.get(db);
+  if (!h) {
+    await (db as Db).$queryRaw`SELECT 1`;
+    return;
+  }
+  if (!h.probe) {
+    h.probe = new pg.Pool({ connectionString: h.databaseUrl, max: 1, idleTimeoutMillis: 60_000, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+    // An idle probe connection the server closed is replaced on the next check.
+    h.probe.on('error', () => undefined);
+  }
+  await h.probe.query('SELECT 1');
+}
+
+/** Ends the health-check connection of `db` (composition roots, on shutdown). */
+export async function closeProbe(db: object): Promise<void> {
+  const h = pools.get(db);
+  const probe = h?.probe;
+  if (h) h.probe = undefined;
+  await probe?.end().catch(() => undefined);
 }

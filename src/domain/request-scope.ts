@@ -18,4 +18,10 @@ export interface RequestScope {
   requestKey: string;
   /** Runs `work` after the request's transaction committed (never when it rolled back). */
   afterCommit(work: () => Promise<void>): void;
+  /**
+   * Says that the workflow update sent under `requestKey` failed for good (Temporal keeps that
+   * outcome under the update id): the request is answered 503, and the same request resent with
+   * its Idempotency-Key must send its update under a new id. Absent: the caller has no key to keep.
+   */
+  updateFailed?(): void;
 }

@@ -18,6 +18,12 @@ export interface Metrics {
   accountingSyncRecords: Counter<'outcome'>;
   /** Age of the oldest ledger record waiting to be pushed, per accounting link (the series is their maximum). */
   setAccountingSyncLag(linkId: string, seconds: number): void;
+  /** Requests answered 503 at once because the process was at API_MAX_IN_FLIGHT. */
+  requestsShed: Counter<never>;
+  /** Reports a database pool's use as billing_db_pool_connections{pool, state} (src/db/client.ts poolUse). */
+  watchPool(pool: string, use: () => { size: number; inUse: number; idle: number; waiting: number } | undefined): void;
+  /** Reports the API's requests in flight and their bound as billing_http_in_flight{kind}. */
+  watchInFlight(read: () => { current: number; limit: number }): void;
 }
 
 export function createMetrics(opts: { processMetrics?: boolean } = {}): Metrics {
@@ -33,8 +39,47 @@ export function createMetrics(opts: { processMetrics?: boolean } = {}): Metrics 
       this.set(syncLag.size ? Math.max(...syncLag.values()) : 0);
     },
   });
+  const pools = new Map<string, () => { size: number; inUse: number; idle: number; waiting: number } | undefined>();
+  new Gauge({
+    name: 'billing_db_pool_connections',
+    help: 'Database pool connections by pool (api, worker) and state (size, in_use, idle, waiting callers)',
+    labelNames: ['pool', 'state'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [pool, read] of pools) {
+        const u = read();
+        if (!u) continue;
+        this.set({ pool, state: 'size' }, u.size);
+        this.set({ pool, state: 'in_use' }, u.inUse);
+        this.set({ pool, state: 'idle' }, u.idle);
+        this.set({ pool, state: 'waiting' }, u.waiting);
+      }
+    },
+  });
+  let inFlight: (() => { current: number; limit: number }) | undefined;
+  new Gauge({
+    name: 'billing_http_in_flight',
+    help: 'API requests being served now (kind=current) and the bound API_MAX_IN_FLIGHT (kind=limit)',
+    labelNames: ['kind'],
+    registers,
+    collect() {
+      this.reset();
+      const v = inFlight?.();
+      if (!v) return;
+      this.set({ kind: 'current' }, v.current);
+      this.set({ kind: 'limit' }, v.limit);
+    },
+  });
   return {
     registry,
+    requestsShed: new Counter({ name: 'billing_requests_shed_total', help: 'Requests answered 503 at once: the process was at API_MAX_IN_FLIGHT', registers }),
+    watchPool(pool, use) {
+      pools.set(pool, use);
+    },
+    watchInFlight(read) {
+      inFlight = read;
+    },
     httpRequestDuration: new Histogram({
       name: 'http_request_duration_seconds',
       help: 'API request latency by route pattern and status',

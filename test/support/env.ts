@@ -64,6 +64,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     rateLimitRequests: 1_000_000,
     // Every test calls from 127.0.0.1 and many check 401s: test/api/auth-failures.test.ts sets its own.
     authFailureLimit: 1_000_000,
+    // Bursts in tests exceed the default bound; test/api/back-pressure.test.ts sets its own.
+    apiMaxInFlight: 100_000,
     rateLimitWindowSeconds: 1,
     logRequests: true,
     ...overrides,

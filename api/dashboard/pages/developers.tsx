@@ -585,7 +585,9 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
         action: 'webhook_delivery.retry',
         objectType: 'webhook_delivery',
         objectId: id,
-        run: async (tx) => retryWebhookDelivery(tx, id, new Date(), requestRetry),
+        // Signals the delivery workflow: no transaction held meanwhile.
+        stepwise: true,
+        run: async (db) => retryWebhookDelivery(db, id, new Date(), requestRetry),
       },
       { fields: [], success: () => redirectWithNotice(ctx, `/dashboard/developers/deliveries/${id}`, 'delivery_retried'), failure: (state) => deliveriesPage(ctx, d, state) },
     );

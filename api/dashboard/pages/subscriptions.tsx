@@ -208,6 +208,8 @@ export function subscriptionPages(router: DashboardRouter, deps: AppDeps): void 
           action: `subscription.${a.path.replace(/-/g, '_')}`,
           objectType: 'subscription',
           objectId: id,
+          // The command waits on the workflow: no transaction held meanwhile.
+          stepwise: true,
           run: async (_tx, _after, scope) => runSubscriptionCommand(deps, scope, id, a.command),
         },
         { fields: [], success: () => redirectWithNotice(ctx, `/dashboard/subscriptions/${id}`, 'subscription_changed'), failure: (state) => subscriptionPage(ctx, d, id, state) },

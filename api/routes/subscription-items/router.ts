@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf, scopeOf } from '../../context';
 import type { Auth } from '../../middleware/auth';
-import { transactional } from '../../middleware/transaction';
+import { stepwise } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { newId } from '../../../src/ids';
 import { findSubscriptionItem, requireSubscription } from '../../../src/domain/subscriptions/find-subscriptions';
@@ -14,14 +14,16 @@ import { createSubscriptionItemSchema, deleteSubscriptionItemQuery, updateSubscr
 import { presentDeletedSubscriptionItem, presentSubscriptionItem } from '../../../src/objects/subscription-items';
 
 export function subscriptionItemsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
-  const tx = transactional(deps);
+  // Every change is an Update to the subscription's workflow: step-wise, no request transaction
+  // held across the wait (docs/idempotency.md "Step-wise requests").
+  const steps = stepwise(deps);
 
-  router.post('/v1/subscription_items', auth(), tx, async (ctx) => {
+  router.post('/v1/subscription_items', auth(), steps, async (ctx) => {
     const input = parseBody(createSubscriptionItemSchema, ctx.state.body);
     const db = dbOf(ctx);
     const sub = await requireSubscription(db, input.subscription, 'subscription');
     const itemId = newId('subscriptionItem');
-    await runSubscriptionCommand(deps, scopeOf(ctx), sub, {
+    const added = await runSubscriptionCommand(deps, scopeOf(ctx), sub, {
       kind: 'add_item',
       itemId,
       item: {
@@ -34,14 +36,15 @@ export function subscriptionItemsRoutes(router: Router<AppState>, deps: AppDeps,
       prorationBehavior: input.proration_behavior ?? 'create_prorations',
     });
     ctx.status = 201;
-    ctx.body = presentSubscriptionItem(await findSubscriptionItem(db, itemId));
+    // A resent request (same key, same update id) is answered with the item its first attempt added.
+    ctx.body = presentSubscriptionItem(await findSubscriptionItem(db, added.objectId ?? itemId));
   });
 
   router.get('/v1/subscription_items/:id', auth(), async (ctx) => {
     ctx.body = presentSubscriptionItem(await findSubscriptionItem(dbOf(ctx), pathId(ctx.params.id)));
   });
 
-  router.post('/v1/subscription_items/:id', auth(), tx, async (ctx) => {
+  router.post('/v1/subscription_items/:id', auth(), steps, async (ctx) => {
     const db = dbOf(ctx);
     const item = await findSubscriptionItem(db, pathId(ctx.params.id));
     const input = parseBody(updateSubscriptionItemSchema, ctx.state.body);
@@ -56,7 +59,7 @@ export function subscriptionItemsRoutes(router: Router<AppState>, deps: AppDeps,
     ctx.body = presentSubscriptionItem(await findSubscriptionItem(db, item.id));
   });
 
-  router.delete('/v1/subscription_items/:id', auth(), tx, async (ctx) => {
+  router.delete('/v1/subscription_items/:id', auth(), steps, async (ctx) => {
     const db = dbOf(ctx);
     const item = await findSubscriptionItem(db, pathId(ctx.params.id));
     const q = parseQuery(deleteSubscriptionItemQuery, ctx.query);

@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState } from '../../context';
 import { dbOf, scopeOf, tenantOf } from '../../context';
 import type { Auth } from '../../middleware/auth';
-import { transactional } from '../../middleware/transaction';
+import { stepwise, transactional } from '../../middleware/transaction';
 import { dispatchEvents } from '../../../src/events';
 import { createSubscription } from '../../../src/domain/subscriptions/create-subscription';
 import { findSubscriptionWithItems, listSubscriptions } from '../../../src/domain/subscriptions/find-subscriptions';
@@ -22,6 +22,9 @@ async function commandAndPresent(ctx: AppContext, deps: AppDeps, id: string, com
 
 export function subscriptionsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);
+  // Commands wait on the subscription's workflow (whose activity needs a connection of the worker's
+  // pool): no request transaction is held across that wait (docs/idempotency.md "Step-wise requests").
+  const steps = stepwise(deps);
 
   router.post('/v1/subscriptions', auth(), tx, async (ctx) => {
     const input = parseBody(createSubscriptionSchema, ctx.state.body);
@@ -55,21 +58,21 @@ export function subscriptionsRoutes(router: Router<AppState>, deps: AppDeps, aut
     ctx.body = presentSubscription(subscription, items);
   });
 
-  router.post('/v1/subscriptions/:id', auth(), tx, async (ctx) => {
+  router.post('/v1/subscriptions/:id', auth(), steps, async (ctx) => {
     const id = pathId(ctx.params.id);
     const input = parseBody(updateSubscriptionSchema, ctx.state.body);
     const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
     await commandAndPresent(ctx, deps, id, { kind: 'update', changes });
   });
 
-  router.post('/v1/subscriptions/:id/cancel', auth(), tx, async (ctx) => {
+  router.post('/v1/subscriptions/:id/cancel', auth(), steps, async (ctx) => {
     const id = pathId(ctx.params.id);
     const input = parseBody(cancelSubscriptionSchema, ctx.state.body);
     await commandAndPresent(ctx, deps, id, { kind: 'cancel', atPeriodEnd: input.at_period_end ?? false });
   });
 
   for (const kind of ['uncancel', 'pause', 'resume'] as const) {
-    router.post(`/v1/subscriptions/:id/${kind}`, auth(), tx, async (ctx) => {
+    router.post(`/v1/subscriptions/:id/${kind}`, auth(), steps, async (ctx) => {
       await commandAndPresent(ctx, deps, pathId(ctx.params.id), { kind });
     });
   }

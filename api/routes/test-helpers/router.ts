@@ -28,7 +28,7 @@ export function testHelpersRoutes(router: Router<AppState>, deps: AppDeps, auth:
   router.post('/v1/test_helpers/customers/:id/payment_methods', auth(), testModeOnly, steps, async (ctx) => {
     const customerId = pathId(ctx.params.id);
     const input = parseBody(attachTestCardSchema, ctx.state.body);
-    const result = await attachTestCard({ db: deps.db, gateways: deps.gateways }, tenantOf(ctx), {
+    const result = await attachTestCard({ db: deps.db, gateways: deps.gateways, txMaxWaitMs: deps.config.transactionMaxWaitMs }, tenantOf(ctx), {
       customerId,
       cardNumber: input.card_number,
       expMonth: input.exp_month,

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { AppDeps, AppState } from '../../context';
 import { dbOf } from '../../context';
 import type { Auth } from '../../middleware/auth';
-import { transactional } from '../../middleware/transaction';
+import { stepwise } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { signalDeliveryRetry } from '../../../src/temporal/delivery-workflow';
 import { getWebhookDelivery, listWebhookDeliveries } from '../../../src/domain/webhooks/list-webhook-deliveries';
@@ -13,7 +13,8 @@ import { presentWebhookDelivery } from '../../../src/objects/webhook-deliveries'
 import { isTemporalUnavailable } from '../../../src/temporal/unavailable';
 
 export function webhookDeliveriesRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
-  const tx = transactional(deps);
+  // The retry signals the delivery workflow: step-wise, so no transaction is held across it.
+  const steps = stepwise(deps);
 
   const requestRetry: RequestRetry = async (d) => {
     let client;
@@ -43,7 +44,7 @@ export function webhookDeliveriesRoutes(router: Router<AppState>, deps: AppDeps,
     ctx.body = presentWebhookDelivery(await getWebhookDelivery(dbOf(ctx), pathId(ctx.params.id)));
   });
 
-  router.post('/v1/webhook_deliveries/:id/retry', auth(), tx, async (ctx) => {
+  router.post('/v1/webhook_deliveries/:id/retry', auth(), steps, async (ctx) => {
     const retried = await retryWebhookDelivery(dbOf(ctx), pathId(ctx.params.id), new Date(), requestRetry);
     ctx.body = presentWebhookDelivery(retried);
   });

@@ -22,7 +22,7 @@ export interface AddCustomerCardInput {
 const FORMAT_PARAM: Record<string, string> = { invalid_number: 'card.number', invalid_expiry: 'card.expiry', expired_card: 'card.expiry', invalid_cvc: 'card.cvc' };
 
 export async function addCustomerCard(
-  deps: { db: Db; acquirer: CardAcquirer },
+  deps: { db: Db; acquirer: CardAcquirer; txMaxWaitMs?: number },
   tenant: Tenant,
   input: AddCustomerCardInput,
   now: Date,

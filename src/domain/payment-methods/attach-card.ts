@@ -20,7 +20,7 @@ export type AttachCardResult =
  * `alsoInTransaction` adds the caller's own writes (making it the default, …).
  */
 export async function attachSavedCard(
-  deps: { db: Db; acquirer: CardAcquirer },
+  deps: { db: Db; acquirer: CardAcquirer; /** How long the storing transaction waits for a connection (DB_TX_MAX_WAIT_MS). */ txMaxWaitMs?: number },
   tenant: Tenant,
   input: { customerId: string; card: CardDetails; paymentMethodId?: string; idempotencyKey?: string },
   alsoInTransaction?: (tx: TenantDb, attached: { paymentMethod: PaymentMethod; isDefault: boolean }) => Promise<{ isDefault: boolean } | void>,
@@ -31,11 +31,14 @@ export async function attachSavedCard(
   const id = input.paymentMethodId ?? newId('paymentMethod');
   const saved = await deps.acquirer.tokenizeCard({ ...input.card, merchantId: tenant.merchantId, idempotencyKey: input.idempotencyKey ?? `${id}:tokenize` });
   if (saved.status === 'declined') return { outcome: 'declined', code: saved.code, message: saved.message };
-  return scoped.$transaction(async (tx) => {
-    const attached = await recordSavedCard(tx, tenant, { customerId: customer.id, saved, paymentMethodId: id });
-    const extra = alsoInTransaction ? await alsoInTransaction(tx, attached) : undefined;
-    return { outcome: 'attached' as const, ...attached, ...(extra ? { isDefault: extra.isDefault } : {}) };
-  });
+  return scoped.$transaction(
+    async (tx) => {
+      const attached = await recordSavedCard(tx, tenant, { customerId: customer.id, saved, paymentMethodId: id });
+      const extra = alsoInTransaction ? await alsoInTransaction(tx, attached) : undefined;
+      return { outcome: 'attached' as const, ...attached, ...(extra ? { isDefault: extra.isDefault } : {}) };
+    },
+    { maxWait: deps.txMaxWaitMs ?? 5_000, timeout: 15_000 },
+  );
 }
 
 /** Stores a card the acquirer tokenized as the customer's payment method (inside the caller's transaction). */

@@ -10,14 +10,14 @@ import type { PaymentMethod } from '../../generated/prisma/client';
 import { attachSavedCard } from './attach-card';
 
 export async function attachTestCard(
-  deps: { db: Db; gateways: ModeGateways },
+  deps: { db: Db; gateways: ModeGateways; txMaxWaitMs?: number },
   tenant: Tenant,
   input: { customerId: string; cardNumber: string; expMonth: number; expYear: number; cvc?: string | null; holderName?: string | null; wallet?: Wallet | null },
 ): Promise<{ paymentMethod: PaymentMethod; isDefault: boolean; events: RecordedEvent[] }> {
   if (tenant.mode !== 'test') throw errors.testModeOnly('Test helpers are available only with test keys', undefined);
   const customer = await scopedDb(deps.db, tenant).customer.findFirst({ where: { id: input.customerId }, select: { id: true } });
   if (!customer) throw errors.resourceMissing(`No such customer: '${input.customerId}'`, 'id');
-  const result = await attachSavedCard({ db: deps.db, acquirer: deps.gateways.cardAcquirer(tenant.mode) }, tenant, {
+  const result = await attachSavedCard({ db: deps.db, acquirer: deps.gateways.cardAcquirer(tenant.mode), txMaxWaitMs: deps.txMaxWaitMs }, tenant, {
     customerId: customer.id,
     card: {
       number: input.cardNumber,

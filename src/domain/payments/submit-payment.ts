@@ -69,15 +69,18 @@ export async function submitPayment(deps: PaymentCommandDeps, tenant: Tenant, in
   };
   if (!confirm || !input.paymentMethodId) {
     const paymentMethodId = input.paymentMethodId;
-    return scopedDb(deps.db, tenant).$transaction(async (db) => {
-      const created = await create(db);
-      if (paymentMethodId) {
-        // Remembered for a later POST /v1/payments/{id}/confirm without a body.
-        const payment = await db.payment.update({ where: { id: created.payment.id }, data: { paymentMethodId } });
-        return { payment, invoiceId: created.invoice.id, events: created.events };
-      }
-      return { payment: created.payment, invoiceId: created.invoice.id, events: created.events };
-    });
+    return scopedDb(deps.db, tenant).$transaction(
+      async (db) => {
+        const created = await create(db);
+        if (paymentMethodId) {
+          // Remembered for a later POST /v1/payments/{id}/confirm without a body.
+          const payment = await db.payment.update({ where: { id: created.payment.id }, data: { paymentMethodId } });
+          return { payment, invoiceId: created.invoice.id, events: created.events };
+        }
+        return { payment: created.payment, invoiceId: created.invoice.id, events: created.events };
+      },
+      { maxWait: deps.txMaxWaitMs ?? 5_000, timeout: 15_000 },
+    );
   }
   const paymentMethodId = input.paymentMethodId;
   const confirmed = await confirmCardPayment({ ...deps, acquirer: deps.gateways.cardAcquirer(tenant.mode) }, tenant, async (db) => {

@@ -7,6 +7,7 @@
 import type { Subscription } from '../../generated/prisma/client';
 import type { CommandResult, SubscriptionCommand } from '../../contracts/subscriptions';
 import type { Metadata } from '../../validation';
+import type { ScopedDb, TenantDb } from '../../db/tenancy';
 import type { RequestScope } from '../request-scope';
 import { dispatchAfterCommit, type CommandDeps } from './command-deps';
 import { assertCommandAllowed } from './command-refusal';
@@ -47,7 +48,14 @@ async function commandOnEndedSubscription(deps: CommandDeps, scope: RequestScope
   if (sub.status !== 'canceled') throw new Error(`subscription ${sub.id}: its workflow has finished but its status is ${sub.status}`);
   assertCommandAllowed(sub, cmd);
   if (cmd.kind !== 'update' || cmd.changes.metadata === undefined) return;
-  const metadata = mergedMetadata(sub.metadata as Metadata, cmd.changes.metadata, 'metadata');
-  const updated = await scope.db.subscription.update({ where: { id: sub.id }, data: { metadata } });
-  dispatchAfterCommit(deps, scope, [await recordSubscriptionEvent(scope.db, scope.tenant, 'subscription.updated', updated)]);
+  const changes = cmd.changes.metadata;
+  // The change and its event in one short transaction of its own (the request holds none: it
+  // waited on the workflow before, docs/architecture.md), or in the caller's when it has one.
+  const write = async (db: TenantDb) => {
+    const metadata = mergedMetadata(sub.metadata as Metadata, changes, 'metadata');
+    const updated = await db.subscription.update({ where: { id: sub.id }, data: { metadata } });
+    return recordSubscriptionEvent(db, scope.tenant, 'subscription.updated', updated);
+  };
+  const event = '$transaction' in scope.db ? await (scope.db as ScopedDb).$transaction((tx) => write(tx)) : await write(scope.db);
+  dispatchAfterCommit(deps, scope, [event]);
 }

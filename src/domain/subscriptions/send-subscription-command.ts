@@ -52,6 +52,10 @@ export async function sendSubscriptionCommand(
     case 'refused':
       throw refusalError(outcome.refusal);
     case 'failed':
+      // Temporal keeps this failure as the update's outcome: a resend with the same key sends a
+      // new update id (RequestScope.updateFailed); the command id inside the workflow stays the
+      // key's, so a command the failed attempt did apply is not applied twice.
+      scope.updateFailed?.();
       throw errors.serviceUnavailable('The subscription could not be changed right now; retry shortly', undefined, RETRY_AFTER);
   }
 }

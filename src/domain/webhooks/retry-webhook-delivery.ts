@@ -1,8 +1,10 @@
 // Manual retry: attempt now, whatever the schedule and whatever the delivery's status (a
 // succeeded delivery is sent again: receivers deduplicate on the event id). The delivery is
-// marked pending in the request's transaction; the workflow is signalled (or started again)
-// before commit, and its attempt activity records the outcome only after this transaction
-// commits (it waits for the row lock), so the final status is always the attempt's.
+// marked pending and committed first (the caller passes a root client, not a transaction: no
+// transaction is held while Temporal is asked, docs/architecture.md), then the workflow is
+// signalled (or started again); its attempt activity records the outcome after that, so the final
+// status is always the attempt's. A failed signal answers 503 and leaves the delivery pending:
+// the retry request may be sent again.
 import type { TenantDb } from '../../db/tenancy';
 import { errors } from '../../errors';
 import { getWebhookDelivery } from './list-webhook-deliveries';

@@ -1,0 +1,560 @@
+// `npm run bench -- soak`: the service under a steady mixed load, as a merchant's backend would use
+// it (docs/benchmarks.md "Soak"). An open-loop arrival rate: arrivals are scheduled on a timer, so a
+// slow service does not lower the load; each arrival is one unit of the mix below, bounded in time
+// (SOAK_SECONDS) and count (SOAK_MAX_ARRIVALS), loopback only, against `npm start`
+// (dist/src/bin/start.js, one process) or the production layout (SOAK_LAYOUT=split: the API and a
+// worker as separate processes). A fresh database and Temporal dev server of its own.
+//
+//   50 % reads: a customer, a subscription, the invoice list, the customer list
+//   20 % usage events: single, or a batch of 100 (one in four)
+//   10 % sign-ups: a customer (one in four on a test clock), a test card, a subscription
+//   10 % subscription commands: pause/resume, cancel_at_period_end on/off, quantity with proration
+//    5 % small refunds: a payment of 1,000 and a refund of 100
+//    5 % test-clock advances by one day
+//
+// Every SOAK_REPORT_SECONDS (30) it prints the arrival rate, requests in flight, errors by class,
+// p50/p95/p99 per kind, the RSS of the service's processes and its pools' use (GET /metrics); at the
+// end the RSS slope, MiB per live subscription, the recovery after the load, and the consistency
+// check: every subscription invoice exactly once per period, no invoice paid twice, every usage
+// total equal to the events acknowledged. A write without an answer (timeout, network error, 5xx)
+// is resent once with its Idempotency-Key, as a client would.
+//
+// Settings (environment): SOAK_RATE (30 arrivals/s), SOAK_SECONDS (1200), SOAK_MAX_ARRIVALS
+// (rate × seconds), SOAK_LAYOUT (start | split), SOAK_KNEE (comma-separated rates: run each for
+// SOAK_SECONDS and report the highest with 0 errors and p99 < 2 s), SOAK_POOL_API / SOAK_POOL_WORKER
+// (DB_POOL_SIZE_API / _WORKER of the service; default 10 each), SOAK_SEED.
+import { fork, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { benchDatabase, fmt, scrapePrometheus } from './support';
+import { createDb, type Db } from '../src/db/client';
+import { createMerchant } from '../src/domain/merchants/create-merchant';
+import { ensureTemporalCli, freePort, startDevServer } from '../src/temporal/dev-server';
+
+const RATE = Number(process.env.SOAK_RATE ?? 30);
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 1200);
+const REPORT_SECONDS = Number(process.env.SOAK_REPORT_SECONDS ?? 30);
+const LAYOUT = process.env.SOAK_LAYOUT === 'split' ? 'split' : 'start';
+const CLIENT_TIMEOUT_MS = 30_000;
+const CLOCKS = 4;
+
+type ErrorClass = '4xx' | '409' | '429' | '503' | '5xx' | 'timeout' | 'network';
+
+/** A small deterministic generator (mulberry32), so two runs send the same mix. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+interface Window {
+  latencies: Map<string, number[]>;
+  errors: Map<ErrorClass, number>;
+  requests: number;
+  arrivals: number;
+  over10s: number;
+}
+const newWindow = (): Window => ({ latencies: new Map(), errors: new Map(), requests: 0, arrivals: 0, over10s: 0 });
+
+interface Service {
+  baseUrl: string;
+  /** Processes whose RSS is reported (name → pid). */
+  pids: Record<string, number>;
+  metricsUrls: string[];
+  stop(keepLogs?: boolean): Promise<void>;
+}
+
+function rssMiB(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+function spawn(script: string, env: Record<string, string>, name: string): ChildProcess {
+  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  // The service's own output goes to a log file in its data directory (kept when the soak failed or SOAK_KEEP_LOGS=1).
+  const logFile = path.join(env.BILLING_DATA_DIR!, `${name}.log`);
+  const out = createWriteStream(logFile);
+  child.stdout!.pipe(out);
+  child.stderr!.pipe(out);
+  return child;
+}
+
+async function waitReady(baseUrl: string, child: ChildProcess, seconds = 300): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}) before it was ready`);
+    const ok = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) })
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the service did not become ready');
+}
+
+async function startService(databaseUrl: string, temporalAddress: string): Promise<Service> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'billing-soak-'));
+  const port = await freePort();
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_TASK_QUEUE: `soak-${randomBytes(3).toString('hex')}`,
+    BILLING_DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_REQUESTS: '0',
+    DB_POOL_SIZE_API: process.env.SOAK_POOL_API ?? '10',
+    DB_POOL_SIZE_WORKER: process.env.SOAK_POOL_WORKER ?? '10',
+    // The soak measures the service, not the per-key rate limit.
+    RATE_LIMIT_REQUESTS: '1000000',
+  };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const children: Array<[string, ChildProcess]> = [];
+  const metricsUrls = [`${baseUrl}/metrics`];
+  if (LAYOUT === 'start') {
+    children.push(['service', spawn('dist/src/bin/start.js', env, 'service')]);
+  } else {
+    const workerMetrics = await freePort();
+    children.push(['worker', spawn('dist/src/bin/worker.js', { ...env, METRICS_PORT: String(workerMetrics) }, 'worker')]);
+    children.push(['api', spawn('dist/src/bin/api.js', env, 'api')]);
+    metricsUrls.push(`http://127.0.0.1:${workerMetrics}/metrics`);
+  }
+  await waitReady(baseUrl, children[children.length - 1]![1]);
+  console.log(`  service (${LAYOUT === 'start' ? 'npm start: one process' : 'production layout: API + worker processes'}) ready at ${baseUrl}; its logs in ${dataDir}`);
+  return {
+    baseUrl,
+    pids: Object.fromEntries(children.map(([n, c]) => [n, c.pid!])),
+    metricsUrls,
+    async stop(keepLogs = false) {
+      await Promise.all(
+        children.map(
+          ([, c]) =>
+            new Promise<void>((resolve) => {
+              if (c.exitCode !== null) return resolve();
+              c.once('exit', () => resolve());
+              c.kill('SIGTERM');
+              setTimeout(() => c.kill('SIGKILL'), 40_000).unref();
+            }),
+        ),
+      );
+      if (!keepLogs) rmSync(dataDir, { recursive: true, force: true });
+      else console.log(`  the service's logs kept in ${dataDir}`);
+    },
+  };
+}
+
+interface Live {
+  customerId: string;
+  subscriptionId: string;
+  itemId: string;
+  paymentMethodId: string;
+  paused: boolean;
+  cancelAtPeriodEnd: boolean;
+  quantity: number;
+}
+
+class Soak {
+  private window = newWindow();
+  private total = newWindow();
+  private inFlight = 0;
+  private live: Live[] = [];
+  private customers: string[] = [];
+  private clocks: Array<{ id: string; time: number; busy: boolean }> = [];
+  /** Usage quantity acknowledged per customer; events whose outcome stayed unknown, per customer. */
+  private usageAcked = new Map<string, number>();
+  private usageUnknown = new Map<string, number>();
+  private priceId = '';
+  private random: () => number;
+  private seq = 0;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly key: string,
+    private readonly merchantId: string,
+    seed: number,
+  ) {
+    this.random = prng(seed);
+  }
+
+  private pick<T>(list: T[]): T | undefined {
+    return list.length ? list[Math.floor(this.random() * list.length)] : undefined;
+  }
+
+  private record(kind: string, ms: number, error: ErrorClass | null): void {
+    for (const w of [this.window, this.total]) {
+      w.requests += 1;
+      if (ms > 10_000) w.over10s += 1;
+      const l = w.latencies.get(kind) ?? [];
+      l.push(ms);
+      w.latencies.set(kind, l);
+      if (error) w.errors.set(error, (w.errors.get(error) ?? 0) + 1);
+    }
+  }
+
+  /** One request; a write without an answer is resent once with its key. */
+  async request(
+    kind: string,
+    method: string,
+    urlPath: string,
+    body?: unknown,
+    opts: { idempotent?: boolean; expected?: number[] } = {},
+  ): Promise<{ status: number; body: any } | null> {
+    const key = method === 'POST' ? `soak-${++this.seq}-${randomBytes(4).toString('hex')}` : undefined;
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const started = performance.now();
+      this.inFlight += 1;
+      let status = 0;
+      let parsed: any = null;
+      let error: ErrorClass | null = null;
+      try {
+        const res = await fetch(`${this.baseUrl}${urlPath}`, {
+          method,
+          headers: {
+            Authorization: `Bearer ${this.key}`,
+            'X-Merchant-Id': this.merchantId,
+            ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+            ...(key ? { 'Idempotency-Key': key } : {}),
+          },
+          body: body !== undefined ? JSON.stringify(body) : undefined,
+          signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+        });
+        status = res.status;
+        const text = await res.text();
+        parsed = text ? JSON.parse(text) : null;
+        if (status >= 500) error = status === 503 ? '503' : '5xx';
+        else if (status === 429) error = '429';
+        else if (status === 409 && !(opts.expected ?? []).includes(409)) error = '409';
+        else if (status >= 400 && !(opts.expected ?? []).includes(status)) error = '4xx';
+      } catch (err) {
+        error = (err as Error).name === 'TimeoutError' ? 'timeout' : 'network';
+      } finally {
+        this.inFlight -= 1;
+      }
+      this.record(kind, performance.now() - started, error);
+      const unknown = error === 'timeout' || error === 'network' || error === '503' || error === '5xx';
+      if (unknown && key && attempt === 1 && opts.idempotent !== false) {
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
+      return error === 'timeout' || error === 'network' ? null : { status, body: parsed };
+    }
+    return null;
+  }
+
+  async setup(): Promise<void> {
+    const product = await this.request('setup', 'POST', '/v1/products', { name: 'Soak plan' });
+    const price = await this.request('setup', 'POST', '/v1/prices', {
+      product: product!.body.id,
+      type: 'recurring',
+      currency: 'ISK',
+      unit_amount: 1990,
+      recurring: { interval: 'month' },
+    });
+    this.priceId = price!.body.id;
+    const t0 = Date.UTC(new Date().getUTCFullYear() + 1, 0, 1);
+    for (let i = 0; i < CLOCKS; i++) {
+      const c = await this.request('setup', 'POST', '/v1/test_helpers/test_clocks', { frozen_time: new Date(t0).toISOString(), name: `soak ${i}` });
+      this.clocks.push({ id: c!.body.id, time: t0, busy: false });
+    }
+    // A live population to read and change from the start.
+    for (let i = 0; i < 20; i++) await this.signup();
+  }
+
+  private async signup(): Promise<void> {
+    const clock = this.random() < 0.25 ? this.pick(this.clocks) : undefined;
+    const customer = await this.request('signup', 'POST', '/v1/customers', {
+      email: `soak-${randomBytes(5).toString('hex')}@example.is`,
+      ...(clock ? { test_clock: clock.id } : {}),
+    });
+    if (customer?.status !== 201) return;
+    this.customers.push(customer.body.id);
+    const pm = await this.request('signup', 'POST', `/v1/test_helpers/customers/${customer.body.id}/payment_methods`, {
+      card_number: '4242424242424242',
+      exp_month: 12,
+      exp_year: new Date().getUTCFullYear() + 5,
+      cvc: '123',
+    });
+    if (pm?.status !== 201) return;
+    const sub = await this.request('signup', 'POST', '/v1/subscriptions', { customer: customer.body.id, items: [{ price: this.priceId, quantity: 1 }] });
+    if (sub?.status !== 201) return;
+    this.live.push({
+      customerId: customer.body.id,
+      subscriptionId: sub.body.id,
+      itemId: sub.body.items[0].id,
+      paymentMethodId: pm.body.id,
+      paused: false,
+      cancelAtPeriodEnd: false,
+      quantity: 1,
+    });
+  }
+
+  private async usage(batch: boolean): Promise<void> {
+    const customer = this.pick(this.customers);
+    if (!customer) return;
+    const n = batch ? 100 : 1;
+    const events = Array.from({ length: n }, () => ({ event_name: 'api_call', customer, idempotency_key: `u-${randomBytes(8).toString('hex')}` }));
+    const res = batch ? await this.request('usage_batch', 'POST', '/v1/events/batch', { events }) : await this.request('usage', 'POST', '/v1/events', events[0]);
+    const into = res && res.status < 300 ? this.usageAcked : res && res.status < 500 ? null : this.usageUnknown;
+    if (into) into.set(customer, (into.get(customer) ?? 0) + n);
+  }
+
+  private async command(): Promise<void> {
+    const s = this.pick(this.live.filter((l) => l.subscriptionId));
+    if (!s) return;
+    const r = this.random();
+    // Refusals the state may bring (a clock advancing, a canceled subscription) are expected answers.
+    const expected = [409];
+    if (r < 0.34) {
+      const res = await this.request('command', 'POST', `/v1/subscriptions/${s.subscriptionId}/${s.paused ? 'resume' : 'pause'}`, {}, { expected });
+      if (res?.status === 200) s.paused = res.body.pause_collection !== null;
+    } else if (r < 0.67) {
+      const res = await this.request('command', 'POST', `/v1/subscriptions/${s.subscriptionId}`, { cancel_at_period_end: !s.cancelAtPeriodEnd }, { expected });
+      if (res?.status === 200) s.cancelAtPeriodEnd = res.body.cancel_at_period_end;
+    } else {
+      const quantity = 1 + Math.floor(this.random() * 5);
+      const res = await this.request('command', 'POST', `/v1/subscription_items/${s.itemId}`, { quantity, proration_behavior: 'create_prorations' }, { expected });
+      if (res?.status === 200) s.quantity = quantity;
+    }
+  }
+
+  private async refund(): Promise<void> {
+    const s = this.pick(this.live);
+    if (!s) return;
+    const pay = await this.request('refund', 'POST', '/v1/payments', { amount: 1000, currency: 'ISK', customer: s.customerId, payment_method: s.paymentMethodId });
+    if (pay?.status !== 201 || pay.body.status !== 'succeeded') return;
+    await this.request('refund', 'POST', '/v1/refunds', { payment: pay.body.id, amount: 100 });
+  }
+
+  private async advance(): Promise<void> {
+    const clock = this.pick(this.clocks.filter((c) => !c.busy));
+    if (!clock) return;
+    clock.busy = true;
+    try {
+      const to = clock.time + 86_400_000;
+      // A clock still advancing refuses the next advance (409): an expected answer, counted apart.
+      const res = await this.request('advance', 'POST', `/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: new Date(to).toISOString() }, { expected: [409] });
+      if (res?.status === 200) clock.time = to;
+    } finally {
+      clock.busy = false;
+    }
+  }
+
+  private async read(): Promise<void> {
+    const r = this.random();
+    const s = this.pick(this.live);
+    if (r < 0.3 && s) await this.request('read', 'GET', `/v1/customers/${s.customerId}`);
+    else if (r < 0.6 && s) await this.request('read', 'GET', `/v1/subscriptions/${s.subscriptionId}`);
+    else if (r < 0.8) await this.request('read', 'GET', `/v1/invoices?limit=10${s ? `&customer=${s.customerId}` : ''}`);
+    else await this.request('read', 'GET', '/v1/customers?limit=10');
+  }
+
+  /** One arrival of the mix. */
+  async arrival(): Promise<void> {
+    this.window.arrivals += 1;
+    this.total.arrivals += 1;
+    const r = this.random();
+    if (r < 0.5) return this.read();
+    if (r < 0.7) return this.usage(this.random() < 0.25);
+    if (r < 0.8) return this.signup();
+    if (r < 0.9) return this.command();
+    if (r < 0.95) return this.refund();
+    return this.advance();
+  }
+
+  /** Runs arrivals at `rate` per second for `seconds` (at most `maxArrivals`), reporting every REPORT_SECONDS. */
+  async run(rate: number, seconds: number, maxArrivals: number, service: Service): Promise<Window & { rss: Array<{ t: number; mib: number }>; liveAtEnd: number }> {
+    this.total = newWindow();
+    this.window = newWindow();
+    const started = performance.now();
+    const pending = new Set<Promise<void>>();
+    const rss: Array<{ t: number; mib: number }> = [];
+    let sent = 0;
+    const interval = 1000 / rate;
+    const report = setInterval(() => void this.report(service, (performance.now() - started) / 1000, rss), REPORT_SECONDS * 1000);
+    try {
+      // Open loop: the n-th arrival is due at n / rate seconds, whatever happened to the earlier ones.
+      while (sent < maxArrivals && performance.now() - started < seconds * 1000) {
+        const due = started + sent * interval;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const p = this.arrival().catch((err: unknown) => console.log(`    arrival failed in the client: ${(err as Error).message}`));
+        pending.add(p);
+        void p.finally(() => pending.delete(p));
+        sent += 1;
+      }
+      await Promise.all(pending);
+    } finally {
+      clearInterval(report);
+    }
+    await this.report(service, (performance.now() - started) / 1000, rss);
+    return { ...this.total, rss, liveAtEnd: this.live.length };
+  }
+
+  private async report(service: Service, elapsed: number, rss: Array<{ t: number; mib: number }>): Promise<void> {
+    const w = this.window;
+    this.window = newWindow();
+    const mibs = Object.entries(service.pids).map(([name, pid]) => [name, rssMiB(pid)] as const);
+    const totalMib = mibs.reduce((a, [, m]) => a + m, 0);
+    rss.push({ t: elapsed, mib: totalMib });
+    const pools: string[] = [];
+    for (const url of service.metricsUrls) {
+      const samples = (await scrapePrometheus(url).catch(() => null)) ?? [];
+      const byPool = new Map<string, Record<string, number>>();
+      for (const s of samples) {
+        if (s.name !== 'billing_db_pool_connections') continue;
+        const pool = s.labels.pool ?? '?';
+        byPool.set(pool, { ...(byPool.get(pool) ?? {}), [s.labels.state ?? '?']: s.value });
+      }
+      for (const [pool, v] of byPool) pools.push(`${pool} ${v.in_use ?? 0}/${v.size ?? 0} in use, ${v.waiting ?? 0} waiting`);
+    }
+    const kinds = [...w.latencies.entries()]
+      .sort()
+      .map(([k, l]) => {
+        const s = [...l].sort((a, b) => a - b);
+        return `${k} ${fmt(percentile(s, 50))}/${fmt(percentile(s, 95))}/${fmt(percentile(s, 99))}`;
+      })
+      .join(' · ');
+    const errors = [...w.errors.entries()].map(([c, n]) => `${c} ${n}`).join(', ') || 'none';
+    console.log(
+      `  ${fmt(elapsed).padStart(5)} s: ${fmt(w.arrivals / REPORT_SECONDS, 1)} arrivals/s, ${fmt(w.requests / REPORT_SECONDS, 1)} requests/s, in flight ${this.inFlight}, ` +
+        `errors ${errors}, over 10 s ${w.over10s}; p50/p95/p99 ms ${kinds}; RSS ${mibs.map(([n, m]) => `${n} ${fmt(m)} MiB`).join(', ')}; ` +
+        `pools ${pools.join('; ') || 'n/a'}; live subscriptions ${this.live.length}`,
+    );
+  }
+
+  /** The consistency check, on the database. */
+  async consistency(db: Db): Promise<boolean> {
+    const dupInvoices = await db.$queryRaw<Array<{ n: bigint }>>`
+      SELECT count(*) AS n FROM (SELECT period_key FROM invoices WHERE merchant_id = ${this.merchantId} AND period_key IS NOT NULL GROUP BY period_key HAVING count(*) > 1) d`;
+    const paidTwice = await db.$queryRaw<Array<{ n: bigint }>>`
+      SELECT count(*) AS n FROM (
+        SELECT i.id FROM invoices i JOIN sim_charges c ON c.merchant_id = i.merchant_id AND c.status = 'succeeded' AND c.idempotency_key LIKE i.id || ':%'
+        WHERE i.merchant_id = ${this.merchantId} GROUP BY i.id HAVING count(*) > 1) d`;
+    const invoices = await db.$queryRaw<Array<{ n: bigint; paid: bigint }>>`
+      SELECT count(*) AS n, count(*) FILTER (WHERE status = 'paid') AS paid FROM invoices WHERE merchant_id = ${this.merchantId} AND subscription_id IS NOT NULL`;
+    const usage = await db.$queryRaw<Array<{ customer_id: string; n: bigint }>>`
+      SELECT customer_id, count(*) AS n FROM usage_events WHERE merchant_id = ${this.merchantId} GROUP BY customer_id`;
+    const stored = new Map(usage.map((u) => [u.customer_id, Number(u.n)]));
+    let exact = 0;
+    let withinUnknown = 0;
+    let wrong = 0;
+    for (const c of new Set([...this.usageAcked.keys(), ...this.usageUnknown.keys(), ...stored.keys()])) {
+      const acked = this.usageAcked.get(c) ?? 0;
+      const unknown = this.usageUnknown.get(c) ?? 0;
+      const got = stored.get(c) ?? 0;
+      if (got === acked) exact += 1;
+      else if (got > acked && got <= acked + unknown) withinUnknown += 1;
+      else wrong += 1;
+    }
+    const dup = Number(dupInvoices[0]!.n);
+    const twice = Number(paidTwice[0]!.n);
+    const ok = dup === 0 && twice === 0 && wrong === 0;
+    console.log(
+      `  consistency: ${fmt(Number(invoices[0]!.n))} subscription invoices (${fmt(Number(invoices[0]!.paid))} paid), ${dup} periods invoiced twice, ${twice} invoices paid twice; ` +
+        `usage per customer: ${exact} exact, ${withinUnknown} within the events whose answer was lost, ${wrong} wrong → ${ok ? 'OK' : 'VIOLATED'}`,
+    );
+    return ok;
+  }
+}
+
+function summary(label: string, r: Window & { rss: Array<{ t: number; mib: number }>; liveAtEnd: number }, seconds: number): { errors: number; p99: number } {
+  const all = [...r.latencies.values()].flat().sort((a, b) => a - b);
+  const errors = [...r.errors.entries()].filter(([c]) => c !== '4xx' && c !== '409').reduce((a, [, n]) => a + n, 0);
+  const p99 = percentile(all, 99);
+  // Least squares over the samples after the first (start-up) one.
+  const pts = r.rss.slice(1);
+  let slope = NaN;
+  if (pts.length >= 2) {
+    const mt = pts.reduce((a, p) => a + p.t, 0) / pts.length;
+    const mm = pts.reduce((a, p) => a + p.mib, 0) / pts.length;
+    slope = (pts.reduce((a, p) => a + (p.t - mt) * (p.mib - mm), 0) / pts.reduce((a, p) => a + (p.t - mt) ** 2, 0)) * 60;
+  }
+  const first = r.rss[0]?.mib ?? NaN;
+  const last = r.rss[r.rss.length - 1]?.mib ?? NaN;
+  console.log(
+    `  ${label}: ${fmt(r.arrivals)} arrivals, ${fmt(r.requests)} requests in ${fmt(seconds)} s; errors ${[...r.errors.entries()].map(([c, n]) => `${c} ${n}`).join(', ') || 'none'} ` +
+      `(counted as failures: ${errors}); over 10 s ${r.over10s}; p50/p95/p99 over all ${fmt(percentile(all, 50))}/${fmt(percentile(all, 95))}/${fmt(p99)} ms; ` +
+      `RSS ${fmt(first)} → ${fmt(last)} MiB, slope ${fmt(slope, 1)} MiB/min, ${r.liveAtEnd} live subscriptions`,
+  );
+  return { errors, p99 };
+}
+
+/** After the load: seconds until a read answers 200 and nothing is saturated. */
+async function recovery(baseUrl: string, key: string, merchantId: string): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const health = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(5000) })
+      .then((r) => r.json() as Promise<{ saturated?: string[] }>)
+      .catch(() => null);
+    const read = await fetch(`${baseUrl}/v1/customers?limit=1`, { headers: { Authorization: `Bearer ${key}`, 'X-Merchant-Id': merchantId }, signal: AbortSignal.timeout(5000) })
+      .then((r) => r.status)
+      .catch(() => 0);
+    if (read === 200 && health && (health.saturated ?? []).length === 0) return (Date.now() - started) / 1000;
+    if (Date.now() - started > 300_000) return Infinity;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+export async function main(): Promise<void> {
+  const knee = (process.env.SOAK_KNEE ?? '')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => n > 0);
+  const rates = knee.length ? knee : [RATE];
+  console.log(
+    `  soak: ${rates.join(', ')} arrivals/s for ${fmt(SECONDS)} s each (SOAK_RATE / SOAK_KNEE, SOAK_SECONDS), layout ${LAYOUT}, machine load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  const database = await benchDatabase();
+  const cli = await ensureTemporalCli((l) => console.log(l));
+  const dev = await startDevServer({ cli, port: 0, log: () => undefined });
+  const db = createDb(database.url, { poolSize: 2 });
+  let service: Service | undefined;
+  let failed = false;
+  try {
+    service = await startService(database.url, dev.address);
+    const merchant = await createMerchant(db, { name: 'Soak merchant', currency: 'ISK' });
+    const soak = new Soak(service.baseUrl, merchant.secretKey, merchant.merchant.id, Number(process.env.SOAK_SEED ?? 28));
+    await soak.setup();
+    const results: Array<{ rate: number; errors: number; p99: number }> = [];
+    for (const rate of rates) {
+      const max = Number(process.env.SOAK_MAX_ARRIVALS ?? Math.ceil(rate * SECONDS));
+      console.log(`  --- ${rate} arrivals/s ---`);
+      const r = await soak.run(rate, SECONDS, max, service);
+      const s = summary(`${rate}/s`, r, SECONDS);
+      results.push({ rate, ...s });
+      const recovered = await recovery(service.baseUrl, merchant.secretKey, merchant.merchant.id);
+      console.log(`  recovered ${fmt(recovered, 1)} s after the load stopped (a read answers 200, nothing saturated)`);
+      if (!(await soak.consistency(db))) failed = true;
+    }
+    if (knee.length) {
+      const holding = results.filter((r) => r.errors === 0 && r.p99 < 2000).map((r) => r.rate);
+      console.log(`  knee: the highest rate with 0 errors and p99 < 2 s: ${holding.length ? Math.max(...holding) : 'none of'} ${holding.length ? 'arrivals/s' : rates.join(', ')}`);
+    }
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    await service?.stop(failed || process.env.SOAK_KEEP_LOGS === '1');
+    await db.$disconnect();
+    await dev.stop();
+    await database.drop().catch(() => undefined);
+  }
+  if (failed) throw new Error('the soak found a consistency violation');
+}
