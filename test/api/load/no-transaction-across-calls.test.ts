@@ -90,6 +90,7 @@ describe('no transaction is held across a call to Temporal or an outside system'
     const temporal: TemporalProvider = {
       client: async () => watchedClient(await env.temporal.client()),
       healthy: (ms) => env.temporal.healthy(ms),
+      downSince: () => env.temporal.downSince(),
       close: async () => undefined,
       address: env.temporal.address,
       namespace: env.temporal.namespace,
