@@ -71,6 +71,7 @@ dl.props { display:grid; grid-template-columns:max-content 1fr; gap:.35rem 1rem;
 dl.props dt { color:var(--muted); } dl.props dd { margin:0; word-break:break-word; }
 .chart { margin:0; } .chart-box { position:relative; height:240px; }
 .attention li { margin-bottom:.35rem; }
+.export-list { margin:0; padding-left:1.1rem; } .export-list li { margin-bottom:.5rem; }
 .auth-page { max-width:26rem; margin:8vh auto; padding:0 1rem; }
 .auth-page h1 { font-size:1.4rem; }
 .busy-note { color:var(--muted); font-size:.9rem; margin-left:.4rem; }

@@ -18,6 +18,7 @@ const NAV: Array<{ group?: string; href: string; label: string; owner?: boolean 
   { href: '/dashboard/payments', label: 'Payments' },
   { href: '/dashboard/refunds', label: 'Refunds' },
   { href: '/dashboard/usage', label: 'Usage' },
+  { href: '/dashboard/exports', label: 'Exports' },
   { group: 'Developers', href: '/dashboard/developers/api-keys', label: 'API keys' },
   { href: '/dashboard/developers/webhooks', label: 'Webhooks' },
   { href: '/dashboard/developers/deliveries', label: 'Deliveries' },
