@@ -223,7 +223,7 @@ function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?:
       rows={rows}
       empty="No credit notes."
       columns={[
-        { label: 'Credit note', cell: (c) => <span class="mono">{c.id}</span> },
+        { label: 'Credit note', role: 'id', cell: (c) => <span class="mono id-text">{c.id}</span> },
         ...(ofInvoice
           ? []
           : [
@@ -236,8 +236,8 @@ function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?:
                 ),
               },
             ]),
-        { label: 'Amount', num: true, cell: (c) => money(c.amount, c.currency) },
-        { label: 'Status', cell: (c) => <Status value={c.status} /> },
+        { label: 'Amount', num: true, role: 'amount', cell: (c) => money(c.amount, c.currency) },
+        { label: 'Status', role: 'status', cell: (c) => <Status value={c.status} /> },
         { label: 'Reason', cell: (c) => c.reason ?? '—' },
         { label: 'Issued', nowrap: true, cell: (c) => when(c.createdAt) },
         { label: 'Document', cell: (c) => <DocumentLinks base={`/dashboard/credit-notes/${c.id}`} kind="credit_note" compact /> },
@@ -253,7 +253,7 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
       rows={rows}
       empty="No refunds."
       columns={[
-        { label: 'Refund', cell: (r) => <span class="mono">{r.id}</span> },
+        { label: 'Refund', role: 'id', cell: (r) => <span class="mono id-text">{r.id}</span> },
         {
           label: 'Payment',
           cell: (r) => (
@@ -262,8 +262,8 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
             </a>
           ),
         },
-        { label: 'Amount', num: true, cell: (r) => money(r.amount, r.currency) },
-        { label: 'Status', cell: (r) => <Status value={r.status} /> },
+        { label: 'Amount', num: true, role: 'amount', cell: (r) => money(r.amount, r.currency) },
+        { label: 'Status', role: 'status', cell: (r) => <Status value={r.status} /> },
         { label: 'Reason', cell: (r) => r.reason ?? '—' },
         { label: 'Failure', cell: (r) => r.failureMessage ?? '—' },
         { label: 'Created', nowrap: true, cell: (r) => when(r.createdAt) },

@@ -69,7 +69,8 @@ export interface Column<T> {
 export function Table<T>({ columns, rows, empty, caption }: { columns: Column<T>[]; rows: T[]; empty: string; caption?: string }) {
   if (rows.length === 0) return <p class="muted">{empty}</p>;
   return (
-    <div class="table-wrap">
+    // A region that may scroll sideways on narrow laptops: focusable, so a keyboard can scroll it.
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
       <table class="cards">
         {caption ? <caption class="skip">{caption}</caption> : null}
         <thead>
