@@ -229,8 +229,8 @@ describe('customer portal in Chromium (e2e)', function () {
           assert.deepEqual(aligns, ['right', 'right'], lang);
         } else {
           // Stacked rows say what each value is.
-          const labels = await page.$$eval('#invoice-list tbody tr:first-child td[data-label]', (tds) => tds.map((td) => getComputedStyle(td, '::before').content));
-          assert.ok(labels.length >= 5 && labels.every((c) => c !== 'none' && c !== ''), `${lang}: ${labels.join(' | ')}`);
+          const labels = await page.$$eval('#invoice-list tbody tr:first-child td[data-label]:not(:empty)', (tds) => tds.map((td) => getComputedStyle(td, '::before').content));
+          assert.ok(labels.length >= 4 && labels.every((c) => c !== 'none' && c !== ''), `${lang}: ${labels.join(' | ')}`);
         }
         await page.screenshot({ path: shot(`axe-${lang}-${viewport.width}`), fullPage: true });
       }

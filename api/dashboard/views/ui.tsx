@@ -375,7 +375,7 @@ export function Chart({
       </div>
       {allZero ? (
         <figcaption class="muted chart-empty" id={`${id}-empty`}>
-          Nothing in these months yet.
+          Nothing to show yet.
         </figcaption>
       ) : null}
       <script type="application/json" data-chart={id} dangerouslySetInnerHTML={{ __html: json }}></script>
