@@ -50,6 +50,7 @@ import { accountingLinkRoutes } from './routes/accounting-link/router';
 import { dashboardApp } from './dashboard';
 import { portalRoutes } from './portal/router';
 import { documentsRoutes } from './routes/documents/router';
+import { exportsRoutes } from './routes/exports/router';
 import { openApiRoutes } from './openapi/router';
 
 /** Each resource area registers its routes on the one application router. */
@@ -86,6 +87,7 @@ export const AREA_ROUTES: RouteRegistrar[] = [
   customerPortalsRoutes,
   accountingLinkRoutes,
   documentsRoutes,
+  exportsRoutes,
   portalRoutes,
   openApiRoutes,
 ];

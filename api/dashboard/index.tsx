@@ -21,6 +21,7 @@ import { accountPages } from './pages/account';
 import { customerPages } from './pages/customers';
 import { billingPages } from './pages/billing';
 import { subscriptionPages } from './pages/subscriptions';
+import { exportPages } from './pages/exports';
 
 export type DashboardRouter = Router<AppState>;
 export type PageRegistrar = (router: DashboardRouter, deps: AppDeps) => void;
@@ -32,6 +33,7 @@ export const DASHBOARD_PAGES: PageRegistrar[] = [
   customerPages,
   subscriptionPages,
   billingPages,
+  exportPages,
   developerPages,
   settingsPages,
   teamPages,

@@ -22,7 +22,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options'
 export type RouteAuth = 'secret' | 'secret_or_publishable' | 'secret_no_merchant' | 'dashboard' | 'portal' | 'checkout' | 'none';
 
 /** How a success response's body is encoded. */
-export type BodyKind = 'json' | 'html' | 'text' | 'pdf' | 'javascript' | 'css' | 'none';
+export type BodyKind = 'json' | 'html' | 'text' | 'pdf' | 'csv' | 'zip' | 'javascript' | 'css' | 'none';
 
 export type ErrorCode = ReturnType<(typeof errors)[keyof typeof errors]>['code'];
 

@@ -25,6 +25,8 @@ const MEDIA: Record<Exclude<BodyKind, 'none'>, string> = {
   html: 'text/html',
   text: 'text/plain',
   pdf: 'application/pdf',
+  csv: 'text/csv',
+  zip: 'application/zip',
   javascript: 'application/javascript',
   css: 'text/css',
 };

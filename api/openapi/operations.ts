@@ -33,6 +33,8 @@ import { listLedgerEntriesQuery, trialBalanceQuery } from '../routes/ledger/sche
 import { createPortalLinkSchema, listPortalLinksQuery } from '../routes/customer-portals/schemas';
 import { callbackQuery, completeSchema, connectSchema, listSyncRecordsQuery, settingsSchema } from '../routes/accounting-link/schemas';
 import { documentQuery } from '../routes/documents/router';
+import { exportQuery, invoiceDocumentsExportQuery } from '../routes/exports/schemas';
+import { CSV_EXPORTS } from '../../src/domain/exports/csv-export';
 import { addCardSchema, billingDetailsSchema } from '../portal/router';
 
 export const TAGS = [
@@ -56,6 +58,7 @@ export const TAGS = [
   { name: 'VAT', description: 'VAT settings of the merchant.' },
   { name: 'Ledger', description: 'The double-entry ledger and trial balance.' },
   { name: 'Accounting', description: 'The link to an external accounting system.' },
+  { name: 'Exports', description: 'A period of invoices, payments, refunds, credit notes, ledger entries and the trial balance as CSV, and the invoice PDFs as a ZIP.' },
   { name: 'Test helpers', description: 'Test mode only: test clocks, test cards and simulated bank claims.' },
   { name: 'Checkout page', description: 'The hosted and embedded checkout pages and the JSON calls they make (not for merchant servers).' },
   { name: 'Customer portal page', description: 'The customer portal pages and the JSON calls they make (not for merchant servers).' },
@@ -902,6 +905,28 @@ export const ROUTE_DOCS: RouteDoc[] = [
   doc({ method: 'get', path: '/v1/vat_settings', tag: 'VAT', summary: 'VAT settings', auth: 'secret', response: 'VatSettings' }),
   doc({ method: 'post', path: '/v1/vat_settings', tag: 'VAT', summary: 'Update VAT settings', auth: 'secret', body: updateVatSettingsSchema, response: 'VatSettings' }),
   doc({ method: 'get', path: '/v1/ledger_entries', tag: 'Ledger', summary: 'List ledger entries', auth: 'secret', query: listLedgerEntriesQuery, list: 'LedgerEntry' }),
+  ...CSV_EXPORTS.map((kind) =>
+    doc({
+      method: 'get',
+      path: `/v1/exports/${kind}.csv`,
+      tag: 'Exports',
+      summary: `The ${kind.replace(/_/g, ' ')} of a period as CSV`,
+      description:
+        'UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.',
+      auth: 'secret',
+      query: exportQuery,
+      kind: 'csv',
+    }),
+  ),
+  doc({
+    method: 'get',
+    path: '/v1/exports/invoice_documents.zip',
+    tag: 'Exports',
+    summary: 'The PDFs of the invoices issued in a period, as one ZIP archive',
+    auth: 'secret',
+    query: invoiceDocumentsExportQuery,
+    kind: 'zip',
+  }),
   doc({ method: 'get', path: '/v1/trial_balance', tag: 'Ledger', summary: 'The trial balance', auth: 'secret', query: trialBalanceQuery, response: 'TrialBalance' }),
 
   // ---- accounting ----

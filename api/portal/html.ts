@@ -88,18 +88,18 @@ function invoicesSection(o: PortalOverview, t: PortalMessages, locale: PortalLoc
           : `<span class="hint">${esc(t.pay_needs_card)}</span>`;
       }
       return `<tr id="invoice-${esc(inv.id)}" data-status="${esc(inv.status)}">
-        <td>${esc(inv.number ?? inv.id)}</td>
-        <td>${esc(formatDate(inv.finalizedAt ?? inv.createdAt, locale))}</td>
-        <td><span class="badge inv-${esc(inv.status)}">${esc((t as Record<string, string>)[`inv_${inv.status}`] ?? inv.status)}</span></td>
-        <td class="num">${esc(formatMoney(Number(inv.total), inv.currency))}</td>
-        <td class="num">${inv.status === 'open' ? esc(formatMoney(remaining, inv.currency)) : ''}</td>
-        <td class="docs"><a href="/portal/invoices/${esc(inv.id)}" target="_blank" rel="noopener">${esc(t.view)}</a> <a class="pdf" href="/portal/invoices/${esc(inv.id)}/pdf" download>${esc(t.pdf)}</a></td>
+        <td data-label="${esc(t.invoice_number)}">${esc(inv.number ?? inv.id)}</td>
+        <td data-label="${esc(t.date)}">${esc(formatDate(inv.finalizedAt ?? inv.createdAt, locale))}</td>
+        <td data-label="${esc(t.status)}"><span class="badge inv-${esc(inv.status)}">${esc((t as Record<string, string>)[`inv_${inv.status}`] ?? inv.status)}</span></td>
+        <td class="num" data-label="${esc(t.total)}">${esc(formatMoney(Number(inv.total), inv.currency))}</td>
+        <td class="num" data-label="${esc(t.due)}">${inv.status === 'open' ? esc(formatMoney(remaining, inv.currency)) : ''}</td>
+        <td class="docs" data-label="${esc(t.documents)}"><a href="/portal/invoices/${esc(inv.id)}" target="_blank" rel="noopener">${esc(t.view)}</a> <a class="pdf" href="/portal/invoices/${esc(inv.id)}/pdf" download>${esc(t.pdf)}</a></td>
         <td>${pay}</td>
       </tr>`;
     })
     .join('');
   const table = o.invoices.length
-    ? `<table class="list" id="invoice-list"><thead><tr><th>${esc(t.invoice_number)}</th><th>${esc(t.date)}</th><th>${esc(t.status)}</th><th class="num">${esc(t.total)}</th><th class="num">${esc(t.due)}</th><th>${esc(t.documents)}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
+    ? `<table class="list" id="invoice-list"><thead><tr><th>${esc(t.invoice_number)}</th><th>${esc(t.date)}</th><th>${esc(t.status)}</th><th class="num">${esc(t.total)}</th><th class="num">${esc(t.due)}</th><th>${esc(t.documents)}</th><th><span class="vh">${esc(t.actions)}</span></th></tr></thead><tbody>${rows}</tbody></table>`
     : `<p class="empty">${esc(t.no_invoices)}</p>`;
   const notes = o.creditNotes.length
     ? `<h3>${esc(t.credit_notes)}</h3><table class="list" id="credit-note-list"><tbody>${o.creditNotes

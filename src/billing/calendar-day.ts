@@ -14,3 +14,14 @@ export function formatCalendarDay(d: Date, locale: CalendarLocale): string {
   const year = d.getUTCFullYear();
   return locale === 'is' ? `${day}. ${month} ${year}` : `${day} ${month} ${year}`;
 }
+
+const SHORT_MONTHS: Readonly<Record<CalendarLocale, readonly string[]>> = {
+  en: MONTHS.en,
+  is: ['jan.', 'feb.', 'mars', 'apr.', 'maí', 'júní', 'júlí', 'ágú.', 'sep.', 'okt.', 'nóv.', 'des.'],
+};
+
+/** A month as a person reads it: "nóv. 2026", "Nov 2026" (from a Date, or "2026-11"). */
+export function formatMonth(month: Date | string, locale: CalendarLocale): string {
+  const d = typeof month === 'string' ? new Date(`${month}-01T00:00:00.000Z`) : month;
+  return `${SHORT_MONTHS[locale][d.getUTCMonth()]!} ${d.getUTCFullYear()}`;
+}

@@ -29,7 +29,7 @@ export function minorUnitExponent(currency: Currency): number {
   return MINOR_UNIT_EXPONENT[currency];
 }
 
-interface DisplayStyle {
+export interface DisplayStyle {
   readonly thousands: string;
   readonly decimal: string;
   readonly prefix: string;
@@ -82,4 +82,12 @@ export function formatAmount(amount: number, currency: Currency): string {
   const grouped = major.replace(/\B(?=(\d{3})+$)/g, style.thousands);
   const number = minor === '' ? grouped : `${grouped}${style.decimal}${minor}`;
   return `${negative ? '-' : ''}${style.prefix}${number}${style.suffix}`;
+}
+
+/**
+ * How a currency's amounts are written, for code outside this module that must format them the
+ * same way (the dashboard's chart script): separators, prefix, suffix and the minor-unit exponent.
+ */
+export function displayStyleOf(currency: Currency): DisplayStyle & { exponent: number } {
+  return { ...DISPLAY_STYLE[currency], exponent: minorUnitExponent(currency) };
 }

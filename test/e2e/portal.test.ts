@@ -17,6 +17,7 @@ import { ok } from '../api/subscriptions/fixtures';
 import { portalCustomer, portalLink } from '../api/customer-portals/fixtures';
 import { pdfText } from '../support/pdf';
 import { updateBusinessDetails } from '../../src/domain/merchants/business-details';
+import { describeViolations, seriousViolations } from '../support/axe';
 
 const SHOP_HOST = '127.0.0.2';
 const shot = (name: string) => path.join(os.tmpdir(), `portal-${name}-${process.pid}.png`);
@@ -204,5 +205,40 @@ describe('customer portal in Chromium (e2e)', function () {
     const res = await page.goto(`${env.baseUrl}/portal/invoices/${theirInvoice.id}`);
     assert.equal(res?.status(), 404);
     assert.equal((await page.content()).includes('Bjarni'), false);
+  });
+
+  it('axe-core: no serious or critical violation on the portal, in Icelandic and English, at laptop and phone widths; amounts under right-aligned headers, stacked rows labelled', async () => {
+    const pc = await portalCustomer(m, { amount: 4990 });
+    const { url } = await portalLink(env, m, pc.customer.id);
+    const { page } = await newPage();
+    await openFromShop(page, url);
+    const found: string[] = [];
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (const lang of ['is', 'en']) {
+        await page.goto(`${env.baseUrl}/portal?lang=${lang}`);
+        await page.locator('#invoice-list').waitFor();
+        const vs = await seriousViolations(page);
+        if (vs.length) found.push(describeViolations(`/portal?lang=${lang} at ${viewport.width}px`, vs));
+        if (viewport.width > 640) {
+          // The "Total" and "Due" headers sit over their right-aligned amounts.
+          const aligns = await page.$$eval('#invoice-list th.num', (ths) => ths.map((th) => getComputedStyle(th).textAlign));
+          assert.deepEqual(aligns, ['right', 'right'], lang);
+        } else {
+          // Stacked rows say what each value is.
+          const labels = await page.$$eval('#invoice-list tbody tr:first-child td[data-label]:not(:empty)', (tds) => tds.map((td) => getComputedStyle(td, '::before').content));
+          assert.ok(labels.length >= 4 && labels.every((c) => c !== 'none' && c !== ''), `${lang}: ${labels.join(' | ')}`);
+        }
+        await page.screenshot({ path: shot(`axe-${lang}-${viewport.width}`), fullPage: true });
+      }
+    }
+    const status = await newPage();
+    await status.page.goto(`${env.baseUrl}/portal`);
+    const vs = await seriousViolations(status.page);
+    if (vs.length) found.push(describeViolations('/portal without a session', vs));
+    assert.deepEqual(found, [], found.join('\n'));
   });
 });

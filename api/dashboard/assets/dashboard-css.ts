@@ -2,7 +2,7 @@
 // inline style). Laptop: a side navigation; phone (< 800 px): navigation on top, tables scroll.
 export const DASHBOARD_CSS = `
 :root { --bg:#f6f7f9; --panel:#fff; --ink:#1b1f24; --muted:#5b6570; --line:#dde1e6; --brand:#2952cc; --brand-ink:#fff;
-  --ok:#1a7f37; --warn:#9a6700; --bad:#c62828; --test:#a65200; --focus:#ffbf47; font-size:15px; }
+  --ok:#1a7f37; --warn:#9a6700; --bad:#c62828; --test:#8a4500; --focus:#ffbf47; font-size:15px; }
 * { box-sizing:border-box; }
 html, body { margin:0; background:var(--bg); color:var(--ink); font:1rem/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif; }
 a { color:var(--brand); }
@@ -71,6 +71,11 @@ dl.props { display:grid; grid-template-columns:max-content 1fr; gap:.35rem 1rem;
 dl.props dt { color:var(--muted); } dl.props dd { margin:0; word-break:break-word; }
 .chart { margin:0; } .chart-box { position:relative; height:240px; }
 .attention li { margin-bottom:.35rem; }
+.attention .person { display:inline; } .attention .person .sub { display:none; }
+.person { display:flex; flex-direction:column; } .person .sub { font-size:.82rem; }
+.id-text { color:var(--muted); font-size:.8rem; user-select:all; }
+details.menu > summary { display:none; }
+.export-list { margin:0; padding-left:1.1rem; } .export-list li { margin-bottom:.5rem; }
 .auth-page { max-width:26rem; margin:8vh auto; padding:0 1rem; }
 .auth-page h1 { font-size:1.4rem; }
 .busy-note { color:var(--muted); font-size:.9rem; margin-left:.4rem; }
@@ -100,5 +105,22 @@ legend { font-weight:600; font-size:.9rem; padding:0 .3rem; }
   .side nav a { padding:.3rem .5rem; font-size:.9rem; }
   .main { padding:1rem .8rem 2rem; }
   dl.props { grid-template-columns:1fr; } dl.props dt { margin-top:.4rem; }
+  /* The navigation collapses behind "Menu"; the account bar and test banner stay short. */
+  details.menu > summary { display:inline-block; cursor:pointer; padding:.3rem .6rem; border:1px solid #4b5563; border-radius:6px; color:#fff; font-weight:600; float:right; }
+  details.menu[open] > nav { clear:both; padding-top:.5rem; }
+  .topbar { margin-bottom:.5rem; } .topbar .who { font-size:.8rem; gap:.35rem; } .topbar .who #user-email { display:none; }
+  .mode-test-banner { padding:.25rem .5rem; font-size:.85rem; margin-bottom:.6rem; }
+  /* Tables become cards: the row's title, status and amount first, every other cell labelled. */
+  .table-wrap { overflow-x:visible; }
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display:block; width:100%; }
+  table.cards thead { position:absolute; left:-9999px; }
+  table.cards tr { display:flex; flex-wrap:wrap; align-items:baseline; gap:.15rem .6rem; border:1px solid var(--line); border-radius:8px; padding:.55rem .7rem; margin-bottom:.6rem; background:#fff; }
+  table.cards td { border:0; padding:.1rem 0; text-align:left; white-space:normal; width:auto; flex:1 1 100%; }
+  table.cards td.cell-title { order:-3; flex:1 1 auto; font-weight:600; }
+  table.cards td.cell-status { order:-2; flex:0 0 auto; }
+  table.cards td.cell-amount { order:-1; flex:1 1 100%; font-size:1.05rem; font-weight:650; }
+  table.cards td:not(.cell-title):not(.cell-status):not(.cell-amount)::before { content:attr(data-label); color:var(--muted); font-size:.78rem; margin-right:.4rem; }
+  table.cards td[data-label=""]::before { content:none; }
+  table.cards td .detail { min-width:0; }
 }
 `;

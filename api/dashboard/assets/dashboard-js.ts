@@ -24,9 +24,13 @@ export const DASHBOARD_JS = `(function () {
       }
     }
   });
-  function money(v, currency) {
-    try { return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency, maximumFractionDigits: 2 }).format(v); }
-    catch (e) { return String(v) + ' ' + currency; }
+  // Amounts as the server writes them (src/billing/currency.ts formatAmount: "4.990 kr.",
+  // "€19.90"): the chart's JSON carries the currency's style, so axes, tooltips and figures agree.
+  function money(v, style) {
+    var fixed = Math.abs(v).toFixed(style.exponent);
+    var parts = fixed.split('.');
+    var grouped = parts[0].replace(/\B(?=(\d{3})+$)/g, style.thousands);
+    return (v < 0 ? '-' : '') + style.prefix + grouped + (parts[1] ? style.decimal + parts[1] : '') + style.suffix;
   }
   function draw() {
     if (typeof window.Chart !== 'function') return;
@@ -36,7 +40,7 @@ export const DASHBOARD_JS = `(function () {
       try { spec = JSON.parse(blocks[i].textContent || '{}'); } catch (e) { continue; }
       var canvas = document.getElementById(blocks[i].getAttribute('data-chart'));
       if (!canvas) continue;
-      var currency = spec.currency;
+      var style = spec.money;
       var palette = ['#2952cc', '#1a7f37', '#c62828', '#9a6700', '#6f42c1'];
       new window.Chart(canvas, {
         type: spec.type || 'bar',
@@ -48,8 +52,12 @@ export const DASHBOARD_JS = `(function () {
         },
         options: {
           responsive: true, maintainAspectRatio: false, animation: false,
-          plugins: { legend: { display: spec.series.length > 1 }, tooltip: { callbacks: currency ? { label: function (c) { return c.dataset.label + ': ' + money(c.parsed.y, currency); } } : {} } },
-          scales: { y: { beginAtZero: true, ticks: currency ? { precision: 0, callback: function (v) { return money(v, currency); } } : { precision: 0 } } }
+          plugins: { legend: { display: spec.series.length > 1 }, tooltip: { callbacks: style ? { label: function (c) { return c.dataset.label + ': ' + money(c.parsed.y, style); } } : {} } },
+          scales: {
+            // Every label shown (never every other month); turned on a narrow screen when they do not fit.
+            x: { ticks: { autoSkip: false, maxRotation: 90, minRotation: 0 } },
+            y: { beginAtZero: true, suggestedMax: spec.suggestedMax, ticks: style ? { precision: 0, callback: function (v) { return money(v, style); } } : { precision: 0 } }
+          }
         }
       });
     }
@@ -80,7 +88,12 @@ export const DASHBOARD_JS = `(function () {
       }, 3000);
     });
   }
-  function ready() { draw(); poll(); }
+  // On a phone the navigation starts folded behind "Menu" (open without script, so never lost).
+  function menu() {
+    var m = document.querySelector('details.menu');
+    if (m && window.matchMedia && window.matchMedia('(max-width: 800px)').matches) m.removeAttribute('open');
+  }
+  function ready() { menu(); draw(); poll(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready); else ready();
 })();
 `;

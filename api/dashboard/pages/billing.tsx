@@ -26,7 +26,7 @@ import { field, queryParams } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
 import { ActionButton, Chart, Csrf, Field, FormErrors, Pager, Panel, Props, Status, Table, TextArea, day, money, when, type FormState } from '../views/ui';
-import { InvoicesTable, PaymentsTable } from '../views/tables';
+import { InvoicesTable, PaymentsTable, customerNames } from '../views/tables';
 import { documentQuery, sendDocument } from '../../routes/documents/router';
 import { loadCreditNoteDocument, loadInvoiceDocument, type DocumentLocale } from '../../../src/documents';
 
@@ -223,7 +223,7 @@ function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?:
       rows={rows}
       empty="No credit notes."
       columns={[
-        { label: 'Credit note', cell: (c) => <span class="mono">{c.id}</span> },
+        { label: 'Credit note', role: 'id', cell: (c) => <span class="mono id-text">{c.id}</span> },
         ...(ofInvoice
           ? []
           : [
@@ -236,8 +236,8 @@ function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?:
                 ),
               },
             ]),
-        { label: 'Amount', num: true, cell: (c) => money(c.amount, c.currency) },
-        { label: 'Status', cell: (c) => <Status value={c.status} /> },
+        { label: 'Amount', num: true, role: 'amount', cell: (c) => money(c.amount, c.currency) },
+        { label: 'Status', role: 'status', cell: (c) => <Status value={c.status} /> },
         { label: 'Reason', cell: (c) => c.reason ?? '—' },
         { label: 'Issued', nowrap: true, cell: (c) => when(c.createdAt) },
         { label: 'Document', cell: (c) => <DocumentLinks base={`/dashboard/credit-notes/${c.id}`} kind="credit_note" compact /> },
@@ -253,7 +253,7 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
       rows={rows}
       empty="No refunds."
       columns={[
-        { label: 'Refund', cell: (r) => <span class="mono">{r.id}</span> },
+        { label: 'Refund', role: 'id', cell: (r) => <span class="mono id-text">{r.id}</span> },
         {
           label: 'Payment',
           cell: (r) => (
@@ -262,8 +262,8 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
             </a>
           ),
         },
-        { label: 'Amount', num: true, cell: (r) => money(r.amount, r.currency) },
-        { label: 'Status', cell: (r) => <Status value={r.status} /> },
+        { label: 'Amount', num: true, role: 'amount', cell: (r) => money(r.amount, r.currency) },
+        { label: 'Status', role: 'status', cell: (r) => <Status value={r.status} /> },
         { label: 'Reason', cell: (r) => r.reason ?? '—' },
         { label: 'Failure', cell: (r) => r.failureMessage ?? '—' },
         { label: 'Created', nowrap: true, cell: (r) => when(r.createdAt) },
@@ -359,6 +359,10 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
     const query = queryParams(ctx, ['status', 'customer', 'subscription', 'starting_after']);
     const filter = parseQuery(listInvoicesQuery, query);
     const page = await listInvoices(d.db, { status: filter.status, customerId: filter.customer, subscriptionId: filter.subscription }, pageParams(query));
+    const names = await customerNames(
+      d.db,
+      page.data.map((i) => i.customerId),
+    );
     sendPage(ctx, d, {
       title: 'Invoices',
       active: '/dashboard/invoices',
@@ -370,7 +374,7 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
             current={filter.status}
             hidden={{ customer: filter.customer, subscription: filter.subscription }}
           />
-          <InvoicesTable rows={page.data} />
+          <InvoicesTable rows={page.data} names={names} />
           <Pager basePath="/dashboard/invoices" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
       ),
@@ -441,13 +445,17 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
     const query = queryParams(ctx, ['status', 'customer', 'starting_after']);
     const filter = parseQuery(listPaymentsQuery, query);
     const page = await listPayments(d.db, { status: filter.status, customerId: filter.customer }, pageParams(query));
+    const names = await customerNames(
+      d.db,
+      page.data.map((p) => p.payment.customerId),
+    );
     sendPage(ctx, d, {
       title: 'Payments',
       active: '/dashboard/payments',
       body: (
         <Panel title="Payments" id="payments">
           <StatusFilter action="/dashboard/payments" statuses={PAYMENT_STATUSES} current={filter.status} hidden={{ customer: filter.customer }} />
-          <PaymentsTable rows={page.data.map((p) => p.payment)} />
+          <PaymentsTable rows={page.data.map((p) => p.payment)} names={names} />
           <Pager basePath="/dashboard/payments" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.payment.id} />
         </Panel>
       ),

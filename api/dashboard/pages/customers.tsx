@@ -24,7 +24,7 @@ import { queryParams } from '../http';
 import { pathId as pid } from '../../validate';
 import { sendPage } from '../render';
 import { Pager, Panel, Props, Table, when } from '../views/ui';
-import { InvoicesTable, PaymentsTable, SubscriptionsTable } from '../views/tables';
+import { InvoicesTable, PaymentsTable, SubscriptionsTable, planPrices } from '../views/tables';
 
 export function customerPages(router: DashboardRouter, deps: AppDeps): void {
   const session = requireSession(deps);
@@ -75,6 +75,8 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
       listPayments(d.db, { customerId: c.id }, { limit: 25 }),
       listPaymentMethods(d.db, { customerId: c.id }, { limit: 25 }),
     ]);
+    const names = new Map([[c.id, c]]);
+    const prices = await planPrices(d.db, subs.data);
     sendPage(ctx, d, {
       status: extra.status,
       title: c.name ?? c.email,
@@ -131,15 +133,15 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
             ) : null}
           </Panel>
           <Panel title="Subscriptions" id="customer-subscriptions">
-            <SubscriptionsTable rows={subs.data} />
+            <SubscriptionsTable rows={subs.data} names={names} prices={prices} />
             {subs.hasMore ? <a href={`/dashboard/subscriptions?customer=${c.id}`}>All subscriptions</a> : null}
           </Panel>
           <Panel title="Invoices" id="customer-invoices">
-            <InvoicesTable rows={invoices.data} />
+            <InvoicesTable rows={invoices.data} names={names} />
             {invoices.hasMore ? <a href={`/dashboard/invoices?customer=${c.id}`}>All invoices</a> : null}
           </Panel>
           <Panel title="Payments" id="customer-payments">
-            <PaymentsTable rows={payments.data.map((p) => p.payment)} />
+            <PaymentsTable rows={payments.data.map((p) => p.payment)} names={names} />
             {payments.hasMore ? <a href={`/dashboard/payments?customer=${c.id}`}>All payments</a> : null}
           </Panel>
           <Panel title="Payment methods" id="customer-payment-methods">

@@ -286,7 +286,13 @@ function DeliveriesTable({ d, rows }: { d: Dashboard; rows: DeliveryRow[] }) {
           label: '',
           cell: (w) =>
             d.can('manage_developers') && w.status !== 'pending' ? (
-              <ActionButton action={`/dashboard/developers/deliveries/${w.id}/retry`} csrf={d.csrf} label="Retry now" id={`retry-${w.id}`} busy="Sending…" />
+              <ActionButton
+                action={`/dashboard/developers/deliveries/${w.id}/retry`}
+                csrf={d.csrf}
+                label={w.status === 'succeeded' ? 'Resend' : 'Retry now'}
+                id={`retry-${w.id}`}
+                busy="Sending…"
+              />
             ) : null,
         },
       ]}
@@ -549,7 +555,13 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
             />
             {d.can('manage_developers') && w.status !== 'pending' ? (
               <p>
-                <ActionButton action={`/dashboard/developers/deliveries/${w.id}/retry`} csrf={d.csrf} label="Retry now" id="retry-delivery" busy="Sending…" />
+                <ActionButton
+                  action={`/dashboard/developers/deliveries/${w.id}/retry`}
+                  csrf={d.csrf}
+                  label={w.status === 'succeeded' ? 'Resend' : 'Retry now'}
+                  id="retry-delivery"
+                  busy="Sending…"
+                />
               </p>
             ) : null}
           </Panel>

@@ -3,16 +3,11 @@
 import type { AppDeps } from '../../context';
 import { billingOverview } from '../../../src/domain/dashboard-metrics/billing-overview';
 import { needsAttention } from '../../../src/domain/dashboard-metrics/needs-attention';
-import { minorUnitExponent, isSupportedCurrency } from '../../../src/billing/currency';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession } from '../session';
 import { sendPage } from '../render';
-import { Chart, Panel, money, when, day } from '../views/ui';
-
-function major(amount: number, currency: string): number {
-  const exp = isSupportedCurrency(currency) ? minorUnitExponent(currency) : 2;
-  return amount / 10 ** exp;
-}
+import { Chart, IdText, Panel, money, month, when, day } from '../views/ui';
+import { CustomerCell, customerNames } from '../views/tables';
 
 export function homePages(router: DashboardRouter, deps: AppDeps): void {
   router.get('/', requireSession(deps), async (ctx) => {
@@ -20,7 +15,12 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
     const now = new Date();
     const currency = d.merchant.defaultCurrency;
     const [o, attention] = await Promise.all([billingOverview(d.db, d.tenant, { currency, now }), needsAttention(d.db, now)]);
-    const labels = o.months;
+    const labels = o.months.map(month);
+    const names = await customerNames(d.db, [
+      ...attention.pastDueInvoices.map((i) => i.customerId),
+      ...attention.failedPayments.map((p) => p.customerId),
+      ...attention.troubledSubscriptions.map((s) => s.customerId),
+    ]);
     const nothing = attention.pastDueInvoices.length + attention.failedPayments.length + attention.troubledSubscriptions.length + attention.failedDeliveries.length === 0;
     sendPage(ctx, d, {
       title: 'Home',
@@ -68,17 +68,20 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
               <ul class="attention">
                 {attention.pastDueInvoices.map((i) => (
                   <li>
-                    Invoice <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? i.id}</a> is past due since {day(i.dueDate)}: {money(i.amountDue - i.amountPaid, i.currency)}
+                    <CustomerCell id={i.customerId} names={names} /> — {money(i.amountDue - i.amountPaid, i.currency)} past due since {day(i.dueDate)} · invoice{' '}
+                    <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? i.id}</a>
                   </li>
                 ))}
                 {attention.failedPayments.map((p) => (
                   <li>
-                    Payment <a href={`/dashboard/payments/${p.id}`}>{p.id}</a> failed ({p.failureMessage ?? p.failureCode ?? 'declined'}), {when(p.createdAt)}
+                    <CustomerCell id={p.customerId} names={names} /> — <a href={`/dashboard/payments/${p.id}`}>{money(p.amount, p.currency)} declined</a> (
+                    {p.failureMessage ?? p.failureCode ?? 'declined'}), {when(p.createdAt)} <IdText id={p.id} />
                   </li>
                 ))}
                 {attention.troubledSubscriptions.map((s) => (
                   <li>
-                    Subscription <a href={`/dashboard/subscriptions/${s.id}`}>{s.id}</a> is {s.status.replace('_', ' ')}
+                    <CustomerCell id={s.customerId} names={names} /> — <a href={`/dashboard/subscriptions/${s.id}`}>subscription {s.status.replace('_', ' ')}</a>{' '}
+                    <IdText id={s.id} />
                   </li>
                 ))}
                 {attention.failedDeliveries.map((w) => (
@@ -92,11 +95,7 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
           </Panel>
           <div class="grid">
             <Panel title={`Revenue by month (${currency})`} id="chart-revenue-panel">
-              <Chart
-                id="chart-revenue"
-                title="Revenue by month"
-                spec={{ type: 'bar', labels, currency, series: [{ label: 'Paid invoices', data: o.revenueByMonth.map((v) => major(v, currency)) }] }}
-              />
+              <Chart id="chart-revenue" title="Revenue by month" spec={{ type: 'bar', labels, currency, series: [{ label: 'Paid invoices', data: o.revenueByMonth }] }} />
             </Panel>
             <Panel title="New and canceled subscriptions" id="chart-subs-panel">
               <Chart
@@ -119,7 +118,7 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
               <Chart
                 id="chart-past-due"
                 title="Invoices past due by days overdue"
-                spec={{ type: 'bar', labels: o.pastDueAging.labels, currency, series: [{ label: 'Amount past due', data: o.pastDueAging.amounts.map((v) => major(v, currency)) }] }}
+                spec={{ type: 'bar', labels: o.pastDueAging.labels, currency, series: [{ label: 'Amount past due', data: o.pastDueAging.amounts }] }}
               />
             </Panel>
           </div>

@@ -16,7 +16,7 @@ import { queryParams } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
 import { ActionButton, FormErrors, Pager, Panel, Props, Status, Table, day, money, when, type FormState } from '../views/ui';
-import { InvoicesTable, SubscriptionsTable } from '../views/tables';
+import { InvoicesTable, SubscriptionsTable, customerNames, planPrices } from '../views/tables';
 
 const STATUSES = ['trialing', 'active', 'past_due', 'unpaid', 'paused', 'canceled'] as const;
 
@@ -42,7 +42,11 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
   const { subscription: s, items } = await findSubscriptionWithItems(d.db, id);
   const prices = items.length ? await d.db.price.findMany({ where: { id: { in: items.map((i) => i.priceId) } }, include: { product: true } }) : [];
   const priceById = new Map(prices.map((p) => [p.id, p]));
-  const [preview, invoices] = await Promise.all([previewNextInvoice(d.db, d.tenant, s.id), listInvoices(d.db, { subscriptionId: s.id }, { limit: 10 })]);
+  const [preview, invoices, names] = await Promise.all([
+    previewNextInvoice(d.db, d.tenant, s.id),
+    listInvoices(d.db, { subscriptionId: s.id }, { limit: 10 }),
+    customerNames(d.db, [s.customerId]),
+  ]);
   const canAct = d.can('manage_billing');
   const possible = ACTIONS.filter((a) => commandRefusal({ status: s.status, cancelAtPeriodEnd: s.cancelAtPeriodEnd }, a.command) === null).filter(
     // Canceling is allowed twice by the rules (a no-op); offer it only while it changes something.
@@ -150,7 +154,7 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
           )}
         </Panel>
         <Panel title="Invoices" id="subscription-invoices">
-          <InvoicesTable rows={invoices.data} />
+          <InvoicesTable rows={invoices.data} names={names} />
         </Panel>
       </>
     ),
@@ -165,6 +169,13 @@ export function subscriptionPages(router: DashboardRouter, deps: AppDeps): void 
     const query = queryParams(ctx, ['status', 'customer', 'starting_after']);
     const filter = parseQuery(listSubscriptionsQuery, query);
     const page = await listSubscriptions(d.db, { customerId: filter.customer, status: filter.status }, pageParams(query));
+    const [names, prices] = await Promise.all([
+      customerNames(
+        d.db,
+        page.data.map((s) => s.subscription.customerId),
+      ),
+      planPrices(d.db, page.data),
+    ]);
     sendPage(ctx, d, {
       title: 'Subscriptions',
       active: '/dashboard/subscriptions',
@@ -187,7 +198,7 @@ export function subscriptionPages(router: DashboardRouter, deps: AppDeps): void 
               Filter
             </button>
           </form>
-          <SubscriptionsTable rows={page.data} />
+          <SubscriptionsTable rows={page.data} names={names} prices={prices} />
           <Pager basePath="/dashboard/subscriptions" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.subscription.id} />
         </Panel>
       ),

@@ -7,7 +7,7 @@ import type { Dashboard } from '../session';
 import { ROLE_LABELS } from '../../../src/domain/dashboard-users/roles';
 import { Csrf } from './ui';
 
-export const ASSET_VERSION = '3';
+export const ASSET_VERSION = '4';
 
 const NAV: Array<{ group?: string; href: string; label: string; owner?: boolean }> = [
   { href: '/dashboard', label: 'Home' },
@@ -18,6 +18,7 @@ const NAV: Array<{ group?: string; href: string; label: string; owner?: boolean 
   { href: '/dashboard/payments', label: 'Payments' },
   { href: '/dashboard/refunds', label: 'Refunds' },
   { href: '/dashboard/usage', label: 'Usage' },
+  { href: '/dashboard/exports', label: 'Exports' },
   { group: 'Developers', href: '/dashboard/developers/api-keys', label: 'API keys' },
   { href: '/dashboard/developers/webhooks', label: 'Webhooks' },
   { href: '/dashboard/developers/deliveries', label: 'Deliveries' },
@@ -72,24 +73,27 @@ export function Page({ d, title, active, notice, children }: PageProps) {
           <div class="merchant" id="merchant-name">
             {d.merchant.name}
           </div>
-          <nav aria-label="Dashboard">
-            <ul>
-              {NAV.filter((n) => !n.owner || d.can('manage_team')).map((n) => (
-                <>
-                  {n.group ? (
-                    <li class="group" aria-hidden="true">
-                      {n.group}
+          <details class="menu" open>
+            <summary>Menu</summary>
+            <nav aria-label="Dashboard">
+              <ul>
+                {NAV.filter((n) => !n.owner || d.can('manage_team')).map((n) => (
+                  <>
+                    {n.group ? (
+                      <li class="group" aria-hidden="true">
+                        {n.group}
+                      </li>
+                    ) : null}
+                    <li>
+                      <a href={n.href} aria-current={n.href === active ? 'page' : undefined}>
+                        {n.label}
+                      </a>
                     </li>
-                  ) : null}
-                  <li>
-                    <a href={n.href} aria-current={n.href === active ? 'page' : undefined}>
-                      {n.label}
-                    </a>
-                  </li>
-                </>
-              ))}
-            </ul>
-          </nav>
+                  </>
+                ))}
+              </ul>
+            </nav>
+          </details>
         </aside>
         <main class="main" id="content">
           <div class="topbar">

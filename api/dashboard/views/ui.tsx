@@ -3,7 +3,8 @@
 // the session's CSRF token; an API error that names a field is shown next to that field.
 import { randomBytes } from 'node:crypto';
 import type { ComponentChildren, JSX } from 'preact';
-import { formatAmount, isSupportedCurrency } from '../../../src/billing/currency';
+import { displayStyleOf, formatAmount, isSupportedCurrency, minorUnitExponent } from '../../../src/billing/currency';
+import { formatMonth } from '../../../src/billing/calendar-day';
 
 export interface FormState {
   values?: Record<string, string | string[] | undefined>;
@@ -54,13 +55,23 @@ export interface Column<T> {
   num?: boolean;
   /** Keep the cell on one line (dates, times). */
   nowrap?: boolean;
+  /**
+   * What the cell is, for the phone layout (cards): `title` names the row (a person, a number),
+   * `status` and `amount` come first on the card; `id` cells are secondary.
+   */
+  role?: 'title' | 'status' | 'amount' | 'id';
 }
 
+/**
+ * A table on a laptop; below 800 px each row becomes a card (dashboard.css) whose title, status
+ * and amount come first and whose other cells carry their column's name (`data-label`).
+ */
 export function Table<T>({ columns, rows, empty, caption }: { columns: Column<T>[]; rows: T[]; empty: string; caption?: string }) {
   if (rows.length === 0) return <p class="muted">{empty}</p>;
   return (
-    <div class="table-wrap">
-      <table>
+    // A region that may scroll sideways on narrow laptops: focusable, so a keyboard can scroll it.
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
+      <table class="cards">
         {caption ? <caption class="skip">{caption}</caption> : null}
         <thead>
           <tr>
@@ -75,7 +86,13 @@ export function Table<T>({ columns, rows, empty, caption }: { columns: Column<T>
           {rows.map((r) => (
             <tr>
               {columns.map((c) => (
-                <td class={c.num ? 'num' : c.nowrap ? 'nowrap' : undefined}>{c.cell(r)}</td>
+                <td
+                  class={[c.num ? 'num' : c.nowrap ? 'nowrap' : '', c.role ? `cell-${c.role}` : ''].filter(Boolean).join(' ') || undefined}
+                  data-label={c.label}
+                  data-cell={c.role}
+                >
+                  {c.cell(r)}
+                </td>
               ))}
             </tr>
           ))}
@@ -83,6 +100,11 @@ export function Table<T>({ columns, rows, empty, caption }: { columns: Column<T>
       </table>
     </div>
   );
+}
+
+/** An id shown second to a name: small, monospace, selectable as a whole (to copy). */
+export function IdText({ id }: { id: string }) {
+  return <span class="mono id-text">{id}</span>;
 }
 
 /** "Next page" with the last row's id as starting_after (or `param`, for a second list on a page), keeping the page's other filters. */
@@ -313,7 +335,16 @@ export function Props({ rows }: { rows: Array<[string, ComponentChildren]> }) {
   );
 }
 
-/** A chart drawn by dashboard.js from the JSON block (no inline script: it is data, not code). */
+/** "2026-11" → "Nov 2026": the dashboard's month labels (documents and the portal write "nóv. 2026"). */
+export function month(m: string): string {
+  return formatMonth(m, 'en');
+}
+
+/**
+ * A chart drawn by dashboard.js from the JSON block (no inline script: it is data, not code).
+ * Amounts are given in minor units and drawn in major units with the currency's own style, the
+ * one `money()` writes; the text alternative lists every value written by `money()` too.
+ */
 export function Chart({
   id,
   title,
@@ -323,13 +354,30 @@ export function Chart({
   title: string;
   spec: { type?: 'bar' | 'line'; labels: string[]; series: Array<{ label: string; data: number[] }>; currency?: string };
 }) {
-  const json = JSON.stringify(spec).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
-  const summary = spec.series.map((s) => `${s.label}: ${s.data.map((v, i) => `${spec.labels[i]} ${spec.currency ? `${v} ${spec.currency}` : v}`).join(', ')}`).join('; ');
+  const c = spec.currency?.toUpperCase();
+  const style = c && isSupportedCurrency(c) ? displayStyleOf(c) : undefined;
+  const scale = c && isSupportedCurrency(c) ? 10 ** minorUnitExponent(c) : 1;
+  const allZero = spec.series.every((s) => s.data.every((v) => v === 0));
+  const drawn = {
+    type: spec.type,
+    labels: spec.labels,
+    series: spec.series.map((s) => ({ label: s.label, data: s.data.map((v) => v / scale) })),
+    money: style,
+    // An empty chart keeps a readable scale (not 0–1 kr.).
+    suggestedMax: allZero ? (style ? 1000 : 5) : undefined,
+  };
+  const json = JSON.stringify(drawn).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+  const summary = spec.series.map((s) => `${s.label}: ${s.data.map((v, i) => `${spec.labels[i]} ${c ? money(v, c) : v}`).join(', ')}`).join('; ');
   return (
     <figure class="chart">
       <div class="chart-box">
         <canvas id={id} role="img" aria-label={`${title}. ${summary}`}></canvas>
       </div>
+      {allZero ? (
+        <figcaption class="muted chart-empty" id={`${id}-empty`}>
+          Nothing to show yet.
+        </figcaption>
+      ) : null}
       <script type="application/json" data-chart={id} dangerouslySetInnerHTML={{ __html: json }}></script>
     </figure>
   );

@@ -31,6 +31,8 @@ table.list{width:100%;border-collapse:collapse}
 table.list th{text-align:left;font-size:12px;color:#5b6474;border-bottom:1px solid #e1e4ea;padding:6px}
 table.list td{padding:8px 6px;border-bottom:1px solid #f0f1f4;vertical-align:middle}
 .num{text-align:right;white-space:nowrap}
+table.list th.num{text-align:right}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .docs a{margin-right:8px}
 .pms{list-style:none;margin:0;padding:0}
 .pm{display:flex;flex-wrap:wrap;align-items:center;gap:8px;padding:10px 0;border-bottom:1px solid #f0f1f4}
@@ -61,5 +63,5 @@ footer{color:#5b6474;font-size:14px;margin-top:24px;display:flex;flex-direction:
 .notice-card{background:#fff;border:1px solid #e1e4ea;border-radius:10px;padding:28px 32px;max-width:520px}
 .notice-card h1{font-size:22px;margin:0 0 8px}
 a.button{display:inline-block;background:#2450c5;color:#fff;border-radius:6px;padding:6px 14px;text-decoration:none}
-@media (max-width:640px){table.list thead{display:none}table.list td{display:block;border:0;padding:2px 0}table.list tr{display:block;padding:8px 0;border-bottom:1px solid #e1e4ea}.num{text-align:left}.row-actions{margin-left:0}}
+@media (max-width:640px){table.list thead{display:none}table.list td{display:block;border:0;padding:2px 0}table.list td[data-label]:not(:empty)::before{content:attr(data-label);display:inline-block;min-width:6.5em;color:#5b6474;font-size:12px}table.list tr{display:block;padding:8px 0;border-bottom:1px solid #e1e4ea}.num{text-align:left}.row-actions{margin-left:0}}
 `;

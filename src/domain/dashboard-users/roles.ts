@@ -16,12 +16,14 @@ export type Permission =
   /** Business details, portal settings, going live. */
   | 'manage_business'
   /** Users, invitations and the audit log. */
-  | 'manage_team';
+  | 'manage_team'
+  /** Download a period's books: the CSV exports and the invoice PDFs (docs/exports.md). */
+  | 'export_books';
 
 const GRANTS: Record<DashboardRole, readonly Permission[]> = {
-  owner: ['view', 'manage_developers', 'manage_billing', 'manage_accounting', 'manage_business', 'manage_team'],
+  owner: ['view', 'manage_developers', 'manage_billing', 'manage_accounting', 'manage_business', 'manage_team', 'export_books'],
   developer: ['view', 'manage_developers'],
-  finance: ['view', 'manage_billing', 'manage_accounting'],
+  finance: ['view', 'manage_billing', 'manage_accounting', 'export_books'],
   read_only: ['view'],
 };
 

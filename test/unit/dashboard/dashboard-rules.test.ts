@@ -24,14 +24,14 @@ describe('dashboard rules', () => {
     assert.equal(checkNewPassword('ten chars!'), 'ten chars!');
   });
 
-  it('roles: owner everything, developer keys/webhooks, finance billing/accounting, read-only looks', () => {
+  it('roles: owner everything, developer keys/webhooks, finance billing/accounting/exports, read-only looks', () => {
     const table: Record<string, Permission[]> = {
-      owner: ['view', 'manage_developers', 'manage_billing', 'manage_accounting', 'manage_business', 'manage_team'],
+      owner: ['view', 'manage_developers', 'manage_billing', 'manage_accounting', 'manage_business', 'manage_team', 'export_books'],
       developer: ['view', 'manage_developers'],
-      finance: ['view', 'manage_billing', 'manage_accounting'],
+      finance: ['view', 'manage_billing', 'manage_accounting', 'export_books'],
       read_only: ['view'],
     };
-    const all: Permission[] = ['view', 'manage_developers', 'manage_billing', 'manage_accounting', 'manage_business', 'manage_team'];
+    const all: Permission[] = ['view', 'manage_developers', 'manage_billing', 'manage_accounting', 'manage_business', 'manage_team', 'export_books'];
     for (const role of DASHBOARD_ROLES) for (const p of all) assert.equal(roleAllows(role, p), table[role]!.includes(p), `${role} ${p}`);
   });
 

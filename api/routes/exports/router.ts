@@ -1,0 +1,50 @@
+// Exports for the accountant (docs/exports.md), secret key:
+//   GET /v1/exports/{kind}.csv?from=YYYY-MM-DD&to=YYYY-MM-DD   kind: invoices, payments, refunds,
+//       credit_notes, ledger_entries, trial_balance — text/csv, UTF-8 with a BOM, streamed
+//   GET /v1/exports/invoice_documents.zip?from&to&locale       the period's invoice PDFs
+// The dashboard serves the same streams under /dashboard/exports (finance and owner).
+import Router from '@koa/router';
+import type { AppContext, AppDeps, AppState } from '../../context';
+import { dbOf, tenantOf } from '../../context';
+import type { Auth } from '../../middleware/auth';
+import { parseQuery } from '../../validate';
+import { CSV_EXPORTS, csvExportStream, exportFileName, type CsvExportKind } from '../../../src/domain/exports/csv-export';
+import { invoiceDocumentsZip } from '../../../src/domain/exports/invoice-documents-zip';
+import { parseExportPeriod, type ExportPeriod } from '../../../src/domain/exports/period';
+import type { Tenant, TenantDb } from '../../../src/db/tenancy';
+import type { DocumentLocale } from '../../../src/documents';
+import { exportQuery, invoiceDocumentsExportQuery } from './schemas';
+
+function download(ctx: AppContext, type: string, fileName: string): void {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Content-Disposition', `attachment; filename="${fileName}"`);
+  ctx.type = type;
+}
+
+/** Sends a CSV export (shared with the dashboard). */
+export function sendCsvExport(ctx: AppContext, db: TenantDb, tenant: Tenant, kind: CsvExportKind, period: ExportPeriod): void {
+  download(ctx, 'text/csv; charset=utf-8', exportFileName(kind, period, 'csv'));
+  ctx.body = csvExportStream(db, tenant, kind, period);
+}
+
+/** Sends the ZIP of a period's invoice PDFs (shared with the dashboard). */
+export async function sendInvoiceDocumentsZip(ctx: AppContext, db: TenantDb, tenant: Tenant, period: ExportPeriod, locale: DocumentLocale): Promise<void> {
+  const { stream, count } = await invoiceDocumentsZip(db, tenant, period, locale);
+  download(ctx, 'application/zip', exportFileName('invoice_documents', period, 'zip'));
+  ctx.set('X-Invoice-Count', String(count));
+  ctx.body = stream;
+}
+
+export function exportsRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
+  for (const kind of CSV_EXPORTS) {
+    router.get(`/v1/exports/${kind}.csv`, auth(), async (ctx) => {
+      const q = parseQuery(exportQuery, ctx.query);
+      sendCsvExport(ctx, dbOf(ctx), tenantOf(ctx), kind, parseExportPeriod(q));
+    });
+  }
+  router.get('/v1/exports/invoice_documents.zip', auth(), async (ctx) => {
+    const q = parseQuery(invoiceDocumentsExportQuery, ctx.query);
+    await sendInvoiceDocumentsZip(ctx, dbOf(ctx), tenantOf(ctx), parseExportPeriod(q), (q.locale as DocumentLocale | undefined) ?? 'en');
+  });
+}

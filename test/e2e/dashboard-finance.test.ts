@@ -1,0 +1,207 @@
+// A finance user's day in Chromium (issue 31): a merchant whose card customers have declined
+// payments and a void invoice; the lists name people; the period's exports download and open
+// (CSV with a BOM and Icelandic names, a ZIP of PDFs) for finance and not for read-only, and
+// through the API; each list page at 390×844 shows its first row's status and amount without
+// sideways scrolling; axe-core finds no serious or critical violation on any dashboard page at
+// laptop and phone widths.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import yauzl from 'yauzl';
+import { testEnv, type TestEnv } from '../support/env';
+import { expectError, newMerchant, type TestMerchant } from '../support/api';
+import { dashboardBrowser, newDashboardUser, LAPTOP, PHONE, type DashboardBrowser } from '../support/dashboard';
+import { attachCard, createCustomer, eventually, monthlyPrice, ok, TEST_CARDS } from '../api/subscriptions/fixtures';
+import { describeViolations, fitsWidth, seriousViolations } from '../support/axe';
+
+type User = Awaited<ReturnType<typeof newDashboardUser>>;
+
+function zipEntries(buf: Buffer): Promise<Array<{ name: string; head: string }>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err ?? new Error('no zip'));
+      const out: Array<{ name: string; head: string }> = [];
+      zip.on('entry', (e: yauzl.Entry) => {
+        zip.openReadStream(e, (er, s) => {
+          if (er || !s) return reject(er ?? new Error('no stream'));
+          const chunks: Buffer[] = [];
+          s.on('data', (c: Buffer) => chunks.push(c));
+          s.on('end', () => {
+            out.push({ name: e.fileName, head: Buffer.concat(chunks).subarray(0, 5).toString('latin1') });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(out));
+      zip.readEntry();
+    });
+  });
+}
+
+describe('a finance user in the dashboard (Chromium, e2e)', function () {
+  this.timeout(240_000);
+  let env: TestEnv;
+  let a: TestMerchant;
+  let owner: User;
+  let finance: User;
+  let readOnly: User;
+  let browser: DashboardBrowser;
+  const today = new Date().toISOString().slice(0, 10);
+  const monthStart = `${today.slice(0, 8)}01`;
+  const period = `from=${monthStart}&to=${today}`;
+
+  async function subscribe(name: string, card: string) {
+    const customer = await createCustomer(a, { name, kennitala: '0102694009' });
+    await attachCard(a, customer.id, card);
+    const price = await monthlyPrice(a, 4990);
+    const subscription = await ok(a.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
+    const invoice = await eventually(async () => {
+      const inv = (await ok(a.call('GET', `/v1/invoices?subscription=${subscription.id}`))).data[0];
+      if (!inv) return undefined;
+      const row = await env.db.invoice.findUnique({ where: { id: inv.id } });
+      return inv.status === 'paid' || (inv.status === 'open' && row!.attemptCount >= 1) ? inv : undefined;
+    }, `${name}'s first invoice to be charged`);
+    return { customer, subscription, invoice };
+  }
+
+  before(async function () {
+    this.timeout(20 * 60_000);
+    env = await testEnv();
+    a = await newMerchant(env);
+    owner = await newDashboardUser(env, a.id, 'owner');
+    finance = await newDashboardUser(env, a.id, 'finance');
+    readOnly = await newDashboardUser(env, a.id, 'read_only');
+    browser = dashboardBrowser(env);
+    const paid = await subscribe('Jón Jónsson', TEST_CARDS.visa);
+    assert.equal(paid.invoice.status, 'paid');
+    await subscribe('Guðrún Ósk Þórsdóttir', TEST_CARDS.alwaysDeclines);
+    const toVoid = await subscribe('Þórður Árnason', TEST_CARDS.alwaysDeclines);
+    await ok(a.call('POST', `/v1/invoices/${toVoid.invoice.id}/void`));
+    const payment = (await ok(a.call('GET', `/v1/payments?customer=${paid.customer.id}`))).data[0];
+    await ok(a.call('POST', '/v1/refunds', { body: { payment: payment.id, amount: 1000 } }), 201);
+    await eventually(async () => ((await env.db.creditNote.count({ where: { merchantId: a.id } })) > 0 ? true : undefined), 'the refund’s credit note');
+  });
+
+  it('lists lead with the customer’s name; the attention panel names who declined and how much', async () => {
+    const { page, close } = await browser.signedIn(finance);
+    assert.match(await page.locator('#attention').innerText(), /Guðrún Ósk Þórsdóttir — 4\.990 kr\. declined/);
+    await page.goto(`${env.baseUrl}/dashboard/subscriptions`);
+    const first = page.locator('#subscriptions tbody tr').first();
+    assert.match((await first.locator('td[data-cell=title]').textContent()) ?? '', /Þórður Árnason|Guðrún Ósk Þórsdóttir|Jón Jónsson/);
+    assert.match((await first.locator('td[data-cell=amount]').textContent()) ?? '', /4\.990 kr\. \/ month/);
+    await page.goto(`${env.baseUrl}/dashboard/invoices`);
+    assert.match((await page.locator('#invoices').textContent()) ?? '', /Jón Jónsson/);
+    await close();
+  });
+
+  it('finance downloads the period’s CSVs and the invoice PDFs as a ZIP; read-only cannot; the API serves the same', async () => {
+    const { page, close } = await browser.signedIn(finance);
+    await page.goto(`${env.baseUrl}/dashboard/exports?${period}`);
+    await browser.shot(page, 'laptop-exports');
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-invoices')]);
+    assert.equal(csvDownload.suggestedFilename(), `invoices-${monthStart}-${today}.csv`);
+    const csv = readFileSync((await csvDownload.path())!, 'utf8');
+    assert.ok(csv.startsWith('\uFEFF'), 'UTF-8 with a byte order mark');
+    const rows = parse(csv.slice(1), { columns: true }) as Array<Record<string, string>>;
+    assert.equal(rows.length, 3);
+    assert.deepEqual(rows.map((r) => r.customer_name).sort(), ['Guðrún Ósk Þórsdóttir', 'Jón Jónsson', 'Þórður Árnason']);
+    assert.ok(rows.every((r) => r.total === '4990' && r.total_formatted === '4.990 kr.'));
+    assert.deepEqual(rows.map((r) => r.status).sort(), ['open', 'paid', 'void']);
+
+    const [zipDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-invoice-documents-is')]);
+    const entries = await zipEntries(readFileSync((await zipDownload.path())!));
+    assert.equal(entries.length, 3);
+    for (const e of entries) {
+      assert.match(e.name, /^invoice-.+\.pdf$/);
+      assert.equal(e.head, '%PDF-');
+    }
+    const tb = await page.evaluate(async (url) => (await fetch(url)).text(), `/dashboard/exports/trial_balance.csv?${period}`);
+    const totals = (parse(tb.replace(/^\uFEFF/, ''), { columns: true }) as Array<Record<string, string>>).filter((r) => r.line === 'total');
+    assert.ok(totals.length >= 1 && totals.every((t) => t.period_debit === t.period_credit), tb);
+    await close();
+    const audit = await env.db.dashboardAuditEntry.findMany({ where: { actorUserId: finance.id, action: 'export.download' } });
+    assert.deepEqual(audit.map((e) => (e.detail as { kind: string }).kind).sort(), ['invoice_documents', 'invoices', 'trial_balance']);
+
+    const ro = await browser.signedIn(readOnly);
+    await ro.page.goto(`${env.baseUrl}/dashboard/exports?${period}`);
+    assert.equal(await ro.page.locator('#export-not-allowed').count(), 1);
+    assert.equal(await ro.page.locator('#export-invoices').count(), 0);
+    const refused = await ro.page.goto(`${env.baseUrl}/dashboard/exports/payments.csv?${period}`);
+    assert.equal(refused?.status(), 403);
+    await ro.close();
+
+    const api = await a.call('GET', `/v1/exports/payments.csv?${period}`);
+    assert.equal(api.status, 200, api.text);
+    assert.match(api.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8/);
+    assert.match(api.text, /Guðrún Ósk Þórsdóttir/);
+    expectError(await a.call('GET', `/v1/exports/payments.csv?from=${monthStart}`), 400, 'validation_failed', 'to');
+    expectError(await a.call('GET', `/v1/exports/ledger_entries.csv?from=${today}&to=2020-01-01`), 400, 'validation_failed', 'to');
+  });
+
+  const LISTS = [
+    ['subscriptions', '#subscriptions'],
+    ['invoices', '#invoices'],
+    ['payments', '#payments'],
+    ['credit-notes', '#credit-notes'],
+    ['refunds', '#refunds'],
+  ] as const;
+
+  it('at 390×844 each list shows its first row’s status and amount without sideways scrolling', async () => {
+    const { page, close } = await browser.signedIn(finance, PHONE);
+    for (const [path, panel] of LISTS) {
+      await page.goto(`${env.baseUrl}/dashboard/${path}`);
+      for (const cell of ['status', 'amount']) {
+        const fit = await fitsWidth(page, `${panel} tbody tr:first-child td[data-cell=${cell}]`);
+        assert.equal(fit.pageScrolls, false, `${path}: the page scrolls sideways`);
+        assert.equal(fit.visible, true, `${path}: the first row's ${cell} is not on screen (${fit.box})`);
+      }
+      // The menu is folded: the first row is on the first screen.
+      const top = await page.locator(`${panel} tbody tr`).first().boundingBox();
+      assert.ok(top && top.y < PHONE.height, `${path}: the first row starts at ${top?.y}`);
+      await browser.shot(page, `phone-${path}-cards`);
+    }
+    await close();
+  });
+
+  const PAGES = [
+    '/dashboard',
+    '/dashboard/customers',
+    '/dashboard/subscriptions',
+    '/dashboard/invoices',
+    '/dashboard/credit-notes',
+    '/dashboard/payments',
+    '/dashboard/refunds',
+    '/dashboard/usage',
+    '/dashboard/exports',
+    '/dashboard/developers/api-keys',
+    '/dashboard/developers/webhooks',
+    '/dashboard/developers/deliveries',
+    '/dashboard/developers/events',
+    '/dashboard/settings',
+    '/dashboard/team',
+    '/dashboard/audit',
+    '/dashboard/account',
+  ];
+
+  it('axe-core: no serious or critical violation on any dashboard page, laptop and phone', async function () {
+    this.timeout(900_000);
+    const found: string[] = [];
+    for (const viewport of [LAPTOP, PHONE]) {
+      const { page, close } = await browser.signedIn(owner, viewport);
+      const detail = [
+        `/dashboard/invoices/${(await env.db.invoice.findFirstOrThrow({ where: { merchantId: a.id, status: 'void' } })).id}`,
+        `/dashboard/subscriptions/${(await env.db.subscription.findFirstOrThrow({ where: { merchantId: a.id } })).id}`,
+        `/dashboard/customers/${(await env.db.customer.findFirstOrThrow({ where: { merchantId: a.id } })).id}`,
+        `/dashboard/payments/${(await env.db.payment.findFirstOrThrow({ where: { merchantId: a.id } })).id}`,
+      ];
+      for (const url of [...PAGES, ...detail]) {
+        const res = await page.goto(`${env.baseUrl}${url}`);
+        assert.equal(res?.status(), 200, url);
+        const vs = await seriousViolations(page);
+        if (vs.length) found.push(describeViolations(`${url} at ${viewport.width}px`, vs));
+      }
+      await close();
+    }
+    assert.deepEqual(found, [], found.join('\n'));
+  });
+});
