@@ -3,6 +3,7 @@
 import type { AppDeps } from '../../context';
 import { billingOverview } from '../../../src/domain/dashboard-metrics/billing-overview';
 import { needsAttention } from '../../../src/domain/dashboard-metrics/needs-attention';
+import { amountRemaining } from '../../../src/billing/invoice-amounts';
 import { minorUnitExponent, isSupportedCurrency } from '../../../src/billing/currency';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession } from '../session';
@@ -68,7 +69,7 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
               <ul class="attention">
                 {attention.pastDueInvoices.map((i) => (
                   <li>
-                    Invoice <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? i.id}</a> is past due since {day(i.dueDate)}: {money(i.amountDue - i.amountPaid, i.currency)}
+                    Invoice <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? i.id}</a> is past due since {day(i.dueDate)}: {money(amountRemaining(i), i.currency)}
                   </li>
                 ))}
                 {attention.failedPayments.map((p) => (

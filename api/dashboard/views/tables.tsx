@@ -1,6 +1,7 @@
 // Tables of billing objects shared by several pages (a customer's page shows the same invoice
 // table as the invoices page).
 import type { Invoice, Payment, Subscription, SubscriptionItem } from '../../../src/generated/prisma/client';
+import { amountRemaining } from '../../../src/billing/invoice-amounts';
 import { Status, Table, day, money, when } from './ui';
 
 export function InvoicesTable({ rows }: { rows: Invoice[] }) {
@@ -13,7 +14,7 @@ export function InvoicesTable({ rows }: { rows: Invoice[] }) {
         { label: 'Invoice', cell: (i) => <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? i.id}</a> },
         { label: 'Status', cell: (i) => <Status value={i.status} /> },
         { label: 'Total', num: true, cell: (i) => money(i.total, i.currency) },
-        { label: 'Due', num: true, cell: (i) => money(i.amountDue - i.amountPaid, i.currency) },
+        { label: 'Due', num: true, cell: (i) => money(amountRemaining(i), i.currency) },
         {
           label: 'Collection',
           cell: (i) => (i.collectionMethod === 'send_invoice' ? 'bank claim' : i.collectionMethod === 'charge_automatically' ? 'card' : (i.collectionMethod ?? 'payment')),

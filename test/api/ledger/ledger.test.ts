@@ -87,8 +87,12 @@ describe('billing ledger', function () {
       ar.map((e: any) => [e.kind, e.debit, e.credit]),
       [['invoice_finalized', 4990, 0]],
     );
-    await assertLedgerInvariants(env.db, m.id); // open invoice: receivable 4990 for this customer
+    assert.equal((await m.call('GET', `/v1/invoices/${p.invoice}`)).body.amount_remaining, 4990);
+    assert.equal((await assertLedgerInvariants(env.db, m.id)).receivable[customer.id], 4990); // open invoice
     assert.equal((await m.call('POST', `/v1/payments/${p.id}/cancel`)).status, 200);
+    const voidInv = (await m.call('GET', `/v1/invoices/${p.invoice}`)).body;
+    // void: no longer collectible, the receivable is reversed, nothing remains (docs/invoices.md)
+    assert.deepEqual([voidInv.status, voidInv.amount_due, voidInv.amount_paid, voidInv.amount_remaining], ['void', 4990, 0, 0]);
     const all = (await m.call('GET', `/v1/ledger_entries?invoice=${p.invoice}`)).body.data as Entry[];
     const fin = all.filter((e) => e.kind === 'invoice_finalized');
     const voided = all.filter((e) => e.kind === 'invoice_voided');
@@ -230,7 +234,9 @@ describe('billing ledger', function () {
         { kind: 'invoice_written_off', account: 'accounts_receivable', debit: 0, credit: 3100, vat_rate: null },
       ]),
     );
-    await assertLedgerInvariants(env.db, m.id);
+    // written off: the receivable went to bad_debt, so nothing remains on the invoice
+    assert.deepEqual([inv.amount_due, inv.amount_paid, inv.amount_remaining], [3100, 0, 0]);
+    assert.equal((await assertLedgerInvariants(env.db, m.id)).receivable[c.id], undefined);
     assert.equal((await subs.ok(m.call('POST', `/v1/invoices/${inv.id}/void`))).status, 'void');
     const after = await kinds();
     assert.deepEqual(
