@@ -2843,7 +2843,7 @@ export interface components {
     parameters: {
         /** @description Makes the POST safe to retry: a retry with the same key gets the first answer (with `Idempotent-Replayed: true`) and does not act twice. */
         IdempotencyKey: string;
-        /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+        /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
         Limit: number;
         /** @description The id of the last object of the previous page; the page starts after it. */
         StartingAfter: string;
@@ -4086,7 +4086,7 @@ export interface operations {
     getAccountingLinkSyncRecords: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -4245,7 +4245,7 @@ export interface operations {
     getApiKeys: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -4438,7 +4438,7 @@ export interface operations {
         parameters: {
             query?: {
                 invoice?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -4571,7 +4571,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -4710,7 +4710,7 @@ export interface operations {
     getCustomers: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -4882,7 +4882,7 @@ export interface operations {
                 customer?: string;
                 event_name?: string;
                 from?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -5027,7 +5027,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 pending?: boolean;
                 /** @description The id of the last object of the previous page; the page starts after it. */
@@ -5144,7 +5144,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -5361,7 +5361,7 @@ export interface operations {
                 "created[lte]"?: string;
                 customer?: string;
                 invoice?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -5482,7 +5482,7 @@ export interface operations {
         parameters: {
             query?: {
                 archived?: boolean;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -5685,7 +5685,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -5926,7 +5926,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -6121,7 +6121,7 @@ export interface operations {
         parameters: {
             query?: {
                 active?: boolean;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 product?: string;
                 /** @description The id of the last object of the previous page; the page starts after it. */
@@ -6297,7 +6297,7 @@ export interface operations {
         parameters: {
             query?: {
                 active?: boolean;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -6505,7 +6505,7 @@ export interface operations {
     getRefunds: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 payment?: string;
                 /** @description The id of the last object of the previous page; the page starts after it. */
@@ -6773,7 +6773,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -7194,7 +7194,7 @@ export interface operations {
     getTestHelpersTestClocks: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -7521,7 +7521,7 @@ export interface operations {
             query?: {
                 endpoint?: string;
                 event?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -7624,7 +7624,7 @@ export interface operations {
     getWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -7803,11 +7803,11 @@ export interface operations {
     getWebhookEvents: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
-                type?: "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment_method.attached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.voided" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "subscription.paused" | "subscription.resumed" | "subscription.trial_will_end" | "refund.created" | "refund.succeeded" | "refund.failed" | "credit_note.created" | "customer.created" | "customer.updated" | "accounting_link.error";
+                type?: "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment_method.attached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.voided" | "invoice.updated" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "subscription.paused" | "subscription.resumed" | "subscription.trial_will_end" | "refund.created" | "refund.succeeded" | "refund.failed" | "credit_note.created" | "customer.created" | "customer.updated" | "accounting_link.error";
             };
             header?: never;
             path?: never;

@@ -148,6 +148,23 @@ describe('billing ledger', function () {
     expectError(await m.call('GET', '/v1/ledger_entries?limit=x'), 400, 'validation_failed', 'limit');
     expectError(await m.call('GET', '/v1/ledger_entries?account=' + 'a'.repeat(201)), 400, 'validation_failed', 'account');
     expectError(await m.call('GET', '/v1/trial_balance?as_of=2026-13-01T00:00:00Z'), 400, 'validation_failed', 'as_of');
+    // An empty as_of is refused, never read as "now"; an empty bound is never read as "no bound".
+    expectError(await m.call('GET', '/v1/trial_balance?as_of='), 400, 'validation_failed', 'as_of');
+    expectError(await m.call('GET', '/v1/ledger_entries?created[lt]='), 400, 'validation_failed', 'created[lt]');
+    // limit out of range (SPEC "Lists"): below 1 falls back to the default (25), above 100 to 100.
+    for (const amount of [700, 800, 900]) await paidPayment(m, amount); // 5 entries each
+    const all = (await m.call('GET', '/v1/ledger_entries?limit=100')).body.data as Entry[];
+    assert.ok(all.length > 25, `enough entries to tell the default from the maximum (${all.length})`);
+    for (const [limit, size] of [
+      ['0', 25],
+      ['-3', 25],
+      ['1000', Math.min(all.length, 100)],
+      ['1', 1],
+    ] as const) {
+      const res = await m.call('GET', `/v1/ledger_entries?limit=${limit}`);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.length, size, `limit=${limit}`);
+    }
     // The other mode sees nothing of test mode.
     const live = await m.call('GET', '/v1/ledger_entries', { key: m.liveSecretKey! });
     assert.equal(live.status, 200);
