@@ -4088,6 +4088,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
+                link?: string;
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 status?: "pending" | "synced" | "failed";
