@@ -37,7 +37,7 @@ const DESCRIPTION = `Subscription billing and payments API.
 
 **Errors.** Every error answers with the envelope \`{ "error": { "type", "code", "message", "param"?, "doc_url", "request_id" } }\` (schema \`Error\`); \`code\` is stable and listed in the schema, \`param\` names the offending field or header. A request for a route that does not exist answers 404 \`route_not_found\`, a method the route does not have 405 \`method_not_allowed\`, both in the envelope.
 
-**Lists.** List operations take \`limit\` (1–${PAGE_MAX}, default ${PAGE_DEFAULT}; out-of-range values are clamped) and \`starting_after\` (the id of the last object of the previous page), and answer \`{ "data": [...], "has_more": true|false }\`, newest first.
+**Lists.** List operations take \`limit\` (1–${PAGE_MAX}, default ${PAGE_DEFAULT}; a value below 1 falls back to the default, above ${PAGE_MAX} to ${PAGE_MAX}) and \`starting_after\` (the id of the last object of the previous page), and answer \`{ "data": [...], "has_more": true|false }\`, newest first.
 
 **Idempotency.** A POST may carry \`Idempotency-Key\` (1–255 visible ASCII characters): a retry with the same key (same merchant and mode) gets the first answer again, with \`Idempotent-Replayed: true\`, and does not act twice. While the first request is still running a retry answers 409 \`idempotency_key_in_use\`.
 
@@ -246,7 +246,7 @@ function build(): OpenApiDocument {
           name: 'limit',
           in: 'query',
           required: false,
-          description: `Page size, 1–${PAGE_MAX} (default ${PAGE_DEFAULT}; out-of-range values are clamped).`,
+          description: `Page size, 1–${PAGE_MAX} (default ${PAGE_DEFAULT}; a value below 1 falls back to the default, above ${PAGE_MAX} to ${PAGE_MAX}).`,
           schema: { type: 'integer' },
         },
         StartingAfter: {

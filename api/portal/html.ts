@@ -3,6 +3,7 @@
 // the checkout pages; no inline script or style: the CSP (api/checkout/security.ts, shared)
 // allows only /portal/assets/portal.{js,css}. Forms carry no name attributes and no action:
 // the page's script sends each action as JSON with the CSRF token and the form's one-time key.
+import { amountRemaining } from '../../src/billing/invoice-amounts';
 import { randomToken } from '../../src/ids';
 import type { PortalOverview, PortalSubscription } from '../../src/domain/customer-portals/load-portal-overview';
 import { formatDocumentDate as formatDate, formatMoney } from '../../src/documents/format';
@@ -80,7 +81,7 @@ function invoicesSection(o: PortalOverview, t: PortalMessages, locale: PortalLoc
   const hasDefaultCard = o.paymentMethods.some((pm) => pm.id === o.defaultPaymentMethodId && pm.type !== 'bank_invoice');
   const rows = o.invoices
     .map((inv) => {
-      const remaining = Number(inv.amountDue) - Number(inv.amountPaid);
+      const remaining = amountRemaining(inv);
       let pay = '';
       if (canPay && inv.status === 'open' && inv.subscriptionId && inv.collectionMethod !== 'send_invoice' && remaining > 0) {
         pay = hasDefaultCard

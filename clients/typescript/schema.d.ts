@@ -2993,7 +2993,7 @@ export interface components {
     parameters: {
         /** @description Makes the POST safe to retry: a retry with the same key gets the first answer (with `Idempotent-Replayed: true`) and does not act twice. */
         IdempotencyKey: string;
-        /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+        /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
         Limit: number;
         /** @description The id of the last object of the previous page; the page starts after it. */
         StartingAfter: string;
@@ -4236,8 +4236,9 @@ export interface operations {
     getAccountingLinkSyncRecords: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
+                link?: string;
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 status?: "pending" | "synced" | "failed";
@@ -4395,7 +4396,7 @@ export interface operations {
     getApiKeys: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -4588,7 +4589,7 @@ export interface operations {
         parameters: {
             query?: {
                 invoice?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -4721,7 +4722,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -4860,7 +4861,7 @@ export interface operations {
     getCustomers: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -5032,7 +5033,7 @@ export interface operations {
                 customer?: string;
                 event_name?: string;
                 from?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -5395,7 +5396,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 pending?: boolean;
                 /** @description The id of the last object of the previous page; the page starts after it. */
@@ -5512,7 +5513,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -5729,7 +5730,7 @@ export interface operations {
                 "created[lte]"?: string;
                 customer?: string;
                 invoice?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -5850,7 +5851,7 @@ export interface operations {
         parameters: {
             query?: {
                 archived?: boolean;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -6053,7 +6054,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -6294,7 +6295,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -6489,7 +6490,7 @@ export interface operations {
         parameters: {
             query?: {
                 active?: boolean;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 product?: string;
                 /** @description The id of the last object of the previous page; the page starts after it. */
@@ -6665,7 +6666,7 @@ export interface operations {
         parameters: {
             query?: {
                 active?: boolean;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -6873,7 +6874,7 @@ export interface operations {
     getRefunds: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 payment?: string;
                 /** @description The id of the last object of the previous page; the page starts after it. */
@@ -7141,7 +7142,7 @@ export interface operations {
         parameters: {
             query?: {
                 customer?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -7562,7 +7563,7 @@ export interface operations {
     getTestHelpersTestClocks: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -7889,7 +7890,7 @@ export interface operations {
             query?: {
                 endpoint?: string;
                 event?: string;
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -7992,7 +7993,7 @@ export interface operations {
     getWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
@@ -8171,11 +8172,11 @@ export interface operations {
     getWebhookEvents: {
         parameters: {
             query?: {
-                /** @description Page size, 1–100 (default 25; out-of-range values are clamped). */
+                /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
-                type?: "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment_method.attached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.voided" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "subscription.paused" | "subscription.resumed" | "subscription.trial_will_end" | "refund.created" | "refund.succeeded" | "refund.failed" | "credit_note.created" | "customer.created" | "customer.updated" | "accounting_link.error";
+                type?: "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment_method.attached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.voided" | "invoice.updated" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "subscription.paused" | "subscription.resumed" | "subscription.trial_will_end" | "refund.created" | "refund.succeeded" | "refund.failed" | "credit_note.created" | "customer.created" | "customer.updated" | "accounting_link.error";
             };
             header?: never;
             path?: never;

@@ -9,4 +9,5 @@ export * from './discounts';
 export * from './invoice-lines';
 export * from './subscription-invoice';
 export * from './vat';
+export * from './invoice-amounts';
 export { assertSafeInteger, assertNonNegativeSafeInteger } from './integers';

@@ -238,3 +238,27 @@ export function creditNoteVat<G extends { readonly vat: number; readonly gross: 
     return { ...g, share: { net: gross - vat, vat, gross } };
   });
 }
+
+/**
+ * What a credit invoice (its lines came to `−credit` < 0, so it charges nothing and no VAT)
+ * carries to the next invoice, per VAT rate: each rate's line sum, when not 0, in identifier
+ * order. The amounts sum to `−credit`, and each keeps its rate, so the next invoice credits
+ * (or charges) every rate exactly what this one left out: a credit for unused 11 % time stays an
+ * 11 % credit, and in a mixed change a 24 % credit is not netted against an 11 % charge.
+ */
+export function carriedBalanceByRate(credit: number, lines: readonly VatInvoiceLineInput[]): Array<{ rate: VatRateId; amount: number }> {
+  assertNonNegativeSafeInteger(credit, 'credit');
+  if (credit === 0) return [];
+  const rates = [...new Set(lines.map((l) => l.rate))].sort((a, b) => rateOrder(a) - rateOrder(b));
+  const sums = rates
+    .map((rate) => ({
+      rate,
+      amount: toSafeNumber(
+        lines.filter((l) => l.rate === rate).reduce((s, l) => s + BigInt(l.amount), 0n),
+        'rate sum',
+      ),
+    }))
+    .filter((r) => r.amount !== 0);
+  if (sums.reduce((s, r) => s + r.amount, 0) !== -credit) throw new RangeError('the carried credit must be what the lines sum to');
+  return sums;
+}

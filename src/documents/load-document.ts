@@ -6,6 +6,7 @@ import type { Tenant, TenantDb } from '../db/tenancy';
 import type { Customer, Invoice, InvoiceLine, MerchantBusinessDetails, Prisma } from '../generated/prisma/client';
 import { presentVatBreakdown } from '../objects/vat-breakdown';
 import { errors } from '../errors';
+import { amountRemaining } from '../billing/invoice-amounts';
 import type { DocumentLine, DocumentParty, InvoiceDocument, VatBreakdownRow } from './document-model';
 import { formatKennitalaForPrint } from './format';
 
@@ -97,7 +98,7 @@ export async function loadInvoiceDocument(db: TenantDb, tenant: Tenant, invoiceI
     vatTotal: Number(invoice.vatAmount),
     total: Number(invoice.total),
     amountPaid: Number(invoice.amountPaid),
-    amountDue: Math.max(0, Number(invoice.amountDue) - Number(invoice.amountPaid)),
+    amountDue: amountRemaining(invoice),
     bankClaimReference: claim?.bankReference ?? null,
     creditedInvoice: null,
     reason: null,

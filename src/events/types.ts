@@ -12,6 +12,8 @@ export const EVENT_TYPES = {
   'invoice.paid': 'An invoice was marked paid by automatic charge or manual payment',
   'invoice.payment_failed': 'A collection attempt for an invoice failed: a declined charge, or a refusal by the bank or acquirer (see last_payment_error)',
   'invoice.voided': 'An open invoice was voided and is no longer collectible',
+  'invoice.updated':
+    'An open invoice changed without changing status: its next collection attempt (next_payment_attempt) moved, e.g. a bank claim was issued or checked and still waits',
   'subscription.created': 'A new subscription was created',
   'subscription.updated': 'A subscription changed (items, quantities, discount, status, cancel_at_period_end, …)',
   'subscription.canceled': 'A subscription was canceled, immediately or at period end',

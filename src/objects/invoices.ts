@@ -1,6 +1,7 @@
 // Invoices as the API returns them: `lines` only when given (retrieve and invoice.* events),
 // never in list items. Amounts are minor units.
 import type { Invoice, InvoiceLine } from '../generated/prisma/client';
+import { amountRemaining } from '../billing/invoice-amounts';
 import { iso } from './iso';
 import { presentVatBreakdown } from './vat-breakdown';
 
@@ -43,7 +44,8 @@ export function presentInvoice(inv: Invoice, lines?: InvoiceLine[]) {
     vat_breakdown: presentVatBreakdown(inv.vatBreakdown),
     amount_due: Number(inv.amountDue),
     amount_paid: Number(inv.amountPaid),
-    amount_remaining: Number(inv.amountDue - inv.amountPaid),
+    /** What is still owed, per status (docs/invoices.md "Amount remaining"): 0 unless open. */
+    amount_remaining: amountRemaining(inv),
     period_start: iso(inv.periodStart),
     period_end: iso(inv.periodEnd),
     due_date: iso(inv.dueDate),

@@ -25,6 +25,10 @@
 //   Feb 20 → active; cancel at period end → canceled Mar 1 (no final invoice: nothing to bill).
 // VAT (prices include VAT, so the amounts above are unchanged): seats and the bank plan at the
 // standard rate, API calls at the reduced rate; the Jun 1 discount is split over both rates.
+// A's Apr 9 payment (invoice #3, 9000) is refunded: 2500 on Apr 9, the remaining 6500 on May 10;
+//   two credit notes. C gets a card and an invoice item on Apr 9 (left pending). Every object of
+//   the clock's customers (payment methods, items, refunds, credit notes and their documents,
+//   events) is dated at the clock's time, never before its cause nor after the clock.
 // The ledger's invariants (test/support/ledger-invariants.ts) hold mid-year (an open invoice in
 // dunning) and at the end.
 import assert from 'node:assert/strict';
@@ -33,6 +37,9 @@ import { maybeRecordHistory } from '../support/histories';
 import { createGateways } from '../../src/gateways';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { assertLedgerInvariants } from '../support/ledger-invariants';
+import { scopedDb } from '../../src/db/tenancy';
+import { loadCreditNoteDocument } from '../../src/documents/load-document';
+import { settledRefund } from '../api/payments/fixtures';
 import { advanceClock, attachCard, attachToClock, createClock, createCustomer, createPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
 
 describe('scenario: a year of billing on a test clock', function () {
@@ -180,8 +187,32 @@ describe('scenario: a year of billing on a test clock', function () {
     assert.deepEqual([a3.amount_due, a3.status, a3.paid_at], [9000, 'paid', '2025-04-09T00:00:00.000Z']);
     assert.equal((await sub(subA.id)).status, 'active');
 
-    // May 10: a discount for the next invoice.
+    // Apr 9: C gets a card and an invoice item; A's Apr 9 payment is partly refunded.
+    const tenant = { merchantId: m.id, mode: 'test' as const };
+    const c = await createCustomer(m, { name: 'C' });
+    await attachToClock(m, clock.id, c.id);
+    const cCard = await attachCard(m, c.id);
+    assert.equal(cCard.created_at, '2025-04-09T00:00:00.000Z');
+    const cItem = await ok(m.call('POST', '/v1/invoice_items', { body: { customer: c.id, amount: 1500, description: 'Setup' } }), 201);
+    assert.equal(cItem.created_at, '2025-04-09T00:00:00.000Z');
+    const creditNoteAt = async (refundAmount: number, at: string) => {
+      const r = await ok(m.call('POST', '/v1/refunds', { body: { payment: a3.payment, amount: refundAmount } }), 201);
+      const settled = await settledRefund(env, m, r.id);
+      assert.deepEqual([settled.status, settled.created_at, settled.succeeded_at], ['succeeded', at, at]);
+      const cn = ((await ok(m.call('GET', `/v1/credit_notes?invoice=${a3.id}`))).data as any[]).find((x) => x.refund === r.id);
+      assert.equal(cn.created_at, at, 'the credit note is dated at the clock');
+      assert.ok(Date.parse(cn.created_at) >= Date.parse(a3.paid_at), 'never before the payment it refunds');
+      const doc = await loadCreditNoteDocument(scopedDb(env.db, tenant), tenant, cn.id);
+      assert.equal(doc.issueDate.toISOString(), at, "the credit note's document prints the clock's date");
+      const posted = ((await ok(m.call('GET', `/v1/ledger_entries?invoice=${a3.id}&limit=100`))).data as any[]).filter((e) => e.kind === 'credit_note' || e.kind === 'refund');
+      assert.ok(posted.length > 0 && posted.every((e) => e.occurred_at <= at && e.occurred_at >= a3.paid_at));
+      return cn;
+    };
+    await creditNoteAt(2500, '2025-04-09T00:00:00.000Z');
+
+    // May 10: a discount for the next invoice; the rest of C's payment refunded.
     await advance('2025-05-10T00:00:00.000Z');
+    await creditNoteAt(6500, '2025-05-10T00:00:00.000Z');
     await ok(m.call('POST', `/v1/subscriptions/${subA.id}`, { body: { discount: { percent_off: 10, duration: 'once' } } }));
     await usage(2000, '2025-05-20T00:00:00.000Z');
     await advance('2025-06-01T00:00:00.000Z');
@@ -255,14 +286,36 @@ describe('scenario: a year of billing on a test clock', function () {
       90800,
     );
 
+    // Timestamps of the clock's objects: none after the clock, none before its cause.
+    const clockEnd = Date.parse('2026-01-01T00:00:00.000Z');
+    const cObjects = [
+      ...(await env.db.creditNote.findMany({ where: { merchantId: m.id } })).map((x) => ['credit note', x.createdAt, a3.paid_at] as const),
+      ...(await env.db.refund.findMany({ where: { merchantId: m.id } })).flatMap((x) => [
+        ['refund', x.createdAt, a3.paid_at] as const,
+        ['refund succeeded', x.succeededAt!, x.createdAt.toISOString()] as const,
+      ]),
+      ...(await env.db.invoiceItem.findMany({ where: { merchantId: m.id } })).map((x) => ['invoice item', x.createdAt, clock.frozen_time] as const),
+      ...(await env.db.paymentMethod.findMany({ where: { merchantId: m.id } })).map((x) => ['payment method', x.createdAt, clock.frozen_time] as const),
+    ];
+    for (const [what, at, cause] of cObjects) {
+      assert.ok(at.getTime() <= clockEnd, `${what} ${at.toISOString()} after the clock`);
+      assert.ok(at.getTime() >= Date.parse(cause), `${what} ${at.toISOString()} before its cause ${cause}`);
+    }
+    const events = await env.db.event.findMany({ where: { merchantId: m.id, type: { not: 'customer.created' } } });
+    assert.ok(events.length > 0);
+    for (const e of events) {
+      assert.ok(e.createdAt.getTime() <= clockEnd && e.createdAt.getTime() >= Date.parse(clock.frozen_time), `event ${e.type} at ${e.createdAt.toISOString()}`);
+    }
+
     // The ledger: every posting balances, nothing is receivable, revenue is the year's totals less VAT.
     const ledger = await assertLedgerInvariants(env.db, m.id);
     assert.deepEqual(ledger.receivable, {});
     const vatYear = (await env.db.invoice.aggregate({ where: { merchantId: m.id }, _sum: { vatAmount: true } }))._sum.vatAmount!;
-    assert.equal(ledger.revenue, 90800 + 4900 * 2 - Number(vatYear));
+    // Invoice #3 was refunded in full: its credit notes return its net (9000 less its VAT).
+    assert.equal(ledger.revenue, 90800 + 4900 * 2 - Number(vatYear) - (9000 - a3.vat_amount));
     const tb = (await ok(m.call('GET', '/v1/trial_balance'))).currencies[0];
     const bal = Object.fromEntries(tb.accounts.map((x: any) => [x.account, x.balance]));
-    assert.deepEqual([bal.card_clearing, bal.bank_claim_clearing, tb.total_debit === tb.total_credit], [90800, 9800, true]);
+    assert.deepEqual([bal.card_clearing, bal.bank_claim_clearing, tb.total_debit === tb.total_credit], [90800 - 9000, 9800, true]);
 
     // Both workflows have finished; the clock is ready.
     const handleA = env.client.workflow.getHandle(workflowIds.subscription(subA.id));

@@ -1,12 +1,16 @@
 // The ledger's invariants (docs/ledger.md), checked against the database after any sequence of
 // money events:
 //   1. every posting balances (Σ debit = Σ credit), and every entry has exactly one side;
-//   2. each customer's accounts_receivable balance = Σ (amount_due − amount_paid) of their open invoices;
+//   2. each customer's accounts_receivable balance = Σ amount_remaining of all their invoices
+//      (src/billing/invoice-amounts.ts: open invoices owe due − paid; draft, paid, void and
+//      uncollectible invoices owe 0);
 //   3. revenue (revenue accounts less discounts) = Σ finalized, non-void invoices' (total − VAT)
 //      − Σ credit notes' (amount − VAT);
 //   4. VAT payable per rate = Σ invoices' VAT of that rate − Σ credit notes' VAT of that rate.
 import assert from 'node:assert/strict';
 import type { Db } from '../../src/db/client';
+import { amountRemaining, type InvoiceStatusName } from '../../src/billing/invoice-amounts';
+import { amountRemainingSql } from '../../src/domain/invoices/amount-remaining-sql';
 
 export interface LedgerInvariantReport {
   postings: number;
@@ -32,15 +36,24 @@ export async function assertLedgerInvariants(db: Db, merchantId: string, mode: '
     SELECT customer_id, SUM(debit - credit)::bigint AS balance FROM ledger_entries
      WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode" AND account = 'accounts_receivable'
      GROUP BY customer_id`;
-  const open = await db.$queryRaw<Array<{ customer_id: string | null; unpaid: bigint }>>`
-    SELECT customer_id, SUM(amount_due - amount_paid)::bigint AS unpaid FROM invoices
-     WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode" AND status = 'open'
-     GROUP BY customer_id`;
+  // Σ amount_remaining (the invoice object's rule, src/billing/invoice-amounts.ts) over every
+  // invoice of the customer, whatever its status: void and written-off invoices count 0.
+  const invoices = await db.$queryRaw<Array<{ customer_id: string | null; status: InvoiceStatusName; amount_due: bigint; amount_paid: bigint }>>`
+    SELECT customer_id, status::text AS status, amount_due, amount_paid FROM invoices
+     WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode"`;
+  const remaining = new Map<string | null, bigint>();
+  for (const i of invoices) {
+    remaining.set(i.customer_id, (remaining.get(i.customer_id) ?? 0n) + BigInt(amountRemaining({ status: i.status, amountDue: i.amount_due, amountPaid: i.amount_paid })));
+  }
   const nonZero = (rows: Array<{ customer_id: string | null; v: bigint }>) =>
     Object.fromEntries(rows.filter((r) => BigInt(r.v) !== 0n).map((r) => [r.customer_id ?? '(none)', Number(r.v)]));
   const receivable = nonZero(ar.map((r) => ({ customer_id: r.customer_id, v: r.balance })));
-  assert.deepEqual(receivable, nonZero(open.map((r) => ({ customer_id: r.customer_id, v: r.unpaid }))), 'receivable per customer = open invoices unpaid');
-
+  assert.deepEqual(receivable, nonZero([...remaining].map(([customer_id, v]) => ({ customer_id, v }))), 'receivable per customer = Σ amount_remaining of all their invoices');
+  // The same sum through the SQL form of the rule (dashboard aggregates use it).
+  const sqlRemaining = await db.$queryRaw<Array<{ customer_id: string | null; v: bigint }>>`
+    SELECT customer_id, SUM(${amountRemainingSql()})::bigint AS v FROM invoices
+     WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode" GROUP BY customer_id`;
+  assert.deepEqual(nonZero(sqlRemaining), receivable, 'the SQL amount_remaining agrees with the receivable per customer');
   const rev = await db.$queryRaw<Array<{ revenue: bigint | null }>>`
     SELECT SUM(credit - debit)::bigint AS revenue FROM ledger_entries
      WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode" AND (account = 'revenue' OR account LIKE 'revenue:%' OR account = 'discounts')`;

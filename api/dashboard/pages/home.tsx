@@ -3,6 +3,7 @@
 import type { AppDeps } from '../../context';
 import { billingOverview } from '../../../src/domain/dashboard-metrics/billing-overview';
 import { needsAttention } from '../../../src/domain/dashboard-metrics/needs-attention';
+import { amountRemaining } from '../../../src/billing/invoice-amounts';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession } from '../session';
 import { sendPage } from '../render';
@@ -68,7 +69,7 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
               <ul class="attention">
                 {attention.pastDueInvoices.map((i) => (
                   <li>
-                    <CustomerCell id={i.customerId} names={names} /> — {money(i.amountDue - i.amountPaid, i.currency)} past due since {day(i.dueDate)} · invoice{' '}
+                    <CustomerCell id={i.customerId} names={names} /> — {money(amountRemaining(i), i.currency)} past due since {day(i.dueDate)} · invoice{' '}
                     <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? i.id}</a>
                   </li>
                 ))}

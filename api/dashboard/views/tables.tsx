@@ -3,6 +3,7 @@
 // the plan and the amount; ids are secondary (small, selectable to copy).
 import type { Customer, Invoice, Payment, Price, Product, Subscription, SubscriptionItem } from '../../../src/generated/prisma/client';
 import type { TenantDb } from '../../../src/db/tenancy';
+import { amountRemaining } from '../../../src/billing/invoice-amounts';
 import { IdText, Status, Table, day, money, when } from './ui';
 
 export type CustomerNames = Map<string, Pick<Customer, 'id' | 'name' | 'email'>>;
@@ -38,7 +39,7 @@ export function InvoicesTable({ rows, names }: { rows: Invoice[]; names: Custome
         { label: 'Customer', cell: (i) => <CustomerCell id={i.customerId} names={names} /> },
         { label: 'Status', role: 'status', cell: (i) => <Status value={i.status} /> },
         { label: 'Total', num: true, role: 'amount', cell: (i) => money(i.total, i.currency) },
-        { label: 'Due', num: true, cell: (i) => money(i.amountDue - i.amountPaid, i.currency) },
+        { label: 'Due', num: true, cell: (i) => money(amountRemaining(i), i.currency) },
         {
           label: 'Collection',
           cell: (i) => (i.collectionMethod === 'send_invoice' ? 'bank claim' : i.collectionMethod === 'charge_automatically' ? 'card' : (i.collectionMethod ?? 'payment')),

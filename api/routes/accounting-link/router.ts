@@ -8,7 +8,7 @@
 //   GET    /v1/accounting_link/chart_of_accounts   the provider's accounts
 //   GET    /v1/accounting_link/vat_codes           the provider's VAT codes
 //   POST   /v1/accounting_link/settings            default_gl_account, vat_code_mapping (checked against the provider)
-//   GET    /v1/accounting_link/sync_records        the sync log (status filter, paging)
+//   GET    /v1/accounting_link/sync_records        the sync log (status filter, paging; `link` for a replaced link's records)
 //   POST   /v1/accounting_link/sync_records/{id}/resync
 import Router from '@koa/router';
 import type { AppContext, AppDeps, AppState } from '../../context';
@@ -137,7 +137,7 @@ export function accountingLinkRoutes(router: Router<AppState>, deps: AppDeps, au
 
   router.get('/v1/accounting_link/sync_records', auth(), async (ctx) => {
     const q = parseQuery(listSyncRecordsQuery, ctx.query);
-    const page = await listSyncRecords(dbOf(ctx), { status: q.status as 'pending' | 'synced' | 'failed' | undefined }, pageParams(ctx.query));
+    const page = await listSyncRecords(dbOf(ctx), { status: q.status as 'pending' | 'synced' | 'failed' | undefined, linkId: q.link }, pageParams(ctx.query));
     ctx.body = { data: page.data.map(presentSyncRecord), has_more: page.hasMore };
   });
 

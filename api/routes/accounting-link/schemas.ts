@@ -26,4 +26,6 @@ export const callbackQuery = yup.object({
 export const listSyncRecordsQuery = yup.object({
   status: yup.string().oneOf(['pending', 'synced', 'failed'], 'status must be pending, synced or failed'),
   starting_after: idField(),
+  /** A link of the merchant, current or replaced/disconnected (its audit trail); default the current one. */
+  link: idField(),
 });

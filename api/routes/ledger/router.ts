@@ -13,8 +13,9 @@ import { presentLedgerEntry, presentTrialBalance } from '../../../src/objects/le
 import { pageParams, parseQuery } from '../../validate';
 import { listLedgerEntriesQuery, trialBalanceQuery } from './schemas';
 
+/** An optional instant: absent is undefined; given, it must be a timestamp (an empty value is refused, never read as "now" or "no bound"). */
 function instant(raw: string | undefined, param: string): Date | undefined {
-  if (raw === undefined || raw === '') return undefined;
+  if (raw === undefined) return undefined;
   const d = parseEventTimestamp(raw);
   if (!d) throw errors.validationFailed(`${param} must be an ISO 8601 timestamp with a time zone, such as 2026-03-01T12:00:00.000Z`, param);
   return d;

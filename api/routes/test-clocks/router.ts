@@ -21,7 +21,7 @@ import { advanceTestClockSchema, attachCustomerSchema, createTestClockSchema } f
 import { presentDeletedTestClock, presentTestClock } from '../../../src/objects/test-clocks';
 import { presentCustomer } from '../../../src/objects/customers';
 import { findCustomer } from '../../../src/domain/customers/find-customers';
-import { dispatchEvents, recordEvent } from '../../../src/events';
+import { datingEventsAt, dispatchEvents, recordEvent } from '../../../src/events';
 
 const BASE = '/v1/test_helpers/test_clocks';
 
@@ -62,7 +62,8 @@ export function testClocksRoutes(router: Router<AppState>, deps: AppDeps, auth: 
     if (!wasAttached) {
       // The customer's `test_clock` changed: customer.updated, so the event equals the customer's GET.
       const customer = await findCustomer(dbOf(ctx), input.customer);
-      const event = await recordEvent(dbOf(ctx), tenantOf(ctx), { type: 'customer.updated', data: presentCustomer(customer, clock.id) });
+      // From now on the customer lives in the clock's time: the event is dated at it too.
+      const event = await datingEventsAt(clock.frozenTime, () => recordEvent(dbOf(ctx), tenantOf(ctx), { type: 'customer.updated', data: presentCustomer(customer, clock.id) }));
       ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, [event])));
     }
     ctx.body = presentTestClock(clock);

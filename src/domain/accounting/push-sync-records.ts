@@ -67,7 +67,8 @@ export async function pushSyncBatch(deps: PushDeps, input: AccountingSyncInput, 
     const now = new Date();
     let doc;
     try {
-      doc = syncDocument(posting, settings, { invoiceReference, invoiceNumber });
+      const customer = posting.customerId ? await db.customer.findFirst({ where: { id: posting.customerId } }) : null;
+      doc = syncDocument(posting, settings, { invoiceReference, invoiceNumber, customer });
     } catch (err) {
       if (!(err instanceof MappingProblem)) throw err;
       await db.accountingSyncRecord.update({ where: { id: record.id }, data: { status: 'failed', providerMessage: err.message, attempts: { increment: 1 }, lastAttemptAt: now } });

@@ -6,7 +6,8 @@
 //   invoice_written_off          → payment by write-off; write_off_reversed its negative
 // The reference is always the posting id (bp_…), so the provider deduplicates retries.
 import type { LedgerEntry, LedgerPosting } from '../../generated/prisma/client';
-import type { ProviderCreditNote, ProviderDocumentLine, ProviderInvoice, ProviderPayment } from '../../gateways/accounting/adapter';
+import type { ProviderCreditNote, ProviderCustomer, ProviderDocumentLine, ProviderInvoice, ProviderPayment } from '../../gateways/accounting/adapter';
+import type { Customer } from '../../generated/prisma/client';
 import { allocateProportionally } from '../../billing';
 
 export class MappingProblem extends Error {
@@ -71,18 +72,43 @@ function documentLines(entries: LedgerEntry[], s: SyncSettings, sign: 1 | -1): P
   return lines;
 }
 
+type CustomerFields = Pick<
+  Customer,
+  'id' | 'name' | 'email' | 'kennitala' | 'billingAddressLine1' | 'billingAddressLine2' | 'billingPostalCode' | 'billingCity' | 'billingCountry'
+>;
+
+/** The customer on an invoice or credit note: its name (else its email, as on the document), kennitala and address. */
+export function providerCustomer(id: string | null, c: CustomerFields | null): ProviderCustomer {
+  if (!c) return { id, name: null, email: null, kennitala: null, address: null };
+  const address = {
+    line1: c.billingAddressLine1,
+    line2: c.billingAddressLine2,
+    postal_code: c.billingPostalCode,
+    city: c.billingCity,
+    country: c.billingCountry,
+  };
+  return {
+    id: c.id,
+    name: c.name ?? c.email,
+    email: c.email,
+    kennitala: c.kennitala,
+    address: Object.values(address).some((v) => v !== null && v !== '') ? address : null,
+  };
+}
+
 export function syncDocument(
   posting: LedgerPosting & { entries: LedgerEntry[] },
   s: SyncSettings,
-  context: { invoiceReference: string | null; invoiceNumber: string | null },
+  context: { invoiceReference: string | null; invoiceNumber: string | null; customer?: CustomerFields | null },
 ): SyncDocument {
   const date = posting.occurredAt.toISOString().slice(0, 10);
   const amount = Number(posting.amount);
   const base = { reference: posting.id, date, currency: posting.currency };
+  const customer = providerCustomer(posting.customerId, context.customer ?? null);
   switch (posting.kind) {
     case 'invoice_finalized': {
       const lines = documentLines(posting.entries, s, 1);
-      return { type: 'invoice', doc: { ...base, customer: { id: posting.customerId, name: null }, invoice_number: context.invoiceNumber, lines, total: amount } };
+      return { type: 'invoice', doc: { ...base, customer, invoice_number: context.invoiceNumber, lines, total: amount } };
     }
     case 'credit_note':
     case 'invoice_voided': {
@@ -91,7 +117,7 @@ export function syncDocument(
         type: 'credit_note',
         doc: {
           ...base,
-          customer: { id: posting.customerId, name: null },
+          customer,
           invoice_number: context.invoiceNumber,
           invoice_reference: context.invoiceReference,
           lines,

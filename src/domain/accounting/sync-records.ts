@@ -9,8 +9,13 @@ import { findAccountingLink } from './find-accounting-link';
 
 export type SyncRecordView = AccountingSyncRecord & { posting: { kind: string; invoiceId: string | null } };
 
-export async function listSyncRecords(db: TenantDb, filter: { status?: AccountingSyncStatus }, params: PageParams): Promise<Page<SyncRecordView>> {
-  const link = await findAccountingLink(db);
+/**
+ * The current link's records, or with `linkId` those of any link the merchant had (a replaced or
+ * disconnected link's records stay readable: the audit trail of what was sent to which provider).
+ */
+export async function listSyncRecords(db: TenantDb, filter: { status?: AccountingSyncStatus; linkId?: string }, params: PageParams): Promise<Page<SyncRecordView>> {
+  const link = filter.linkId ? await db.accountingLink.findFirst({ where: { id: filter.linkId }, select: { id: true } }) : await findAccountingLink(db);
+  if (!link) throw errors.resourceMissing(`No such accounting link: '${filter.linkId}'`, 'link');
   const where = { linkId: link.id, ...(filter.status ? { status: filter.status } : {}) };
   return listPage({
     params,

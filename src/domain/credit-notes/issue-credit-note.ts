@@ -66,6 +66,9 @@ export async function issueCreditNote(db: TenantDb, tenant: Tenant, invoice: Inv
       status: 'issued',
       vatAmount: BigInt(shares.reduce((s, g) => s + g.share.vat, 0)),
       vatBreakdown: vatBreakdown as unknown as Prisma.InputJsonValue,
+      // Issued when the refund completes: its time (a test clock's time for a clock customer), so
+      // the credit note and its document never predate the invoice they credit.
+      createdAt: occurredAt,
     },
   });
   const common = { invoiceId: invoice.id, customerId: invoice.customerId, currency: refund.currency, amount: refund.amount, occurredAt };

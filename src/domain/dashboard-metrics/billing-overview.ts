@@ -11,6 +11,7 @@
 //  - past due: open invoices whose due date has passed.
 
 import type { TenantDb, Tenant } from '../../db/tenancy';
+import { amountRemainingSql } from '../invoices/amount-remaining-sql';
 
 export interface MonthPoint {
   /** `YYYY-MM` */
@@ -116,7 +117,7 @@ export async function billingOverview(db: Raw, tenant: Tenant, opts: { currency:
     FROM payments WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode" AND status = 'failed' AND created_at >= ${from}
     GROUP BY 1`;
   const pastDue = await db.$queryRaw<Array<{ count: bigint; amount: bigint | null }>>`
-    SELECT COUNT(*)::bigint AS count, SUM(amount_due - amount_paid)::bigint AS amount
+    SELECT COUNT(*)::bigint AS count, SUM(${amountRemainingSql()})::bigint AS amount
     FROM invoices WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode" AND currency = ${currency}
       AND status = 'open' AND due_date IS NOT NULL AND due_date < ${opts.now}`;
 
@@ -124,7 +125,7 @@ export async function billingOverview(db: Raw, tenant: Tenant, opts: { currency:
     SELECT CASE WHEN ${opts.now}::timestamptz - due_date <= interval '7 days' THEN 0
                 WHEN ${opts.now}::timestamptz - due_date <= interval '30 days' THEN 1
                 WHEN ${opts.now}::timestamptz - due_date <= interval '60 days' THEN 2 ELSE 3 END AS bucket,
-           COUNT(*)::bigint AS count, SUM(amount_due - amount_paid)::bigint AS amount
+           COUNT(*)::bigint AS count, SUM(${amountRemainingSql()})::bigint AS amount
     FROM invoices WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode" AND currency = ${currency}
       AND status = 'open' AND due_date IS NOT NULL AND due_date < ${opts.now}
     GROUP BY 1`;

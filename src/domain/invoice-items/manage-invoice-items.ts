@@ -1,6 +1,7 @@
 // One-off invoice items: pending (invoice_id null) until the subscription engine puts them on
 // the customer's (or the subscription's) next invoice and sets invoice_id in that invoice's
 // transaction. `amount` is the unit amount; the line is amount × quantity.
+import { customerClockTime } from '../test-clocks/customer-clock-time';
 import type { Db } from '../../db/client';
 import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { InvoiceItem } from '../../generated/prisma/client';
@@ -68,6 +69,8 @@ export async function createInvoiceItem(
     currency = merchant?.defaultCurrency ?? 'ISK';
   }
   checkCurrency(currency);
+  // A test-clock customer's item is created at the clock's time (docs/test-clocks.md "Timestamps").
+  const clockTime = await customerClockTime(db, customer.id);
   return db.invoiceItem.create({
     data: {
       id: newId('invoiceItem'),
@@ -81,6 +84,7 @@ export async function createInvoiceItem(
       description: input.description,
       vatRate: input.vatRate ?? null,
       metadata,
+      ...(clockTime ? { createdAt: clockTime, updatedAt: clockTime } : {}),
     },
   });
 }

@@ -8,7 +8,8 @@ import { scopedDb, type Tenant, type TenantDb } from '../../db/tenancy';
 import type { PaymentMethod } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { newId } from '../../ids';
-import { recordEvent, type RecordedEvent } from '../../events';
+import { datingEventsAt, recordEvent, type RecordedEvent } from '../../events';
+import { customerClockTime } from '../test-clocks/customer-clock-time';
 import type { CardAcquirer, CardDetails, SavedCard } from '../../gateways';
 import { presentPaymentMethod } from '../../objects/payment-methods';
 
@@ -51,6 +52,8 @@ export async function recordSavedCard(
   const customer = await db.customer.findFirst({ where: { id: input.customerId }, select: { id: true } });
   if (!customer) throw errors.resourceNotFound(`No such customer: '${input.customerId}'`, 'customer');
   const id = input.paymentMethodId ?? newId('paymentMethod');
+  // A test-clock customer's method is attached at the clock's time, and so is its event.
+  const clockTime = await customerClockTime(db, customer.id);
   const paymentMethod = await db.paymentMethod.create({
     data: {
       id,
@@ -63,10 +66,12 @@ export async function recordSavedCard(
       expMonth: saved.expMonth,
       expYear: saved.expYear,
       acquirerToken: saved.token,
+      ...(clockTime ? { createdAt: clockTime } : {}),
     },
   });
   const madeDefault = await db.customer.updateMany({ where: { id: customer.id, defaultPaymentMethodId: null }, data: { defaultPaymentMethodId: id } });
   const isDefault = madeDefault.count === 1;
-  const event = await recordEvent(db, tenant, { type: 'payment_method.attached', data: presentPaymentMethod(paymentMethod, isDefault) });
+  const record = () => recordEvent(db, tenant, { type: 'payment_method.attached', data: presentPaymentMethod(paymentMethod, isDefault) });
+  const event = await (clockTime ? datingEventsAt(clockTime, record) : record());
   return { paymentMethod, isDefault, events: [event] };
 }

@@ -23,7 +23,16 @@ import {
 } from '../../generated/prisma/client';
 import { camelRow, jsonRow, jsonRows } from '../../db/raw-rows';
 import { newId } from '../../ids';
-import { applyVat, assembleSubscriptionInvoice, repeatingDiscountEndsAt, type Currency, type Discount, type PendingInvoiceItem, type SubscriptionInvoiceItem } from '../../billing';
+import {
+  applyVat,
+  assembleSubscriptionInvoice,
+  carriedBalanceByRate,
+  repeatingDiscountEndsAt,
+  type Currency,
+  type Discount,
+  type PendingInvoiceItem,
+  type SubscriptionInvoiceItem,
+} from '../../billing';
 import { meterQuantity } from '../meters/meter-quantity';
 import { priceTerms } from '../prices/price-for-subscription';
 import { lineVatRate, vatSettingsOf } from '../vat/vat-settings';
@@ -260,7 +269,12 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
       await db.subscriptionItem.update({ where: { id: item.id }, data: { rolledOverUnits: out } });
     }
   }
-  if (assembled.creditCarriedForward > 0) {
+  // The credit carried forward keeps the VAT rates it came from: one item per rate (docs/vat.md).
+  const carried = carriedBalanceByRate(
+    assembled.creditCarriedForward,
+    assembled.lines.map((l, i) => ({ amount: l.amount, rate: vat.lines[i]!.rate })),
+  );
+  for (const share of carried) {
     await db.invoiceItem.create({
       data: {
         id: newId('invoiceItem'),
@@ -268,12 +282,14 @@ export async function buildSubscriptionInvoice(db: TenantDb, tenant: Tenant, inp
         mode: tenant.mode,
         customerId: sub.customerId,
         subscriptionId: sub.id,
-        amount: BigInt(-assembled.creditCarriedForward),
+        amount: BigInt(share.amount),
         quantity: 1,
         currency: sub.currency,
-        description: `Credit carried forward from invoice ${invoiceId}`,
+        description: carried.length > 1 ? `Balance carried forward from invoice ${invoiceId}, ${share.rate} VAT` : `Credit carried forward from invoice ${invoiceId}`,
         proration: false,
+        vatRate: share.rate,
         metadata: {},
+        ...(input.issuedAt ? { createdAt: input.issuedAt } : {}),
       },
     });
   }

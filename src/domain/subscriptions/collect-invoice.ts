@@ -90,7 +90,7 @@ function withClause(parts: Array<Prisma.Sql | null>): Prisma.Sql {
 async function invoiceEvent(
   tx: TenantDb,
   tenant: Tenant,
-  type: 'invoice.finalized' | 'invoice.paid' | 'invoice.payment_failed',
+  type: 'invoice.finalized' | 'invoice.paid' | 'invoice.payment_failed' | 'invoice.updated',
   inv: Invoice,
   known?: InvoiceLine[],
 ): Promise<RecordedEvent> {
@@ -448,16 +448,17 @@ async function checkInvoiceBankClaimAt({ db, gateways }: BillingStepDeps, input:
       if (refusal === null) throw err; // transient (retried with the same key) or our bug
       return recordClaimRefusal(db, tenant, inv.id, attempt, refusal, now, false);
     }
-    await scoped.$transaction(async (tx) => {
+    return scoped.$transaction(async (tx) => {
       const exists = await tx.invoiceBankClaim.findFirst({ where: { invoiceId: inv.id } });
       if (!exists) {
         await tx.invoiceBankClaim.create({
           data: { merchantId: tenant.merchantId, mode: tenant.mode, invoiceId: inv.id, claimId: claim.claimId, bankReference: claim.bankReference, dueDate, expiresAt },
         });
       }
-      await tx.invoice.updateMany({ where: { id: inv.id, status: 'open' }, data: { nextPaymentAttemptAt: nextClaimCheckAt(now, dueDate, expiresAt) } });
+      const locked = await lockInvoice(tx, tenant, inv.id);
+      if (!locked || locked.status !== 'open') return { events: [] };
+      return { events: await moveNextAttempt(tx, tenant, locked, nextClaimCheckAt(now, dueDate, expiresAt)) };
     }, STEP_TX);
-    return { events: [] };
   }
 
   let claim;
@@ -504,11 +505,23 @@ async function checkInvoiceBankClaimAt({ db, gateways }: BillingStepDeps, input:
       await postInvoiceWrittenOff(tx, tenant, locked, now);
       events.push(await invoiceEvent(tx, tenant, 'invoice.payment_failed', updated));
     } else {
-      updated = await tx.invoice.update({ where: { id: locked.id }, data: { nextPaymentAttemptAt: nextClaimCheckAt(now, row.dueDate, row.expiresAt) } });
+      events.push(...(await moveNextAttempt(tx, tenant, locked, nextClaimCheckAt(now, row.dueDate, row.expiresAt))));
+      updated = (await tx.invoice.findFirst({ where: { id: locked.id } })) ?? locked;
     }
     await afterInvoiceChange(tx, tenant, updated, now, events);
     return { events };
   }, STEP_TX);
+}
+
+/**
+ * Moves an open invoice's next collection attempt (a bank claim's next check) and, when it
+ * changes, records `invoice.updated` in the same transaction: next_payment_attempt never
+ * changes without an event (docs/events.md).
+ */
+async function moveNextAttempt(tx: TenantDb, tenant: Tenant, locked: Invoice, next: Date | null): Promise<RecordedEvent[]> {
+  if ((locked.nextPaymentAttemptAt?.getTime() ?? null) === (next?.getTime() ?? null)) return [];
+  const updated = await tx.invoice.update({ where: { id: locked.id }, data: { nextPaymentAttemptAt: next } });
+  return [await invoiceEvent(tx, tenant, 'invoice.updated', updated)];
 }
 
 /** After a void: cancel the invoice's bank claim (safe to repeat). */

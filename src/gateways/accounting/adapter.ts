@@ -45,11 +45,20 @@ export interface ProviderDocumentLine {
   vat_amount: number;
 }
 
+/** The buyer as the accounting software files it: name (else email), kennitala, billing address. */
+export interface ProviderCustomer {
+  id: string | null;
+  name: string | null;
+  email: string | null;
+  kennitala: string | null;
+  address: { line1: string | null; line2: string | null; postal_code: string | null; city: string | null; country: string | null } | null;
+}
+
 export interface ProviderInvoice {
   reference: string;
   date: string;
   currency: string;
-  customer: { id: string | null; name: string | null };
+  customer: ProviderCustomer;
   invoice_number: string | null;
   lines: ProviderDocumentLine[];
   total: number;

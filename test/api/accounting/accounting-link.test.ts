@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../../support/env';
 import { call, expectError, newMerchant } from '../../support/api';
-import { paidPayment, settledRefund } from '../payments/fixtures';
+import { attachCard, createCustomer, paidPayment, settledRefund } from '../payments/fixtures';
 import { eventually } from '../subscriptions/fixtures';
 import { maybeRecordHistory } from '../../support/histories';
 import { authorizeOAuth, connectForm, settled, syncRecords } from './fixtures';
@@ -123,7 +123,17 @@ describe('accounting link', function () {
     const m = await merchant();
     const before = await paidPayment(m, 5000); // posted before the link: never synced
     const { company } = await connectForm(env, m);
-    const { payment } = await paidPayment(m, 12_400);
+    const buyer = await createCustomer(m, {
+      name: 'Jón Jónsson',
+      kennitala: '1201743399',
+      billing_address_line1: 'Laugavegur 1',
+      billing_postal_code: '101',
+      billing_city: 'Reykjavík',
+      billing_country: 'IS',
+    });
+    const pm = await attachCard(m, buyer.id);
+    const payment = (await m.call('POST', '/v1/payments', { body: { amount: 12_400, currency: 'ISK', customer: buyer.id, payment_method: pm.id } })).body;
+    assert.equal(payment.status, 'succeeded');
     const refund = (await m.call('POST', '/v1/refunds', { body: { payment: payment.id, amount: 1240 } })).body;
     await settledRefund(env, m, refund.id);
     const records = await settled(m, 4);
@@ -151,6 +161,16 @@ describe('accounting link', function () {
     ]);
     const cn = books.find((b) => b.type === 'credit_note')!;
     assert.deepEqual([cn.body.total, cn.body.invoice_reference, (cn.body.lines as any[])[0].vat_amount], [1240, invoice.reference, 240]);
+    // Both sales documents name the buyer: name, kennitala and address as on the customer.
+    const expectedBuyer = {
+      id: buyer.id,
+      name: 'Jón Jónsson',
+      email: buyer.email,
+      kennitala: '1201743399',
+      address: { line1: 'Laugavegur 1', line2: null, postal_code: '101', city: 'Reykjavík', country: 'IS' },
+    };
+    assert.deepEqual(invoice.body.customer, expectedBuyer);
+    assert.deepEqual(cn.body.customer, expectedBuyer);
   });
 
   it('rides out 429 and 500 answers and a lost response; a refused record fails with the provider message and re-syncs after the fix', async () => {
@@ -223,6 +243,12 @@ describe('accounting link', function () {
       ['synced', 'synced'],
     );
     assert.ok(fresh.every((r) => r.link === again.body.id));
+    // The replaced link's records stay readable (the audit trail of what went to which provider).
+    const old = await syncRecords(m, `&link=${link.id}`);
+    assert.ok(old.length > 0 && old.every((r) => r.link === link.id), JSON.stringify(old));
+    assert.ok(!old.some((r) => fresh.some((f) => f.id === r.id)));
+    assert.deepEqual((await syncRecords(m, `&link=${again.body.id}`)).map((r) => r.id).sort(), fresh.map((r) => r.id).sort());
+    expectError(await m.call('GET', '/v1/accounting_link/sync_records?link=al_nope'), 404, 'resource_missing', 'link');
   });
 
   it('DELETE stops syncing at once: 204, disconnected, nothing more reaches the provider; repeating is safe', async () => {

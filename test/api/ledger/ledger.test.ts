@@ -87,8 +87,12 @@ describe('billing ledger', function () {
       ar.map((e: any) => [e.kind, e.debit, e.credit]),
       [['invoice_finalized', 4990, 0]],
     );
-    await assertLedgerInvariants(env.db, m.id); // open invoice: receivable 4990 for this customer
+    assert.equal((await m.call('GET', `/v1/invoices/${p.invoice}`)).body.amount_remaining, 4990);
+    assert.equal((await assertLedgerInvariants(env.db, m.id)).receivable[customer.id], 4990); // open invoice
     assert.equal((await m.call('POST', `/v1/payments/${p.id}/cancel`)).status, 200);
+    const voidInv = (await m.call('GET', `/v1/invoices/${p.invoice}`)).body;
+    // void: no longer collectible, the receivable is reversed, nothing remains (docs/invoices.md)
+    assert.deepEqual([voidInv.status, voidInv.amount_due, voidInv.amount_paid, voidInv.amount_remaining], ['void', 4990, 0, 0]);
     const all = (await m.call('GET', `/v1/ledger_entries?invoice=${p.invoice}`)).body.data as Entry[];
     const fin = all.filter((e) => e.kind === 'invoice_finalized');
     const voided = all.filter((e) => e.kind === 'invoice_voided');
@@ -144,6 +148,23 @@ describe('billing ledger', function () {
     expectError(await m.call('GET', '/v1/ledger_entries?limit=x'), 400, 'validation_failed', 'limit');
     expectError(await m.call('GET', '/v1/ledger_entries?account=' + 'a'.repeat(201)), 400, 'validation_failed', 'account');
     expectError(await m.call('GET', '/v1/trial_balance?as_of=2026-13-01T00:00:00Z'), 400, 'validation_failed', 'as_of');
+    // An empty as_of is refused, never read as "now"; an empty bound is never read as "no bound".
+    expectError(await m.call('GET', '/v1/trial_balance?as_of='), 400, 'validation_failed', 'as_of');
+    expectError(await m.call('GET', '/v1/ledger_entries?created[lt]='), 400, 'validation_failed', 'created[lt]');
+    // limit out of range (SPEC "Lists"): below 1 falls back to the default (25), above 100 to 100.
+    for (const amount of [700, 800, 900]) await paidPayment(m, amount); // 5 entries each
+    const all = (await m.call('GET', '/v1/ledger_entries?limit=100')).body.data as Entry[];
+    assert.ok(all.length > 25, `enough entries to tell the default from the maximum (${all.length})`);
+    for (const [limit, size] of [
+      ['0', 25],
+      ['-3', 25],
+      ['1000', Math.min(all.length, 100)],
+      ['1', 1],
+    ] as const) {
+      const res = await m.call('GET', `/v1/ledger_entries?limit=${limit}`);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.length, size, `limit=${limit}`);
+    }
     // The other mode sees nothing of test mode.
     const live = await m.call('GET', '/v1/ledger_entries', { key: m.liveSecretKey! });
     assert.equal(live.status, 200);
@@ -230,7 +251,9 @@ describe('billing ledger', function () {
         { kind: 'invoice_written_off', account: 'accounts_receivable', debit: 0, credit: 3100, vat_rate: null },
       ]),
     );
-    await assertLedgerInvariants(env.db, m.id);
+    // written off: the receivable went to bad_debt, so nothing remains on the invoice
+    assert.deepEqual([inv.amount_due, inv.amount_paid, inv.amount_remaining], [3100, 0, 0]);
+    assert.equal((await assertLedgerInvariants(env.db, m.id)).receivable[c.id], undefined);
     assert.equal((await subs.ok(m.call('POST', `/v1/invoices/${inv.id}/void`))).status, 'void');
     const after = await kinds();
     assert.deepEqual(

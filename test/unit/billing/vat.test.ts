@@ -1,7 +1,7 @@
 // Table tests of the VAT rule (src/billing/vat.ts, docs/vat.md): per line, round half away from
 // zero to the minor unit; breakdown and totals are sums of lines.
 import assert from 'node:assert/strict';
-import { allocateProportionally, applyVat, creditNoteVat, lineVat, vatBasisPoints, vatRatesOf, type VatRateId } from '../../../src/billing';
+import { allocateProportionally, applyVat, carriedBalanceByRate, creditNoteVat, lineVat, vatBasisPoints, vatRatesOf, type VatRateId } from '../../../src/billing';
 
 describe('billing/vat', () => {
   describe('rates', () => {
@@ -254,6 +254,40 @@ describe('billing/vat', () => {
     });
     it('refuses a credit against an invoice that charged nothing', () => {
       assert.throws(() => creditNoteVat(5, [{ vat: 0, gross: 0 }]), /charged something/);
+    });
+  });
+
+  describe('carriedBalanceByRate', () => {
+    it('carries each rate its own line sum, in rate order, summing to the credit', () => {
+      assert.deepEqual(
+        carriedBalanceByRate(742, [
+          { amount: 742, rate: 'reduced' },
+          { amount: -1484, rate: 'standard' },
+        ]),
+        [
+          { rate: 'standard', amount: -1484 },
+          { rate: 'reduced', amount: 742 },
+        ],
+      );
+      assert.deepEqual(
+        carriedBalanceByRate(742, [
+          { amount: -2226, rate: 'reduced' },
+          { amount: 1484, rate: 'reduced' },
+        ]),
+        [{ rate: 'reduced', amount: -742 }],
+      );
+    });
+    it('drops rates that net to 0, carries nothing for no credit, and refuses a credit the lines do not make', () => {
+      assert.deepEqual(
+        carriedBalanceByRate(100, [
+          { amount: 50, rate: 'standard' },
+          { amount: -50, rate: 'standard' },
+          { amount: -100, rate: 'exempt' },
+        ]),
+        [{ rate: 'exempt', amount: -100 }],
+      );
+      assert.deepEqual(carriedBalanceByRate(0, [{ amount: 10, rate: 'standard' }]), []);
+      assert.throws(() => carriedBalanceByRate(5, [{ amount: -4, rate: 'standard' }]), RangeError);
     });
   });
 });

@@ -4,7 +4,7 @@ import { metadataOrThrow } from '../../checks/metadata';
 import { checkItemSet, resolveItems } from '../subscription-rules';
 import { itemsOf } from '../find-subscriptions';
 import { emit, type CommandContext } from './command-context';
-import { fullPeriodAmount, productName, prorateChange } from './prorate-change';
+import { fullPeriodAmount, pricedFacts, prorateChange } from './prorate-change';
 import { formatCalendarDay } from '../../../billing/calendar-day';
 
 export async function addSubscriptionItem(ctx: CommandContext, itemId: string, item: ItemFields, behavior: ProrationBehavior): Promise<void> {
@@ -28,10 +28,12 @@ export async function addSubscriptionItem(ctx: CommandContext, itemId: string, i
     },
   });
   if (!metered) {
-    const name = await productName(tx, priced!.price.productId);
+    const { name, vatRate } = await pricedFacts(tx, priced!.price);
     await prorateChange(ctx, behavior, {
       oldAmount: 0,
       newAmount: fullPeriodAmount(priced!.price, quantity),
+      oldVatRate: vatRate,
+      newVatRate: vatRate,
       label: () => `Remaining time on ${quantity} × ${name} after ${formatCalendarDay(now, 'en')}`,
     });
   }

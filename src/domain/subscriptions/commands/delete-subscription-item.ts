@@ -3,7 +3,7 @@ import { errors } from '../../../errors';
 import type { ProrationBehavior } from '../../../contracts/subscriptions';
 import { emit, type CommandContext } from './command-context';
 import { liveItem } from './live-item';
-import { fullPeriodAmount, productName, prorateChange } from './prorate-change';
+import { fullPeriodAmount, pricedFacts, prorateChange } from './prorate-change';
 import { formatCalendarDay } from '../../../billing/calendar-day';
 
 export async function deleteSubscriptionItem(ctx: CommandContext, itemId: string, behavior: ProrationBehavior): Promise<void> {
@@ -14,10 +14,12 @@ export async function deleteSubscriptionItem(ctx: CommandContext, itemId: string
   await tx.subscriptionItem.update({ where: { id: item.id }, data: { deletedAt: now } });
   const price = await tx.price.findFirst({ where: { id: item.priceId } });
   if (price && price.recurringUsageType !== 'metered') {
-    const name = await productName(tx, price.productId);
+    const { name, vatRate } = await pricedFacts(tx, price);
     await prorateChange(ctx, behavior, {
       oldAmount: fullPeriodAmount(price, item.quantity),
       newAmount: 0,
+      oldVatRate: vatRate,
+      newVatRate: vatRate,
       label: () => `Unused time on ${item.quantity} × ${name} after ${formatCalendarDay(now, 'en')}`,
     });
   }

@@ -14,21 +14,33 @@ export function fullPeriodAmount(price: Parameters<typeof priceTerms>[0], quanti
   return priceAmount({ unit_amount: t.unitAmount, tiers_mode: t.tiersMode, tiers: t.tiers }, quantity, 0).amount;
 }
 
-export async function productName(tx: TenantDb, productId: string): Promise<string> {
-  const p = await tx.product.findFirst({ where: { id: productId }, select: { name: true } });
-  return p?.name ?? productId;
+/**
+ * The product's name (for the lines' descriptions) and the VAT rate identifier of the price: its
+ * own, else its product's, else null (the merchant's default when the invoice is built, as for
+ * the item's own lines; docs/vat.md). A proration line inherits this rate.
+ */
+export async function pricedFacts(tx: TenantDb, price: { productId: string; vatRate: string | null }): Promise<{ name: string; vatRate: string | null }> {
+  const p = await tx.product.findFirst({ where: { id: price.productId }, select: { name: true, vatRate: true } });
+  return { name: p?.name ?? price.productId, vatRate: price.vatRate ?? p?.vatRate ?? null };
 }
 
 /**
  * Proration items (pending invoice items of the subscription) for a licensed change at `now`:
  * a credit for the unused time of the old amount and a charge for the remaining time of the new
- * one. Only while the subscription bills (active, past_due): a trial is free and a paused or
+ * one, each at the VAT rate of the price it prorates (docs/vat.md). Only while the subscription bills (active, past_due): a trial is free and a paused or
  * unpaid subscription bills nothing. Then `always_invoice` puts them on an invoice at once.
  */
 export async function prorateChange(
   ctx: CommandContext,
   behavior: ProrationBehavior,
-  change: { oldAmount: number; newAmount: number; label: (kind: 'credit' | 'charge') => string },
+  change: {
+    oldAmount: number;
+    newAmount: number;
+    /** VAT rate of the old price (the credit's) and of the new one (the charge's); null: the default. */
+    oldVatRate: string | null;
+    newVatRate: string | null;
+    label: (kind: 'credit' | 'charge') => string;
+  },
 ): Promise<void> {
   const { tx, tenant, sub, now } = ctx;
   if (behavior === 'none') return;
@@ -62,9 +74,11 @@ export async function prorateChange(
         currency: sub.currency,
         description: change.label(kind),
         proration: true,
+        vatRate: kind === 'credit' ? change.oldVatRate : change.newVatRate,
         periodStart: line.period_start,
         periodEnd: line.period_end,
         metadata: {},
+        createdAt: now, // the subscription's time (its clock's on a test clock)
       },
     });
   }

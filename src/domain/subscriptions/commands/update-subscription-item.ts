@@ -4,7 +4,7 @@ import type { Metadata } from '../../../validation';
 import type { ItemChanges, ProrationBehavior } from '../../../contracts/subscriptions';
 import { emit, mergedMetadata, type CommandContext } from './command-context';
 import { liveItem } from './live-item';
-import { fullPeriodAmount, productName, prorateChange } from './prorate-change';
+import { fullPeriodAmount, pricedFacts, prorateChange } from './prorate-change';
 import { formatCalendarDay } from '../../../billing/calendar-day';
 
 export async function updateSubscriptionItem(ctx: CommandContext, itemId: string, changes: ItemChanges, behavior: ProrationBehavior): Promise<void> {
@@ -30,11 +30,13 @@ export async function updateSubscriptionItem(ctx: CommandContext, itemId: string
   if (Object.keys(data).length === 0) return;
   await tx.subscriptionItem.update({ where: { id: item.id }, data: data as never });
   if (data.quantity !== undefined) {
-    const name = await productName(tx, price.productId);
+    const { name, vatRate } = await pricedFacts(tx, price);
     const q = data.quantity as number;
     await prorateChange(ctx, behavior, {
       oldAmount: fullPeriodAmount(price, item.quantity),
       newAmount: fullPeriodAmount(price, q),
+      oldVatRate: vatRate,
+      newVatRate: vatRate,
       label: (kind) =>
         kind === 'credit'
           ? `Unused time on ${item.quantity} × ${name} after ${formatCalendarDay(now, 'en')}`

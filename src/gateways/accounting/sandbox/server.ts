@@ -199,6 +199,11 @@ export async function startAccountingSandbox(opts: SandboxOptions): Promise<Acco
       if (body.account_code !== undefined && !accountCodes.has(String(body.account_code))) return `account ${String(body.account_code)} is not in the chart of accounts`;
       return null;
     }
+    // Like a real ledger, a sales document names its buyer: a customer with an id needs a name.
+    const customer = body.customer as Record<string, unknown> | null | undefined;
+    if (customer === null || typeof customer !== 'object' || Array.isArray(customer)) return 'customer is required';
+    if (customer.id !== null && customer.id !== undefined && (typeof customer.name !== 'string' || customer.name.trim() === '')) return 'customer.name is required';
+    if (customer.kennitala !== undefined && customer.kennitala !== null && !/^\d{10}$/.test(String(customer.kennitala))) return 'customer.kennitala must be 10 digits';
     const lines = body.lines;
     if (!Array.isArray(lines) || lines.length === 0) return 'lines are required';
     for (const [i, l] of (lines as Array<Record<string, unknown>>).entries()) {
