@@ -16,6 +16,7 @@ import { merchantsRoutes } from './routes/merchants/router';
 import { apiKeysRoutes } from './routes/api-keys/router';
 import { dashboardOnlyRoutes } from './routes/dashboard-only';
 import { webhookEndpointsRoutes } from './routes/webhook-endpoints/router';
+import { rotateWebhookSecretRoute } from './routes/webhook-endpoints/rotate-secret';
 import { webhookDeliveriesRoutes } from './routes/webhook-deliveries/router';
 import { webhookEventsRoutes } from './routes/events/router';
 import { customersRoutes } from './routes/customers/router';
@@ -64,6 +65,7 @@ export const AREA_ROUTES: RouteRegistrar[] = [
   metersRoutes,
   usageEventsRoutes,
   webhookEndpointsRoutes,
+  rotateWebhookSecretRoute,
   webhookDeliveriesRoutes,
   webhookEventsRoutes,
   paymentsRoutes,

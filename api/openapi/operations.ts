@@ -13,7 +13,7 @@ import { createProductSchema, listProductsQuery, updateProductSchema } from '../
 import { createPriceSchema, listPricesQuery, updatePriceSchema } from '../routes/prices/schemas';
 import { createMeterSchema, listMetersQuery, quantitiesQuery } from '../routes/meters/schemas';
 import { listEventsQuery as listUsageEventsQuery } from '../routes/usage-events/schemas';
-import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from '../routes/webhook-endpoints/schemas';
+import { createWebhookEndpointSchema, rotateWebhookSecretSchema, updateWebhookEndpointSchema } from '../routes/webhook-endpoints/schemas';
 import { listWebhookDeliveriesQuery } from '../routes/webhook-deliveries/schemas';
 import { listEventsQuery } from '../routes/events/schemas';
 import { confirmPaymentSchema, createPaymentSchema, listPaymentsQuery } from '../routes/payments/schemas';
@@ -702,6 +702,16 @@ export const ROUTE_DOCS: RouteDoc[] = [
     errors: ['url_not_allowed'],
   }),
   doc({ method: 'delete', path: '/v1/webhook_endpoints/:id', tag: 'Webhooks', summary: 'Delete a webhook endpoint', auth: 'secret', response: 'DeletedObject' }),
+  doc({
+    method: 'post',
+    path: '/v1/webhook_endpoints/:id/rotate_secret',
+    tag: 'Webhooks',
+    summary: 'Rotate the signing secret (the new one is shown once; the old one signs for expires_in more seconds)',
+    auth: 'secret',
+    body: rotateWebhookSecretSchema,
+    response: 'WebhookEndpoint',
+    errors: ['resource_conflict'],
+  }),
   doc({
     method: 'get',
     path: '/v1/webhook_deliveries',

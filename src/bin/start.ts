@@ -1,6 +1,7 @@
 // `npm start`: brings up what is missing (database, migrations, Temporal dev server with its
 // Web UI) and runs the API and a worker in one process. SIGTERM/SIGINT drain HTTP, let running
 // activities finish, then stop what this process started.
+import { sealSecretsAtStart } from '../runtime/secrets';
 import { loadConfig } from '../config';
 import { createDb } from '../db/client';
 import { prepareDatabase } from '../runtime/database';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   });
   startedDevServer = temporalEndpoint.devServer;
   const db = createDb(databaseUrl, { preparedStatements: config.dbPreparedStatements });
+  await sealSecretsAtStart(db, config, log);
   const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
 

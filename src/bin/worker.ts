@@ -11,6 +11,7 @@ import { fail } from './common';
 import { createObservability, installTemporalRuntime, serveWorkerMetrics } from '../runtime/observability';
 import { readiness } from '../runtime/readiness';
 import { resolveAccountingKey } from '../runtime/accounting';
+import { sealSecretsAtStart } from '../runtime/secrets';
 
 const obs = createObservability('worker');
 const log = obs.log;
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   const config = { ...loaded, accountingEncryptionKey: resolveAccountingKey(loaded, log) };
   const databaseUrl = await prepareDatabase(config.databaseUrl, log);
   const db = createDb(databaseUrl, { preparedStatements: config.dbPreparedStatements });
+  await sealSecretsAtStart(db, config, log);
   const address = config.temporalAddress ?? '127.0.0.1:7233';
   const temporal = createTemporalProvider({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const client = await temporal.client();
