@@ -31,6 +31,7 @@ import { invoicesRoutes } from './routes/invoices/router';
 import { invoiceItemsRoutes } from './routes/invoice-items/router';
 import { creditNotesRoutes } from './routes/credit-notes/router';
 import { testHelpersRoutes } from './routes/test-helpers/router';
+import { eventFeedRoute } from './routes/test-helpers/event-feed';
 import { paymentSessionsRoutes } from './routes/payment-sessions/router';
 import { checkoutRoutes } from './checkout/router';
 import { testClocksRoutes } from './routes/test-clocks/router';
@@ -75,6 +76,7 @@ export const AREA_ROUTES: RouteRegistrar[] = [
   invoiceItemsRoutes,
   creditNotesRoutes,
   testHelpersRoutes,
+  eventFeedRoute,
   paymentSessionsRoutes,
   checkoutRoutes,
   testClocksRoutes,

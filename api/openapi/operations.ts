@@ -22,7 +22,7 @@ import { createRefundSchema, listRefundsQuery } from '../routes/refunds/schemas'
 import { listInvoicesQuery } from '../routes/invoices/schemas';
 import { createInvoiceItemSchema, listInvoiceItemsQuery } from '../routes/invoice-items/schemas';
 import { listCreditNotesQuery } from '../routes/credit-notes/schemas';
-import { attachTestCardSchema, payBankClaimSchema } from '../routes/test-helpers/schemas';
+import { attachTestCardSchema, eventFeedQuery, payBankClaimSchema } from '../routes/test-helpers/schemas';
 import { createPaymentSessionSchema } from '../routes/payment-sessions/schemas';
 import { confirmBodySchema, embeddedConfirmSchema, embeddedSessionSchema } from '../checkout/schemas';
 import { advanceTestClockSchema, attachCustomerSchema, createTestClockSchema } from '../routes/test-clocks/schemas';
@@ -740,6 +740,23 @@ export const ROUTE_DOCS: RouteDoc[] = [
   }),
   doc({ method: 'get', path: '/v1/webhook_events', tag: 'Webhooks', summary: 'List events', auth: 'secret', query: listEventsQuery, list: 'Event' }),
   doc({ method: 'get', path: '/v1/webhook_events/:id', tag: 'Webhooks', summary: 'Retrieve an event', auth: 'secret', response: 'Event' }),
+  doc({
+    method: 'get',
+    path: '/v1/test_helpers/event_feed',
+    tag: 'Webhooks',
+    summary: 'Read new events, oldest first (a long poll; what `billing listen` forwards to localhost; test mode only)',
+    description:
+      'Answers the events recorded after `cursor` (without it: from now on), oldest first, at most 100, with a `cursor` to pass next time. When there is none yet it waits up to `wait` seconds (default 25) for one. An event appears about 2 s after it was recorded. Test keys only.',
+    auth: 'secret',
+    query: eventFeedQuery,
+    response: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['data', 'has_more', 'cursor'],
+      properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Event' } }, has_more: { type: 'boolean' }, cursor: { type: 'string' } },
+    },
+    errors: ['test_mode_only'],
+  }),
 
   // ---- customer portal ----
   doc({

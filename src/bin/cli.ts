@@ -16,6 +16,8 @@
 //         [--allow-update-billing-details …] [--allow-pay-invoices …] [--show-invoice-history …]
 //         [--return-url URL] [--json]
 //   billing migrate
+//   billing listen --forward-to URL [--events a,b]   (developer commands: through the API with a
+//   billing trigger EVENT_TYPE                         secret test key; src/bin/developer/)
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig, DEFAULT_DATABASE_URL } from '../config';
@@ -29,6 +31,9 @@ import { listTeam } from '../domain/dashboard-users/manage-team';
 import { normaliseAllowedOrigin } from '../domain/merchant-settings/allowed-origins';
 import { normaliseRedirectDomain } from '../domain/merchant-settings/redirect-domains';
 import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails } from '../domain/merchants/business-details';
+import { apiCaller, resolveTarget } from './developer/api-client';
+import { listen, parseEventsOption } from './developer/listen';
+import { trigger, TRIGGERABLE } from './developer/trigger';
 import { getPortalSettings, PORTAL_SETTING_PARAMS, updatePortalSettings, type PortalSettings } from '../domain/customer-portals/portal-settings';
 
 /** --legal-name style option names for the business detail and portal setting fields. */
@@ -63,7 +68,12 @@ const USAGE = `usage:
         [--allow-update-billing-details true|false] [--allow-pay-invoices true|false]
         [--show-invoice-history true|false] [--return-url URL] [--json]
   billing migrate
-environment: DATABASE_URL (default ${DEFAULT_DATABASE_URL})`;
+developer commands (test mode, through the API with a secret test key):
+  billing listen --forward-to http://localhost:4242/webhooks [--events invoice.paid,…]
+  billing trigger EVENT_TYPE          (e.g. invoice.payment_failed; creates the objects that cause it)
+        [--api-url URL] [--api-key sk_test_…] [--merchant MERCHANT_ID]
+environment: DATABASE_URL (default ${DEFAULT_DATABASE_URL}); for the developer commands
+  BILLING_API_URL (default http://localhost:$PORT or 3000), BILLING_API_KEY, BILLING_MERCHANT_ID`;
 
 class UsageError extends Error {}
 
@@ -99,6 +109,10 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
       role: { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
+      'api-url': { type: 'string' },
+      'api-key': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       ...DETAIL_OPTIONS,
       ...SETTING_OPTIONS,
@@ -109,6 +123,7 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
     process.stdout.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
+  if (area === 'listen' || area === 'trigger') return runDeveloperCommand(area, action, values, env);
   const config = loadConfig(env);
   const url = await prepareDatabase(config.databaseUrl, () => undefined);
   const db = createDb(url, { poolSize: 2 });
@@ -245,4 +260,35 @@ if (require.main === module) {
       process.exit(1);
     },
   );
+}
+
+/** `billing listen` and `billing trigger`: API clients, no database. */
+async function runDeveloperCommand(
+  area: 'listen' | 'trigger',
+  arg: string | undefined,
+  values: { 'forward-to'?: string; events?: string; 'api-url'?: string; 'api-key'?: string; merchant?: string },
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const target = await resolveTarget({ apiUrl: values['api-url'], apiKey: values['api-key'], merchant: values.merchant }, env);
+  const write = (line: string) => void process.stdout.write(`${line}\n`);
+  if (area === 'trigger') {
+    if (!arg) throw new Error(`usage: billing trigger EVENT_TYPE (one of ${TRIGGERABLE.join(', ')})`);
+    write(`Triggering ${arg} in test mode for ${target.merchantId}:`);
+    await trigger(apiCaller(target), arg, (line) => write(`  ${line}`));
+    write(`Done: ${arg} is recorded (and delivered to your endpoints and any \`billing listen\`).`);
+    return 0;
+  }
+  if (!values['forward-to']) throw new Error('usage: billing listen --forward-to http://localhost:4242/webhooks [--events invoice.paid,…]');
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const forwarded = await listen({ target, forwardTo: values['forward-to'], events: parseEventsOption(values.events), write, signal: stop.signal });
+    write(`stopped after forwarding ${forwarded} event(s)`);
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }
