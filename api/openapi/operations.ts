@@ -527,7 +527,6 @@ export const ROUTE_DOCS: RouteDoc[] = [
     auth: 'secret',
     query: listCreditNotesQuery,
     list: 'CreditNote',
-    hasMore: false,
   }),
   doc({ method: 'get', path: '/v1/credit_notes/:id', tag: 'Credit notes', summary: 'Retrieve a credit note', auth: 'secret', response: 'CreditNote' }),
   doc({ method: 'get', path: '/v1/credit_notes/:id/pdf', tag: 'Credit notes', summary: 'The credit note as a PDF document', auth: 'secret', query: documentQuery, kind: 'pdf' }),
@@ -596,7 +595,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
     response: 'Refund',
     errors: ['invalid_state'],
   }),
-  doc({ method: 'get', path: '/v1/refunds', tag: 'Payments', summary: 'List refunds', auth: 'secret', query: listRefundsQuery, list: 'Refund', hasMore: false }),
+  doc({ method: 'get', path: '/v1/refunds', tag: 'Payments', summary: 'List refunds', auth: 'secret', query: listRefundsQuery, list: 'Refund' }),
   doc({ method: 'get', path: '/v1/refunds/:id', tag: 'Payments', summary: 'Retrieve a refund', auth: 'secret', response: 'Refund' }),
 
   // ---- payment sessions and checkout ----
@@ -778,7 +777,6 @@ export const ROUTE_DOCS: RouteDoc[] = [
     auth: 'secret',
     query: listPortalLinksQuery,
     list: 'CustomerPortal',
-    hasMore: false,
   }),
   doc({ method: 'get', path: '/v1/customer_portals/:id', tag: 'Customer portal', summary: 'Retrieve a customer portal link', auth: 'secret', response: 'CustomerPortal' }),
   doc({ method: 'delete', path: '/v1/customer_portals/:id', tag: 'Customer portal', summary: 'Revoke a customer portal link', auth: 'secret', response: 'CustomerPortal' }),

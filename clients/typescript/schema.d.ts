@@ -4497,6 +4497,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CreditNote"][];
+                        has_more: boolean;
                     };
                 };
             };
@@ -4630,6 +4631,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CustomerPortal"][];
+                        has_more: boolean;
                     };
                 };
             };
@@ -6565,6 +6567,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Refund"][];
+                        has_more: boolean;
                     };
                 };
             };
