@@ -18,6 +18,7 @@
 //   billing migrate
 //   billing listen --forward-to URL [--events a,b]   (developer commands: through the API with a
 //   billing trigger EVENT_TYPE                         secret test key; src/bin/developer/)
+//   billing demo [--customers N] [--months N]
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig, DEFAULT_DATABASE_URL } from '../config';
@@ -34,6 +35,7 @@ import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type
 import { apiCaller, resolveTarget } from './developer/api-client';
 import { listen, parseEventsOption } from './developer/listen';
 import { trigger, TRIGGERABLE } from './developer/trigger';
+import { runDemo } from './developer/demo';
 import { getPortalSettings, PORTAL_SETTING_PARAMS, updatePortalSettings, type PortalSettings } from '../domain/customer-portals/portal-settings';
 
 /** --legal-name style option names for the business detail and portal setting fields. */
@@ -71,6 +73,7 @@ const USAGE = `usage:
 developer commands (test mode, through the API with a secret test key):
   billing listen --forward-to http://localhost:4242/webhooks [--events invoice.paid,…]
   billing trigger EVENT_TYPE          (e.g. invoice.payment_failed; creates the objects that cause it)
+  billing demo [--customers 50] [--months 12]   (idempotent: an Icelandic catalog, customers and a year of billing)
         [--api-url URL] [--api-key sk_test_…] [--merchant MERCHANT_ID]
 environment: DATABASE_URL (default ${DEFAULT_DATABASE_URL}); for the developer commands
   BILLING_API_URL (default http://localhost:$PORT or 3000), BILLING_API_KEY, BILLING_MERCHANT_ID`;
@@ -113,6 +116,8 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
       events: { type: 'string' },
       'api-url': { type: 'string' },
       'api-key': { type: 'string' },
+      customers: { type: 'string' },
+      months: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       ...DETAIL_OPTIONS,
       ...SETTING_OPTIONS,
@@ -123,7 +128,7 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
     process.stdout.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  if (area === 'listen' || area === 'trigger') return runDeveloperCommand(area, action, values, env);
+  if (area === 'listen' || area === 'trigger' || area === 'demo') return runDeveloperCommand(area, action, values, env);
   const config = loadConfig(env);
   const url = await prepareDatabase(config.databaseUrl, () => undefined);
   const db = createDb(url, { poolSize: 2 });
@@ -264,13 +269,22 @@ if (require.main === module) {
 
 /** `billing listen` and `billing trigger`: API clients, no database. */
 async function runDeveloperCommand(
-  area: 'listen' | 'trigger',
+  area: 'listen' | 'trigger' | 'demo',
   arg: string | undefined,
-  values: { 'forward-to'?: string; events?: string; 'api-url'?: string; 'api-key'?: string; merchant?: string },
+  values: { 'forward-to'?: string; events?: string; 'api-url'?: string; 'api-key'?: string; merchant?: string; customers?: string; months?: string },
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const target = await resolveTarget({ apiUrl: values['api-url'], apiKey: values['api-key'], merchant: values.merchant }, env);
   const write = (line: string) => void process.stdout.write(`${line}\n`);
+  if (area === 'demo') {
+    const customers = Number(values.customers ?? 50);
+    const months = Number(values.months ?? 12);
+    if (!Number.isInteger(customers) || customers < 8 || customers > 500) throw new Error('--customers must be a whole number from 8 to 500');
+    if (!Number.isInteger(months) || months < 1 || months > 24) throw new Error('--months must be a whole number from 1 to 24');
+    write(`Demo data for ${target.merchantId} (test mode): ${customers} customers, ${months} months of history`);
+    await runDemo(target, { customers, months, say: write });
+    return 0;
+  }
   if (area === 'trigger') {
     if (!arg) throw new Error(`usage: billing trigger EVENT_TYPE (one of ${TRIGGERABLE.join(', ')})`);
     write(`Triggering ${arg} in test mode for ${target.merchantId}:`);

@@ -81,6 +81,7 @@ async function main(): Promise<void> {
       `  merchant dashboard:  ${base}/dashboard`,
       `  customer portal:     ${base}/portal/open/…  (a link per customer: POST /v1/customer_portals returns its url)`,
       `  Temporal Web UI:     ${temporalEndpoint.uiUrl ?? config.temporalUiUrl}`,
+      `  demo data:           BILLING_API_KEY=sk_test_… npx billing demo  (a believable Icelandic catalog, ~50 customers and a year of billing history; idempotent)`,
       ...(sandboxes ? [`  accounting sandbox:  form provider company_id ${sandboxes.form.defaultCompany.id}, api_token ${sandboxes.form.defaultCompany.apiToken}`] : []),
       '',
     ].join('\n') + '\n',
@@ -108,6 +109,8 @@ async function main(): Promise<void> {
         '',
         'Try it:',
         `  curl -s http://localhost:${http.port}/v1/merchants/current -H "Authorization: Bearer ${seeded.secretKey}"`,
+        'Fill it with demo data (dashboard charts, lists, the portal and the ledger then have something to show):',
+        `  BILLING_API_KEY=${seeded.secretKey} npx billing demo --api-url http://localhost:${http.port}`,
         '',
       ].join('\n') + '\n',
     );
