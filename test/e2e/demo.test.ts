@@ -54,6 +54,10 @@ describe('billing demo', function () {
     assert.ok(invoices.length >= 16, `paid invoices: ${invoices.length}`);
     const refunds = (await m.call('GET', '/v1/refunds')).body.data as any[];
     assert.equal(refunds.length, 1);
+    // The refund workflow settles the refund and issues its credit note.
+    for (let i = 0; i < 300 && (await m.call('GET', '/v1/credit_notes')).body.data.length === 0; i++) await new Promise((res) => setTimeout(res, 200));
+    const creditNotes = (await m.call('GET', '/v1/credit_notes')).body.data as any[];
+    assert.equal(creditNotes.length, 1, 'the refund issued a credit note');
     const usage = (await m.call('GET', '/v1/events?limit=100')).body.data as any[];
     assert.ok(usage.length >= 2, `usage events: ${usage.length}`);
     const prices = (await m.call('GET', '/v1/prices?limit=100')).body.data as any[];
@@ -66,6 +70,8 @@ describe('billing demo', function () {
       products: (await m.call('GET', '/v1/products?limit=100')).body.data.length,
       clocks: (await m.call('GET', '/v1/test_helpers/test_clocks?limit=100')).body.data.length,
       payments: (await m.call('GET', '/v1/payments?limit=100')).body.data.length,
+      refunds: (await m.call('GET', '/v1/refunds?limit=100')).body.data.length,
+      usage: (await m.call('GET', '/v1/events?limit=100')).body.data.length,
     });
     const before = await counts();
     const second = await cli(env, m.secretKey, ['demo', '--customers', '16', '--months', '2']);
