@@ -2,6 +2,7 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
 import { attemptDelivery, nextAttemptNumber } from '../src/domain/webhooks/attempt-delivery';
+import type { SecretKeyConfig } from '../src/domain/webhooks/endpoint-secrets';
 import type { WebhookTestingOptions } from '../src/domain/webhooks/testing';
 import { dispatchEvent } from '../src/events/dispatch';
 import type { Metrics } from '../src/observability/metrics';
@@ -10,6 +11,8 @@ import type { AttemptDeliveryInput, AttemptDeliveryResult, DispatchReconcileInpu
 
 export interface WebhookActivityDeps {
   db: Db;
+  /** The service's encryption key (opens the endpoints' sealed signing secrets). */
+  config: SecretKeyConfig;
   log: (line: string) => void;
   metrics: Metrics;
   /** Test-only relaxations (src/domain/webhooks/testing.ts); never set in production. */
@@ -23,7 +26,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     },
 
     async attemptWebhookDelivery(input: AttemptDeliveryInput): Promise<AttemptDeliveryResult> {
-      const result = await attemptDelivery({ db: deps.db, testing: deps.webhookTesting }, input);
+      const result = await attemptDelivery({ db: deps.db, config: deps.config, testing: deps.webhookTesting }, input);
       await observeWebhookAttempt(deps.db, deps.metrics, input, result);
       return result;
     },

@@ -19,6 +19,7 @@ import { merchantsRoutes } from './routes/merchants/router';
 import { apiKeysRoutes } from './routes/api-keys/router';
 import { dashboardOnlyRoutes } from './routes/dashboard-only';
 import { webhookEndpointsRoutes } from './routes/webhook-endpoints/router';
+import { rotateWebhookSecretRoute } from './routes/webhook-endpoints/rotate-secret';
 import { webhookDeliveriesRoutes } from './routes/webhook-deliveries/router';
 import { webhookEventsRoutes } from './routes/events/router';
 import { customersRoutes } from './routes/customers/router';
@@ -33,6 +34,7 @@ import { invoicesRoutes } from './routes/invoices/router';
 import { invoiceItemsRoutes } from './routes/invoice-items/router';
 import { creditNotesRoutes } from './routes/credit-notes/router';
 import { testHelpersRoutes } from './routes/test-helpers/router';
+import { eventFeedRoute } from './routes/test-helpers/event-feed';
 import { paymentSessionsRoutes } from './routes/payment-sessions/router';
 import { checkoutRoutes } from './checkout/router';
 import { testClocksRoutes } from './routes/test-clocks/router';
@@ -68,6 +70,7 @@ export const AREA_ROUTES: RouteRegistrar[] = [
   metersRoutes,
   usageEventsRoutes,
   webhookEndpointsRoutes,
+  rotateWebhookSecretRoute,
   webhookDeliveriesRoutes,
   webhookEventsRoutes,
   paymentsRoutes,
@@ -77,6 +80,7 @@ export const AREA_ROUTES: RouteRegistrar[] = [
   invoiceItemsRoutes,
   creditNotesRoutes,
   testHelpersRoutes,
+  eventFeedRoute,
   paymentSessionsRoutes,
   checkoutRoutes,
   testClocksRoutes,

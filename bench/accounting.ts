@@ -17,7 +17,7 @@ import { scopedDb, type Tenant } from '../src/db/tenancy';
 import { createMerchant } from '../src/domain/merchants/create-merchant';
 import { postLedger } from '../src/domain/ledger/post-ledger';
 import { createAccountingLink } from '../src/domain/accounting/create-accounting-link';
-import { newEncryptionKey } from '../src/domain/accounting/secret-box';
+import { newEncryptionKey } from '../src/crypto/secret-box';
 import { startSyncWorkflow } from '../src/temporal/accounting-sync-workflow';
 import { startAccountingSandbox } from '../src/gateways/accounting/sandbox/server';
 import { createHttpAccountingAdapter } from '../src/gateways/accounting/http-adapter';

@@ -50,8 +50,6 @@ export interface RouteDoc {
   query?: yup.AnyObjectSchema;
   /** A list: `limit` and `starting_after` in the query, `{ data: [<list>], has_more }` in the answer. */
   list?: string;
-  /** Whether the list answer carries `has_more` (default true). */
-  hasMore?: boolean;
   /** The success status (default 200; 201 for a creation). */
   status?: number;
   /** What the success body is (default json). */

@@ -184,7 +184,7 @@ function operation(d: RouteDoc, statusOf: Map<string, number>): OperationObject 
     headers['X-RateLimit-Remaining'] = { $ref: '#/components/headers/X-RateLimit-Remaining' };
     if (d.method === 'post') headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
   }
-  const success = d.list ? object(d.hasMore === false ? { data: arrayOf(ref(d.list)) } : { data: arrayOf(ref(d.list)), has_more: bool }) : d.response;
+  const success = d.list ? object({ data: arrayOf(ref(d.list)), has_more: bool }) : d.response;
   const responses: Record<string, ResponseObject> = {};
   responses[String(status)] = { description: d.summary, headers, content: content(kind, success) };
   for (const extra of d.also ?? []) {

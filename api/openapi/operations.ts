@@ -13,7 +13,7 @@ import { createProductSchema, listProductsQuery, updateProductSchema } from '../
 import { createPriceSchema, listPricesQuery, updatePriceSchema } from '../routes/prices/schemas';
 import { createMeterSchema, listMetersQuery, quantitiesQuery } from '../routes/meters/schemas';
 import { listEventsQuery as listUsageEventsQuery } from '../routes/usage-events/schemas';
-import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from '../routes/webhook-endpoints/schemas';
+import { createWebhookEndpointSchema, rotateWebhookSecretSchema, updateWebhookEndpointSchema } from '../routes/webhook-endpoints/schemas';
 import { listWebhookDeliveriesQuery } from '../routes/webhook-deliveries/schemas';
 import { listEventsQuery } from '../routes/events/schemas';
 import { confirmPaymentSchema, createPaymentSchema, listPaymentsQuery } from '../routes/payments/schemas';
@@ -22,7 +22,7 @@ import { createRefundSchema, listRefundsQuery } from '../routes/refunds/schemas'
 import { listInvoicesQuery } from '../routes/invoices/schemas';
 import { createInvoiceItemSchema, listInvoiceItemsQuery } from '../routes/invoice-items/schemas';
 import { listCreditNotesQuery } from '../routes/credit-notes/schemas';
-import { attachTestCardSchema, payBankClaimSchema } from '../routes/test-helpers/schemas';
+import { attachTestCardSchema, eventFeedQuery, payBankClaimSchema } from '../routes/test-helpers/schemas';
 import { createPaymentSessionSchema } from '../routes/payment-sessions/schemas';
 import { confirmBodySchema, embeddedConfirmSchema, embeddedSessionSchema } from '../checkout/schemas';
 import { advanceTestClockSchema, attachCustomerSchema, createTestClockSchema } from '../routes/test-clocks/schemas';
@@ -538,7 +538,6 @@ export const ROUTE_DOCS: RouteDoc[] = [
     auth: 'secret',
     query: listCreditNotesQuery,
     list: 'CreditNote',
-    hasMore: false,
   }),
   doc({ method: 'get', path: '/v1/credit_notes/:id', tag: 'Credit notes', summary: 'Retrieve a credit note', auth: 'secret', response: 'CreditNote' }),
   doc({ method: 'get', path: '/v1/credit_notes/:id/pdf', tag: 'Credit notes', summary: 'The credit note as a PDF document', auth: 'secret', query: documentQuery, kind: 'pdf' }),
@@ -607,7 +606,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
     response: 'Refund',
     errors: ['invalid_state'],
   }),
-  doc({ method: 'get', path: '/v1/refunds', tag: 'Payments', summary: 'List refunds', auth: 'secret', query: listRefundsQuery, list: 'Refund', hasMore: false }),
+  doc({ method: 'get', path: '/v1/refunds', tag: 'Payments', summary: 'List refunds', auth: 'secret', query: listRefundsQuery, list: 'Refund' }),
   doc({ method: 'get', path: '/v1/refunds/:id', tag: 'Payments', summary: 'Retrieve a refund', auth: 'secret', response: 'Refund' }),
 
   // ---- payment sessions and checkout ----
@@ -714,6 +713,16 @@ export const ROUTE_DOCS: RouteDoc[] = [
   }),
   doc({ method: 'delete', path: '/v1/webhook_endpoints/:id', tag: 'Webhooks', summary: 'Delete a webhook endpoint', auth: 'secret', response: 'DeletedObject' }),
   doc({
+    method: 'post',
+    path: '/v1/webhook_endpoints/:id/rotate_secret',
+    tag: 'Webhooks',
+    summary: 'Rotate the signing secret (the new one is shown once; the old one signs for expires_in more seconds)',
+    auth: 'secret',
+    body: rotateWebhookSecretSchema,
+    response: 'WebhookEndpoint',
+    errors: ['resource_conflict'],
+  }),
+  doc({
     method: 'get',
     path: '/v1/webhook_deliveries',
     tag: 'Webhooks',
@@ -741,6 +750,23 @@ export const ROUTE_DOCS: RouteDoc[] = [
   }),
   doc({ method: 'get', path: '/v1/webhook_events', tag: 'Webhooks', summary: 'List events', auth: 'secret', query: listEventsQuery, list: 'Event' }),
   doc({ method: 'get', path: '/v1/webhook_events/:id', tag: 'Webhooks', summary: 'Retrieve an event', auth: 'secret', response: 'Event' }),
+  doc({
+    method: 'get',
+    path: '/v1/test_helpers/event_feed',
+    tag: 'Webhooks',
+    summary: 'Read new events, oldest first (a long poll; what `billing listen` forwards to localhost; test mode only)',
+    description:
+      'Answers the events recorded after `cursor` (without it: from now on), oldest first, at most 100, with a `cursor` to pass next time. When there is none yet it waits up to `wait` seconds (default 25) for one. An event appears about 2 s after it was recorded. Test keys only.',
+    auth: 'secret',
+    query: eventFeedQuery,
+    response: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['data', 'has_more', 'cursor'],
+      properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Event' } }, has_more: { type: 'boolean' }, cursor: { type: 'string' } },
+    },
+    errors: ['test_mode_only'],
+  }),
 
   // ---- customer portal ----
   doc({
@@ -762,7 +788,6 @@ export const ROUTE_DOCS: RouteDoc[] = [
     auth: 'secret',
     query: listPortalLinksQuery,
     list: 'CustomerPortal',
-    hasMore: false,
   }),
   doc({ method: 'get', path: '/v1/customer_portals/:id', tag: 'Customer portal', summary: 'Retrieve a customer portal link', auth: 'secret', response: 'CustomerPortal' }),
   doc({ method: 'delete', path: '/v1/customer_portals/:id', tag: 'Customer portal', summary: 'Revoke a customer portal link', auth: 'secret', response: 'CustomerPortal' }),

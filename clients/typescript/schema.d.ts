@@ -1804,6 +1804,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test_helpers/event_feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read new events, oldest first (a long poll; what `billing listen` forwards to localhost; test mode only)
+         * @description Answers the events recorded after `cursor` (without it: from now on), oldest first, at most 100, with a `cursor` to pass next time. When there is none yet it waits up to `wait` seconds (default 25) for one. An event appears about 2 s after it was recorded. Test keys only.
+         */
+        get: operations["getTestHelpersEventFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/test_helpers/invoices/{id}/pay_bank_claim": {
         parameters: {
             query?: never;
@@ -2033,6 +2053,23 @@ export interface paths {
         head?: never;
         /** Update a webhook endpoint */
         patch: operations["patchWebhookEndpointsById"];
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the signing secret (the new one is shown once; the old one signs for expires_in more seconds) */
+        post: operations["postWebhookEndpointsByIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/webhook_events": {
@@ -4611,6 +4648,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CreditNote"][];
+                        has_more: boolean;
                     };
                 };
             };
@@ -4744,6 +4782,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CustomerPortal"][];
+                        has_more: boolean;
                     };
                 };
             };
@@ -6897,6 +6936,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Refund"][];
+                        has_more: boolean;
                     };
                 };
             };
@@ -7514,6 +7554,42 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getTestHelpersEventFeed: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                types?: string;
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read new events, oldest first (a long poll; what `billing listen` forwards to localhost; test mode only) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cursor: string;
+                        data: components["schemas"]["Event"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -8165,6 +8241,48 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postWebhookEndpointsByIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: a retry with the same key gets the first answer (with `Idempotent-Replayed: true`) and does not act twice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    expires_in?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Rotate the signing secret (the new one is shown once; the old one signs for expires_in more seconds) */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };

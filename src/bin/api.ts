@@ -10,6 +10,7 @@ import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
 import { fail } from './common';
 import { createObservability } from '../runtime/observability';
 import { resolveAccountingKey } from '../runtime/accounting';
+import { sealSecretsAtStart } from '../runtime/secrets';
 
 const obs = createObservability('api');
 const log = obs.log;
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     connectTimeoutMs: config.transactionMaxWaitMs,
     preparedStatements: config.dbPreparedStatements,
   });
+  await sealSecretsAtStart(db, config, log);
   const temporal = createTemporalProvider({
     address: config.temporalAddress ?? '127.0.0.1:7233',
     namespace: config.temporalNamespace,

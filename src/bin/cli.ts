@@ -19,6 +19,9 @@
 //   billing --version; billing [COMMAND] --help
 // The command line is parsed and checked before anything else: an unknown command or option is a
 // usage error (exit 2) that never opens the database; a command that fails exits 1.
+//   billing listen --forward-to URL [--events a,b]   (developer commands: through the API with a
+//   billing trigger EVENT_TYPE                         secret test key; src/bin/developer/)
+//   billing demo [--customers N] [--months N]
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,6 +37,10 @@ import { listTeam } from '../domain/dashboard-users/manage-team';
 import { normaliseAllowedOrigin } from '../domain/merchant-settings/allowed-origins';
 import { normaliseRedirectDomain } from '../domain/merchant-settings/redirect-domains';
 import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails } from '../domain/merchants/business-details';
+import { apiCaller, resolveTarget } from './developer/api-client';
+import { listen, parseEventsOption } from './developer/listen';
+import { trigger, TRIGGERABLE } from './developer/trigger';
+import { runDemo } from './developer/demo';
 import { getPortalSettings, PORTAL_SETTING_PARAMS, updatePortalSettings, type PortalSettings } from '../domain/customer-portals/portal-settings';
 
 /** --legal-name style option names for the business detail and portal setting fields. */
@@ -82,7 +89,13 @@ ${Object.values(COMMANDS)
   .join('\n')}
   billing --version
   billing [COMMAND] --help
-environment: DATABASE_URL (default ${DEFAULT_DATABASE_URL})`;
+developer commands (test mode, through the API with a secret test key):
+  billing listen --forward-to http://localhost:4242/webhooks [--events invoice.paid,…]
+  billing trigger EVENT_TYPE          (e.g. invoice.payment_failed; creates the objects that cause it)
+  billing demo [--customers 50] [--months 12]   (idempotent: an Icelandic catalog, customers and a year of billing)
+        [--api-url URL] [--api-key sk_test_…] [--merchant MERCHANT_ID]
+environment: DATABASE_URL (default ${DEFAULT_DATABASE_URL}); for the developer commands
+  BILLING_API_URL (default http://localhost:$PORT or 3000), BILLING_API_KEY, BILLING_MERCHANT_ID`;
 
 /** The command a command line names ('keys create', 'migrate'), or null. */
 function commandOf(positionals: string[]): string | null {
@@ -127,6 +140,12 @@ const OPTIONS = {
   role: { type: 'string' },
   'password-stdin': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
+  'forward-to': { type: 'string' },
+  events: { type: 'string' },
+  'api-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  customers: { type: 'string' },
+  months: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
   ...DETAIL_OPTIONS,
@@ -161,6 +180,7 @@ export async function runCli(argv: string[], env = process.env): Promise<number>
     process.stdout.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
+  if (area === 'listen' || area === 'trigger' || area === 'demo') return runDeveloperCommand(area, action, values, env);
   if (!command) return usageError(`unknown command: ${positionals.join(' ')}`);
   if (values.help) {
     process.stdout.write(`usage:\n  ${COMMANDS[command]}\n`);
@@ -299,4 +319,44 @@ if (require.main === module) {
       process.exit(1);
     },
   );
+}
+
+/** `billing listen` and `billing trigger`: API clients, no database. */
+async function runDeveloperCommand(
+  area: 'listen' | 'trigger' | 'demo',
+  arg: string | undefined,
+  values: { 'forward-to'?: string; events?: string; 'api-url'?: string; 'api-key'?: string; merchant?: string; customers?: string; months?: string },
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const target = await resolveTarget({ apiUrl: values['api-url'], apiKey: values['api-key'], merchant: values.merchant }, env);
+  const write = (line: string) => void process.stdout.write(`${line}\n`);
+  if (area === 'demo') {
+    const customers = Number(values.customers ?? 50);
+    const months = Number(values.months ?? 12);
+    if (!Number.isInteger(customers) || customers < 8 || customers > 500) throw new Error('--customers must be a whole number from 8 to 500');
+    if (!Number.isInteger(months) || months < 1 || months > 24) throw new Error('--months must be a whole number from 1 to 24');
+    write(`Demo data for ${target.merchantId} (test mode): ${customers} customers, ${months} months of history`);
+    await runDemo(target, { customers, months, say: write });
+    return 0;
+  }
+  if (area === 'trigger') {
+    if (!arg) throw new Error(`usage: billing trigger EVENT_TYPE (one of ${TRIGGERABLE.join(', ')})`);
+    write(`Triggering ${arg} in test mode for ${target.merchantId}:`);
+    await trigger(apiCaller(target), arg, (line) => write(`  ${line}`));
+    write(`Done: ${arg} is recorded (and delivered to your endpoints and any \`billing listen\`).`);
+    return 0;
+  }
+  if (!values['forward-to']) throw new Error('usage: billing listen --forward-to http://localhost:4242/webhooks [--events invoice.paid,…]');
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const forwarded = await listen({ target, forwardTo: values['forward-to'], events: parseEventsOption(values.events), write, signal: stop.signal });
+    write(`stopped after forwarding ${forwarded} event(s)`);
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }

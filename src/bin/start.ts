@@ -1,6 +1,7 @@
 // `npm start`: brings up what is missing (database, migrations, Temporal dev server with its
 // Web UI) and runs the API and a worker in one process. SIGTERM/SIGINT drain HTTP, let running
 // activities finish, then stop what this process started.
+import { sealSecretsAtStart } from '../runtime/secrets';
 import { loadConfig } from '../config';
 import { closeProbe, createDb, poolUse } from '../db/client';
 import { prepareDatabase } from '../runtime/database';
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     connectTimeoutMs: config.transactionMaxWaitMs,
     preparedStatements: config.dbPreparedStatements,
   });
+  await sealSecretsAtStart(db, config, log);
   const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
 
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
       `  merchant dashboard:  ${base}/dashboard`,
       `  customer portal:     ${base}/portal/open/…  (a link per customer: POST /v1/customer_portals returns its url)`,
       `  Temporal Web UI:     ${temporalEndpoint.uiUrl ?? config.temporalUiUrl}`,
+      `  demo data:           BILLING_API_KEY=sk_test_… npx billing demo  (a believable Icelandic catalog, ~50 customers and a year of billing history; idempotent)`,
       ...(sandboxes ? [`  accounting sandbox:  form provider company_id ${sandboxes.form.defaultCompany.id}, api_token ${sandboxes.form.defaultCompany.apiToken}`] : []),
       '',
     ].join('\n') + '\n',
@@ -122,6 +125,8 @@ async function main(): Promise<void> {
         '',
         'Try it:',
         `  curl -s http://localhost:${http.port}/v1/merchants/current -H "Authorization: Bearer ${seeded.secretKey}"`,
+        'Fill it with demo data (dashboard charts, lists, the portal and the ledger then have something to show):',
+        `  BILLING_API_KEY=${seeded.secretKey} npx billing demo --api-url http://localhost:${http.port}`,
         '',
       ].join('\n') + '\n',
     );

@@ -11,6 +11,7 @@ import { fail } from './common';
 import { createObservability, installTemporalRuntime, serveWorkerMetrics } from '../runtime/observability';
 import { readiness } from '../runtime/readiness';
 import { resolveAccountingKey } from '../runtime/accounting';
+import { sealSecretsAtStart } from '../runtime/secrets';
 
 const obs = createObservability('worker');
 const log = obs.log;
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     preparedStatements: config.dbPreparedStatements,
   });
   obs.metrics.watchPool('worker', () => poolUse(db));
+  await sealSecretsAtStart(db, config, log);
   const address = config.temporalAddress ?? '127.0.0.1:7233';
   const temporal = createTemporalProvider({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const client = await temporal.client();

@@ -1,8 +1,8 @@
 import type { WebhookEndpoint } from '../generated/prisma/client';
 import { iso } from './iso';
 
-/** `secret` only in the create response. */
-export function presentWebhookEndpoint(e: WebhookEndpoint, opts: { withSecret?: boolean } = {}) {
+/** `secret` (the plain secret, given by the caller) only in the create and rotate responses. */
+export function presentWebhookEndpoint(e: WebhookEndpoint, opts: { secret?: string } = {}) {
   return {
     id: e.id,
     object: 'webhook_endpoint',
@@ -10,7 +10,7 @@ export function presentWebhookEndpoint(e: WebhookEndpoint, opts: { withSecret?: 
     events: e.events,
     description: e.description,
     status: e.status,
-    ...(opts.withSecret ? { secret: e.secret } : {}),
+    ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
     created_at: iso(e.createdAt),
     updated_at: iso(e.updatedAt),
   };

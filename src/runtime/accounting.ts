@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
-import { newEncryptionKey, parseEncryptionKey } from '../domain/accounting/secret-box';
+import { newEncryptionKey, parseEncryptionKey } from '../crypto/secret-box';
 import { startAccountingSandbox, type AccountingSandbox } from '../gateways/accounting/sandbox/server';
 
 export function resolveAccountingKey(config: Config, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): string {

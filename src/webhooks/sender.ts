@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signPayload, type RawBody } from './signature';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signatureHeaderValue, type RawBody } from './signature';
 import { checkEndpointUrl, resolveAndCheck, type LookupAll, type ResolvedAddress } from './url-guard';
 
 /** Per attempt, covering DNS, connect, TLS and the response (docs/webhooks.md: 2xx within 30 s). */
@@ -24,8 +24,11 @@ export interface DeliverOnceInput {
   url: string;
   /** The serialised event, sent and signed byte for byte. */
   body: RawBody;
-  /** The endpoint secret (`whsec_…`), used whole as the HMAC key. */
-  secret: string;
+  /**
+   * The endpoint's live secrets (`whsec_…`, each used whole as an HMAC key), newest first: one
+   * outside a rotation, two during its overlap; one signature each in `Service-Signature`.
+   */
+  secrets: readonly string[];
   /** Unix seconds for `Service-Timestamp`; time is a parameter, not read here. */
   nowSeconds: number;
   timeoutMs?: number;
@@ -74,7 +77,7 @@ export async function deliverOnce(input: DeliverOnceInput): Promise<DeliveryAtte
 
   // Signing before any I/O: a bad secret or timestamp is a programming error and throws.
   const body = typeof input.body === 'string' ? Buffer.from(input.body, 'utf8') : Buffer.from(input.body);
-  const signature = signPayload(input.secret, input.nowSeconds, body);
+  const signature = signatureHeaderValue(input.secrets, input.nowSeconds, body);
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);

@@ -3,6 +3,11 @@
 //   Service-Timestamp: <unix seconds>
 //   Service-Signature: hex(HMAC-SHA256(key = endpoint secret, message = `${timestamp}.${rawBody}`))
 //
+// While a rotated secret is still live (POST /v1/webhook_endpoints/{id}/rotate_secret with
+// `expires_in`), the header carries one signature per live secret, newest secret first,
+// separated by commas: `Service-Signature: <hex>,<hex>`. A receiver accepts the request when
+// any of them matches its secret. Outside a rotation there is exactly one.
+//
 // The HMAC key is the WHOLE endpoint secret string as UTF-8 bytes, `whsec_` prefix included.
 // It is not base64-decoded first: receivers copy the secret they were shown and use it as is,
 // so there is exactly one way to compute the key.
@@ -20,6 +25,8 @@ const SHA256_BYTES = 32;
 // Up to 15 decimal digits stays far inside Number.MAX_SAFE_INTEGER (no precision games).
 const TIMESTAMP_PATTERN = /^[0-9]{1,15}$/;
 const HEX_PATTERN = /^(?:[0-9a-fA-F]{2})+$/;
+/** More signatures than secrets can ever be live is not a header this service sent. */
+export const MAX_SIGNATURES = 5;
 
 export type RawBody = string | Uint8Array;
 
@@ -61,6 +68,12 @@ export function signPayload(secret: string, timestampSeconds: number, rawBody: R
   return computeDigest(secret, String(timestampSeconds), rawBody).toString('hex');
 }
 
+/** The `Service-Signature` value: one signature per secret, in the order given, comma-separated. */
+export function signatureHeaderValue(secrets: readonly string[], timestampSeconds: number, rawBody: RawBody): string {
+  if (secrets.length === 0 || secrets.length > MAX_SIGNATURES) throw new RangeError(`between 1 and ${MAX_SIGNATURES} secrets sign a payload`);
+  return secrets.map((secret) => signPayload(secret, timestampSeconds, rawBody)).join(',');
+}
+
 export function verifySignature(input: VerifySignatureInput): SignatureVerification {
   const toleranceSeconds = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
@@ -82,16 +95,21 @@ export function verifySignature(input: VerifySignatureInput): SignatureVerificat
 
   const signatureText = singleHeader(input.signatureHeader);
   if (signatureText === undefined) return { ok: false, reason: 'missing_signature' };
-  if (signatureText === null || !HEX_PATTERN.test(signatureText.trim())) {
+  if (signatureText === null) return { ok: false, reason: 'malformed_signature' };
+  // One signature, or a comma-separated list during a rotation's overlap.
+  const parts = signatureText.split(',').map((p) => p.trim());
+  if (parts.length > MAX_SIGNATURES || parts.some((p) => !HEX_PATTERN.test(p))) {
     return { ok: false, reason: 'malformed_signature' };
   }
-  const received = Buffer.from(signatureText.trim(), 'hex');
   const expected = computeDigest(input.secret, timestampDigits, input.rawBody);
   // timingSafeEqual throws on unequal lengths; the length of a digest is public, so
-  // checking it first leaks nothing.
-  if (received.length !== SHA256_BYTES || !timingSafeEqual(received, expected)) {
-    return { ok: false, reason: 'signature_mismatch' };
+  // checking it first leaks nothing. Every listed signature is compared (no early exit).
+  let matched = false;
+  for (const part of parts) {
+    const received = Buffer.from(part, 'hex');
+    if (received.length === SHA256_BYTES && timingSafeEqual(received, expected)) matched = true;
   }
+  if (!matched) return { ok: false, reason: 'signature_mismatch' };
   return { ok: true };
 }
 

@@ -15,7 +15,7 @@ import { listen, type HttpHandle } from '../../src/runtime/http';
 import { createApp } from '../../api/app';
 import { createModeGateways, gatewayConfigFromEnv, type ModeGateways } from '../../src/gateways';
 import { SUBSCRIPTION_WORKFLOW } from '../../src/contracts/subscriptions';
-import { newEncryptionKey } from '../../src/domain/accounting/secret-box';
+import { newEncryptionKey } from '../../src/crypto/secret-box';
 import { startAccountingSandbox, type AccountingSandbox } from '../../src/gateways/accounting/sandbox/server';
 import { createLogger, lineLogger } from '../../src/observability/logger';
 import { createMetrics, type Metrics } from '../../src/observability/metrics';

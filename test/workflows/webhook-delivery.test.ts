@@ -343,7 +343,7 @@ describe('webhook delivery workflow (real HTTPS receivers, real Temporal)', func
       data: { id: `del_twice${Date.now()}`, merchantId: m.id, mode: 'test', eventId: evt.id, endpointId: ep.id, eventType: evt.type },
     });
     const input = { deliveryId: delivery.id, attemptNumber: 1, scheduleStep: 1, trigger: 'automatic' as const, automaticRetries: true };
-    const deps = { db: env.db, testing: h.testing };
+    const deps = { db: env.db, config: env.config, testing: h.testing };
     const [a, b] = await Promise.all([attemptDelivery(deps, input), attemptDelivery(deps, input)]);
     const c = await attemptDelivery(deps, input);
     assert.equal(a.outcome, 'failed');

@@ -274,7 +274,7 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
 
 async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: FormState) {
   const { payment: p, invoiceId } = await findPayment(d.db, id);
-  const refunds = await listRefunds(d.db, { paymentId: p.id }, { limit: 100 });
+  const refunds = (await listRefunds(d.db, { paymentId: p.id }, { limit: 100 })).data;
   const promised = refunds.filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount, 0n);
   const refundable = (p.status === 'succeeded' || p.status === 'partially_refunded') && p.amount - promised > 0n;
   sendPage(ctx, d, {

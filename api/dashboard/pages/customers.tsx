@@ -67,7 +67,7 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
 
   async function customerPage(ctx: AppContext, d: Dashboard, id: string, extra: { state?: FormState; link?: string; status?: number } = {}) {
     const c = await findCustomer(d.db, id);
-    const links = await listPortalLinks(d.db, { customerId: c.id }, 10);
+    const links = (await listPortalLinks(d.db, { customerId: c.id }, { limit: 10 })).data;
     const now = new Date();
     const [subs, invoices, payments, methods] = await Promise.all([
       listSubscriptions(d.db, { customerId: c.id }, { limit: 25 }),

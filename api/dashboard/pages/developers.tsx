@@ -2,6 +2,7 @@
 // with the secret shown once, edit, disable/enable, delete, rotate the secret), the delivery log
 // with attempts and a retry button, and events. Same domain functions and request schemas as the
 // API routes; reading is open to every role, changes need manage_developers.
+import { randomBytes } from 'node:crypto';
 import type { AppContext, AppDeps } from '../../context';
 import { errors } from '../../../src/errors';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
@@ -14,7 +15,7 @@ import { createWebhookEndpoint } from '../../../src/domain/webhooks/create-webho
 import { getWebhookEndpoint, listWebhookEndpoints } from '../../../src/domain/webhooks/list-webhook-endpoints';
 import { updateWebhookEndpoint } from '../../../src/domain/webhooks/update-webhook-endpoint';
 import { deleteWebhookEndpoint } from '../../../src/domain/webhooks/delete-webhook-endpoint';
-import { rotateWebhookEndpointSecret } from '../../../src/domain/webhooks/rotate-webhook-secret';
+import { MAX_SECRET_OVERLAP_SECONDS, rotateWebhookEndpointSecret } from '../../../src/domain/webhooks/rotate-webhook-secret';
 import { getWebhookDelivery, listWebhookDeliveries } from '../../../src/domain/webhooks/list-webhook-deliveries';
 import { retryWebhookDelivery, type RequestRetry } from '../../../src/domain/webhooks/retry-webhook-delivery';
 import { getEvent, listEvents } from '../../../src/domain/webhooks/list-events';
@@ -27,6 +28,21 @@ import { field, fields, queryParams } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
 import { ActionButton, Csrf, Field, FormErrors, Pager, Panel, Props, SecretOnce, Status, Table, TextArea, when, type FormState } from '../views/ui';
+
+/** The rotation form's choices for how long the old secret keeps signing (seconds). */
+const SECRET_OVERLAPS: Array<[number, string]> = [
+  [0, 'no time: it stops at once'],
+  [3600, '1 hour'],
+  [6 * 3600, '6 hours'],
+  [MAX_SECRET_OVERLAP_SECONDS, '24 hours'],
+];
+const DEFAULT_SECRET_OVERLAP = MAX_SECRET_OVERLAP_SECONDS;
+
+function secretOverlap(raw: string): number {
+  const choice = SECRET_OVERLAPS.find(([seconds]) => String(seconds) === raw);
+  if (!choice) throw errors.validationFailed('Choose how long the old secret stays valid', 'expires_in');
+  return choice[0];
+}
 
 async function apiKeysPage(ctx: AppContext, d: Dashboard, extra: { state?: FormState; shown?: { label: string; key: string; id: string } } = {}) {
   const q = queryParams(ctx, ['starting_after']);
@@ -226,13 +242,26 @@ async function endpointPage(ctx: AppContext, d: Dashboard, id: string, extra: { 
               ) : (
                 <ActionButton action={`/dashboard/developers/webhooks/${e.id}/enable`} csrf={d.csrf} label="Enable" id="enable-endpoint" />
               )}
-              <ActionButton
+              <form
+                method="post"
                 action={`/dashboard/developers/webhooks/${e.id}/rotate-secret`}
-                csrf={d.csrf}
-                label="Rotate signing secret"
-                id="rotate-secret"
-                confirm="Rotate the signing secret? Deliveries are signed with the new one at once."
-              />
+                class="inline"
+                data-confirm="Rotate the signing secret? Deliveries are signed with the new one at once (and with the old one too while it stays valid)."
+              >
+                <Csrf token={d.csrf} />
+                <input type="hidden" name="_idem" value={randomBytes(16).toString('base64url')} />
+                <label for="f-secret-overlap">Old secret stays valid for</label>{' '}
+                <select id="f-secret-overlap" name="expires_in">
+                  {SECRET_OVERLAPS.map(([seconds, label]) => (
+                    <option value={String(seconds)} selected={seconds === DEFAULT_SECRET_OVERLAP}>
+                      {label}
+                    </option>
+                  ))}
+                </select>{' '}
+                <button type="submit" class="secondary" id="rotate-secret">
+                  Rotate signing secret
+                </button>
+              </form>
               <ActionButton
                 action={`/dashboard/developers/webhooks/${e.id}/delete`}
                 csrf={d.csrf}
@@ -406,14 +435,14 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
         objectType: 'webhook_endpoint',
         run: async (tx) => {
           const input = endpointInput(d.form, false) as { url: string; events: string[]; description?: string | null };
-          return createWebhookEndpoint(tx, d.tenant, input, deps.webhookTesting);
+          return createWebhookEndpoint(tx, d.tenant, deps.config, input, deps.webhookTesting);
         },
-        resultId: (e) => e.id,
-        detail: (e) => ({ url: e.url, events: e.events }),
+        resultId: (r) => r.endpoint.id,
+        detail: (r) => ({ url: r.endpoint.url, events: r.endpoint.events }),
       },
       {
         fields: ['url', 'events', 'description'],
-        success: (e) => endpointPage(ctx, d, e.id, { secret: e.secret, secretLabel: 'Signing secret of the new endpoint', status: 201 }),
+        success: (r) => endpointPage(ctx, d, r.endpoint.id, { secret: r.secret, secretLabel: 'Signing secret of the new endpoint', status: 201 }),
         failure: (state) => webhooksPage(ctx, d, { state }),
       },
     );
@@ -479,11 +508,18 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
         action: 'webhook_endpoint.rotate_secret',
         objectType: 'webhook_endpoint',
         objectId: id,
-        run: async (tx) => rotateWebhookEndpointSecret(tx, id),
+        run: async (tx) => rotateWebhookEndpointSecret(tx, deps.config, id, { expiresInSeconds: secretOverlap(field(d.form, 'expires_in')) }),
+        detail: (r) => ({ previous_secret_expires_at: r.endpoint.previousSecretExpiresAt?.toISOString() ?? null }),
       },
       {
         fields: [],
-        success: (e) => endpointPage(ctx, d, id, { secret: e.secret, secretLabel: 'New signing secret: the old one no longer verifies' }),
+        success: (r) =>
+          endpointPage(ctx, d, id, {
+            secret: r.secret,
+            secretLabel: r.endpoint.previousSecretExpiresAt
+              ? `New signing secret: the old one also signs until ${when(r.endpoint.previousSecretExpiresAt)}`
+              : 'New signing secret: the old one no longer verifies',
+          }),
         failure: (state) => endpointPage(ctx, d, id, { state }),
       },
     );

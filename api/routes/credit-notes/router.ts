@@ -10,8 +10,8 @@ import { presentCreditNote } from '../../../src/objects/credit-notes';
 export function creditNotesRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
   router.get('/v1/credit_notes', auth(), async (ctx) => {
     const q = parseQuery(listCreditNotesQuery, ctx.query);
-    const rows = await listCreditNotes(dbOf(ctx), { invoiceId: q.invoice }, pageParams(ctx.query));
-    ctx.body = { data: rows.map(presentCreditNote) };
+    const page = await listCreditNotes(dbOf(ctx), { invoiceId: q.invoice }, pageParams(ctx.query));
+    ctx.body = { data: page.data.map(presentCreditNote), has_more: page.hasMore };
   });
 
   router.get('/v1/credit_notes/:id', auth(), async (ctx) => {

@@ -34,10 +34,9 @@ export function customerPortalsRoutes(router: Router<AppState>, deps: AppDeps, a
 
   router.get('/v1/customer_portals', auth(), async (ctx) => {
     const q = parseQuery(listPortalLinksQuery, ctx.query);
-    const { limit } = pageParams({ limit: ctx.query.limit });
-    const rows = await listPortalLinks(dbOf(ctx), { customerId: q.customer }, limit);
+    const page = await listPortalLinks(dbOf(ctx), { customerId: q.customer }, pageParams(ctx.query));
     const now = new Date();
-    ctx.body = { data: rows.map((l) => presentPortalLink(l, now)) };
+    ctx.body = { data: page.data.map((l) => presentPortalLink(l, now)), has_more: page.hasMore };
   });
 
   router.get('/v1/customer_portals/:id', auth(), async (ctx) => {

@@ -28,8 +28,8 @@ export function refundsRoutes(router: Router<AppState>, deps: AppDeps, auth: Aut
 
   router.get('/v1/refunds', auth(), async (ctx) => {
     const q = parseQuery(listRefundsQuery, ctx.query);
-    const rows = await listRefunds(dbOf(ctx), { paymentId: q.payment }, pageParams(ctx.query));
-    ctx.body = { data: rows.map(presentRefund) };
+    const page = await listRefunds(dbOf(ctx), { paymentId: q.payment }, pageParams(ctx.query));
+    ctx.body = { data: page.data.map(presentRefund), has_more: page.hasMore };
   });
 
   router.get('/v1/refunds/:id', auth(), async (ctx) => {

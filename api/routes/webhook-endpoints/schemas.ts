@@ -1,5 +1,6 @@
 import { yup } from '../../validate';
 import { MAX_ENDPOINT_URL_LENGTH } from '../../../src/webhooks/url-guard';
+import { MAX_SECRET_OVERLAP_SECONDS } from '../../../src/domain/webhooks/rotate-webhook-secret';
 
 const url = yup.string().max(MAX_ENDPOINT_URL_LENGTH);
 // Event type names are checked against the catalogue in the domain (src/domain/webhooks/subscribed-events.ts).
@@ -21,3 +22,8 @@ export const updateWebhookEndpointSchema = yup.object({
   disabled: yup.boolean(),
 });
 export type UpdateWebhookEndpointBody = yup.InferType<typeof updateWebhookEndpointSchema>;
+
+export const rotateWebhookSecretSchema = yup.object({
+  /** Seconds the old secret keeps signing (0 = it stops at once, the default; at most 24 h). */
+  expires_in: yup.number().integer().min(0).max(MAX_SECRET_OVERLAP_SECONDS),
+});

@@ -10,7 +10,7 @@ import { recordEvent, type RecordedEvent } from '../../events';
 import { accountingAdapter, type AccountingProvidersConfig } from '../../gateways/accounting/providers';
 import { ProviderAuthError, type AccountingAdapter, type ProviderCredentials } from '../../gateways/accounting/adapter';
 import { presentAccountingLink } from '../../objects/accounting-link';
-import { open, parseEncryptionKey, seal } from './secret-box';
+import { open, parseEncryptionKey, seal } from '../../crypto/secret-box';
 
 export const REFRESH_MARGIN_MS = 120_000;
 

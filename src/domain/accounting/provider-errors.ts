@@ -3,7 +3,7 @@
 import { errors } from '../../errors';
 import { ProviderAuthError, ProviderRejectedError, ProviderUnavailableError } from '../../gateways/accounting/adapter';
 import { AccountingAdapterNotConfigured } from '../../gateways/accounting/providers';
-import { EncryptionKeyMissing } from './secret-box';
+import { EncryptionKeyMissing } from '../../crypto/secret-box';
 
 export function providerErrorToApi(err: unknown, param?: string): never {
   if (err instanceof AccountingAdapterNotConfigured) throw errors.adapterNotConfigured(err.message, param);

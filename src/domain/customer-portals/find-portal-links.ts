@@ -1,9 +1,9 @@
-// Retrieve and list portal links. The list is bounded (like refunds and credit notes): at most
-// `limit` links of one customer (or of the whole tenant), newest first, no cursor, no has_more.
+// Retrieve and list portal links: a paged list like every other (newest first, `starting_after`,
+// `has_more`), of one customer or of the whole tenant.
 import type { TenantDb } from '../../db/tenancy';
 import type { CustomerPortalLink } from '../../generated/prisma/client';
 import { errors } from '../../errors';
-import { newestFirst } from '../../db/paging';
+import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
 import { requireCustomer } from '../customers/find-customers';
 
 export async function findPortalLink(db: TenantDb, id: string): Promise<CustomerPortalLink> {
@@ -12,11 +12,15 @@ export async function findPortalLink(db: TenantDb, id: string): Promise<Customer
   return row;
 }
 
-export async function listPortalLinks(db: TenantDb, filter: { customerId?: string }, limit: number): Promise<CustomerPortalLink[]> {
+export async function listPortalLinks(db: TenantDb, filter: { customerId?: string }, params: PageParams): Promise<Page<CustomerPortalLink>> {
   if (filter.customerId !== undefined) await requireCustomer(db, filter.customerId);
-  return db.customerPortalLink.findMany({
-    where: filter.customerId !== undefined ? { customerId: filter.customerId } : {},
-    orderBy: newestFirst(),
-    take: limit,
+  const where = filter.customerId !== undefined ? { customerId: filter.customerId } : {};
+  return listPage({
+    params,
+    findCursor: async (id) => {
+      const row = await db.customerPortalLink.findFirst({ where: { id, ...where }, select: { id: true, createdAt: true } });
+      return row && { id: row.id, sortKey: row.createdAt };
+    },
+    fetch: (after, take) => db.customerPortalLink.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take }),
   });
 }

@@ -3,7 +3,7 @@
 import type { TenantDb } from '../../db/tenancy';
 import type { Refund } from '../../generated/prisma/client';
 import { errors } from '../../errors';
-import { listPage, newestFirst, type PageParams } from '../../db/paging';
+import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
 
 export async function findRefund(db: TenantDb, id: string): Promise<Refund> {
   const row = await db.refund.findFirst({ where: { id } });
@@ -11,21 +11,20 @@ export async function findRefund(db: TenantDb, id: string): Promise<Refund> {
   return row;
 }
 
-export async function listRefunds(db: TenantDb, filter: { paymentId?: string }, params: PageParams): Promise<Refund[]> {
+export async function listRefunds(db: TenantDb, filter: { paymentId?: string }, params: PageParams): Promise<Page<Refund>> {
   if (filter.paymentId !== undefined) {
     const parent = await db.payment.findFirst({ where: { id: filter.paymentId }, select: { id: true } });
     if (!parent) throw errors.resourceNotFound(`No such payment: '${filter.paymentId}'`, 'payment');
   }
   const where = filter.paymentId !== undefined ? { paymentId: filter.paymentId } : {};
-  // A page of the paging helper without has_more: starting_after, when given, must name one of
-  // the list's own rows (unknown, foreign or other-mode ids answer resource_missing, as on every list).
-  const page = await listPage({
+  // starting_after, when given, must name one of the list's own rows (unknown, foreign or
+  // other-mode ids answer resource_missing, as on every list).
+  return listPage({
     params,
     findCursor: async (id) => {
       const row = await db.refund.findFirst({ where: { id, ...where }, select: { id: true, createdAt: true } });
       return row && { id: row.id, sortKey: row.createdAt };
     },
-    fetch: (after, take) => db.refund.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take: take - 1 }),
+    fetch: (after, take) => db.refund.findMany({ where: { ...where, ...(after ?? {}) }, orderBy: newestFirst(), take }),
   });
-  return page.data;
 }

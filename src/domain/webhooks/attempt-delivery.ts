@@ -13,9 +13,12 @@ import { deliverOnce, type DeliveryAttemptResult, type DeliverOnceInput } from '
 import { nextRetryDelayMs } from '../../webhooks/retry-schedule';
 import type { AttemptDeliveryInput, AttemptDeliveryResult } from '../../contracts/webhooks';
 import { webhookTestingFor, type WebhookTestingOptions } from './testing';
+import { liveEndpointSecrets, type SecretKeyConfig } from './endpoint-secrets';
 
 export interface AttemptDeps {
   db: Db;
+  /** The service's encryption key, which opens the endpoints' sealed secrets. */
+  config: SecretKeyConfig;
   testing?: WebhookTestingOptions;
   now?: () => Date;
   /** The HTTP sender; replaceable in tests. */
@@ -79,7 +82,7 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptDeliveryI
   const result = await (deps.send ?? deliverOnce)({
     url: endpoint.url,
     body,
-    secret: endpoint.secret,
+    secrets: liveEndpointSecrets(deps.config, endpoint, attemptedAt),
     nowSeconds: Math.floor(attemptedAt.getTime() / 1000),
     timeoutMs: testing.attemptTimeoutMs,
     allowLoopback: testing.allowLoopback === true,

@@ -1,5 +1,6 @@
 // Registers an HTTPS endpoint. The URL is checked syntactically and after DNS resolution
-// (endpoint-url.ts); the signing secret is generated here and shown only in this response.
+// (endpoint-url.ts); the signing secret is generated here, stored sealed (endpoint-secrets.ts)
+// and returned in plain text only to this caller.
 import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { WebhookEndpoint } from '../../generated/prisma/client';
 import { newId } from '../../ids';
@@ -7,6 +8,8 @@ import { generateEndpointSecret } from '../../webhooks/signature';
 import { assertDeliverableUrl } from './endpoint-url';
 import { normalizeSubscribedEvents } from './subscribed-events';
 import type { WebhookTestingOptions } from './testing';
+import { sealEndpointSecret, type SecretKeyConfig } from './endpoint-secrets';
+import type { RotatedSecret } from './rotate-webhook-secret';
 
 export interface CreateWebhookEndpointInput {
   url: string;
@@ -14,18 +17,27 @@ export interface CreateWebhookEndpointInput {
   description?: string | null;
 }
 
-export async function createWebhookEndpoint(db: TenantDb, tenant: Tenant, input: CreateWebhookEndpointInput, testing?: WebhookTestingOptions): Promise<WebhookEndpoint> {
+export async function createWebhookEndpoint(
+  db: TenantDb,
+  tenant: Tenant,
+  config: SecretKeyConfig,
+  input: CreateWebhookEndpointInput,
+  testing?: WebhookTestingOptions,
+): Promise<RotatedSecret> {
   const events = normalizeSubscribedEvents(input.events);
   await assertDeliverableUrl(input.url, tenant.mode, testing);
-  return db.webhookEndpoint.create({
+  const id = newId('webhookEndpoint');
+  const secret = generateEndpointSecret();
+  const endpoint: WebhookEndpoint = await db.webhookEndpoint.create({
     data: {
-      id: newId('webhookEndpoint'),
+      id,
       merchantId: tenant.merchantId,
       mode: tenant.mode,
       url: input.url,
       events,
       description: input.description ?? null,
-      secret: generateEndpointSecret(),
+      secret: sealEndpointSecret(config, id, secret),
     },
   });
+  return { endpoint, secret };
 }

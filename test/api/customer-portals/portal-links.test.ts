@@ -89,14 +89,15 @@ describe('customer portal links (API)', function () {
     assert.equal((await m.call('GET', `/v1/customer_portals/${mine.id}`)).body.status, 'active', 'still active after the foreign DELETE');
   });
 
-  it('the list is bounded: at most limit (default 25, up to 100), newest first, no has_more and no cursor', async () => {
+  it('the list is paged: at most limit (default 25, up to 100), newest first, has_more, starting_after', async () => {
     const cus = await customer(m);
     const ids: string[] = [];
     for (let i = 0; i < 27; i++) ids.push((await m.call('POST', '/v1/customer_portals', { body: { customer: cus } })).body.id);
     const def = await m.call('GET', `/v1/customer_portals?customer=${cus}`);
     assert.equal(def.status, 200);
-    assert.deepEqual(Object.keys(def.body), ['data']);
+    assert.deepEqual(Object.keys(def.body), ['data', 'has_more']);
     assert.equal(def.body.data.length, 25);
+    assert.equal(def.body.has_more, true);
     assert.deepEqual(
       def.body.data.map((l: any) => l.id),
       ids.slice().reverse().slice(0, 25),
@@ -108,8 +109,19 @@ describe('customer portal links (API)', function () {
       ids.slice(-3).reverse(),
     );
     assert.equal((await m.call('GET', `/v1/customer_portals?customer=${cus}&limit=500`)).body.data.length, 27, 'above 100 falls back to the maximum');
-    // starting_after is not a parameter of this list: ignored.
-    assert.equal((await m.call('GET', `/v1/customer_portals?customer=${cus}&limit=2&starting_after=${ids[26]}`)).body.data[0].id, ids[26]);
+    const next = (await m.call('GET', `/v1/customer_portals?customer=${cus}&limit=2&starting_after=${ids[26]}`)).body;
+    assert.deepEqual(
+      next.data.map((l: any) => l.id),
+      [ids[25], ids[24]],
+    );
+    assert.equal(next.has_more, true);
+    const last = (await m.call('GET', `/v1/customer_portals?customer=${cus}&starting_after=${ids[2]}`)).body;
+    assert.deepEqual(
+      last.data.map((l: any) => l.id),
+      [ids[1], ids[0]],
+    );
+    assert.equal(last.has_more, false);
+    expectError(await m.call('GET', `/v1/customer_portals?customer=${cus}&starting_after=cprt_unknown`), 404, 'resource_missing', 'starting_after');
     expectError(await m.call('GET', `/v1/customer_portals?customer=${cus}&limit=abc`), 400, 'validation_failed', 'limit');
     // Without a customer: the tenant's links, still bounded.
     const all = await m.call('GET', '/v1/customer_portals?limit=100');

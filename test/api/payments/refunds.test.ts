@@ -32,7 +32,7 @@ describe('refunds and credit notes', function () {
     const p = (await m.call('GET', `/v1/payments/${payment.id}`)).body;
     assert.deepEqual([p.status, p.amount_refunded], ['partially_refunded', 2500]);
     const notes = (await m.call('GET', `/v1/credit_notes?invoice=${payment.invoice}`)).body;
-    assert.equal(notes.has_more, undefined);
+    assert.equal(notes.has_more, false);
     assert.equal(notes.data.length, 1);
     const cn = notes.data[0];
     assert.match(cn.id, /^cn_/);
@@ -77,11 +77,19 @@ describe('refunds and credit notes', function () {
       list.data.map((x: any) => x.id),
       [rest.body.id, b.id, a.id],
     );
-    assert.equal(list.has_more, undefined);
+    assert.equal(list.has_more, false);
+    const two = (await m.call('GET', `/v1/refunds?payment=${payment.id}&limit=2`)).body;
     assert.deepEqual(
-      (await m.call('GET', `/v1/refunds?payment=${payment.id}&limit=2`)).body.data.map((x: any) => x.id),
+      two.data.map((x: any) => x.id),
       [rest.body.id, b.id],
     );
+    assert.equal(two.has_more, true);
+    const rest2 = (await m.call('GET', `/v1/refunds?payment=${payment.id}&limit=2&starting_after=${b.id}`)).body;
+    assert.deepEqual(
+      rest2.data.map((x: any) => x.id),
+      [a.id],
+    );
+    assert.equal(rest2.has_more, false);
     assert.equal((await m.call('GET', `/v1/credit_notes?invoice=${payment.invoice}`)).body.data.length, 3);
   });
 
@@ -195,7 +203,7 @@ describe('refunds and credit notes', function () {
     expectError(await m.call('GET', '/v1/refunds?limit=x'), 400, 'validation_failed', 'limit');
   });
 
-  it('the refund list without a payment is the newest refunds of the merchant, bounded by limit', async () => {
+  it('the refund list without a payment is the refunds of the merchant, newest first, paged', async () => {
     const mm = await newMerchant(env);
     const { payment } = await paidPayment(mm, 1000);
     const ids: string[] = [];
@@ -208,7 +216,12 @@ describe('refunds and credit notes', function () {
       (await mm.call('GET', '/v1/refunds')).body.data.map((r: any) => r.id),
       [...ids].reverse(),
     );
-    assert.deepEqual((await mm.call('GET', '/v1/refunds?limit=1')).body, { data: [(await mm.call('GET', `/v1/refunds/${ids[2]}`)).body] });
-    assert.equal((await mm.call('GET', '/v1/credit_notes?limit=2')).body.data.length, 2);
+    assert.deepEqual((await mm.call('GET', '/v1/refunds?limit=1')).body, { data: [(await mm.call('GET', `/v1/refunds/${ids[2]}`)).body], has_more: true });
+    const notes = (await mm.call('GET', '/v1/credit_notes?limit=2')).body;
+    assert.equal(notes.data.length, 2);
+    assert.equal(notes.has_more, true);
+    const lastNote = (await mm.call('GET', `/v1/credit_notes?starting_after=${notes.data[1].id}`)).body;
+    assert.equal(lastNote.data.length, 1);
+    assert.equal(lastNote.has_more, false);
   });
 });

@@ -39,11 +39,15 @@ export function receiverVerifies(secret: string, headers: IncomingHttpHeaders, r
   const timestamp = headers['service-timestamp'];
   const signature = headers['service-signature'];
   if (typeof timestamp !== 'string' || typeof signature !== 'string') return false;
-  if (!/^\d+$/.test(timestamp) || !/^[0-9a-f]+$/i.test(signature)) return false;
+  // One signature, or one per live secret separated by commas during a rotation's overlap.
+  const signatures = signature.split(',').map((sig) => sig.trim());
+  if (!/^\d+$/.test(timestamp) || !signatures.every((sig) => /^[0-9a-f]+$/i.test(sig))) return false;
   if (Math.abs(nowSeconds - Number(timestamp)) > TOLERANCE_SECONDS) return false;
   const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.${rawBody}`, 'utf8').digest();
-  const received = Buffer.from(signature, 'hex');
-  return received.length === expected.length && timingSafeEqual(received, expected);
+  return signatures.some((sig) => {
+    const received = Buffer.from(sig, 'hex');
+    return received.length === expected.length && timingSafeEqual(received, expected);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

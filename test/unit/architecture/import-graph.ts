@@ -66,7 +66,19 @@ const isPackage = (p: string) => !p.includes('/') || p.startsWith('@') || p.star
 export const isCompositionRoot = (p: string) => under('src/bin', 'src/runtime')(p) || p === 'src/worker.ts';
 
 /** Below the domain: they never import it (nor anything above it). */
-const LOWER = ['src/objects', 'src/billing', 'src/db', 'src/gateways', 'src/contracts', 'src/events', 'src/temporal', 'src/validation', 'src/metering', 'src/webhooks'];
+const LOWER = [
+  'src/objects',
+  'src/billing',
+  'src/db',
+  'src/gateways',
+  'src/contracts',
+  'src/events',
+  'src/temporal',
+  'src/validation',
+  'src/crypto',
+  'src/metering',
+  'src/webhooks',
+];
 
 export interface Rule {
   name: string;

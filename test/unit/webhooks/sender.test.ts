@@ -121,7 +121,7 @@ describe('webhooks/sender deliverOnce', function () {
 
   const url = (path: string, host = '127.0.0.1') => `https://${host}:${receiver.port}${path}`;
   const send = (path: string, extra: Partial<Parameters<typeof deliverOnce>[0]> = {}) =>
-    deliverOnce({ url: url(path), body, secret, nowSeconds, allowLoopback: true, ca: tls.ca, ...extra });
+    deliverOnce({ url: url(path), body, secrets: [secret], nowSeconds, allowLoopback: true, ca: tls.ca, ...extra });
 
   it('delivers on 200 with signed headers the receiver verifies independently', async () => {
     const result = await send('/ok');
@@ -210,7 +210,7 @@ describe('webhooks/sender deliverOnce', function () {
     const result = await deliverOnce({
       url: `https://127.0.0.1:${port}/ok`,
       body,
-      secret,
+      secrets: [secret],
       nowSeconds,
       allowLoopback: true,
       ca: tls.ca,
@@ -290,7 +290,7 @@ describe('webhooks/sender deliverOnce', function () {
       const result = await deliverOnce({
         url: `https://[::1]:${v6.port}/ok`,
         body,
-        secret,
+        secrets: [secret],
         nowSeconds,
         allowLoopback: true,
         ca: tls.ca,

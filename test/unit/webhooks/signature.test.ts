@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, generateEndpointSecret, isEndpointSecret, signPayload, verifySignature } from '../../../src/webhooks/signature';
+import {
+  MAX_SIGNATURES,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  generateEndpointSecret,
+  isEndpointSecret,
+  signPayload,
+  signatureHeaderValue,
+  verifySignature,
+} from '../../../src/webhooks/signature';
 
 // Independent of the implementation: the formula straight from the spec.
 function expectedSignature(secret: string, timestamp: number, body: string): string {
@@ -102,6 +111,43 @@ describe('webhooks/signature', () => {
       for (const bad of ['', 'abc', '1.7e9', '-1700000000', '0x6553f100', '1700000000.5', '1'.repeat(16)]) {
         assert.deepEqual(verify({ timestampHeader: bad }), { ok: false, reason: 'malformed_timestamp' }, bad);
       }
+    });
+  });
+
+  describe('several signatures (a rotation overlap)', () => {
+    const oldSecret = 'whsec_old_0123456789abcdefghijklmnopqrstuvwxyz';
+    const check = (secretToUse: string, header: string) =>
+      verifySignature({ secret: secretToUse, rawBody: body, timestampHeader: String(timestamp), signatureHeader: header, nowSeconds: timestamp });
+
+    it('lists one signature per secret, newest first, comma-separated', () => {
+      const header = signatureHeaderValue([secret, oldSecret], timestamp, body);
+      assert.equal(header, `${expectedSignature(secret, timestamp, body)},${expectedSignature(oldSecret, timestamp, body)}`);
+      assert.equal(signatureHeaderValue([secret], timestamp, body), expectedSignature(secret, timestamp, body));
+      assert.throws(() => signatureHeaderValue([], timestamp, body), RangeError);
+    });
+
+    it('verifies with either secret and fails with neither', () => {
+      const header = signatureHeaderValue([secret, oldSecret], timestamp, body);
+      assert.deepEqual(check(secret, header), { ok: true });
+      assert.deepEqual(check(oldSecret, header), { ok: true });
+      assert.deepEqual(check('whsec_neither_0123456789abcdefghijklmnopqrstu', header), { ok: false, reason: 'signature_mismatch' });
+      // A proxy that joined repeated headers adds a space after the comma.
+      assert.deepEqual(check(oldSecret, header.replace(',', ', ')), { ok: true });
+    });
+
+    it('refuses a malformed list', () => {
+      const one = expectedSignature(secret, timestamp, body);
+      assert.deepEqual(check(secret, `${one},`), { ok: false, reason: 'malformed_signature' });
+      assert.deepEqual(check(secret, `${one},zz`), { ok: false, reason: 'malformed_signature' });
+      assert.deepEqual(
+        check(
+          secret,
+          Array(MAX_SIGNATURES + 1)
+            .fill(one)
+            .join(','),
+        ),
+        { ok: false, reason: 'malformed_signature' },
+      );
     });
   });
 

@@ -1,12 +1,14 @@
-// Credentials and tokens at rest: AES-256-GCM with a key from the environment
-// (ACCOUNTING_ENCRYPTION_KEY, 32 bytes as base64 or hex), a random 12-byte nonce per value, and
-// the link's merchant and mode as associated data so a value copied to another row does not
-// decrypt. Stored as `v1.<nonce>.<ciphertext>.<tag>` (base64url). Never logged, never returned.
+// Secrets at rest (accounting credentials and tokens, webhook signing secrets): AES-256-GCM with
+// the service's encryption key from the environment (ACCOUNTING_ENCRYPTION_KEY, 32 bytes as
+// base64 or hex; the name is historical), a random 12-byte nonce per value, and the owner of the
+// value (the link's merchant and mode, the endpoint's id) as associated data so a value copied to
+// another row does not decrypt. Stored as `v1.<nonce>.<ciphertext>.<tag>` (base64url). Never
+// logged, never returned.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 export class EncryptionKeyMissing extends Error {
   constructor() {
-    super('ACCOUNTING_ENCRYPTION_KEY is not set: accounting credentials cannot be stored or read');
+    super('ACCOUNTING_ENCRYPTION_KEY is not set: encrypted secrets (accounting credentials, webhook signing secrets) cannot be stored or read');
     this.name = 'EncryptionKeyMissing';
   }
 }
@@ -29,6 +31,11 @@ export function seal(key: Buffer, plaintext: string, associated: string): string
   cipher.setAAD(Buffer.from(associated, 'utf8'));
   const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return ['v1', nonce.toString('base64url'), ct.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+}
+
+/** True when `value` has the sealed format (it may still fail to open under another key). */
+export function isSealed(value: string): boolean {
+  return /^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/.test(value);
 }
 
 export function open(key: Buffer, sealed: string, associated: string): string {
