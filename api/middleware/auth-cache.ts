@@ -17,6 +17,9 @@ import { AUTH_CHANNEL } from '../../src/domain/api-keys/invalidation';
 
 export { AUTH_CHANNEL };
 
+/** Finds a key by its hash: the cache, else one indexed read (api/middleware/auth.ts keyLookup). */
+export type KeyLookup = (hash: string) => Promise<CachedKey | undefined>;
+
 export interface CachedKey {
   id: string;
   merchantId: string;

@@ -19,7 +19,7 @@
 // first, then the oldest entries.
 import { errors } from '../../src/errors';
 import { hashKey, hashesEqual, parseKey } from '../../src/domain/api-keys/key-material';
-import type { KeyLookup } from './auth';
+import type { KeyLookup } from './auth-cache';
 import type { AppContext, Middleware } from '../context';
 
 interface Window {

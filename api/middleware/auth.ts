@@ -6,7 +6,7 @@ import type { AppContext, AppDeps, AppState, AuthInfo, Middleware } from '../con
 import { errors } from '../../src/errors';
 import { hashKey, hashesEqual, parseKey } from '../../src/domain/api-keys/key-material';
 import { scopedDb } from '../../src/db/tenancy';
-import type { AuthCache, CachedKey } from './auth-cache';
+import type { AuthCache, CachedKey, KeyLookup } from './auth-cache';
 import type { RateLimiter } from './rate-limiter';
 import { clientOf, type AuthFailureLimiter } from './auth-failures';
 
@@ -37,7 +37,6 @@ interface KeyRow {
 export type Auth = ReturnType<typeof authenticator>;
 
 /** Finds the key with this hash: the auth cache, else one indexed read (which fills the cache). */
-export type KeyLookup = (hash: string) => Promise<CachedKey | undefined>;
 
 export function keyLookup(db: AppDeps['db'], cache: AuthCache): KeyLookup {
   return async function lookup(hash) {

@@ -145,8 +145,10 @@ describe('events equal their resource (every event type)', function () {
 
   it('compared at least one event of every type in the catalogue', () => {
     // Not yet driven by this scenario: accounting_link.error (accounting software sync, added after
-    // this test was written). A known gap, listed so a newly added type fails here until covered.
-    const notYetCovered = new Set<string>(['accounting_link.error']);
+    // this test was written) and invoice.updated (a bank claim's next check moving; this scenario
+    // bills cards only — test/api/subscriptions/claim-check-events.test.ts drives it). Known gaps,
+    // listed so a newly added type fails here until covered.
+    const notYetCovered = new Set<string>(['accounting_link.error', 'invoice.updated']);
     const missing = EVENT_TYPE_NAMES.filter((t) => !compared.has(t) && !notYetCovered.has(t));
     assert.deepEqual(missing, [], `types never compared: ${missing.join(', ')}; compared: ${JSON.stringify([...compared])}`);
   });

@@ -35,7 +35,8 @@ describe('worker shards: one process, several Temporal workers', function () {
   function worker(taskQueue: string, settings: { workerShards: number | undefined; workerCachedWorkflows: number | undefined }): Promise<WorkerHandle> {
     return createBillingWorker({
       db: env.db,
-      config: { ...env.config, taskQueue, ...settings },
+      // 100 activity slots per process (WORKER_MAX_CONCURRENT_ACTIVITIES), whatever the pool: the shards divide them.
+      config: { ...env.config, taskQueue, workerMaxConcurrentActivities: 100, ...settings },
       gateways: env.gateways,
       log: () => undefined,
       address: env.temporalAddress,
@@ -79,7 +80,7 @@ describe('worker shards: one process, several Temporal workers', function () {
     for (const w of h.workers) {
       assert.equal(w.options.taskQueue, taskQueue);
       assert.equal(w.options.maxCachedWorkflows, 10, 'the process cache of 20, halved');
-      assert.deepEqual(slots(w), { workflowTasks: 20, activities: 50, localActivities: 50 }, "the SDK's 40 and the 100 activity slots, halved");
+      assert.deepEqual(slots(w), { workflowTasks: 20, activities: 50, localActivities: 50 }, "the SDK's 40 and the process's 100 activity slots, halved");
     }
     const running = h.run();
 
