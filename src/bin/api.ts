@@ -1,7 +1,7 @@
 // `npm run api`: the API alone (scale it separately from workers). Needs a reachable database
 // (DATABASE_URL or the local default) and Temporal (TEMPORAL_ADDRESS or 127.0.0.1:7233).
 import { loadConfig } from '../config';
-import { closeProbe, createDb } from '../db/client';
+import { closeProbe, createDb, servicePoolOptions } from '../db/client';
 import { prepareDatabase } from '../runtime/database';
 import { listen } from '../runtime/http';
 import { createTemporalProvider } from '../temporal/client';
@@ -19,12 +19,7 @@ async function main(): Promise<void> {
   const loaded = loadConfig();
   const config = { ...loaded, accountingEncryptionKey: resolveAccountingKey(loaded, log) };
   const databaseUrl = await prepareDatabase(config.databaseUrl, log);
-  const db = createDb(databaseUrl, {
-    applicationName: 'billing-api',
-    poolSize: config.apiDbPoolSize,
-    connectTimeoutMs: config.transactionMaxWaitMs,
-    preparedStatements: config.dbPreparedStatements,
-  });
+  const db = createDb(databaseUrl, servicePoolOptions(config, 'api'));
   await sealSecretsAtStart(db, config, log);
   const temporal = createTemporalProvider({
     address: config.temporalAddress ?? '127.0.0.1:7233',

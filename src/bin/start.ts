@@ -3,7 +3,7 @@
 // activities finish, then stop what this process started.
 import { sealSecretsAtStart } from '../runtime/secrets';
 import { loadConfig } from '../config';
-import { closeProbe, createDb, poolUse } from '../db/client';
+import { closeProbe, createDb, servicePoolOptions, poolUse } from '../db/client';
 import { prepareDatabase } from '../runtime/database';
 import { prepareTemporal } from '../runtime/temporal';
 import { seedDefaultMerchant } from '../runtime/seed';
@@ -37,18 +37,8 @@ async function main(): Promise<void> {
   // The API and the worker of this process have a pool each (DB_POOL_SIZE_API, DB_POOL_SIZE_WORKER):
   // a burst of requests cannot take the connections the activities they wait for need, nor the
   // other way round (docs/operations.md "Pools and back-pressure").
-  const db = createDb(databaseUrl, {
-    applicationName: 'billing-api',
-    poolSize: config.apiDbPoolSize,
-    connectTimeoutMs: config.transactionMaxWaitMs,
-    preparedStatements: config.dbPreparedStatements,
-  });
-  const workerDb = createDb(databaseUrl, {
-    applicationName: 'billing-worker',
-    poolSize: config.workerDbPoolSize,
-    connectTimeoutMs: config.transactionMaxWaitMs,
-    preparedStatements: config.dbPreparedStatements,
-  });
+  const db = createDb(databaseUrl, servicePoolOptions(config, 'api'));
+  const workerDb = createDb(databaseUrl, servicePoolOptions(config, 'worker'));
   await sealSecretsAtStart(db, config, log);
   const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });

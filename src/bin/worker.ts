@@ -1,6 +1,6 @@
 // `npm run worker`: a Temporal worker alone. Add processes to scale; they share the task queue.
 import { loadConfig } from '../config';
-import { closeProbe, createDb, poolUse } from '../db/client';
+import { closeProbe, createDb, servicePoolOptions, poolUse } from '../db/client';
 import { prepareDatabase } from '../runtime/database';
 import { createTemporalProvider } from '../temporal/client';
 import { ensureSearchAttributes } from '../temporal/provision';
@@ -20,12 +20,7 @@ async function main(): Promise<void> {
   const loaded = loadConfig();
   const config = { ...loaded, accountingEncryptionKey: resolveAccountingKey(loaded, log) };
   const databaseUrl = await prepareDatabase(config.databaseUrl, log);
-  const db = createDb(databaseUrl, {
-    applicationName: 'billing-worker',
-    poolSize: config.workerDbPoolSize,
-    connectTimeoutMs: config.transactionMaxWaitMs,
-    preparedStatements: config.dbPreparedStatements,
-  });
+  const db = createDb(databaseUrl, servicePoolOptions(config, 'worker'));
   obs.metrics.watchPool('worker', () => poolUse(db));
   await sealSecretsAtStart(db, config, log);
   const address = config.temporalAddress ?? '127.0.0.1:7233';

@@ -2,6 +2,7 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client';
+import type { Config } from '../config';
 import { createStatementNamer, DEFAULT_PREPARED_STATEMENTS, isStalePreparedStatement, type StatementNamer } from './statement-names';
 
 export type Db = PrismaClient;
@@ -67,6 +68,22 @@ interface PoolHandle {
 }
 
 const pools = new WeakMap<object, PoolHandle>();
+
+/**
+ * The options of a service process's pool: named in pg_stat_activity, sized by DB_POOL_SIZE_API or
+ * DB_POOL_SIZE_WORKER, waiting DB_TX_MAX_WAIT_MS for a connection (docs/operations.md).
+ */
+export function servicePoolOptions(
+  config: Pick<Config, 'apiDbPoolSize' | 'workerDbPoolSize' | 'transactionMaxWaitMs' | 'dbPreparedStatements'>,
+  role: 'api' | 'worker',
+): DbOptions {
+  return {
+    applicationName: `billing-${role}`,
+    poolSize: role === 'api' ? config.apiDbPoolSize : config.workerDbPoolSize,
+    connectTimeoutMs: config.transactionMaxWaitMs,
+    preparedStatements: config.dbPreparedStatements,
+  };
+}
 
 export function createDb(databaseUrl: string, opts: DbOptions = {}): Db {
   const namer = createStatementNamer({ maxStatements: opts.preparedStatements ?? DEFAULT_PREPARED_STATEMENTS });
