@@ -26,7 +26,8 @@
 // VAT (prices include VAT, so the amounts above are unchanged): seats and the bank plan at the
 // standard rate, API calls at the reduced rate; the Jun 1 discount is split over both rates.
 // A's Apr 9 payment (invoice #3, 9000) is refunded: 2500 on Apr 9, the remaining 6500 on May 10;
-//   two credit notes. C gets a card and an invoice item on Apr 9 (left pending). Every object of
+//   two credit notes. C gets a card and an invoice item on Apr 9 (left pending), pays 2000 once
+//   with the card (POST /v1/payments) and leaves a 1000 payment unconfirmed, canceled May 10. Every object of
 //   the clock's customers (payment methods, items, refunds, credit notes and their documents,
 //   events) is dated at the clock's time, never before its cause nor after the clock.
 // The ledger's invariants (test/support/ledger-invariants.ts) hold mid-year (an open invoice in
@@ -209,10 +210,27 @@ describe('scenario: a year of billing on a test clock', function () {
       return cn;
     };
     await creditNoteAt(2500, '2025-04-09T00:00:00.000Z');
+    // C pays 2000 once with the saved card (POST /v1/payments) and leaves a second payment
+    // unconfirmed; both and their invoices are dated at the clock, as is the charge's posting.
+    const cPaid = await ok(m.call('POST', '/v1/payments', { body: { amount: 2000, currency: 'ISK', customer: c.id, payment_method: cCard.id } }), 201);
+    assert.deepEqual([cPaid.status, cPaid.created_at, cPaid.succeeded_at], ['succeeded', '2025-04-09T00:00:00.000Z', '2025-04-09T00:00:00.000Z']);
+    const cPaidInvoice = await invoice(cPaid.invoice);
+    assert.deepEqual(
+      [cPaidInvoice.status, cPaidInvoice.created_at, cPaidInvoice.finalized_at, cPaidInvoice.paid_at],
+      ['paid', '2025-04-09T00:00:00.000Z', '2025-04-09T00:00:00.000Z', '2025-04-09T00:00:00.000Z'],
+    );
+    const cOpen = await ok(m.call('POST', '/v1/payments', { body: { amount: 1000, currency: 'ISK', customer: c.id } }), 201);
+    assert.deepEqual([cOpen.status, cOpen.created_at], ['requires_payment_method', '2025-04-09T00:00:00.000Z']);
 
     // May 10: a discount for the next invoice; the rest of C's payment refunded.
     await advance('2025-05-10T00:00:00.000Z');
     await creditNoteAt(6500, '2025-05-10T00:00:00.000Z');
+    // C's unconfirmed payment is canceled on May 10: canceled and its invoice voided at the clock.
+    const cCanceled = await ok(m.call('POST', `/v1/payments/${cOpen.id}/cancel`, { body: {} }));
+    assert.deepEqual([cCanceled.status, cCanceled.canceled_at], ['canceled', '2025-05-10T00:00:00.000Z']);
+    const cVoided = await invoice(cOpen.invoice);
+    assert.deepEqual([cVoided.status, cVoided.amount_remaining], ['void', 0]);
+    assert.deepEqual((await assertLedgerInvariants(env.db, m.id)).receivable, {});
     await ok(m.call('POST', `/v1/subscriptions/${subA.id}`, { body: { discount: { percent_off: 10, duration: 'once' } } }));
     await usage(2000, '2025-05-20T00:00:00.000Z');
     await advance('2025-06-01T00:00:00.000Z');
@@ -279,17 +297,41 @@ describe('scenario: a year of billing on a test clock', function () {
     // Exactly one invoice per period and one successful charge per invoice.
     const keys = await env.db.invoice.findMany({ where: { subscriptionId: subA.id }, select: { periodKey: true } });
     assert.equal(new Set(keys.map((k) => k.periodKey)).size, 11);
+    // Eleven renewals of A and C's one-off payment.
     const charges = (await createGateways({ mode: 'test', db: env.db }).cardAcquirer.listCharges(m.id, { limit: 1000 })).filter((c) => c.status === 'succeeded');
-    assert.equal(charges.length, 11);
+    assert.equal(charges.length, 12);
     assert.equal(
       charges.reduce((n, c) => n + c.amount, 0),
-      90800,
+      90800 + 2000,
     );
 
     // Timestamps of the clock's objects: none after the clock, none before its cause.
     const clockEnd = Date.parse('2026-01-01T00:00:00.000Z');
+    const iso = (d: Date | null) => d?.toISOString() ?? null;
+    const allInvoices = await env.db.invoice.findMany({ where: { merchantId: m.id } });
     const cObjects = [
       ...(await env.db.creditNote.findMany({ where: { merchantId: m.id } })).map((x) => ['credit note', x.createdAt, a3.paid_at] as const),
+      ...(await env.db.payment.findMany({ where: { merchantId: m.id } })).flatMap((x) => [
+        ['payment', x.createdAt, clock.frozen_time] as const,
+        ...(x.succeededAt ? [['payment succeeded', x.succeededAt, x.createdAt.toISOString()] as const] : []),
+        ...(x.canceledAt ? [['payment canceled', x.canceledAt, x.createdAt.toISOString()] as const] : []),
+      ]),
+      ...allInvoices.flatMap((x) =>
+        (
+          [
+            ['invoice', x.createdAt],
+            ['invoice finalized', x.finalizedAt],
+            ['invoice paid', x.paidAt],
+            ['invoice voided', x.voidedAt],
+          ] as const
+        )
+          .filter(([, at]) => at !== null)
+          .map(([what, at]) => [what, at!, what === 'invoice' ? clock.frozen_time : iso(x.createdAt)!] as const),
+      ),
+      // A posting is never before the invoice it is about.
+      ...(await env.db.ledgerPosting.findMany({ where: { merchantId: m.id } })).map(
+        (x) => [`ledger posting ${x.kind}`, x.occurredAt, iso(allInvoices.find((i) => i.id === x.invoiceId)?.createdAt ?? null) ?? clock.frozen_time] as const,
+      ),
       ...(await env.db.refund.findMany({ where: { merchantId: m.id } })).flatMap((x) => [
         ['refund', x.createdAt, a3.paid_at] as const,
         ['refund succeeded', x.succeededAt!, x.createdAt.toISOString()] as const,
@@ -305,17 +347,22 @@ describe('scenario: a year of billing on a test clock', function () {
     assert.ok(events.length > 0);
     for (const e of events) {
       assert.ok(e.createdAt.getTime() <= clockEnd && e.createdAt.getTime() >= Date.parse(clock.frozen_time), `event ${e.type} at ${e.createdAt.toISOString()}`);
+      // Never before its cause: the object it carries existed when the event happened.
+      const created = (e.data as { created_at?: string }).created_at;
+      if (created) assert.ok(e.createdAt.getTime() >= Date.parse(created), `event ${e.type} at ${e.createdAt.toISOString()} before its object (${created})`);
     }
+    assert.ok(['payment.succeeded', 'payment.canceled', 'invoice.voided', 'payment_method.attached'].every((t) => events.some((e) => e.type === t)));
 
     // The ledger: every posting balances, nothing is receivable, revenue is the year's totals less VAT.
     const ledger = await assertLedgerInvariants(env.db, m.id);
     assert.deepEqual(ledger.receivable, {});
-    const vatYear = (await env.db.invoice.aggregate({ where: { merchantId: m.id }, _sum: { vatAmount: true } }))._sum.vatAmount!;
-    // Invoice #3 was refunded in full: its credit notes return its net (9000 less its VAT).
-    assert.equal(ledger.revenue, 90800 + 4900 * 2 - Number(vatYear) - (9000 - a3.vat_amount));
+    const vatYear = (await env.db.invoice.aggregate({ where: { merchantId: m.id, status: { not: 'void' } }, _sum: { vatAmount: true } }))._sum.vatAmount!;
+    // Invoice #3 was refunded in full: its credit notes return its net (9000 less its VAT); C's
+    // one-off payment of 2000 is revenue, its canceled one is not.
+    assert.equal(ledger.revenue, 90800 + 4900 * 2 + 2000 - Number(vatYear) - (9000 - a3.vat_amount));
     const tb = (await ok(m.call('GET', '/v1/trial_balance'))).currencies[0];
     const bal = Object.fromEntries(tb.accounts.map((x: any) => [x.account, x.balance]));
-    assert.deepEqual([bal.card_clearing, bal.bank_claim_clearing, tb.total_debit === tb.total_credit], [90800 - 9000, 9800, true]);
+    assert.deepEqual([bal.card_clearing, bal.bank_claim_clearing, tb.total_debit === tb.total_credit], [90800 - 9000 + 2000, 9800, true]);
 
     // Both workflows have finished; the clock is ready.
     const handleA = env.client.workflow.getHandle(workflowIds.subscription(subA.id));

@@ -54,6 +54,7 @@ export async function createPaymentInvoice(db: TenantDb, tenant: Tenant, payment
       periodEnd: now,
       finalizedAt: now,
       metadata: {},
+      createdAt: now,
     },
   });
   const line = await db.invoiceLine.create({

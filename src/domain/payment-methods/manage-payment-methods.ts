@@ -8,6 +8,7 @@ import type { PaymentMethod } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { listPage, newestFirst, type Page, type PageParams } from '../../db/paging';
 import { requireCustomer } from '../customers/find-customers';
+import { customerClockTime } from '../test-clocks/customer-clock-time';
 
 export interface PaymentMethodView {
   paymentMethod: PaymentMethod;
@@ -58,7 +59,9 @@ export async function listPaymentMethods(db: TenantDb, filter: { customerId?: st
 /** Irreversible. A second detach answers resource_missing, like any unknown id. */
 export async function detachPaymentMethod(db: TenantDb, id: string, now: Date): Promise<{ id: string }> {
   const pm = await findAttached(db, id);
-  const done = await db.paymentMethod.updateMany({ where: { id: pm.id, detachedAt: null }, data: { detachedAt: now } });
+  // A test-clock customer's method is detached at the clock's time (docs/test-clocks.md).
+  const at = (await customerClockTime(db, pm.customerId)) ?? now;
+  const done = await db.paymentMethod.updateMany({ where: { id: pm.id, detachedAt: null }, data: { detachedAt: at } });
   if (done.count !== 1) throw errors.resourceMissing(`No such payment method: '${id}'`, 'id');
   await db.customer.updateMany({ where: { id: pm.customerId, defaultPaymentMethodId: pm.id }, data: { defaultPaymentMethodId: null } });
   return { id: pm.id };

@@ -7,7 +7,8 @@ import type { Invoice, Payment } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { lockPayment } from './lock-payment';
 import type { Event } from './create-payment';
-import { recordEvent } from '../../events';
+import { datingEventsAt, recordEvent } from '../../events';
+import { customerClockTime } from '../test-clocks/customer-clock-time';
 import { presentPayment } from '../../objects/payments';
 import { recordInvoiceVoided } from '../invoices/invoice-voided-event';
 import { postInvoiceVoided } from '../ledger/invoice-postings';
@@ -24,13 +25,19 @@ export async function cancelPayment(
   if (payment.status !== 'requires_payment_method' && payment.status !== 'failed') {
     throw errors.invalidState(`The payment is ${payment.status}; only a payment that requires a payment method or has failed can be canceled`, input.param ?? 'id');
   }
-  const updated = await db.payment.update({ where: { id: payment.id }, data: { status: 'canceled', canceledAt: input.now } });
-  const events: Event[] = [await recordEvent(db, tenant, { type: 'payment.canceled', data: presentPayment(updated, invoice?.id ?? null) })];
-  let voided = invoice;
-  if (invoice && invoice.status === 'open') {
-    voided = await db.invoice.update({ where: { id: invoice.id }, data: { status: 'void', voidedAt: input.now } });
-    await postInvoiceVoided(db, tenant, invoice, input.now);
-    events.push(await recordInvoiceVoided(db, tenant, voided));
-  }
-  return { payment: updated, invoice: voided, events };
+  // A test-clock customer's payment is canceled (and its invoice voided) at the clock's time.
+  const clockTime = await customerClockTime(db, payment.customerId);
+  const now = clockTime ?? input.now;
+  const cancel = async () => {
+    const updated = await db.payment.update({ where: { id: payment.id }, data: { status: 'canceled', canceledAt: now } });
+    const events: Event[] = [await recordEvent(db, tenant, { type: 'payment.canceled', data: presentPayment(updated, invoice?.id ?? null) })];
+    let voided = invoice;
+    if (invoice && invoice.status === 'open') {
+      voided = await db.invoice.update({ where: { id: invoice.id }, data: { status: 'void', voidedAt: now } });
+      await postInvoiceVoided(db, tenant, invoice, now);
+      events.push(await recordInvoiceVoided(db, tenant, voided));
+    }
+    return { payment: updated, invoice: voided, events };
+  };
+  return clockTime ? datingEventsAt(clockTime, cancel) : cancel();
 }

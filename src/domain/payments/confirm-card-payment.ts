@@ -33,7 +33,8 @@ import type { Db } from '../../db/client';
 import { scopedDb, type Tenant, type TenantDb } from '../../db/tenancy';
 import type { Invoice, Payment, PaymentMethod } from '../../generated/prisma/client';
 import { errors } from '../../errors';
-import { recordEvent } from '../../events';
+import { datingEventsAt, recordEvent } from '../../events';
+import { customerClockTime } from '../test-clocks/customer-clock-time';
 import {
   AdapterNotConfiguredError,
   gatewayErrorToApiError,
@@ -367,9 +368,16 @@ export async function confirmCardPayment<B = void, L = void>(
   }
   return scoped.$transaction(async (tx) => {
     if (opts.lockFirst) await opts.lockFirst(tx, begun.before);
-    const result = await recordCardAttempt(tx, tenant, begun.attempt, answer, deps.now);
-    const last = opts.inLast ? await opts.inLast(tx, result, begun.before) : undefined;
-    return { ...result, before: begun.before, last };
+    // A test-clock customer's outcome (succeeded_at, the invoice's paid_at, the ledger posting,
+    // the events) is dated at the clock's time (docs/test-clocks.md "Timestamps"); the attempt's
+    // hold (step 1) stays in wall time, so it expires while the clock stands still.
+    const clockTime = await customerClockTime(tx, begun.attempt.customerId);
+    const record = async () => {
+      const result = await recordCardAttempt(tx, tenant, begun.attempt, answer, clockTime ?? deps.now);
+      const last = opts.inLast ? await opts.inLast(tx, result, begun.before) : undefined;
+      return { ...result, before: begun.before, last };
+    };
+    return clockTime ? datingEventsAt(clockTime, record) : record();
   }, txOptions);
 }
 
