@@ -73,7 +73,15 @@ export async function main(): Promise<{ syncPerSecond: number; sandboxPerSecond:
     const adapter = createHttpAccountingAdapter({ info: providerInfo('sandbox_form')!, baseUrl: sandbox.url });
     const baseline = sandbox.createCompany('Baseline ehf.');
     const creds: ProviderCredentials = { kind: 'form', apiToken: baseline.apiToken, companyId: baseline.id };
-    const doc = (i: number, tag: string) => ({ reference: `${tag}-${i}`, date: '2026-01-01', currency: 'ISK', invoice_reference: null, amount: 1000 + i, method: 'card' });
+    const doc = (i: number, tag: string) => ({
+      reference: `${tag}-${i}`,
+      date: '2026-01-01',
+      currency: 'ISK',
+      customer: { id: null, name: null, email: null, kennitala: null, address: null },
+      invoice_reference: null,
+      amount: 1000 + i,
+      method: 'card',
+    });
     let started = process.hrtime.bigint();
     for (let i = 0; i < RECORDS; i++) await adapter.postPayment(creds, doc(i, 'seq'));
     const sandboxPerSecond = RECORDS / seconds(started);

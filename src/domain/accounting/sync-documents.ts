@@ -77,7 +77,7 @@ type CustomerFields = Pick<
   'id' | 'name' | 'email' | 'kennitala' | 'billingAddressLine1' | 'billingAddressLine2' | 'billingPostalCode' | 'billingCity' | 'billingCountry'
 >;
 
-/** The customer on an invoice or credit note: its name (else its email, as on the document), kennitala and address. */
+/** The customer on every document (invoice, credit note, payment): its name (else its email, as on the document), kennitala and address. */
 export function providerCustomer(id: string | null, c: CustomerFields | null): ProviderCustomer {
   if (!c) return { id, name: null, email: null, kennitala: null, address: null };
   const address = {
@@ -126,13 +126,13 @@ export function syncDocument(
       };
     }
     case 'invoice_paid':
-      return { type: 'payment', doc: { ...base, invoice_reference: context.invoiceReference, amount, method: posting.method ?? 'card' } };
+      return { type: 'payment', doc: { ...base, customer, invoice_reference: context.invoiceReference, amount, method: posting.method ?? 'card' } };
     case 'refund':
-      return { type: 'payment', doc: { ...base, invoice_reference: context.invoiceReference, amount: -amount, method: 'card_refund' } };
+      return { type: 'payment', doc: { ...base, customer, invoice_reference: context.invoiceReference, amount: -amount, method: 'card_refund' } };
     case 'invoice_written_off':
-      return { type: 'payment', doc: { ...base, invoice_reference: context.invoiceReference, amount, method: 'write_off' } };
+      return { type: 'payment', doc: { ...base, customer, invoice_reference: context.invoiceReference, amount, method: 'write_off' } };
     case 'write_off_reversed':
-      return { type: 'payment', doc: { ...base, invoice_reference: context.invoiceReference, amount: -amount, method: 'write_off' } };
+      return { type: 'payment', doc: { ...base, customer, invoice_reference: context.invoiceReference, amount: -amount, method: 'write_off' } };
     default:
       throw new MappingProblem(`unknown posting kind ${posting.kind}`);
   }

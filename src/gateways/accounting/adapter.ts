@@ -72,6 +72,8 @@ export interface ProviderPayment {
   reference: string;
   date: string;
   currency: string;
+  /** Who paid (or was refunded, or written off): the same buyer as on the invoice. */
+  customer: ProviderCustomer;
   invoice_reference: string | null;
   /** Negative for refunds and reversals. */
   amount: number;

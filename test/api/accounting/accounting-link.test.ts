@@ -173,6 +173,93 @@ describe('accounting link', function () {
     assert.deepEqual(cn.body.customer, expectedBuyer);
   });
 
+  it('both sandboxes file the buyer (name, kennitala, address) on every document: invoice, credit note, void, payment, refund; the replaced link’s records stay listable', async () => {
+    const m = await merchant();
+    const buyer = await createCustomer(m, {
+      name: 'Guðrún Helgadóttir',
+      kennitala: '1201743399',
+      billing_address_line1: 'Skólavörðustígur 12',
+      billing_address_line2: '3. hæð',
+      billing_postal_code: '101',
+      billing_city: 'Reykjavík',
+      billing_country: 'IS',
+    });
+    const expectedBuyer = {
+      id: buyer.id,
+      name: 'Guðrún Helgadóttir',
+      email: buyer.email,
+      kennitala: '1201743399',
+      address: { line1: 'Skólavörðustígur 12', line2: '3. hæð', postal_code: '101', city: 'Reykjavík', country: 'IS' },
+    };
+    const pm = await attachCard(m, buyer.id);
+    // Every kind of document: a paid payment (invoice + payment), a partial refund (credit note +
+    // negative payment) and a payment canceled unpaid (invoice + its void as a credit note).
+    const everyKind = async () => {
+      const paid = (await m.call('POST', '/v1/payments', { body: { amount: 6200, currency: 'ISK', customer: buyer.id, payment_method: pm.id } })).body;
+      assert.equal(paid.status, 'succeeded');
+      const refund = (await m.call('POST', '/v1/refunds', { body: { payment: paid.id, amount: 620 } })).body;
+      await settledRefund(env, m, refund.id);
+      const unpaid = (await m.call('POST', '/v1/payments', { body: { amount: 3100, currency: 'ISK', customer: buyer.id } })).body;
+      assert.equal((await m.call('POST', `/v1/payments/${unpaid.id}/cancel`, { body: {} })).status, 200);
+      const records = await settled(m, 6);
+      assert.deepEqual(records.map((r) => [r.kind, r.status]).sort(), [
+        ['credit_note', 'synced'],
+        ['invoice_finalized', 'synced'],
+        ['invoice_finalized', 'synced'],
+        ['invoice_paid', 'synced'],
+        ['invoice_voided', 'synced'],
+        ['refund', 'synced'],
+      ]);
+      return records;
+    };
+    const filed = (books: Array<{ type: string; reference: string; body: Record<string, unknown> }>, records: any[]) => {
+      const mine = books.filter((b) => records.some((r) => r.posting === b.reference));
+      assert.equal(mine.length, records.length);
+      assert.deepEqual(mine.map((b) => b.type).sort(), ['credit_note', 'credit_note', 'invoice', 'invoice', 'payment', 'payment']);
+      for (const b of mine) assert.deepEqual(b.body.customer, expectedBuyer, `${b.type} ${b.reference}: the buyer as on the customer`);
+      assert.deepEqual(
+        mine
+          .filter((b) => b.type === 'payment')
+          .map((b) => [b.body.method, b.body.amount])
+          .sort(),
+        [
+          ['card', 6200],
+          ['card_refund', -620],
+        ],
+      );
+    };
+
+    // The form sandbox first.
+    const { link: formLink, company } = await connectForm(env, m);
+    const formRecords = await everyKind();
+    filed(
+      env.sandboxes.form.records().filter((r) => r.tenant === company.id),
+      formRecords,
+    );
+
+    // The merchant moves to the OAuth provider: the form link is replaced (disconnected).
+    const c = await m.call('POST', '/v1/accounting_link/connect', { body: { provider: 'sandbox_oauth', mode: 'test' } });
+    assert.equal(c.status, 200, c.text);
+    const { callback } = await authorizeOAuth(c.body.redirect_url);
+    const cb = await call(env, 'GET', new URL(callback).pathname + new URL(callback).search);
+    assert.deepEqual([cb.status, cb.body.provider, cb.body.status], [200, 'sandbox_oauth', 'active'], cb.text);
+    assert.equal((await env.db.accountingLink.findUniqueOrThrow({ where: { id: formLink.id } })).status, 'disconnected');
+    const s = await m.call('POST', '/v1/accounting_link/settings', {
+      body: { default_gl_account: '3000', vat_code_mapping: { standard: 'OUTPUT24', reduced: 'OUTPUT11', exempt: 'EXEMPTOUTPUT' } },
+    });
+    assert.equal(s.status, 200, s.text);
+    const oauthRecords = await everyKind();
+    assert.ok(oauthRecords.every((r) => r.link === cb.body.id));
+    filed(env.sandboxes.oauth.records(), oauthRecords);
+
+    // The audit trail of both providers stays readable: the replaced link's records by `link`.
+    assert.deepEqual(
+      (await syncRecords(m, `&link=${formLink.id}`)).map((r) => [r.id, r.status, r.provider_id]).sort(),
+      formRecords.map((r) => [r.id, r.status, r.provider_id]).sort(),
+    );
+    assert.deepEqual((await syncRecords(m)).map((r) => r.id).sort(), oauthRecords.map((r) => r.id).sort());
+  });
+
   it('rides out 429 and 500 answers and a lost response; a refused record fails with the provider message and re-syncs after the fix', async () => {
     const m = await merchant();
     const { company } = await connectForm(env, m, { settings: false });

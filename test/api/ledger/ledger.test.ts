@@ -271,4 +271,70 @@ describe('billing ledger', function () {
     );
     await assertLedgerInvariants(env.db, m.id);
   });
+  it('per customer, Σ amount_remaining = receivable after every kind of money event: open, partly refunded (credit notes), written off, paid after the write-off, voided', async () => {
+    // Two customers on one clock, checked after each step, so a sum that only holds in total
+    // (one customer's open invoice hiding another's void one) cannot pass.
+    const clock = await subs.createClock(m, '2025-06-01T00:00:00.000Z');
+    const x = await subs.createCustomer(m);
+    const y = await subs.createCustomer(m);
+    await subs.attachToClock(m, clock.id, x.id);
+    await subs.attachToClock(m, clock.id, y.id);
+    await subs.attachCard(m, x.id, subs.TEST_CARDS.alwaysDeclines);
+    const yCard = await subs.attachCard(m, y.id);
+    const receivableOf = async () => {
+      const r = (await assertLedgerInvariants(env.db, m.id)).receivable;
+      return [r[x.id] ?? 0, r[y.id] ?? 0];
+    };
+    const remainingOf = async (customerId: string) => {
+      const all = (await subs.ok(m.call('GET', `/v1/invoices?customer=${customerId}&limit=100`))).data as Array<{ amount_remaining: number }>;
+      return all.reduce((n, i) => n + i.amount_remaining, 0);
+    };
+    const check = async (expected: [number, number], step: string) => {
+      assert.deepEqual(await receivableOf(), expected, `${step}: receivable per customer`);
+      assert.deepEqual([await remainingOf(x.id), await remainingOf(y.id)], expected, `${step}: Σ amount_remaining per customer (API)`);
+    };
+
+    // X: a 3100 subscription whose card declines; Y: an unconfirmed payment (open invoice).
+    const price = await subs.monthlyPrice(m, 3100);
+    const sub = await subs.ok(m.call('POST', '/v1/subscriptions', { body: { customer: x.id, items: [{ price: price.id }] } }), 201);
+    const yOpen = await subs.ok(m.call('POST', '/v1/payments', { body: { amount: 1500, currency: 'ISK', customer: y.id } }), 201);
+    const xInv = await subs.eventually(
+      async () => (await subs.ok(m.call('GET', `/v1/invoices?subscription=${sub.id}`))).data.find((i: any) => i.status === 'open'),
+      'X invoice open',
+    );
+    await check([3100, 1500], 'open invoices');
+
+    // Y pays 4000 and gets 1000 back, then 500 more: two credit notes; nothing becomes receivable.
+    const yPaid = await subs.ok(m.call('POST', '/v1/payments', { body: { amount: 4000, currency: 'ISK', customer: y.id, payment_method: yCard.id } }), 201);
+    assert.equal(yPaid.status, 'succeeded');
+    for (const amount of [1000, 500]) {
+      const r = await subs.ok(m.call('POST', '/v1/refunds', { body: { payment: yPaid.id, amount } }), 201);
+      assert.equal((await settledRefund(env, m, r.id)).status, 'succeeded');
+    }
+    assert.equal((await subs.ok(m.call('GET', `/v1/credit_notes?invoice=${yPaid.invoice}`))).data.length, 2);
+    assert.equal((await subs.ok(m.call('GET', `/v1/payments/${yPaid.id}`))).status, 'partially_refunded');
+    await check([3100, 1500], 'partly refunded payment');
+
+    // Dunning runs out: X's invoice is written off.
+    await subs.advanceClock(m, clock.id, '2025-06-20T00:00:00.000Z');
+    assert.equal((await subs.ok(m.call('GET', `/v1/invoices/${xInv.id}`))).status, 'uncollectible');
+    await check([0, 1500], 'written off');
+
+    // X pays the written-off invoice with a new card: the write-off is reversed, then paid.
+    const xGood = await subs.attachCard(m, x.id);
+    await subs.ok(m.call('POST', `/v1/payment_methods/${xGood.id}/set_default`, { body: {} }));
+    await subs.ok(m.call('POST', `/v1/invoices/${xInv.id}/pay`, { body: {} }));
+    await subs.eventually(async () => ((await subs.ok(m.call('GET', `/v1/invoices/${xInv.id}`))).status === 'paid' ? true : undefined), 'X invoice paid');
+    const kinds = ((await subs.ok(m.call('GET', `/v1/ledger_entries?invoice=${xInv.id}&limit=100`))).data as Entry[]).map((e) => e.kind);
+    assert.ok(kinds.includes('write_off_reversed') && kinds.includes('invoice_paid'), kinds.join(','));
+    await check([0, 1500], 'paid after the write-off');
+
+    // Y's unconfirmed payment is canceled: its invoice is void and owes nothing.
+    await subs.ok(m.call('POST', `/v1/payments/${yOpen.id}/cancel`, { body: {} }));
+    assert.deepEqual(
+      [(await subs.ok(m.call('GET', `/v1/invoices/${yOpen.invoice}`))).status, (await subs.ok(m.call('GET', `/v1/invoices/${yOpen.invoice}`))).amount_remaining],
+      ['void', 0],
+    );
+    await check([0, 0], 'voided');
+  });
 });

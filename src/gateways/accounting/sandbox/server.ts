@@ -194,16 +194,17 @@ export async function startAccountingSandbox(opts: SandboxOptions): Promise<Acco
     if (typeof body.reference !== 'string' || body.reference.length === 0 || body.reference.length > 100) return 'reference is required (1 to 100 characters)';
     if (typeof body.currency !== 'string' || !/^[A-Z]{3}$/.test(body.currency)) return 'currency must be an ISO code';
     if (typeof body.date !== 'string' || Number.isNaN(Date.parse(body.date))) return 'date is required';
+    // Like a real ledger, every document names its buyer (sales documents and payments alike): a
+    // customer with an id needs a name.
+    const customer = body.customer as Record<string, unknown> | null | undefined;
+    if (customer === null || typeof customer !== 'object' || Array.isArray(customer)) return 'customer is required';
+    if (customer.id !== null && customer.id !== undefined && (typeof customer.name !== 'string' || customer.name.trim() === '')) return 'customer.name is required';
+    if (customer.kennitala !== undefined && customer.kennitala !== null && !/^\d{10}$/.test(String(customer.kennitala))) return 'customer.kennitala must be 10 digits';
     if (type === 'payment') {
       if (!Number.isSafeInteger(body.amount)) return 'amount must be an integer in minor units';
       if (body.account_code !== undefined && !accountCodes.has(String(body.account_code))) return `account ${String(body.account_code)} is not in the chart of accounts`;
       return null;
     }
-    // Like a real ledger, a sales document names its buyer: a customer with an id needs a name.
-    const customer = body.customer as Record<string, unknown> | null | undefined;
-    if (customer === null || typeof customer !== 'object' || Array.isArray(customer)) return 'customer is required';
-    if (customer.id !== null && customer.id !== undefined && (typeof customer.name !== 'string' || customer.name.trim() === '')) return 'customer.name is required';
-    if (customer.kennitala !== undefined && customer.kennitala !== null && !/^\d{10}$/.test(String(customer.kennitala))) return 'customer.kennitala must be 10 digits';
     const lines = body.lines;
     if (!Array.isArray(lines) || lines.length === 0) return 'lines are required';
     for (const [i, l] of (lines as Array<Record<string, unknown>>).entries()) {
