@@ -17,6 +17,7 @@ const CHANGE = '2027-03-22T00:00:00.000Z';
 const END = '2027-04-01T00:00:00.000Z';
 const A = 2300; // the item that changes
 const B = 4600; // the other price
+const C = 1150; // a third price, at B's rate (mixed adds and removes)
 
 type Line = { kind: string; amount: number; vat_rate: string; vat_amount: number; proration: boolean };
 type CaseName = 'quantity up' | 'quantity down' | 'price upgrade' | 'price downgrade' | 'mid-period add' | 'mid-period remove' | 'trial end';
@@ -33,8 +34,42 @@ const prorated = (full: number) =>
   prorationLines({ oldAmountForFullPeriod: full, newAmountForFullPeriod: full, periodStart: new Date(START), periodEnd: new Date(END), changeAt: new Date(CHANGE) }).charge.amount;
 const vatOf = (amount: number, rate: VatRateId) => lineVat(amount, vatBasisPoints('IS', rate), true).vat;
 
-/** Expected lines (kind, amount, rate) of the invoice each case produces at CHANGE. */
-function expectedLines(c: CaseName, ra: VatRateId, rb: VatRateId): Array<[string, number, VatRateId]> {
+/**
+ * Expected lines (kind, amount, rate) of the invoice each case produces at CHANGE. With mixed
+ * items, every case changes an item of each rate (the first with create_prorations, the second
+ * with always_invoice, which invoices both), so its invoice holds lines of both rates.
+ */
+function expectedLines(c: CaseName, ra: VatRateId, rb: VatRateId, mixed: boolean): Array<[string, number, VatRateId]> {
+  if (mixed) {
+    switch (c) {
+      case 'quantity up':
+        return [
+          ['proration', -prorated(B), rb],
+          ['proration', prorated(2 * B), rb],
+          ['proration', -prorated(2 * A), ra],
+          ['proration', prorated(3 * A), ra],
+        ];
+      case 'quantity down':
+        return [
+          ['proration', -prorated(2 * B), rb],
+          ['proration', prorated(B), rb],
+          ['proration', -prorated(3 * A), ra],
+          ['proration', prorated(2 * A), ra],
+        ];
+      case 'mid-period add':
+        return [
+          ['proration', prorated(C), rb],
+          ['proration', prorated(A), ra],
+        ];
+      case 'mid-period remove':
+        return [
+          ['proration', -prorated(C), rb],
+          ['proration', -prorated(A), ra],
+        ];
+      default:
+        break; // price upgrade, downgrade and trial end already mix the two prices
+    }
+  }
   switch (c) {
     case 'quantity up':
       return [
@@ -79,29 +114,33 @@ describe('VAT on prorations: every proration case at 24 %, 11 %, 0 % and mixed r
 
   it('each line carries the rate of the price it prorates; per-rate totals, carried balances and the ledger keep rates apart', async () => {
     const clock = await createClock(m, START, 'proration VAT');
-    const setups: Array<{ c: CaseName; set: string; ra: VatRateId; rb: VatRateId; sub: any; pa: any; pb: any }> = [];
+    const setups: Array<{ c: CaseName; set: string; ra: VatRateId; rb: VatRateId; sub: any; pa: any; pb: any; pc: any }> = [];
     for (const [set, ra, rb] of RATE_SETS) {
       // The rate sits on the price for one, on the product for the other: both are inherited.
       const product = await ok(m.call('POST', '/v1/products', { body: { name: `B ${set}`, vat_rate: rb } }), 201);
       const pa = await createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: A, recurring: { interval: 'month' }, vat_rate: ra });
       const pb = await createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: B, recurring: { interval: 'month' }, product: product.id });
+      const pc = await createPrice(m, { type: 'recurring', currency: 'ISK', unit_amount: C, recurring: { interval: 'month' }, vat_rate: rb });
+      const mixed = set === 'mixed';
       for (const c of CASES) {
         const customer = await createCustomer(m, { name: `${c} ${set}` });
         await attachToClock(m, clock.id, customer.id);
         await attachCard(m, customer.id);
         const items =
           c === 'quantity up'
-            ? [{ price: pa.id, quantity: 2 }]
+            ? [{ price: pa.id, quantity: 2 }, ...(mixed ? [{ price: pb.id, quantity: 1 }] : [])]
             : c === 'quantity down'
-              ? [{ price: pa.id, quantity: 3 }]
+              ? [{ price: pa.id, quantity: 3 }, ...(mixed ? [{ price: pb.id, quantity: 2 }] : [])]
               : c === 'price upgrade'
                 ? [{ price: pa.id }]
                 : c === 'price downgrade' || c === 'mid-period add'
                   ? [{ price: pb.id }]
-                  : [{ price: pa.id }, { price: pb.id }];
+                  : c === 'mid-period remove' && mixed
+                    ? [{ price: pa.id }, { price: pb.id }, { price: pc.id }]
+                    : [{ price: pa.id }, { price: pb.id }];
         const body = { customer: customer.id, items, ...(c === 'trial end' ? { trial_period_days: 21 } : {}) };
         const sub = await ok(m.call('POST', '/v1/subscriptions', { body }), 201);
-        setups.push({ c, set, ra, rb, sub, pa, pb });
+        setups.push({ c, set, ra, rb, sub, pa, pb, pc });
       }
     }
     // A change while trialing makes no proration (the trial is free).
@@ -114,6 +153,14 @@ describe('VAT on prorations: every proration case at 24 %, 11 %, 0 % and mixed r
     for (const s of setups) {
       const item = (price: any) => s.sub.items.find((i: any) => i.price === price.id);
       const path = (i: any) => `/v1/subscription_items/${i.id}`;
+      // Mixed items: first the other rate's item, its prorations left pending for the invoice below.
+      const pend = { proration_behavior: 'create_prorations' };
+      if (s.set === 'mixed') {
+        if (s.c === 'quantity up') await ok(m.call('POST', path(item(s.pb)), { body: { quantity: 2, ...pend } }));
+        if (s.c === 'quantity down') await ok(m.call('POST', path(item(s.pb)), { body: { quantity: 1, ...pend } }));
+        if (s.c === 'mid-period add') await ok(m.call('POST', '/v1/subscription_items', { body: { subscription: s.sub.id, price: s.pc.id, ...pend } }), 201);
+        if (s.c === 'mid-period remove') await ok(m.call('DELETE', `${path(item(s.pc))}?proration_behavior=create_prorations`));
+      }
       switch (s.c) {
         case 'quantity up':
           await ok(m.call('POST', path(item(s.pa)), { body: { quantity: 3, proration_behavior: 'always_invoice' } }));
@@ -155,13 +202,11 @@ describe('VAT on prorations: every proration case at 24 %, 11 %, 0 % and mixed r
       );
       const inv = await ok(m.call('GET', `/v1/invoices/${listed.id}`));
       const lines = inv.lines as Line[];
-      const want = expectedLines(s.c, s.ra, s.rb);
+      const want = expectedLines(s.c, s.ra, s.rb, s.set === 'mixed');
       const got = lines.map((l) => [l.kind, l.amount, l.vat_rate] as [string, number, VatRateId]);
-      assert.deepEqual(
-        [...got].sort((x, y) => x[1] - y[1]),
-        [...want].sort((x, y) => x[1] - y[1]),
-        `${s.c} ${s.set}: lines and their rates`,
-      );
+      const byAmountThenRate = (x: [string, number, VatRateId], y: [string, number, VatRateId]) => x[1] - y[1] || x[2].localeCompare(y[2]);
+      assert.deepEqual([...got].sort(byAmountThenRate), [...want].sort(byAmountThenRate), `${s.c} ${s.set}: lines and their rates`);
+      if (s.set === 'mixed') assert.deepEqual(new Set(lines.map((l) => l.vat_rate)), new Set([s.ra, s.rb]), `${s.c} mixed: both rates on the invoice`);
       const sum = want.reduce((n, l) => n + l[1], 0);
       const credit = sum < 0;
       // Per line: VAT at the line's own rate (none on a credit invoice: its balance is carried).
