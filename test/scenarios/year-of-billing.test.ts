@@ -40,6 +40,8 @@ import { workflowIds } from '../../src/temporal/workflow-ids';
 import { assertLedgerInvariants } from '../support/ledger-invariants';
 import { scopedDb } from '../../src/db/tenancy';
 import { loadCreditNoteDocument } from '../../src/documents/load-document';
+import { formatDocumentDate } from '../../src/documents/format';
+import { pdfText } from '../support/pdf';
 import { settledRefund } from '../api/payments/fixtures';
 import { advanceClock, attachCard, attachToClock, createClock, createCustomer, createPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
 
@@ -205,6 +207,12 @@ describe('scenario: a year of billing on a test clock', function () {
       assert.ok(Date.parse(cn.created_at) >= Date.parse(a3.paid_at), 'never before the payment it refunds');
       const doc = await loadCreditNoteDocument(scopedDb(env.db, tenant), tenant, cn.id);
       assert.equal(doc.issueDate.toISOString(), at, "the credit note's document prints the clock's date");
+      // And so does the PDF itself (its text read back), never the wall date.
+      const pdf = await fetch(`${env.baseUrl}/v1/credit_notes/${cn.id}/pdf`, { headers: { Authorization: `Bearer ${m.secretKey}`, 'X-Merchant-Id': m.id } });
+      assert.equal(pdf.status, 200);
+      const text = await pdfText(Buffer.from(await pdf.arrayBuffer()));
+      assert.ok(text.includes(formatDocumentDate(new Date(at), 'en')), `the PDF prints ${formatDocumentDate(new Date(at), 'en')}:\n${text}`);
+      assert.ok(!text.includes(formatDocumentDate(new Date(), 'en')), "the PDF does not print today's date");
       const posted = ((await ok(m.call('GET', `/v1/ledger_entries?invoice=${a3.id}&limit=100`))).data as any[]).filter((e) => e.kind === 'credit_note' || e.kind === 'refund');
       assert.ok(posted.length > 0 && posted.every((e) => e.occurred_at <= at && e.occurred_at >= a3.paid_at));
       return cn;
