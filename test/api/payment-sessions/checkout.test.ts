@@ -192,6 +192,39 @@ describe('checkout pages and endpoints', () => {
       assert.ok(done.html.includes(`session_id=${s.id}`));
     });
 
+    it("a test-clock customer's checkout payment, its invoice, saved card and events are dated at the clock; the session itself in wall time", async () => {
+      const at = '2031-02-03T10:00:00.000Z';
+      const clock = await created(await m.call('POST', '/v1/test_helpers/test_clocks', { body: { frozen_time: at } }));
+      const customer = await created(await m.call('POST', '/v1/customers', { body: { email: 'anna@example.is', name: 'Anna Jónsdóttir', test_clock: clock.id } }));
+      const s = await created(await hostedSession(m, { amount: 4990, customer: customer.id, save_payment_method: true }));
+      const res = await payHosted(env, s.id, { save_payment_method: true });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.outcome, 'succeeded');
+      const p = (await m.call('GET', `/v1/payments/${s.payment}`)).body;
+      assert.deepEqual([p.status, p.created_at, p.succeeded_at], ['succeeded', at, at]);
+      const inv = (await m.call('GET', `/v1/invoices/${p.invoice}`)).body;
+      assert.deepEqual([inv.status, inv.created_at, inv.finalized_at, inv.paid_at], ['paid', at, at, at]);
+      const methods = (await m.call('GET', `/v1/payment_methods?customer=${customer.id}`)).body.data;
+      assert.deepEqual(
+        methods.map((x: any) => x.created_at),
+        [at],
+      );
+      const events = (await env.db.event.findMany({ where: { merchantId: m.id, mode: 'test' } })).filter((e) => {
+        const d = e.data as any;
+        return d.id === s.payment || d.payment === s.payment || d.customer === customer.id;
+      });
+      const types = events.map((e) => e.type).sort();
+      for (const t of ['invoice.finalized', 'invoice.paid', 'payment.succeeded', 'payment_method.attached']) assert.ok(types.includes(t), types.join(', '));
+      for (const e of events.filter((x) => !x.type.startsWith('customer.'))) assert.equal(e.createdAt.toISOString(), at, `${e.type} dated at the clock`);
+      // The session is an access credential: created, completed and expiring in wall time.
+      const session = (await m.call('GET', `/v1/payment_sessions/${s.id}`)).body;
+      assert.equal(session.status, 'complete');
+      const wallNow = Date.now();
+      for (const field of ['created_at', 'completed_at']) {
+        assert.ok(Math.abs(Date.parse(session[field]) - wallNow) < 3_600_000, `session ${field} ${session[field]} in wall time`);
+      }
+    });
+
     it('a declined card gives the reason, leaves the session open, and a good card then succeeds', async () => {
       const s = await created(await hostedSession(m));
       const declined = await payHosted(env, s.id, { card: DECLINED_CARD });
