@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   obs.metrics.watchPool('worker', () => poolUse(db));
   await sealSecretsAtStart(db, config, log);
   const address = config.temporalAddress ?? '127.0.0.1:7233';
-  const temporal = createTemporalProvider({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const temporal = createTemporalProvider({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, callTimeoutMs: config.temporalCallTimeoutMs });
   const client = await temporal.client();
   await ensureSearchAttributes(client.connection, config.temporalNamespace);
   await ensureSchedules(client, { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });

@@ -76,6 +76,8 @@ export interface DevServer {
   uiUrl: string | null;
   /** The server's Prometheus endpoint (its cache and persistence counters, among others). */
   metricsUrl: string;
+  /** The server's process id (tests suspend it with SIGSTOP to make it hang). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -226,6 +228,7 @@ async function startDevServerOnce(opts: DevServerOptions, port: number): Promise
     address,
     uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : null,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
