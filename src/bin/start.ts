@@ -40,7 +40,12 @@ async function main(): Promise<void> {
   const db = createDb(databaseUrl, servicePoolOptions(config, 'api'));
   const workerDb = createDb(databaseUrl, servicePoolOptions(config, 'worker'));
   await sealSecretsAtStart(db, config, log);
-  const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, callTimeoutMs: config.temporalCallTimeoutMs });
+  const temporal = createTemporalProvider({
+    address: temporalEndpoint.address,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    callTimeoutMs: config.temporalCallTimeoutMs,
+  });
   await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
 
   // One set of gateways per pool (a simulator records on the pool it was given).

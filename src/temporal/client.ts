@@ -170,6 +170,24 @@ export function createTemporalProvider(opts: TemporalProviderOptions): TemporalP
   };
 }
 
+/**
+ * Waits until the provider's Temporal answers a health check (a process that needs it at start:
+ * the worker). Logs what it waits for every ~10 s; throws after limitMs.
+ */
+export async function untilTemporalAnswers(provider: TemporalProvider, limitMs: number, log: (line: string) => void): Promise<void> {
+  const started = Date.now();
+  let lastLog = started;
+  while (!(await provider.healthy(3000))) {
+    const waited = Date.now() - started;
+    if (waited > limitMs) throw new Error(`Temporal at ${provider.address} did not answer within ${Math.round(limitMs / 1000)} s (TEMPORAL_START_TIMEOUT_SECONDS)`);
+    if (Date.now() - lastLog >= 10_000) {
+      lastLog = Date.now();
+      log(`waiting for Temporal at ${provider.address} (${Math.round(waited / 1000)} s)`);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
