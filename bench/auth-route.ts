@@ -67,7 +67,10 @@ export async function main(): Promise<{ ratio: number; cpuRatio?: number }> {
     if (base.cpuUsPerRequest !== null && auth.cpuUsPerRequest !== null) {
       const cpuRatio = base.cpuUsPerRequest / auth.cpuUsPerRequest;
       console.log(
-        `  server CPU per request: baseline ${fmt(base.cpuUsPerRequest)} µs, auth ${fmt(auth.cpuUsPerRequest)} µs; ratio (baseline / auth) ${cpuRatio.toFixed(2)}   (load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`,
+        `  server CPU per request: baseline ${fmt(base.cpuUsPerRequest)} µs, auth ${fmt(auth.cpuUsPerRequest)} µs; ratio (baseline / auth) ${cpuRatio.toFixed(2)}   (load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')})`,
       );
       return { ratio, cpuRatio };
     }

@@ -76,7 +76,9 @@ export async function prepareDatabase(databaseUrl: string | undefined, log: (lin
       err = null;
     } catch (createErr) {
       const e = createErr as Error & { code?: string };
-      throw new Error(`${describeConnectError(err as Error, url, !databaseUrl)} Creating it failed: ${e.code === '42501' ? `the user may not create databases (${e.message})` : describeConnectError(e, url, !databaseUrl)}`);
+      throw new Error(
+        `${describeConnectError(err as Error, url, !databaseUrl)} Creating it failed: ${e.code === '42501' ? `the user may not create databases (${e.message})` : describeConnectError(e, url, !databaseUrl)}`,
+      );
     }
   }
   if (err) throw new Error(`${describeConnectError(err, url, !databaseUrl)} (${shown})`);
