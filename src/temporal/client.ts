@@ -9,11 +9,13 @@
 //
 // A server that hangs (accepts connections, answers nothing: overloaded, stopped mid-way, a
 // black-holing network) sends no UNAVAILABLE. Every call therefore carries a deadline
-// (TEMPORAL_CALL_TIMEOUT_MS, default 5 s) unless its caller set its own: the call fails with
+// (TEMPORAL_CALL_TIMEOUT_MS, default 10 s) unless its caller set its own: the call fails with
 // DEADLINE_EXCEEDED (callers answer 503) and a health check with a short timeout decides whether
-// Temporal is marked down, so the next calls are refused at once rather than each waiting.
-// Long polls are not affected: the server answers a poll for an update's outcome before the
-// caller's deadline, and the SDK polls again.
+// Temporal is marked down, so the next calls are refused at once rather than each waiting. The
+// deadline also bounds a workflow update's wait for its outcome (the server does not answer a
+// poll early): a command whose workflow does not complete it in time is answered 503 and is safe
+// to retry with its Idempotency-Key (docs/idempotency.md); before, such a request waited without
+// bound.
 import { Client, Connection, defaultGrpcRetryOptions, isRetryableError, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 
@@ -35,7 +37,7 @@ export const PROBE_INTERVAL_MS = 500;
 const CALL_ATTEMPTS = 3;
 const CONNECT_TIMEOUT_MS = 2000;
 /** Default deadline of one client call, retries included (TEMPORAL_CALL_TIMEOUT_MS). */
-export const DEFAULT_CALL_TIMEOUT_MS = 5000;
+export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
 const GRPC_UNAVAILABLE = 14;
 const GRPC_DEADLINE_EXCEEDED = 4;
 
