@@ -85,7 +85,9 @@ describe('the production layout as processes: 2 APIs and 2 workers through a Tem
   let cli: string;
   const compose = readCompose();
   const image = readDockerfile().at(-1)!;
-  const vars = { POSTGRES_PASSWORD: randomBytes(8).toString('hex'), ACCOUNTING_ENCRYPTION_KEY: newEncryptionKey() };
+  // What an operator's .env holds (.env.example): the optional METRICS_TOKEN set too, which must not
+  // gate the /readyz healthchecks.
+  const vars = { POSTGRES_PASSWORD: randomBytes(8).toString('hex'), ACCOUNTING_ENCRYPTION_KEY: newEncryptionKey(), METRICS_TOKEN: randomBytes(16).toString('hex') };
 
   before(async () => {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'billing-layout-'));
