@@ -1,18 +1,26 @@
-# The service image: API (default) or worker (`node dist/src/bin/worker.js`).
-FROM node:20-bookworm-slim AS build
+# The service image: API (default command), worker (`node dist/src/bin/worker.js`) and the one-shot
+# migration (`node dist/src/bin/migrate.js`). Node 22 LTS; runs as the unprivileged `node` user.
+# The build stage has the dev dependencies (TypeScript, the Prisma CLI that generates the client);
+# the runtime stage gets production dependencies only: migrations are plain SQL applied by
+# dist/src/bin/migrate.js through pg, so no Prisma CLI ships in it. .dockerignore keeps the host's
+# node_modules, .data (development keys) and build output out of the context.
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
+ENV BILLING_DATA_DIR=/app/.data
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/prisma ./prisma
+COPY --from=build /app/prisma/migrations ./prisma/migrations
 COPY --from=build /app/bin ./bin
 COPY package.json ./
+RUN mkdir -p /app/.data && chown node:node /app/.data
+USER node
 EXPOSE 3000
 CMD ["node", "dist/src/bin/api.js"]

@@ -1,6 +1,8 @@
 // Benchmark: authenticated GET /v1/merchants/current (key lookup + rate-limit count in
 // PostgreSQL, tenancy, envelope) against a bare Koa hello-world, same machine, same run, same
 // load generator (this process; the servers are child processes). Target: ratio ≥ 0.5.
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../src/db/client';
 import { createMerchant } from '../src/domain/merchants/create-merchant';
@@ -10,11 +12,30 @@ import { benchDatabase, fmt, startServer } from './support';
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8000);
 
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); null elsewhere. */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command), in clock ticks (100 Hz).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs a load and measures the server's own CPU time per request (robust to a busy machine, unlike req/s). */
+async function measured(pid: number | undefined, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuUsPerRequest: number | null }> {
+  const before = cpuMs(pid);
+  const r = await run();
+  const after = cpuMs(pid);
+  return { ...r, cpuUsPerRequest: before === null || after === null || r.requests === 0 ? null : ((after - before) * 1000) / r.requests };
+}
+
 function line(name: string, r: LoadResult): string {
   return `  ${name.padEnd(34)} ${fmt(r.rps).padStart(8)} req/s   p50 ${fmt(r.p50Ms, 2)} ms   p99 ${fmt(r.p99Ms, 2)} ms   (${r.requests} requests, ${r.errors} errors)`;
 }
 
-export async function main(): Promise<{ ratio: number }> {
+export async function main(): Promise<{ ratio: number; cpuRatio?: number }> {
   console.log(`auth-route benchmark: ${CONCURRENCY} concurrent keep-alive clients, ${DURATION_MS / 1000} s per server, after a 2 s warm-up`);
   const database = await benchDatabase();
   const db = createDb(database.url, { poolSize: 2 });
@@ -33,14 +54,26 @@ export async function main(): Promise<{ ratio: number }> {
     await runLoad({ url: helloUrl, concurrency: CONCURRENCY, durationMs: 2000 });
     await runLoad({ url: apiUrl, headers, concurrency: CONCURRENCY, durationMs: 2000 });
     console.log('  measuring bare Koa…');
-    const base = await runLoad({ url: helloUrl, concurrency: CONCURRENCY, durationMs: DURATION_MS });
+    const base = await measured(hello.child.pid, () => runLoad({ url: helloUrl, concurrency: CONCURRENCY, durationMs: DURATION_MS }));
     console.log('  measuring the API…');
-    const auth = await runLoad({ url: apiUrl, headers, concurrency: CONCURRENCY, durationMs: DURATION_MS });
+    const auth = await measured(api.child.pid, () => runLoad({ url: apiUrl, headers, concurrency: CONCURRENCY, durationMs: DURATION_MS }));
     if (auth.errors > 0 || base.errors > 0) throw new Error(`errors during the run: api ${auth.errors}, baseline ${base.errors}`);
     const ratio = auth.rps / base.rps;
     console.log(line('bare Koa hello-world (baseline)', base));
     console.log(line('GET /v1/merchants/current (auth)', auth));
     console.log(`  ratio (auth / baseline): ${ratio.toFixed(2)}   target ≥ 0.50   ${ratio >= 0.5 ? 'MET' : 'NOT MET'}`);
+    // Server CPU per request: what each response costs the server process itself. On a machine
+    // shared with other work, req/s follows whatever CPU share the processes get; this does not.
+    if (base.cpuUsPerRequest !== null && auth.cpuUsPerRequest !== null) {
+      const cpuRatio = base.cpuUsPerRequest / auth.cpuUsPerRequest;
+      console.log(
+        `  server CPU per request: baseline ${fmt(base.cpuUsPerRequest)} µs, auth ${fmt(auth.cpuUsPerRequest)} µs; ratio (baseline / auth) ${cpuRatio.toFixed(2)}   (load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')})`,
+      );
+      return { ratio, cpuRatio };
+    }
     return { ratio };
   } finally {
     await hello.stop();

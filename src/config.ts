@@ -35,6 +35,11 @@ export interface Config {
   shutdownDrainSeconds: number;
   /** Then how long requests in flight may take before their connections are closed (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
+  /**
+   * Deadline of one Temporal client call (TEMPORAL_CALL_TIMEOUT_MS, default 10000): a server that
+   * accepts connections but does not answer holds a request at most this long (then 503).
+   */
+  temporalCallTimeoutMs: number;
   /** How long a request waits for a pooled database connection before 503 (ms). */
   transactionMaxWaitMs: number;
   /**
@@ -146,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainSeconds: int('SHUTDOWN_DRAIN_SECONDS', 5, 0, 600),
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS', 15, 1, 600),
     transactionMaxWaitMs: int('DB_TX_MAX_WAIT_MS', 5_000, 100, 120_000),
+    temporalCallTimeoutMs: int('TEMPORAL_CALL_TIMEOUT_MS', 10_000, 500, 120_000),
     apiDbPoolSize: int('DB_POOL_SIZE_API', DEFAULT_POOL_SIZE, 1, 1000),
     workerDbPoolSize: int('DB_POOL_SIZE_WORKER', DEFAULT_POOL_SIZE, 1, 1000),
     apiMaxInFlight: int('API_MAX_IN_FLIGHT', IN_FLIGHT_PER_CONNECTION * int('DB_POOL_SIZE_API', DEFAULT_POOL_SIZE, 1, 1000), 1, 100_000),

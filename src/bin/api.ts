@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     address: config.temporalAddress ?? '127.0.0.1:7233',
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
+    callTimeoutMs: config.temporalCallTimeoutMs,
   });
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
   const app = createApp({ db, config: { ...config, databaseUrl }, temporal, gateways, log, logger: obs.logger, metrics: obs.metrics });

@@ -25,22 +25,34 @@ async function main(): Promise<void> {
   const loaded = loadConfig();
   const withKey = { ...loaded, accountingEncryptionKey: resolveAccountingKey(loaded, log) };
   const { config, sandboxes } = await startSandboxes(withKey);
-  const databaseUrl = await prepareDatabase(config.databaseUrl, log);
-  const temporalEndpoint = await prepareTemporal({
-    address: config.temporalAddress,
-    namespace: config.temporalNamespace,
-    dataDir: config.dataDir,
-    uiPort: config.temporalUiPort,
-    log,
-  });
-  startedDevServer = temporalEndpoint.devServer;
+  // The database and Temporal (on a first start, building its CLI takes minutes) in parallel.
+  const [dbResult, temporalResult] = await Promise.allSettled([
+    prepareDatabase(config.databaseUrl, log),
+    prepareTemporal({
+      address: config.temporalAddress,
+      namespace: config.temporalNamespace,
+      dataDir: config.dataDir,
+      uiPort: config.temporalUiPort,
+      log,
+    }),
+  ]);
+  if (temporalResult.status === 'fulfilled') startedDevServer = temporalResult.value.devServer;
+  if (dbResult.status === 'rejected') throw dbResult.reason;
+  if (temporalResult.status === 'rejected') throw temporalResult.reason;
+  const databaseUrl = dbResult.value;
+  const temporalEndpoint = temporalResult.value;
   // The API and the worker of this process have a pool each (DB_POOL_SIZE_API, DB_POOL_SIZE_WORKER):
   // a burst of requests cannot take the connections the activities they wait for need, nor the
   // other way round (docs/operations.md "Pools and back-pressure").
   const db = createDb(databaseUrl, servicePoolOptions(config, 'api'));
   const workerDb = createDb(databaseUrl, servicePoolOptions(config, 'worker'));
   await sealSecretsAtStart(db, config, log);
-  const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const temporal = createTemporalProvider({
+    address: temporalEndpoint.address,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    callTimeoutMs: config.temporalCallTimeoutMs,
+  });
   await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
 
   // One set of gateways per pool (a simulator records on the pool it was given).

@@ -2,7 +2,8 @@
 import { loadConfig } from '../config';
 import { closeProbe, createDb, servicePoolOptions, poolUse } from '../db/client';
 import { prepareDatabase } from '../runtime/database';
-import { createTemporalProvider } from '../temporal/client';
+import { createTemporalProvider, untilTemporalAnswers } from '../temporal/client';
+import { readyTimeoutMs } from '../temporal/dev-server';
 import { ensureSearchAttributes } from '../temporal/provision';
 import { ensureSchedules } from '../temporal/schedules';
 import { createBillingWorker } from '../worker';
@@ -24,7 +25,10 @@ async function main(): Promise<void> {
   obs.metrics.watchPool('worker', () => poolUse(db));
   await sealSecretsAtStart(db, config, log);
   const address = config.temporalAddress ?? '127.0.0.1:7233';
-  const temporal = createTemporalProvider({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const temporal = createTemporalProvider({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, callTimeoutMs: config.temporalCallTimeoutMs });
+  // Temporal may come up after the worker (compose, a restarted cluster) or answer slowly on a busy
+  // machine: wait for it rather than exit on the first failed connect.
+  await untilTemporalAnswers(temporal, readyTimeoutMs(), log);
   const client = await temporal.client();
   await ensureSearchAttributes(client.connection, config.temporalNamespace);
   await ensureSchedules(client, { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });

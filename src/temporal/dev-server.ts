@@ -37,26 +37,79 @@ export async function ensureTemporalCli(log: (line: string) => void): Promise<st
     throw new Error('The Temporal CLI is not installed and Go is not available to build it. Install Go, or set TEMPORAL_ADDRESS to a running Temporal server.');
   }
   mkdirSync(temporalCacheDir(), { recursive: true });
-  log(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} into ${temporalCacheDir()} (one time; takes a few minutes)`);
+  log(
+    `building the Temporal CLI ${TEMPORAL_CLI_VERSION} into ${temporalCacheDir()} (one time; a few minutes, longer on a busy machine). ` +
+      'To skip it: put a Temporal CLI 1.x on PATH (or TEMPORAL_CLI_PATH), or set TEMPORAL_ADDRESS to a running server.',
+  );
   const started = Date.now();
+  const progress = new BuildProgress();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(go, ['install', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`], {
+    // -v names each package as it is compiled: the phase and a count that moves, not a stale line.
+    const child = spawn(go, ['install', '-v', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`], {
       env: { ...process.env, GOBIN: temporalCacheDir(), GOFLAGS: '-mod=mod' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let lastLine = '';
+    let partial = '';
     child.stderr.on('data', (d: Buffer) => {
-      lastLine = d.toString().trim().split('\n').pop() ?? lastLine;
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) progress.line(line);
     });
-    const ticker = setInterval(() => log(`  still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s) ${lastLine.slice(0, 100)}`), 15_000);
+    const ticker = setInterval(() => log(`  building the Temporal CLI: ${progress.describe(Date.now() - started)}`), BUILD_PROGRESS_INTERVAL_MS);
     child.on('exit', (code) => {
       clearInterval(ticker);
       if (code === 0) resolve();
-      else reject(new Error(`go install of the Temporal CLI failed (exit ${code}): ${lastLine}`));
+      else reject(new Error(`go install of the Temporal CLI failed (exit ${code}): ${progress.lastLines()}`));
     });
   });
-  log(`built the Temporal CLI in ${Math.round((Date.now() - started) / 1000)} s`);
+  log(`built the Temporal CLI in ${Math.round((Date.now() - started) / 1000)} s (${progress.describe(Date.now() - started)})`);
   return cached;
+}
+
+const BUILD_PROGRESS_INTERVAL_MS = 15_000;
+
+/**
+ * Progress of `go install -v`: `go: downloading <module>` lines while modules are fetched, then
+ * one line per compiled package. describe() says which phase, how many so far, the elapsed time
+ * and how long ago the last line came (a build that prints nothing for a while is still linking).
+ */
+export class BuildProgress {
+  private downloaded = 0;
+  private compiled = 0;
+  private last = '';
+  private lastAt = Date.now();
+  private readonly tail: string[] = [];
+
+  line(raw: string): void {
+    const line = raw.trim();
+    if (!line) return;
+    this.lastAt = Date.now();
+    this.tail.push(line);
+    this.tail.splice(0, Math.max(0, this.tail.length - 5));
+    if (line.startsWith('go: downloading ')) {
+      this.downloaded += 1;
+      this.last = line.slice('go: downloading '.length);
+    } else if (!line.startsWith('go:') && !line.includes(' ')) {
+      this.compiled += 1;
+      this.last = line;
+    }
+  }
+
+  describe(elapsedMs: number, now = Date.now()): string {
+    const elapsed = `${Math.round(elapsedMs / 1000)} s`;
+    const quiet = Math.round((now - this.lastAt) / 1000);
+    const phase =
+      this.compiled > 0
+        ? `compiling: ${this.compiled} package(s) so far (latest ${this.last})`
+        : this.downloaded > 0
+          ? `downloading modules: ${this.downloaded} so far (latest ${this.last})`
+          : 'resolving the module';
+    return `${phase}; ${elapsed} elapsed${quiet >= 10 ? `, no output for ${quiet} s (compiling or linking a large package)` : ''}`;
+  }
+
+  lastLines(): string {
+    return this.tail.join(' | ');
+  }
 }
 
 export async function freePort(): Promise<number> {
@@ -76,6 +129,8 @@ export interface DevServer {
   uiUrl: string | null;
   /** The server's Prometheus endpoint (its cache and persistence counters, among others). */
   metricsUrl: string;
+  /** The server's process id (tests suspend it with SIGSTOP to make it hang). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -226,6 +281,7 @@ async function startDevServerOnce(opts: DevServerOptions, port: number): Promise
     address,
     uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : null,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

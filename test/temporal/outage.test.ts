@@ -66,4 +66,44 @@ describe('the Temporal client layer during an outage', function () {
     assert.equal(provider.downSince(), null, 'marked up again after the restart');
     await workflows.testClock.signalDeleted('clock_outage_1');
   });
+
+  it('a server that hangs holds a call for the call deadline at most, then calls are refused at once until it answers again', async () => {
+    const cli = await ensureTemporalCli(() => undefined);
+    const hanging = await startDevServer({ cli, port: 0, log: () => undefined });
+    const callTimeoutMs = 1500;
+    const p = createTemporalProvider({ address: hanging.address, namespace: 'default', taskQueue: 'hang-test', callTimeoutMs });
+    try {
+      const workflows = createWorkflowClients(p);
+      await workflows.testClock.signalDeleted('clock_hang_1');
+      // Suspended: the socket stays open and accepts, nothing answers (no UNAVAILABLE ever comes).
+      process.kill(hanging.pid!, 'SIGSTOP');
+      const first = await timed(() => workflows.subscription.refresh('sub_hang_1'));
+      assert.ok(first.err, 'the call failed');
+      assert.ok(isTemporalUnavailable(first.err) || first.err instanceof TemporalUnavailableError, String(first.err));
+      // Functional bound, not a speed target: the deadline (1.5 s) plus scheduling slack on a busy
+      // machine, far below the SDK's ~20 s of retries or an unbounded wait.
+      assert.ok(first.ms >= callTimeoutMs - 50 && first.ms < callTimeoutMs + 3000, `answered after ${first.ms} ms`);
+      // The timed-out call made the provider ask the health service, which does not answer either.
+      const since = Date.now();
+      while (p.downSince() === null && Date.now() - since < 5000) await new Promise((r) => setTimeout(r, 50));
+      assert.notEqual(p.downSince(), null, 'marked down after the health check timed out');
+      const second = await timed(() => workflows.subscription.refresh('sub_hang_1'));
+      assert.ok(second.err instanceof TemporalUnavailableError, String(second.err));
+      assert.ok(second.ms < 200, `second call answered after ${second.ms} ms`);
+
+      process.kill(hanging.pid!, 'SIGCONT');
+      const back = Date.now();
+      while (p.downSince() !== null && Date.now() - back < 30_000) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(p.downSince(), null, 'marked up again once it answers');
+      await workflows.testClock.signalDeleted('clock_hang_1');
+    } finally {
+      try {
+        process.kill(hanging.pid!, 'SIGCONT');
+      } catch {
+        // already gone
+      }
+      await p.close();
+      await hanging.stop();
+    }
+  });
 });
