@@ -66,6 +66,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     authFailureLimit: 1_000_000,
     // Bursts in tests exceed the default bound; test/api/back-pressure.test.ts sets its own.
     apiMaxInFlight: 100_000,
+    // The suite runs on a saturated 2-core machine: a workflow update can wait longer than the
+    // production deadline (10 s) there. test/temporal/outage.test.ts and the production-layout
+    // scenario exercise the default.
+    temporalCallTimeoutMs: 30_000,
     rateLimitWindowSeconds: 1,
     logRequests: true,
     ...overrides,
