@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant, type ApiResponse, type TestMerchant } from '../support/api';
+import { startHarness, startReceiver } from './webhooks/harness';
 
 describe('API tour (the source of the documented examples)', function () {
   this.timeout(300_000);
@@ -234,5 +235,29 @@ describe('API tour (the source of the documented examples)', function () {
     await post(`/v1/subscriptions/${sub.id}/cancel`);
     await ok(m.call('DELETE', `/v1/meters/${meter.id}`));
     await ok(m.call('DELETE', `/v1/test_helpers/test_clocks/${clock.id}`));
+  });
+
+  it('webhook deliveries: a real event delivered to a receiving endpoint, listed, read and retried', async () => {
+    // Registered endpoints must be public HTTPS; the webhook harness composes an app and worker
+    // whose test-only options accept a loopback HTTPS receiver (docs/webhooks.md "Test-only settings").
+    const h = await startHarness(env, { retryDelaysMs: [], attemptTimeoutMs: 5000 });
+    const receiver = await startReceiver();
+    try {
+      const as = (method: string, path: string, body?: unknown) => ok(h.call(m, method, path, body === undefined ? {} : { body }));
+      const endpoint = await as('POST', '/v1/webhook_endpoints', { url: receiver.url(), events: ['customer.created'] });
+      const customer = await as('POST', '/v1/customers', { email: 'olafur@example.is', name: 'Ólafur Ragnarsson' });
+      const list = await waitFor(
+        'the delivery',
+        () => as('GET', `/v1/webhook_deliveries?endpoint=${endpoint.id}`),
+        (l: any) => l.data.some((d: any) => d.status === 'succeeded'),
+      );
+      const delivery = list.data[0];
+      assert.equal((await as('GET', `/v1/webhook_events/${delivery.event}`)).data.id, customer.id);
+      await as('GET', `/v1/webhook_deliveries/${delivery.id}`);
+      await as('POST', `/v1/webhook_deliveries/${delivery.id}/retry`);
+    } finally {
+      await receiver.close();
+      await h.close();
+    }
   });
 });

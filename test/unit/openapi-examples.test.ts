@@ -34,10 +34,6 @@ const NO_EXAMPLE_YET: Record<string, string> = {
   'GET /v1/accounting_link/sync_records': 'accounting provider',
   'POST /v1/accounting_link/sync_records/{id}/resync': 'accounting provider',
   'GET /v1/accounting_link/vat_codes': 'accounting provider',
-  // A delivery needs an endpoint that receives (the HTTPS receiver of test/api/webhooks/harness.ts).
-  'GET /v1/webhook_deliveries': 'needs a receiving endpoint',
-  'GET /v1/webhook_deliveries/{id}': 'needs a receiving endpoint',
-  'POST /v1/webhook_deliveries/{id}/retry': 'needs a receiving endpoint',
   // Not JSON: the file's format holds JSON bodies.
   'GET /v1/invoices/{id}/html': 'HTML',
   'GET /v1/invoices/{id}/pdf': 'PDF',
