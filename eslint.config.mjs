@@ -4,7 +4,20 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'clients/typescript/schema.d.ts', 'bin/**', 'scripts/**', '.data*/**', 'prisma.config.ts', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'src/generated/**',
+      'clients/typescript/schema.d.ts',
+      'clients/typescript/dist/**',
+      'bin/**',
+      'scripts/**',
+      '.data*/**',
+      'prisma.config.ts',
+      'eslint.config.mjs',
+    ],
+  },
   {
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {

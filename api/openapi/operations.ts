@@ -188,6 +188,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   }),
   doc({ method: 'get', path: '/v1/openapi.json', tag: 'API reference', summary: 'This OpenAPI document', auth: 'none', response: { type: 'object' } }),
   doc({ method: 'get', path: '/docs/api', tag: 'API reference', summary: 'The API reference page', auth: 'none', kind: 'html' }),
+  doc({ method: 'get', path: '/docs/errors', tag: 'API reference', summary: 'The error reference page: every error code, one anchor each (doc_url)', auth: 'none', kind: 'html' }),
   doc({
     method: 'get',
     path: '/docs/api/assets/:file',

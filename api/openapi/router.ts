@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type { AppDeps, AppState } from '../context';
 import { errors } from '../../src/errors';
 import { openApiDocument } from './document';
+import { ERRORS_PAGE_PATH, errorsPageHtml } from '../docs/errors-page';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const REFERENCE_PATH = '/docs/api';
@@ -54,6 +55,15 @@ export function openApiRoutes(router: Router<AppState>, _deps: AppDeps): void {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = PAGE;
+  });
+
+  // The error reference every error's doc_url points to (docs/errors.md).
+  router.get(ERRORS_PAGE_PATH, async (ctx) => {
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'");
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = errorsPageHtml();
   });
 
   router.get(`${REFERENCE_PATH}/assets/:file`, async (ctx) => {

@@ -124,7 +124,9 @@ export const OBJECT_SCHEMAS: Record<string, JsonSchema> = {
     },
     { optional: ['key'] },
   ),
-  /** presentWebhookEndpoint (webhook-endpoints.ts); `secret` only when created or rolled */
+  /** presentWebhookEndpoint (webhook-endpoints.ts); `secret` only in the create and rotate_secret
+   *  responses, and null when such a response is replayed for its Idempotency-Key (the plaintext
+   *  secret is never stored; the endpoint row holds it sealed) */
   WebhookEndpoint: object(
     {
       id: str,
@@ -133,7 +135,7 @@ export const OBJECT_SCHEMAS: Record<string, JsonSchema> = {
       events: arrayOf(str),
       description: nstr,
       status: stringEnum<P.WebhookEndpointStatus>({ enabled: true, disabled: true }),
-      secret: str,
+      secret: nstr,
       created_at: timestamp,
       updated_at: timestamp,
     },

@@ -2,6 +2,7 @@
 import { createMerchant, goLive, insertKey } from '../../src/domain/merchants/create-merchant';
 import type { TestEnv } from './env';
 import { assertMatchesContract } from './openapi-contract';
+import { recordExample } from './example-recorder';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -50,6 +51,8 @@ export async function call<T = any>(env: Pick<TestEnv, 'baseUrl'>, method: strin
   const response = { status: res.status, headers: res.headers, body: parsed as T, text };
   // Every response must match the OpenAPI document: a mismatch fails the test that made the call (docs/openapi.md).
   assertMatchesContract(method, path, response);
+  // With RECORD_OPENAPI_EXAMPLES set, the first success per operation becomes its documented example.
+  recordExample(method, path, body, response);
   return response;
 }
 

@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { failedSubscriptionWorkflows, teardownTestEnv } from './env';
 import { assertNoLeaks } from './secrets';
+import { flushExamples } from './example-recorder';
 import { createLogger } from '../../src/observability/logger';
 import { temporalLogger } from '../../src/observability/temporal-logger';
 
@@ -23,6 +24,7 @@ Runtime.install({
 
 export const mochaHooks = {
   async afterAll(): Promise<void> {
+    flushExamples();
     // A subscription workflow never ends FAILED (docs/subscriptions.md "Refusals"): checked
     // through the Temporal visibility API for every subscription this run started.
     let failed: string[] = [];

@@ -3,6 +3,7 @@
 // from before the encryption are sealed at start-up. Deliveries go through the real delivery
 // workflow to a real HTTPS receiver; signatures are checked by the receiver's own verifier.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant, type TestMerchant } from '../support/api';
 import { createEndpoint, receiverVerifies, startHarness, startReceiver, type Harness, type Receiver } from '../api/webhooks/harness';
@@ -55,6 +56,48 @@ describe('webhook signing secrets: sealed at rest, rotation with an overlap', fu
     assert.throws(() => openEndpointSecret(env.config, 'we_someoneElse', row.secret));
     // Nor under another key.
     assert.throws(() => openEndpointSecret({ accountingEncryptionKey: newEncryptionKey() }, ep.id, row.secret));
+  });
+
+  it('keeps no plaintext secret for replays: the create and rotate responses replay with secret null', async () => {
+    const createKey = randomUUID();
+    const body = { url: r.url(), events: ['customer.created'] };
+    const created = await h.call(m, 'POST', '/v1/webhook_endpoints', { body, idempotencyKey: createKey });
+    assert.equal(created.status, 201, created.text);
+    assert.match(created.body.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+    const createReplay = await h.call(m, 'POST', '/v1/webhook_endpoints', { body, idempotencyKey: createKey });
+    assert.equal(createReplay.status, 201);
+    assert.equal(createReplay.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(createReplay.body, { ...created.body, secret: null }, 'the same endpoint, its secret null');
+
+    const rotateKey = randomUUID();
+    const rotated = await h.call(m, 'POST', `/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { body: { expires_in: 600 }, idempotencyKey: rotateKey });
+    assert.equal(rotated.status, 200, rotated.text);
+    const newSecret = rotated.body.secret as string;
+    assert.match(newSecret, /^whsec_[A-Za-z0-9_-]{43}$/);
+    const rotateReplay = await h.call(m, 'POST', `/v1/webhook_endpoints/${created.body.id}/rotate_secret`, { body: { expires_in: 600 }, idempotencyKey: rotateKey });
+    assert.equal(rotateReplay.status, 200);
+    assert.equal(rotateReplay.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(rotateReplay.body, { ...rotated.body, secret: null });
+    // The replay did not rotate again: the new secret still signs, the old one during the overlap.
+    const got = await deliver(created.body.id, 'replayed');
+    assert.ok(receiverVerifies(newSecret, got.headers, got.body));
+    assert.ok(receiverVerifies(created.body.secret, got.headers, got.body));
+
+    // Neither stored row reveals a secret: the idempotency rows hold null, the endpoint row sealed values.
+    const stored = await env.db.idempotencyKey.findMany({ where: { merchantId: m.id, key: { in: [createKey, rotateKey] } } });
+    assert.equal(stored.length, 2);
+    for (const row of stored) {
+      const text = JSON.stringify(row);
+      assert.equal((row.responseBody as { secret?: unknown }).secret, null);
+      assert.equal(text.includes('whsec_'), false, 'no whsec_ value in the idempotency row');
+      assert.equal(text.includes(created.body.secret) || text.includes(newSecret), false);
+    }
+    const endpointRow = JSON.stringify(await env.db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.id } }));
+    assert.equal(endpointRow.includes('whsec_'), false, 'no whsec_ value in the endpoint row');
+    for (const secret of [created.body.secret as string, newSecret]) {
+      assert.equal(endpointRow.includes(secret.slice('whsec_'.length)), false);
+      assert.equal(endpointRow.includes(Buffer.from(secret).toString('base64')), false);
+    }
   });
 
   it('during the overlap a delivery verifies with either secret and with neither fails; after it, only the new one', async () => {

@@ -14,6 +14,7 @@ export function rotateWebhookSecretRoute(router: Router<AppState>, deps: AppDeps
   router.post('/v1/webhook_endpoints/:id/rotate_secret', auth(), transactional(deps), async (ctx) => {
     const input = parseBody(rotateWebhookSecretSchema, ctx.state.body);
     const rotated = await rotateWebhookEndpointSecret(dbOf(ctx), deps.config, pathId(ctx.params.id), { expiresInSeconds: input.expires_in });
+    ctx.state.redactOnReplay = ['secret'];
     ctx.body = presentWebhookEndpoint(rotated.endpoint, { secret: rotated.secret });
   });
 }

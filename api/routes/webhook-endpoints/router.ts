@@ -17,6 +17,7 @@ export function webhookEndpointsRoutes(router: Router<AppState>, deps: AppDeps, 
   router.post('/v1/webhook_endpoints', auth(), tx, async (ctx) => {
     const input = parseBody(createWebhookEndpointSchema, ctx.state.body);
     const created = await createWebhookEndpoint(dbOf(ctx), tenantOf(ctx), deps.config, input, deps.webhookTesting);
+    ctx.state.redactOnReplay = ['secret'];
     ctx.status = 201;
     ctx.body = presentWebhookEndpoint(created.endpoint, { secret: created.secret });
   });
