@@ -180,7 +180,8 @@ ORDER BY e.ord
 ON CONFLICT (merchant_id, mode, idempotency_key) DO NOTHING
 RETURNING id, customer_id, event_name, "timestamp", metadata
 ), ${rollupUpsertCtes({ source: 'ins', meterJoin: 'm.merchant_id = $1 AND m.mode = $2::"Mode" AND m.archived_at IS NULL', merchant: '$1', mode: '$2::"Mode"' })}`;
-const INSERT_SQL = `${INSERT_CTES}
+/** The ingest statement ($1 merchant, $2 mode, $3 base64 rows, $4 customers, $5 names, $6 id prefix); exported for bench/ingest-profile. */
+export const INSERT_SQL = `${INSERT_CTES}
 SELECT count(*)::int AS n FROM ins`;
 const INSERT_RETURNING_SQL = `${INSERT_CTES}
 SELECT id FROM ins`;
