@@ -86,7 +86,8 @@ export interface RollupQuantityQueryInput {
 }
 
 /**
- * One row per range, in order: `{ i, value, n }` (i is 1-based). One statement whatever the
+ * One row per range, in order: `{ i, value, n, purged_before }` (i is 1-based; purged_before is
+ * the retention horizon when a raw edge of the range lies before it, else null). One statement whatever the
  * number of ranges (the dashboard asks for a day per bar).
  */
 export function buildRollupQuantityQuery(input: RollupQuantityQueryInput): SqlQuery {
@@ -156,7 +157,11 @@ export function buildRollupQuantityQuery(input: RollupQuantityQueryInput): SqlQu
         UNION ALL ${part(edge2)}
         UNION ALL SELECT sum(h.n), sum(h.nv), sum(h.sum), min(h.min), max(h.max) FROM meter_usage_hourly h WHERE ${rollup}) p`;
   }
-  const text = `SELECT r.i::int AS i, q.value, q.n
+  // raw_from: set when retention dropped older raw events (src/domain/usage-events/partitions.ts);
+  // a range whose raw edge starts before it cannot be answered exactly, so the caller refuses it.
+  const text = `SELECT r.i::int AS i, q.value, q.n,
+         (SELECT to_char(x.raw_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM usage_event_retention x WHERE x.id = 1
+           AND ((r.f < r.ws AND r.f < x.raw_from) OR (r.we <= r.t AND r.we < x.raw_from))) AS purged_before
   FROM unnest($6::timestamptz[], $7::timestamptz[], $8::timestamptz[], $9::timestamptz[]) WITH ORDINALITY AS r(f, ws, we, t, i)
   CROSS JOIN LATERAL (${lateral}) q
   ORDER BY r.i`;

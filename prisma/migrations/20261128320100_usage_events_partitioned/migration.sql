@@ -4,7 +4,7 @@
 -- keys), and the primary key becomes (id, "timestamp").
 --
 -- The existing table is not copied: it is renamed usage_events_legacy and attached as the
--- partition FROM (MINVALUE) TO (the first month after its newest event or after now), so the
+-- partition FROM (MINVALUE) TO (the end of the current month), so the
 -- migration costs one scan (ATTACH checks the range) and index builds, not a rewrite. Monthly
 -- partitions follow it up to 4 months ahead, and a DEFAULT partition takes an event no monthly
 -- partition covers (a far backfill below MINVALUE cannot happen; a test clock's far future can);
@@ -70,13 +70,21 @@ CREATE INDEX "usage_events_merchant_id_mode_timestamp_id_idx" ON "usage_events"(
 -- AddForeignKey
 ALTER TABLE "usage_events" ADD CONSTRAINT "usage_events_merchant_id_mode_customer_id_fkey" FOREIGN KEY ("merchant_id", "mode", "customer_id") REFERENCES "customers"("merchant_id", "mode", "id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
+-- The old table covers everything up to the end of the current month (on an empty table: up to
+-- the current month, which then gets a monthly partition like the months after it). Events
+-- after that (a test clock's future) are moved out first and re-inserted through the parent,
+-- so they land in their monthly partition or the default one.
 DO $$
 DECLARE
   bound timestamptz;
   m timestamptz;
+  later bigint;
 BEGIN
-  SELECT date_trunc('month', greatest(max("timestamp"), now()) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 month'
+  SELECT CASE WHEN count(*) = 0 THEN date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+              ELSE date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 month' END
     INTO bound FROM "usage_events_legacy";
+  CREATE TEMP TABLE "usage_events_later" ON COMMIT DROP AS
+    WITH moved AS (DELETE FROM "usage_events_legacy" WHERE "timestamp" >= bound RETURNING *) SELECT * FROM moved;
   EXECUTE format('ALTER TABLE "usage_events" ATTACH PARTITION "usage_events_legacy" FOR VALUES FROM (MINVALUE) TO (%L)', bound);
   m := bound;
   WHILE m < date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '5 months' LOOP
@@ -84,6 +92,6 @@ BEGIN
                    'usage_events_p' || to_char(m AT TIME ZONE 'UTC', 'YYYYMM'), m, m + interval '1 month');
     m := m + interval '1 month';
   END LOOP;
+  CREATE TABLE "usage_events_default" PARTITION OF "usage_events" DEFAULT;
+  INSERT INTO "usage_events" SELECT * FROM "usage_events_later";
 END $$;
-
-CREATE TABLE "usage_events_default" PARTITION OF "usage_events" DEFAULT;

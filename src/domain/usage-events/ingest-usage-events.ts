@@ -28,9 +28,9 @@ interface Resolved {
   customerId: string;
 }
 
-/** A customer (kind c: a = id, b = external_id) or a live meter (kind m: a = event_name, b = aggregate_type). */
+/** A customer (kind c: a = id, b = external_id), a live meter (kind m: a = event_name, b = aggregate_type) or the retention horizon (kind h: a = raw_from). */
 interface LookupRow {
-  kind: 'c' | 'm';
+  kind: 'c' | 'm' | 'h';
   a: string;
   b: string | null;
   p: string | null;
@@ -71,7 +71,10 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
      UNION ALL
      SELECT 'm', event_name, aggregate_type::text, aggregate_property, filter, unit_multiplier
        FROM meters
-      WHERE merchant_id = $1 AND mode = $2::"Mode" AND archived_at IS NULL AND aggregate_type <> 'count' AND event_name = ANY($5::text[]) AND (SELECT c FROM lk) >= 0`,
+      WHERE merchant_id = $1 AND mode = $2::"Mode" AND archived_at IS NULL AND aggregate_type <> 'count' AND event_name = ANY($5::text[]) AND (SELECT c FROM lk) >= 0
+     UNION ALL
+     SELECT 'h', to_char(raw_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), NULL, NULL, NULL, NULL
+       FROM usage_event_retention WHERE id = 1`,
     tenant.merchantId,
     tenant.mode,
     [...ids],
@@ -83,7 +86,13 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
   /** Customers on a test clock: the clock's time, their "now" (docs/metering.md). */
   const clockTimeOf = new Map<string, Date>();
   const metersByName = new Map<string, ReturnType<typeof meterDefinition>[]>();
+  /** Raw events before it were dropped by retention (partitions.ts): older events are refused. */
+  let rawFrom: Date | null = null;
   for (const row of found) {
+    if (row.kind === 'h') {
+      rawFrom = new Date(row.a);
+      continue;
+    }
     if (row.kind === 'c') {
       byId.add(row.a);
       if (row.p !== null) clockTimeOf.set(row.a, new Date(row.p));
@@ -129,6 +138,14 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
         problems.push({ index, param: 'timestamp', message: late });
         continue;
       }
+    }
+    if (rawFrom !== null && event.timestamp.getTime() < rawFrom.getTime()) {
+      problems.push({
+        index,
+        param: 'timestamp',
+        message: `timestamp is before ${rawFrom.toISOString()}: raw usage events before it were removed by the retention setting (USAGE_RAW_RETENTION_MONTHS)`,
+      });
+      continue;
     }
     let meterProblem: Problem | null = null;
     for (const meter of metersByName.get(event.eventName) ?? []) {
