@@ -18,7 +18,9 @@ function payload(n: number, offset: number, keyPrefix: string): { base64: string
   for (let r = 0; r < n; r++) {
     const i = offset + r;
     const meta = JSON.stringify({ units: (i % 10) + 1, region: 'eu', endpoint: `/v1/items/${i % 50}` });
-    parts.push(`[1,1,"${keyPrefix}-${String(i).padStart(9, '0')}",${PERIOD_START + i * 2678},"${random.slice(r * EVENT_ID_RANDOM_CHARS, (r + 1) * EVENT_ID_RANDOM_CHARS)}",${meta}]`);
+    parts.push(
+      `[1,1,"${keyPrefix}-${String(i).padStart(9, '0')}",${PERIOD_START + i * 2678},"${random.slice(r * EVENT_ID_RANDOM_CHARS, (r + 1) * EVENT_ID_RANDOM_CHARS)}",${meta}]`,
+    );
   }
   return { base64: Buffer.from(`[${parts.join(',')}]`).toString('base64'), prefix };
 }
@@ -32,7 +34,19 @@ export async function main(): Promise<void> {
     const { merchant } = await createMerchant(db, { name: 'Profile merchant' });
     const customer = await db.customer.create({ data: { id: newId('customer'), merchantId: merchant.id, mode: 'test', email: 'p@bench.example', metadata: {} } });
     const meter = (aggregateType: 'sum' | 'unique', aggregateProperty: string, filter: object) =>
-      db.meter.create({ data: { id: newId('meter'), merchantId: merchant.id, mode: 'test', name: aggregateType, eventName: 'api.request', aggregateType, aggregateProperty, filter, unitMultiplier: 1 } });
+      db.meter.create({
+        data: {
+          id: newId('meter'),
+          merchantId: merchant.id,
+          mode: 'test',
+          name: aggregateType,
+          eventName: 'api.request',
+          aggregateType,
+          aggregateProperty,
+          filter,
+          unitMultiplier: 1,
+        },
+      });
     await meter('sum', 'units', { region: 'eu' });
     await meter('unique', 'endpoint', {});
     for (const name of ['api.request', 'api.unmetered']) {

@@ -41,7 +41,11 @@ async function main(): Promise<void> {
   const workerDb = createDb(databaseUrl, servicePoolOptions(config, 'worker'));
   await sealSecretsAtStart(db, config, log);
   const temporal = createTemporalProvider({ address: temporalEndpoint.address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
-  await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours, usageRawRetentionMonths: config.usageRawRetentionMonths });
+  await ensureSchedules(await temporal.client(), {
+    taskQueue: config.taskQueue,
+    idempotencyRetentionHours: config.idempotencyRetentionHours,
+    usageRawRetentionMonths: config.usageRawRetentionMonths,
+  });
 
   // One set of gateways per pool (a simulator records on the pool it was given).
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });

@@ -27,7 +27,11 @@ async function main(): Promise<void> {
   const temporal = createTemporalProvider({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const client = await temporal.client();
   await ensureSearchAttributes(client.connection, config.temporalNamespace);
-  await ensureSchedules(client, { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours, usageRawRetentionMonths: config.usageRawRetentionMonths });
+  await ensureSchedules(client, {
+    taskQueue: config.taskQueue,
+    idempotencyRetentionHours: config.idempotencyRetentionHours,
+    usageRawRetentionMonths: config.usageRawRetentionMonths,
+  });
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
   const sdkMetrics = installTemporalRuntime(obs.logger);
   if (sdkMetrics) log(`Temporal SDK worker metrics on http://${sdkMetrics}/metrics`);

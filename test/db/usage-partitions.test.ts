@@ -98,7 +98,10 @@ describe('usage_events partitioned by month', function () {
       const parts = await usagePartitions(db);
       assert.equal(parts[0]!.name, 'usage_events_legacy', 'the old table is the first partition');
       assert.equal(parts[0]!.from, null);
-      assert.ok(parts.some((p) => p.isDefault), 'a default partition');
+      assert.ok(
+        parts.some((p) => p.isDefault),
+        'a default partition',
+      );
       assert.ok(parts.filter((p) => /^usage_events_p\d{6}$/.test(p.name)).length >= 4, 'monthly partitions ahead');
       assert.equal(await where(db, 'ue_pm89'), 'usage_events_default', 'a 2031 event (no partition yet) moved to the default partition');
       assert.equal(await where(db, 'ue_pm1'), 'usage_events_legacy', 'the rest stayed in the old table');
@@ -132,7 +135,11 @@ describe('usage_events partitioned by month', function () {
       assert.equal(single.event.id, 'ue_pm30');
       for (const meter of meters) {
         const [from, to] = periods[0]!;
-        assert.equal((await meterQuantity(sdb, tenant, { meter, customerId: customers[0]!, from, to })).quantity, before.get(`${meter.id} ${customers[0]} ${from.toISOString()}`), 'replays changed nothing');
+        assert.equal(
+          (await meterQuantity(sdb, tenant, { meter, customerId: customers[0]!, from, to })).quantity,
+          before.get(`${meter.id} ${customers[0]} ${from.toISOString()}`),
+          'replays changed nothing',
+        );
       }
       // A new key is recorded once, in the current month's place.
       const fresh = await recordUsageEvent(sdb, tenant, { event_name: 'part.event', customer: customers[0], idempotency_key: 'new-1', metadata: { v: 5, r: 'eu' } }, now);
@@ -140,7 +147,10 @@ describe('usage_events partitioned by month', function () {
       const again = await recordUsageEvent(sdb, tenant, { event_name: 'part.event', customer: customers[0], idempotency_key: 'new-1', metadata: { v: 6 } }, now);
       assert.equal(again.created, false);
       assert.equal(again.event.id, fresh.event.id);
-      assert.equal(Number((await meterQuantity(sdb, tenant, { meter: meters[3]!, customerId: customers[0]!, from: periods[0]![0], to: periods[0]![1] })).quantity), Number(before.get(`${meters[3]!.id} ${customers[0]} ${periods[0]![0].toISOString()}`)) + 1);
+      assert.equal(
+        Number((await meterQuantity(sdb, tenant, { meter: meters[3]!, customerId: customers[0]!, from: periods[0]![0], to: periods[0]![1] })).quantity),
+        Number(before.get(`${meters[3]!.id} ${customers[0]} ${periods[0]![0].toISOString()}`)) + 1,
+      );
     } finally {
       await db.$disconnect();
       await dropDatabase(url);
@@ -173,7 +183,10 @@ describe('usage_events partitioned by month', function () {
       );
       assert.equal(await where(db, 'ue_far'), 'usage_events_default');
       const first = await ensureUsageEventPartitions(db, far, 3);
-      assert.deepEqual(first.created, [0, 1, 2, 3].map((k) => partitionName(addMonths(far, k))));
+      assert.deepEqual(
+        first.created,
+        [0, 1, 2, 3].map((k) => partitionName(addMonths(far, k))),
+      );
       assert.equal(first.moved, 1);
       assert.equal(await where(db, 'ue_far'), partitionName(far));
       assert.deepEqual(await ensureUsageEventPartitions(db, far, 3), { created: [], moved: 0 }, 'a second run changes nothing');
@@ -193,7 +206,13 @@ describe('usage_events partitioned by month', function () {
       const old = new Date(addMonths(month, -3).getTime() + 5 * 86_400_000); // before the horizon (2 months)
       const recent = new Date(addMonths(month, -1).getTime() + 5 * 86_400_000); // after it
       const events = (at: Date, tag: string) =>
-        Array.from({ length: 40 }, (_, i) => ({ event_name: 'ret.event', customer: c.id, idempotency_key: `${tag}-${i}`, timestamp: new Date(at.getTime() + i * 600_000).toISOString(), metadata: { v: i, u: `u${i % 6}` } }));
+        Array.from({ length: 40 }, (_, i) => ({
+          event_name: 'ret.event',
+          customer: c.id,
+          idempotency_key: `${tag}-${i}`,
+          timestamp: new Date(at.getTime() + i * 600_000).toISOString(),
+          metadata: { v: i, u: `u${i % 6}` },
+        }));
       assert.equal((await ingestUsageEvents(sdb, tenant, [...events(old, 'old'), ...events(recent, 'recent')], now)).ingested, 80);
       const oldHours: [Date, Date] = [new Date(old.getTime() - HOUR), new Date(old.getTime() + 10 * HOUR - 1)];
       const oldPartial: [Date, Date] = [new Date(old.getTime() + 30 * 60_000 + 1), new Date(old.getTime() + 5 * HOUR)];
@@ -212,7 +231,11 @@ describe('usage_events partitioned by month', function () {
       assert.equal(await q(sum, oldHours), before.sum, 'whole hours come from the rollups');
       assert.equal(await q(uniq, oldHours), before.uniq);
       assert.equal(await q(sum, recentPartial), before.recent, 'after the horizon nothing changed');
-      await assert.rejects(q(sum, oldPartial), (e: { code?: string; param?: string }) => e.code === 'validation_failed' && e.param === 'period_start', 'a partial hour before the horizon is refused');
+      await assert.rejects(
+        q(sum, oldPartial),
+        (e: { code?: string; param?: string }) => e.code === 'validation_failed' && e.param === 'period_start',
+        'a partial hour before the horizon is refused',
+      );
       const replay = await ingestUsageEvents(sdb, tenant, events(old, 'old').slice(0, 2), now);
       assert.equal(replay.ingested, 0);
       assert.deepEqual(

@@ -295,7 +295,8 @@ export async function recordUsageEvent(db: TenantDb, tenant: Tenant, body: unkno
     const row = await db.usageEvent.findFirst({ where: { id: ids[0] }, select });
     return { event: row!, created: true };
   }
-  const key = c.event.idempotencyKey === null ? null : await db.usageEventKey.findFirst({ where: { idempotencyKey: c.event.idempotencyKey }, select: { eventId: true, timestamp: true } });
+  const key =
+    c.event.idempotencyKey === null ? null : await db.usageEventKey.findFirst({ where: { idempotencyKey: c.event.idempotencyKey }, select: { eventId: true, timestamp: true } });
   const first = key === null ? null : await db.usageEvent.findFirst({ where: { id: key.eventId, timestamp: key.timestamp }, select });
   if (!first) throw new Error('usage event neither inserted nor found by its idempotency key');
   return { event: first, created: false };
