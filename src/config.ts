@@ -21,6 +21,8 @@ export interface Config {
    */
   trustedProxies: string[];
   idempotencyRetentionHours: number;
+  /** Raw usage events older than this many whole months are dropped by the maintenance schedule; 0 = off (docs/metering.md "Retention"). */
+  usageRawRetentionMonths: number;
   temporalUiPort: number;
   dataDir: string;
   logRequests: boolean;
@@ -143,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowSeconds: int('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 3600),
     trustedProxies: trustedProxies(env),
     idempotencyRetentionHours: int('IDEMPOTENCY_RETENTION_HOURS', 24, 1, 24 * 90),
+    usageRawRetentionMonths: int('USAGE_RAW_RETENTION_MONTHS', 0, 0, 1200),
     temporalUiPort: int('TEMPORAL_UI_PORT', 8233, 1, 65535),
     dataDir: env.BILLING_DATA_DIR || '.data',
     logRequests: env.LOG_REQUESTS !== '0',

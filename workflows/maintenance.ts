@@ -1,6 +1,7 @@
-// Purges expired idempotency records and old rate-limit windows, in bounded batches.
+// Purges expired idempotency records and old rate-limit windows, in bounded batches, and keeps
+// usage_events' monthly partitions ahead (with raw-event retention when configured).
 // Started hourly by the Temporal schedule `maintenance/purge-expired` (src/temporal/schedules.ts).
-import { proxyActivities, log } from '@temporalio/workflow';
+import { proxyActivities, log, patched } from '@temporalio/workflow';
 import type { MaintenanceActivities } from '../activities/maintenance';
 import type { PurgeExpiredInput, PurgeResult } from '../src/contracts/maintenance';
 
@@ -10,6 +11,7 @@ const acts = proxyActivities<MaintenanceActivities>({
 });
 
 const MAX_BATCHES = 1000;
+export const USAGE_PARTITIONS_PATCH = 'usage-event-partitions';
 
 export async function purgeExpiredWorkflow(input: PurgeExpiredInput): Promise<PurgeResult> {
   const total: PurgeResult = { idempotencyKeys: 0, rateLimitWindows: 0 };
@@ -23,6 +25,11 @@ export async function purgeExpiredWorkflow(input: PurgeExpiredInput): Promise<Pu
     total.rateLimitWindows += n;
     if (n < input.batchSize) break;
   }
-  log.info('purged expired records', { ...total });
+  // Issue 32: the monthly partitions of usage_events (and raw-event retention when set). Runs
+  // started before this change replay without it.
+  if (patched(USAGE_PARTITIONS_PATCH)) {
+    total.usagePartitions = await acts.maintainUsageEventPartitions(input.usageRawRetentionMonths ?? 0);
+  }
+  log.info('purged expired records', { idempotencyKeys: total.idempotencyKeys, rateLimitWindows: total.rateLimitWindows, ...total.usagePartitions });
   return total;
 }

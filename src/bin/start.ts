@@ -53,7 +53,11 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
     callTimeoutMs: config.temporalCallTimeoutMs,
   });
-  await ensureSchedules(await temporal.client(), { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
+  await ensureSchedules(await temporal.client(), {
+    taskQueue: config.taskQueue,
+    idempotencyRetentionHours: config.idempotencyRetentionHours,
+    usageRawRetentionMonths: config.usageRawRetentionMonths,
+  });
 
   // One set of gateways per pool (a simulator records on the pool it was given).
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });

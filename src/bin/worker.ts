@@ -31,7 +31,11 @@ async function main(): Promise<void> {
   await untilTemporalAnswers(temporal, readyTimeoutMs(), log);
   const client = await temporal.client();
   await ensureSearchAttributes(client.connection, config.temporalNamespace);
-  await ensureSchedules(client, { taskQueue: config.taskQueue, idempotencyRetentionHours: config.idempotencyRetentionHours });
+  await ensureSchedules(client, {
+    taskQueue: config.taskQueue,
+    idempotencyRetentionHours: config.idempotencyRetentionHours,
+    usageRawRetentionMonths: config.usageRawRetentionMonths,
+  });
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
   const sdkMetrics = installTemporalRuntime(obs.logger);
   if (sdkMetrics) log(`Temporal SDK worker metrics on http://${sdkMetrics}/metrics`);

@@ -8,6 +8,7 @@ export const TENANT_MODELS: ReadonlySet<string> = new Set<string>([
   'Price',
   'Meter',
   'UsageEvent',
+  'UsageEventKey',
   'MeterUsageHourly',
   'MeterUsageValue',
   'Event',

@@ -30,10 +30,26 @@ export function meterEventLockKey(merchant: string, mode: string, name: string):
 
 const NUMERIC_PATTERN_SQL = NUMERIC_TEXT.source;
 
-/** The numeric value of `metadata->>prop` under the NUMERIC_TEXT guard, as SQL. */
+/**
+ * The numeric value of `metadata->prop` under the NUMERIC_TEXT guard, as SQL. A JSON string is
+ * matched against the NUMERIC_TEXT regex and cast; a JSON number is cast from jsonb directly and
+ * kept when its printed form would match the regex, i.e. at most 30 integer digits
+ * (abs < 1e30) and at most 30 decimals (scale ≤ 30) — numeric's output never uses an exponent,
+ * so this is the same set as the regex over `->>`, without running a regex on every number
+ * (issue 32 profile: the regex was the largest per-row cost of the rollup CTE).
+ */
 export function numericValueSql(metadata: string, prop: string): string {
-  return `CASE WHEN ${metadata}->>${prop} ~ '${NUMERIC_PATTERN_SQL}' THEN (${metadata}->>${prop})::numeric END`;
+  const x = `(${metadata}->${prop})`;
+  return `CASE jsonb_typeof(${x}) WHEN 'number' THEN CASE WHEN abs(${x}::numeric) < 1e30 AND scale(${x}::numeric) <= 30 THEN ${x}::numeric END WHEN 'string' THEN CASE WHEN ${metadata}->>${prop} ~ '${NUMERIC_PATTERN_SQL}' THEN (${metadata}->>${prop})::numeric END END`;
 }
+
+/** The UTC hour of a timestamptz expression, as SQL (date_bin: no time-zone lookup per row). */
+export function hourSql(ts: string): string {
+  return `date_bin('1 hour', ${ts}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`;
+}
+
+/** Number of slot rows an hourly rollup may be spread over (see rollupUpsertCtes). */
+export const ROLLUP_SLOTS = 4;
 
 /** The text `unique` counts for `metadata->prop`, or NULL, as SQL. */
 export function uniqueValueSql(metadata: string, prop: string): string {
@@ -70,7 +86,8 @@ export interface RollupQuantityQueryInput {
 }
 
 /**
- * One row per range, in order: `{ i, value, n }` (i is 1-based). One statement whatever the
+ * One row per range, in order: `{ i, value, n, purged_before }` (i is 1-based; purged_before is
+ * the retention horizon when a raw edge of the range lies before it, else null). One statement whatever the
  * number of ranges (the dashboard asks for a day per bar).
  */
 export function buildRollupQuantityQuery(input: RollupQuantityQueryInput): SqlQuery {
@@ -140,7 +157,11 @@ export function buildRollupQuantityQuery(input: RollupQuantityQueryInput): SqlQu
         UNION ALL ${part(edge2)}
         UNION ALL SELECT sum(h.n), sum(h.nv), sum(h.sum), min(h.min), max(h.max) FROM meter_usage_hourly h WHERE ${rollup}) p`;
   }
-  const text = `SELECT r.i::int AS i, q.value, q.n
+  // raw_from: set when retention dropped older raw events (src/domain/usage-events/partitions.ts);
+  // a range whose raw edge starts before it cannot be answered exactly, so the caller refuses it.
+  const text = `SELECT r.i::int AS i, q.value, q.n,
+         (SELECT to_char(x.raw_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM usage_event_retention x WHERE x.id = 1
+           AND ((r.f < r.ws AND r.f < x.raw_from) OR (r.we <= r.t AND r.we < x.raw_from))) AS purged_before
   FROM unnest($6::timestamptz[], $7::timestamptz[], $8::timestamptz[], $9::timestamptz[]) WITH ORDINALITY AS r(f, ws, we, t, i)
   CROSS JOIN LATERAL (${lateral}) q
   ORDER BY r.i`;
@@ -150,28 +171,43 @@ export function buildRollupQuantityQuery(input: RollupQuantityQueryInput): SqlQu
 // Rollup maintenance, shared by ingestion (rows of the statement's INSERT … RETURNING) and the
 // build of a new meter (rows read from usage_events). `source` must yield customer_id,
 // event_name, "timestamp", metadata; `meters` is a FROM item `m` of meters rows.
+// - The numeric value is computed only for sum/min/max/avg meters and the text value only for
+//   `unique` meters (each costs a jsonb lookup per row and meter).
+// - An hourly rollup is spread over ROLLUP_SLOTS slot rows: a statement writes the slot of its
+//   transaction id (txid mod ROLLUP_SLOTS; concurrent batches get consecutive ids, so different
+//   slots), and readers sum the slots. Without slots every concurrent batch of one customer and
+//   hour queued on the same row until the holder's commit (the issue 32 profile saw transaction-id
+//   lock waits on the ingest statement).
+// - Distinct values already committed for that hour are skipped before the insert (a LATERAL
+//   index probe per distinct value, LIMIT 1 so the planner cannot turn it into a scan),
+//   so the `ON CONFLICT DO NOTHING` (which waits on an uncommitted conflicting row) only meets
+//   values two open transactions both add first.
 // Hourly rows are upserted in key order and the distinct values after them (the values CTE
 // reads the hourly CTE), so concurrent statements lock rollup rows in one global order.
 export function rollupUpsertCtes(opts: { source: string; meterJoin: string; merchant: string; mode: string }): string {
   const prop = 'm.aggregate_property';
   return `hit AS (
-    SELECT m.id AS meter_id, s.customer_id, date_trunc('hour', s."timestamp", 'UTC') AS hour,
-           ${numericValueSql('s.metadata', prop)} AS v,
+    SELECT m.id AS meter_id, s.customer_id, ${hourSql('s."timestamp"')} AS hour,
+           CASE WHEN m.aggregate_type IN ('sum', 'min', 'max', 'avg') THEN ${numericValueSql('s.metadata', prop)} END AS v,
            CASE WHEN m.aggregate_type = 'unique' THEN ${uniqueValueSql('s.metadata', prop)} END AS u
       FROM ${opts.source} s JOIN meters m ON ${opts.meterJoin} AND m.event_name = s.event_name AND s.metadata @> m.filter
   ), up AS (
-    INSERT INTO meter_usage_hourly AS r (merchant_id, mode, meter_id, customer_id, hour, n, nv, sum, min, max)
-    SELECT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, count(*), count(v), sum(v), min(v), max(v)
+    INSERT INTO meter_usage_hourly AS r (merchant_id, mode, meter_id, customer_id, hour, slot, n, nv, sum, min, max)
+    SELECT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, (txid_current() % ${ROLLUP_SLOTS})::smallint, count(*), count(v), sum(v), min(v), max(v)
       FROM hit GROUP BY meter_id, customer_id, hour ORDER BY meter_id, customer_id, hour
-    ON CONFLICT (merchant_id, mode, meter_id, customer_id, hour) DO UPDATE
+    ON CONFLICT (merchant_id, mode, meter_id, customer_id, hour, slot) DO UPDATE
       SET n = r.n + excluded.n, nv = r.nv + excluded.nv, sum = coalesce(r.sum + excluded.sum, r.sum, excluded.sum),
           min = least(r.min, excluded.min), max = greatest(r.max, excluded.max)
     RETURNING 1
   ), uq AS (
     INSERT INTO meter_usage_values (merchant_id, mode, meter_id, customer_id, hour, value)
-    SELECT DISTINCT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, u
-      FROM hit WHERE u IS NOT NULL AND (SELECT count(*) FROM up) >= 0
-     ORDER BY 3, 4, 5, 6
+    SELECT ${opts.merchant}, ${opts.mode}, d.meter_id, d.customer_id, d.hour, d.u
+      FROM (SELECT DISTINCT meter_id, customer_id, hour, u FROM hit WHERE u IS NOT NULL) d
+      LEFT JOIN LATERAL (SELECT true AS present FROM meter_usage_values x
+                          WHERE x.merchant_id = ${opts.merchant} AND x.mode = ${opts.mode} AND x.meter_id = d.meter_id
+                            AND x.customer_id = d.customer_id AND x.hour = d.hour AND x.value = d.u LIMIT 1) e ON true
+     WHERE (SELECT count(*) FROM up) >= 0 AND e.present IS NULL
+     ORDER BY d.meter_id, d.customer_id, d.hour, d.u
     ON CONFLICT DO NOTHING
   )`;
 }

@@ -45,8 +45,8 @@ export async function ensureSubscriptionSchedules(client: Client, opts: Schedule
   });
 }
 
-export async function ensureSchedules(client: Client, opts: ScheduleOptions & { idempotencyRetentionHours: number }): Promise<void> {
-  const purge: [PurgeExpiredInput] = [{ idempotencyRetentionHours: opts.idempotencyRetentionHours, batchSize: 5000 }];
+export async function ensureSchedules(client: Client, opts: ScheduleOptions & { idempotencyRetentionHours: number; usageRawRetentionMonths?: number }): Promise<void> {
+  const purge: [PurgeExpiredInput] = [{ idempotencyRetentionHours: opts.idempotencyRetentionHours, batchSize: 5000, usageRawRetentionMonths: opts.usageRawRetentionMonths ?? 0 }];
   await ensureIntervalSchedule(client, { scheduleId: scheduleIds.purgeExpired, every: '1 hour', workflowType: 'purgeExpiredWorkflow', taskQueue: opts.taskQueue, args: purge });
   await ensureWebhookSchedules(client, opts);
   await ensureRefundSchedules(client, opts);

@@ -17,7 +17,34 @@ const HOUR = 3_600_000;
 const BASE = Date.UTC(2026, 2, 1);
 const SPAN_HOURS = 30;
 
-const VALUES: unknown[] = [1, 2, 2.5, '3', '0.1', 0.2, -4, '007', null, 'abc', true, { x: 1 }, 1000, '1e3', '12', 12, '12.0', '-0.5', 123456789.123];
+const VALUES: unknown[] = [
+  1,
+  2,
+  2.5,
+  '3',
+  '0.1',
+  0.2,
+  -4,
+  '007',
+  null,
+  'abc',
+  true,
+  { x: 1 },
+  1000,
+  '1e3',
+  '12',
+  12,
+  '12.0',
+  '-0.5',
+  123456789.123,
+  // JSON numbers on both sides of the NUMERIC_TEXT guard (≤ 30 integer digits, ≤ 30 decimals): the rollups test numbers by abs/scale, the raw query by the regex
+  1e29,
+  -1e29,
+  1e30,
+  1e-30,
+  1e-31,
+  1.5e-30,
+];
 
 /** An offset from BASE: anywhere, or on / next to an hour boundary. */
 const offset = fc.oneof(

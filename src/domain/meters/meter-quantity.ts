@@ -73,8 +73,17 @@ export async function meterQuantities(db: TenantDb, tenant: Tenant, input: Meter
     archivedAt: meter.archivedAt,
     ranges: input.ranges,
   });
-  const rows = await db.$queryRawUnsafe<Array<MeterAggregateRow & { i: number }>>(q.text, ...q.values);
+  const rows = await db.$queryRawUnsafe<Array<MeterAggregateRow & { i: number; purged_before: string | null }>>(q.text, ...q.values);
   if (rows.length !== input.ranges.length) throw new Error(`meter quantities: ${rows.length} rows for ${input.ranges.length} periods`);
+  const purged = rows.find((r) => r.purged_before !== null);
+  if (purged) {
+    // Retention dropped the raw events this period's partial-hour edge needs (docs/metering.md
+    // "Retention"): refuse rather than answer with fewer events.
+    throw errors.validationFailed(
+      `period starts or ends inside an hour before ${purged.purged_before}, when raw usage events were removed by the retention setting; use whole-hour period bounds`,
+      'period_start',
+    );
+  }
   return { meter, quantities: rows.map((row) => quantityFromAggregateRow(definition, row)) };
 }
 

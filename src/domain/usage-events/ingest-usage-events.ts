@@ -6,8 +6,8 @@
 //     the same statement upserts the meters' hourly rollups of the rows it inserted.
 // Both are raw SQL with the tenant filtered explicitly: Prisma's model queries cost several ms
 // of CPU each, which on this path is more than the database work (docs/metering.md).
-// Idempotency keys deduplicate per merchant and mode through the unique index
-// usage_events(merchant_id, mode, idempotency_key) (NULL keys never conflict), so a key is
+// Idempotency keys deduplicate per merchant and mode through the primary key of
+// usage_event_keys(merchant_id, mode, idempotency_key) (events without a key never conflict), so a key is
 // recorded once across batches and concurrent requests. Rows are inserted in idempotency-key
 // order, so two concurrent batches with overlapping keys wait on each other in the same order
 // and cannot deadlock. One bad event never blocks the rest of a batch.
@@ -28,9 +28,9 @@ interface Resolved {
   customerId: string;
 }
 
-/** A customer (kind c: a = id, b = external_id) or a live meter (kind m: a = event_name, b = aggregate_type). */
+/** A customer (kind c: a = id, b = external_id), a live meter (kind m: a = event_name, b = aggregate_type) or the retention horizon (kind h: a = raw_from). */
 interface LookupRow {
-  kind: 'c' | 'm';
+  kind: 'c' | 'm' | 'h';
   a: string;
   b: string | null;
   p: string | null;
@@ -71,7 +71,10 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
      UNION ALL
      SELECT 'm', event_name, aggregate_type::text, aggregate_property, filter, unit_multiplier
        FROM meters
-      WHERE merchant_id = $1 AND mode = $2::"Mode" AND archived_at IS NULL AND aggregate_type <> 'count' AND event_name = ANY($5::text[]) AND (SELECT c FROM lk) >= 0`,
+      WHERE merchant_id = $1 AND mode = $2::"Mode" AND archived_at IS NULL AND aggregate_type <> 'count' AND event_name = ANY($5::text[]) AND (SELECT c FROM lk) >= 0
+     UNION ALL
+     SELECT 'h', to_char(raw_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), NULL, NULL, NULL, NULL
+       FROM usage_event_retention WHERE id = 1`,
     tenant.merchantId,
     tenant.mode,
     [...ids],
@@ -83,7 +86,13 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
   /** Customers on a test clock: the clock's time, their "now" (docs/metering.md). */
   const clockTimeOf = new Map<string, Date>();
   const metersByName = new Map<string, ReturnType<typeof meterDefinition>[]>();
+  /** Raw events before it were dropped by retention (partitions.ts): older events are refused. */
+  let rawFrom: Date | null = null;
   for (const row of found) {
+    if (row.kind === 'h') {
+      rawFrom = new Date(row.a);
+      continue;
+    }
     if (row.kind === 'c') {
       byId.add(row.a);
       if (row.p !== null) clockTimeOf.set(row.a, new Date(row.p));
@@ -130,6 +139,14 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
         continue;
       }
     }
+    if (rawFrom !== null && event.timestamp.getTime() < rawFrom.getTime()) {
+      problems.push({
+        index,
+        param: 'timestamp',
+        message: `timestamp is before ${rawFrom.toISOString()}: raw usage events before it were removed by the retention setting (USAGE_RAW_RETENTION_MONTHS)`,
+      });
+      continue;
+    }
     let meterProblem: Problem | null = null;
     for (const meter of metersByName.get(event.eventName) ?? []) {
       const message = validateEventForMeter(meter, event.metadata);
@@ -163,6 +180,10 @@ function compareKeys(a: Resolved, b: Resolved): number {
 // same rows as plain JSON text (measured, docs/metering.md). PostgreSQL decodes and parses it in
 // C. An id is the batch's `ue_` + time prefix ($6) plus the row's 14 random characters.
 // WITH ORDINALITY + ORDER BY keeps the idempotency-key order for the inserts.
+// usage_events is partitioned by month (its unique indexes must contain "timestamp"), so the
+// idempotency keys live in usage_event_keys: the statement inserts the keys first (ON CONFLICT
+// DO NOTHING, in key order; a key repeated inside the batch keeps its first row) and then
+// exactly the events whose key it inserted, plus the events without a key.
 // The same statement maintains the meters' hourly rollups from exactly the rows it inserted
 // (RETURNING: a duplicate key inserts nothing and rolls up nothing), for the live meters of
 // the events' names as this statement sees them; see rollupUpsertCtes and docs/metering.md.
@@ -170,17 +191,24 @@ function compareKeys(a: Resolved, b: Resolved): number {
 // lock: a meter archived before that lock has archived_at < received_at, one archived after it
 // waited for this transaction (the exactness argument in docs/metering.md).
 const INSERT_CTES = `
-WITH ins AS (
-INSERT INTO usage_events (id, merchant_id, mode, customer_id, event_name, idempotency_key, "timestamp", metadata, received_at)
-SELECT $6 || (e.r->>4), $1, $2::"Mode",
-       ($4::text[])[(e.r->>0)::int], ($5::text[])[(e.r->>1)::int], e.r->>2,
-       to_timestamp((e.r->>3)::bigint / 1000.0), e.r->5, statement_timestamp()
+WITH src AS MATERIALIZED (
+SELECT $6 || (e.r->>4) AS id, ($4::text[])[(e.r->>0)::int] AS customer_id, ($5::text[])[(e.r->>1)::int] AS event_name,
+       e.r->>2 AS idempotency_key, to_timestamp((e.r->>3)::bigint / 1000.0)::timestamptz(3) AS ts, e.r->5 AS metadata, e.ord
 FROM jsonb_array_elements(convert_from(decode($3, 'base64'), 'UTF8')::jsonb) WITH ORDINALITY AS e(r, ord)
-ORDER BY e.ord
+), k AS (
+INSERT INTO usage_event_keys (merchant_id, mode, idempotency_key, event_id, "timestamp")
+SELECT $1, $2::"Mode", idempotency_key, id, ts FROM src WHERE idempotency_key IS NOT NULL ORDER BY ord
 ON CONFLICT (merchant_id, mode, idempotency_key) DO NOTHING
+RETURNING event_id
+), ins AS (
+INSERT INTO usage_events (id, merchant_id, mode, customer_id, event_name, idempotency_key, "timestamp", metadata, received_at)
+SELECT id, $1, $2::"Mode", customer_id, event_name, idempotency_key, ts, metadata, statement_timestamp()
+FROM src WHERE idempotency_key IS NULL OR id IN (SELECT event_id FROM k)
+ORDER BY ord
 RETURNING id, customer_id, event_name, "timestamp", metadata
 ), ${rollupUpsertCtes({ source: 'ins', meterJoin: 'm.merchant_id = $1 AND m.mode = $2::"Mode" AND m.archived_at IS NULL', merchant: '$1', mode: '$2::"Mode"' })}`;
-const INSERT_SQL = `${INSERT_CTES}
+/** The ingest statement ($1 merchant, $2 mode, $3 base64 rows, $4 customers, $5 names, $6 id prefix); exported for bench/ingest-profile. */
+export const INSERT_SQL = `${INSERT_CTES}
 SELECT count(*)::int AS n FROM ins`;
 const INSERT_RETURNING_SQL = `${INSERT_CTES}
 SELECT id FROM ins`;
@@ -267,7 +295,9 @@ export async function recordUsageEvent(db: TenantDb, tenant: Tenant, body: unkno
     const row = await db.usageEvent.findFirst({ where: { id: ids[0] }, select });
     return { event: row!, created: true };
   }
-  const first = await db.usageEvent.findFirst({ where: { idempotencyKey: c.event.idempotencyKey }, select });
+  const key =
+    c.event.idempotencyKey === null ? null : await db.usageEventKey.findFirst({ where: { idempotencyKey: c.event.idempotencyKey }, select: { eventId: true, timestamp: true } });
+  const first = key === null ? null : await db.usageEvent.findFirst({ where: { id: key.eventId, timestamp: key.timestamp }, select });
   if (!first) throw new Error('usage event neither inserted nor found by its idempotency key');
   return { event: first, created: false };
 }
