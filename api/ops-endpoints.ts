@@ -10,6 +10,40 @@ import type { Metrics } from '../src/observability/metrics';
 import type { TemporalProvider } from '../src/temporal/client';
 import { errorBody, errors } from '../src/errors';
 import type { Middleware } from './context';
+import { area, route } from './route';
+
+/** The contracts of the endpoints this middleware serves in front of the router. */
+export const opsRoutes = area('ops', [
+  route({
+    method: 'get',
+    path: '/livez',
+    tag: 'Health',
+    summary: 'Liveness: the process serves HTTP (docs/operations.md)',
+    auth: 'none',
+    response: 'Liveness',
+    outsideRouter: true,
+  }),
+  route({
+    method: 'get',
+    path: '/readyz',
+    tag: 'Health',
+    summary: 'Readiness: PostgreSQL and Temporal both answer (docs/operations.md)',
+    auth: 'none',
+    response: 'Readiness',
+    also: [{ status: 503, description: 'Not ready: a check failed', schema: 'Readiness' }],
+    outsideRouter: true,
+  }),
+  route({
+    method: 'get',
+    path: '/metrics',
+    tag: 'Health',
+    summary: 'Prometheus metrics (a bearer METRICS_TOKEN when one is set; docs/operations.md)',
+    auth: 'none',
+    kind: 'text',
+    errors: ['unauthorized'],
+    outsideRouter: true,
+  }),
+]);
 
 function bearerMatches(header: string, token: string): boolean {
   const m = /^Bearer\s+(.+)$/i.exec(header);

@@ -73,3 +73,6 @@ export function doc(d: RouteDoc): RouteDoc {
 export function openApiPath(routerPath: string): string {
   return routerPath.replace(/:(\w+)/g, '{$1}');
 }
+
+/** The description of the test-helper routes. */
+export const TEST_MODE_ONLY = 'Test mode only (a live key gets 403 test_mode_only).';

@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of the API, built from the route descriptors (api/openapi/operations.ts),
+// The OpenAPI 3.1 document of the API, built from the route declarations (api/route.ts, api/areas.ts),
 // the yup schemas the routes validate with (converted by @sodaru/yup-to-json-schema), the public
 // objects' schemas (src/objects/schemas.ts) and the error catalog (src/errors.ts). Served at
 // GET /v1/openapi.json and committed as docs/openapi.json (`npm run openapi`); docs/openapi.md.
@@ -10,7 +10,8 @@ import { PAGE_DEFAULT, PAGE_MAX, type yup } from '../validate';
 import { DASHBOARD_SESSION_COOKIE } from '../middleware/auth';
 import { PORTAL_COOKIE } from '../portal/router';
 import { openApiPath, type BodyKind, type RouteAuth, type RouteDoc } from './describe';
-import { API_SCHEMAS, ROUTE_DOCS, TAGS } from './operations';
+import { API_SCHEMAS, TAGS } from './components';
+import { declarationsOf, type Area } from '../route';
 
 export type OpenApiDocument = {
   openapi: string;
@@ -221,10 +222,10 @@ function operation(d: RouteDoc, statusOf: Map<string, number>): OperationObject 
   return op;
 }
 
-function build(): OpenApiDocument {
+function build(areas: readonly Area[]): OpenApiDocument {
   const statusOf = new Map(errorCatalog().map((e) => [e.code, e.status]));
   const paths: OpenApiDocument['paths'] = {};
-  for (const d of ROUTE_DOCS) {
+  for (const d of declarationsOf(areas)) {
     const p = openApiPath(d.path);
     paths[p] ??= {};
     if (paths[p]![d.method]) throw new Error(`two descriptors for ${d.method.toUpperCase()} ${d.path}`);
@@ -299,14 +300,10 @@ function build(): OpenApiDocument {
   };
 }
 
-let cached: OpenApiDocument | undefined;
-/** The document (built once per process). */
-export function openApiDocument(): OpenApiDocument {
-  cached ??= build();
-  return cached;
-}
-
-/** The document as committed in docs/openapi.json: two-space JSON and a final newline. */
-export function openApiJson(): string {
-  return `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+const built = new WeakMap<readonly Area[], OpenApiDocument>();
+/** The document of these areas' routes (built once per list). */
+export function buildOpenApiDocument(areas: readonly Area[]): OpenApiDocument {
+  let doc = built.get(areas);
+  if (!doc) built.set(areas, (doc = build(areas)));
+  return doc;
 }

@@ -10,9 +10,10 @@ import { testEnv, type TestEnv } from '../support/env';
 import { call, newMerchant } from '../support/api';
 import { assertMatchesContract } from '../support/openapi-contract';
 import { createApp } from '../../api/app';
-import { ROUTE_DOCS } from '../../api/openapi/operations';
+import { AREAS } from '../../api/areas';
+import { declarationsOf } from '../../api/route';
 import { openApiPath } from '../../api/openapi/describe';
-import { openApiDocument } from '../../api/openapi/document';
+import { openApiDocument } from '../../api/openapi/app-document';
 import { CLIENT_TYPES_FILE, DOCUMENT_FILE, clientTypes } from '../../api/openapi/generate';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../support/chromium';
@@ -34,15 +35,19 @@ describe('OpenAPI document', () => {
       const documented = new Set<string>();
       for (const [path, item] of Object.entries(openApiDocument().paths)) for (const method of Object.keys(item)) documented.add(`${method.toUpperCase()} ${path}`);
       assert.ok(registered.size > 100, `only ${registered.size} routes in the router`);
-      assert.deepEqual([...registered].filter((r) => !documented.has(r)).sort(), [], 'routes without a descriptor in api/openapi/operations.ts');
-      const outside = new Set(ROUTE_DOCS.filter((d) => d.outsideRouter).map((d) => `${d.method.toUpperCase()} ${openApiPath(d.path)}`));
+      assert.deepEqual([...registered].filter((r) => !documented.has(r)).sort(), [], 'routes registered without a declaration (api/route.ts)');
+      const outside = new Set(
+        declarationsOf(AREAS)
+          .filter((d) => d.outsideRouter)
+          .map((d) => `${d.method.toUpperCase()} ${openApiPath(d.path)}`),
+      );
       assert.deepEqual([...documented].filter((r) => !registered.has(r) && !outside.has(r)).sort(), [], 'documented operations that no route serves');
       assert.deepEqual(
         [...outside].filter((r) => registered.has(r)),
         [],
         'outsideRouter is only for what the router does not serve',
       );
-      assert.equal(ROUTE_DOCS.length, documented.size);
+      assert.equal(declarationsOf(AREAS).length, documented.size);
     } finally {
       await app.shutdown();
     }
