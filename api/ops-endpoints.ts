@@ -5,7 +5,7 @@
 // METRICS_TOKEN is set). GET /healthz stays as it was (api/routes/health.ts). docs/operations.md.
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../src/db/client';
-import { readiness, type InFlightReading } from '../src/runtime/readiness';
+import { readiness, type InFlightReading } from '../src/observability/readiness';
 import type { Metrics } from '../src/observability/metrics';
 import type { TemporalProvider } from '../src/temporal/client';
 import { errorBody, errors } from '../src/errors';

@@ -51,7 +51,7 @@ export const API_SCHEMAS: Record<string, JsonSchema> = {
   }),
   /** api/ops-endpoints.ts GET /livez */
   Liveness: object({ status: stringEnum<'ok'>({ ok: true }), uptime_seconds: int }),
-  /** api/ops-endpoints.ts GET /readyz (src/runtime/readiness.ts: one entry per check) */
+  /** api/ops-endpoints.ts GET /readyz (src/observability/readiness.ts: one entry per check) */
   Readiness: object({
     status: stringEnum<'ready' | 'not_ready'>({ ready: true, not_ready: true }),
     checks: { type: 'object', additionalProperties: { type: 'object', properties: { ok: bool }, required: ['ok'] } },

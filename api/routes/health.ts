@@ -1,7 +1,7 @@
 import { route, area } from '../route';
 import { recentWorkflowRecoveries } from '../../src/domain/subscriptions/revive-subscription-workflows';
 import { probeDatabase } from '../../src/db/client';
-import { saturation } from '../../src/runtime/readiness';
+import { saturation } from '../../src/observability/readiness';
 
 /**
  * GET /healthz: no auth; 200 when PostgreSQL and Temporal both answer, 503 otherwise. PostgreSQL is
