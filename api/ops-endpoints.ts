@@ -17,6 +17,7 @@ export const opsRoutes = area('ops', [
   route({
     method: 'get',
     path: '/livez',
+    operationId: 'retrieveLiveness',
     tag: 'Health',
     summary: 'Liveness: the process serves HTTP (docs/operations.md)',
     auth: 'none',
@@ -26,6 +27,7 @@ export const opsRoutes = area('ops', [
   route({
     method: 'get',
     path: '/readyz',
+    operationId: 'retrieveReadiness',
     tag: 'Health',
     summary: 'Readiness: PostgreSQL and Temporal both answer (docs/operations.md)',
     auth: 'none',
@@ -36,6 +38,7 @@ export const opsRoutes = area('ops', [
   route({
     method: 'get',
     path: '/metrics',
+    operationId: 'retrieveMetrics',
     tag: 'Health',
     summary: 'Prometheus metrics (a bearer METRICS_TOKEN when one is set; docs/operations.md)',
     auth: 'none',

@@ -140,6 +140,7 @@ export const checkoutRoutes = area('checkout', [
   route({
     method: 'get',
     path: '/checkout/embed.js',
+    operationId: 'retrieveCheckoutEmbedScript',
     tag: 'Checkout page',
     summary: 'The script a merchant page includes to embed checkout',
     auth: 'none',
@@ -152,6 +153,7 @@ export const checkoutRoutes = area('checkout', [
   route({
     method: 'get',
     path: '/checkout/assets/checkout.js',
+    operationId: 'retrieveCheckoutScript',
     tag: 'Checkout page',
     summary: "The checkout page's script",
     auth: 'none',
@@ -164,6 +166,7 @@ export const checkoutRoutes = area('checkout', [
   route({
     method: 'get',
     path: '/checkout/assets/checkout.css',
+    operationId: 'retrieveCheckoutStyles',
     tag: 'Checkout page',
     summary: "The checkout page's styles",
     auth: 'none',
@@ -176,6 +179,7 @@ export const checkoutRoutes = area('checkout', [
   route({
     method: 'get',
     path: '/checkout/embedded',
+    operationId: 'retrieveEmbeddedCheckoutPage',
     tag: 'Checkout page',
     summary: 'The embedded checkout page (in an iframe)',
     auth: 'checkout',
@@ -211,6 +215,7 @@ export const checkoutRoutes = area('checkout', [
   route({
     method: 'get',
     path: '/checkout/:id',
+    operationId: 'retrieveHostedCheckoutPage',
     tag: 'Checkout page',
     summary: 'The hosted checkout page of a session',
     auth: 'checkout',
@@ -253,6 +258,7 @@ export const checkoutRoutes = area('checkout', [
   route({
     method: 'post',
     path: '/checkout/api/sessions/:id/confirm',
+    operationId: 'confirmHostedCheckout',
     tag: 'Checkout page',
     summary: 'Pay a hosted session (called by the page)',
     auth: 'checkout',
@@ -271,6 +277,7 @@ export const checkoutRoutes = area('checkout', [
   route({
     method: 'post',
     path: '/checkout/api/embedded/session',
+    operationId: 'retrieveEmbeddedCheckoutSession',
     tag: 'Checkout page',
     summary: 'The embedded session of a client secret (called by the page)',
     auth: 'checkout',
@@ -305,6 +312,7 @@ export const checkoutRoutes = area('checkout', [
   route({
     method: 'post',
     path: '/checkout/api/embedded/confirm',
+    operationId: 'confirmEmbeddedCheckout',
     tag: 'Checkout page',
     summary: 'Pay an embedded session (called by the page)',
     auth: 'checkout',

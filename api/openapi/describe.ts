@@ -38,6 +38,8 @@ export interface RouteDoc {
   method: HttpMethod;
   /** The path as the router registers it (`/v1/customers/:id`). */
   path: string;
+  /** The operation's id in the document: verb then noun (`createCustomer`, `listInvoices`, `cancelSubscription`; test/unit/operation-ids.test.ts). */
+  operationId: string;
   tag: string;
   summary: string;
   description?: string;

@@ -142,16 +142,6 @@ function tidy(s: JsonSchema): JsonSchema {
   return out;
 }
 
-function operationId(method: string, path: string): string {
-  const words = path
-    .split('/')
-    .filter((s) => s !== '' && s !== 'v1')
-    .map((s) => (s.startsWith(':') ? `by_${s.slice(1)}` : s))
-    .flatMap((s) => s.split(/[^A-Za-z0-9]+/))
-    .filter(Boolean);
-  return [method, ...words].map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
-}
-
 function content(kind: BodyKind, schema: string | JsonSchema | undefined): ResponseObject['content'] | undefined {
   if (kind === 'none') return undefined;
   if (kind !== 'json') return { [MEDIA[kind]]: { schema: { type: 'string', ...(kind === 'pdf' ? { contentMediaType: 'application/pdf' } : {}) } } };
@@ -208,7 +198,7 @@ function operation(d: RouteDoc, statusOf: Map<string, number>): OperationObject 
   responses.default = { $ref: '#/components/responses/Error' } as unknown as ResponseObject;
 
   const op: OperationObject = {
-    operationId: operationId(d.method, d.path),
+    operationId: d.operationId,
     summary: d.summary,
     ...(d.description ? { description: d.description } : {}),
     tags: [d.tag],

@@ -46,6 +46,7 @@ export const openApiRoutes = area('openapi', [
   route({
     method: 'get',
     path: OPENAPI_PATH,
+    operationId: 'retrieveOpenApiDocument',
     tag: 'API reference',
     summary: 'This OpenAPI document',
     auth: 'none',
@@ -60,6 +61,7 @@ export const openApiRoutes = area('openapi', [
   route({
     method: 'get',
     path: REFERENCE_PATH,
+    operationId: 'retrieveApiReferencePage',
     tag: 'API reference',
     summary: 'The API reference page',
     auth: 'none',
@@ -74,6 +76,7 @@ export const openApiRoutes = area('openapi', [
   route({
     method: 'get',
     path: `${REFERENCE_PATH}/assets/:file`,
+    operationId: 'retrieveApiReferenceAsset',
     tag: 'API reference',
     summary: "The reference page's scripts and styles",
     auth: 'none',

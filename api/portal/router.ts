@@ -181,6 +181,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'get',
     path: '/portal/assets/portal.js',
+    operationId: 'retrievePortalScript',
     tag: 'Customer portal page',
     summary: "The portal page's script",
     auth: 'none',
@@ -193,6 +194,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'get',
     path: '/portal/assets/portal.css',
+    operationId: 'retrievePortalStyles',
     tag: 'Customer portal page',
     summary: "The portal page's styles",
     auth: 'none',
@@ -206,6 +208,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'get',
     path: `${PORTAL_OPEN_PREFIX}:token`,
+    operationId: 'openPortalLink',
     tag: 'Customer portal page',
     summary: 'Open a portal link: starts a portal session (cookie) and a page that goes on to /portal',
     auth: 'none',
@@ -235,6 +238,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'get',
     path: '/portal',
+    operationId: 'retrievePortalPage',
     tag: 'Customer portal page',
     summary: 'The portal page',
     auth: 'portal',
@@ -265,6 +269,7 @@ export const portalRoutes = area('portal', [
       route({
         method: 'get',
         path: `/portal/invoices/:id${suffix}`,
+        operationId: `retrievePortalInvoice${what === 'PDF' ? 'Pdf' : 'Html'}`,
         tag: 'Customer portal page',
         summary: `One of the customer's invoices as ${what}`,
         auth: 'portal',
@@ -284,6 +289,7 @@ export const portalRoutes = area('portal', [
       route({
         method: 'get',
         path: `/portal/credit_notes/:id${suffix}`,
+        operationId: `retrievePortalCreditNote${what === 'PDF' ? 'Pdf' : 'Html'}`,
         tag: 'Customer portal page',
         summary: `One of the customer's credit notes as ${what}`,
         auth: 'portal',
@@ -306,6 +312,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'post',
     path: '/portal/api/subscriptions/:id/cancel',
+    operationId: 'cancelPortalSubscription',
     tag: 'Customer portal page',
     summary: 'Cancel a subscription at period end',
     auth: 'portal',
@@ -325,6 +332,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'post',
     path: '/portal/api/subscriptions/:id/uncancel',
+    operationId: 'uncancelPortalSubscription',
     tag: 'Customer portal page',
     summary: 'Undo a pending cancellation',
     auth: 'portal',
@@ -344,6 +352,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'post',
     path: '/portal/api/payment_methods',
+    operationId: 'createPortalPaymentMethod',
     tag: 'Customer portal page',
     summary: 'Add a card',
     auth: 'portal',
@@ -376,6 +385,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'post',
     path: '/portal/api/payment_methods/:id/default',
+    operationId: 'setDefaultPortalPaymentMethod',
     tag: 'Customer portal page',
     summary: 'Make a card the default',
     auth: 'portal',
@@ -394,6 +404,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'post',
     path: '/portal/api/payment_methods/:id/remove',
+    operationId: 'removePortalPaymentMethod',
     tag: 'Customer portal page',
     summary: 'Remove a card',
     auth: 'portal',
@@ -411,6 +422,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'post',
     path: '/portal/api/billing_details',
+    operationId: 'updatePortalBillingDetails',
     tag: 'Customer portal page',
     summary: 'Update billing details',
     auth: 'portal',
@@ -433,6 +445,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'post',
     path: '/portal/api/invoices/:id/pay',
+    operationId: 'payPortalInvoice',
     tag: 'Customer portal page',
     summary: 'Pay an open invoice',
     auth: 'portal',
@@ -452,6 +465,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'post',
     path: '/portal/api/sign_out',
+    operationId: 'signOutPortal',
     tag: 'Customer portal page',
     summary: 'End the portal session',
     auth: 'portal',
@@ -469,6 +483,7 @@ export const portalRoutes = area('portal', [
   route({
     method: 'get',
     path: '/portal/signed_out',
+    operationId: 'retrievePortalSignedOutPage',
     tag: 'Customer portal page',
     summary: 'The page after signing out',
     auth: 'none',

@@ -74,6 +74,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
       object: 'redirect_domains',
       field: 'domains',
       schema: 'RedirectDomains',
+      ids: { list: 'listRedirectDomains', replace: 'replaceRedirectDomains' },
       what: 'Allowed redirect domains (dashboard)',
       replace: 'Replace the allowed redirect domains (dashboard)',
       read: (m: Merchant) => m.redirectDomains,
@@ -84,6 +85,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
       object: 'allowed_origins',
       field: 'origins',
       schema: 'AllowedOrigins',
+      ids: { list: 'listAllowedOrigins', replace: 'replaceAllowedOrigins' },
       what: 'Allowed embedded-checkout origins (dashboard)',
       replace: 'Replace the allowed embedded-checkout origins (dashboard)',
       read: (m: Merchant) => m.allowedOrigins,
@@ -93,6 +95,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
     route({
       method: 'get',
       path: list.path,
+      operationId: list.ids.list,
       tag: 'Merchant',
       summary: list.what,
       auth: 'dashboard',
@@ -108,6 +111,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
     route({
       method: 'put',
       path: list.path,
+      operationId: list.ids.replace,
       tag: 'Merchant',
       summary: list.replace,
       auth: 'dashboard',
@@ -129,6 +133,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
   route({
     method: 'get',
     path: '/v1/bank_invoice_settings',
+    operationId: 'retrieveBankInvoiceSettings',
     tag: 'Merchant',
     summary: 'Bank-invoice settings (dashboard)',
     auth: 'dashboard',
@@ -149,6 +154,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
   route({
     method: 'put',
     path: '/v1/bank_invoice_settings',
+    operationId: 'updateBankInvoiceSettings',
     tag: 'Merchant',
     summary: 'Change bank-invoice settings (dashboard; service-wide in this version: always 409)',
     auth: 'dashboard',
@@ -164,6 +170,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
   route({
     method: 'post',
     path: '/v1/merchants/current/go_live',
+    operationId: 'enableLiveMode',
     tag: 'Merchant',
     summary: 'Enable live mode (dashboard)',
     auth: 'dashboard',
@@ -182,6 +189,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
   route({
     method: 'patch',
     path: '/v1/merchants/current',
+    operationId: 'updateCurrentMerchant',
     tag: 'Merchant',
     summary: "Update the merchant's profile (dashboard)",
     auth: 'dashboard',

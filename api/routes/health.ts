@@ -12,6 +12,7 @@ export const healthRoutes = area('health', [
   route({
     method: 'get',
     path: '/healthz',
+    operationId: 'retrieveHealth',
     tag: 'Health',
     summary: 'Health of PostgreSQL and Temporal',
     auth: 'none',

@@ -8,7 +8,7 @@ export interface paths {
             cookie?: never;
         };
         /** The hosted checkout page of a session */
-        get: operations["getCheckoutById"];
+        get: operations["retrieveHostedCheckoutPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -27,7 +27,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pay an embedded session (called by the page) */
-        post: operations["postCheckoutApiEmbeddedConfirm"];
+        post: operations["confirmEmbeddedCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -44,7 +44,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The embedded session of a client secret (called by the page) */
-        post: operations["postCheckoutApiEmbeddedSession"];
+        post: operations["retrieveEmbeddedCheckoutSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -61,7 +61,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pay a hosted session (called by the page) */
-        post: operations["postCheckoutApiSessionsByIdConfirm"];
+        post: operations["confirmHostedCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -76,7 +76,7 @@ export interface paths {
             cookie?: never;
         };
         /** The checkout page's styles */
-        get: operations["getCheckoutAssetsCheckoutCss"];
+        get: operations["retrieveCheckoutStyles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -93,7 +93,7 @@ export interface paths {
             cookie?: never;
         };
         /** The checkout page's script */
-        get: operations["getCheckoutAssetsCheckoutJs"];
+        get: operations["retrieveCheckoutScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -110,7 +110,7 @@ export interface paths {
             cookie?: never;
         };
         /** The script a merchant page includes to embed checkout */
-        get: operations["getCheckoutEmbedJs"];
+        get: operations["retrieveCheckoutEmbedScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -127,7 +127,7 @@ export interface paths {
             cookie?: never;
         };
         /** The embedded checkout page (in an iframe) */
-        get: operations["getCheckoutEmbedded"];
+        get: operations["retrieveEmbeddedCheckoutPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -144,7 +144,7 @@ export interface paths {
             cookie?: never;
         };
         /** The API reference page */
-        get: operations["getDocsApi"];
+        get: operations["retrieveApiReferencePage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -161,7 +161,7 @@ export interface paths {
             cookie?: never;
         };
         /** The reference page's scripts and styles */
-        get: operations["getDocsApiAssetsByFile"];
+        get: operations["retrieveApiReferenceAsset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -178,7 +178,7 @@ export interface paths {
             cookie?: never;
         };
         /** Health of PostgreSQL and Temporal */
-        get: operations["getHealthz"];
+        get: operations["retrieveHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -195,7 +195,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process serves HTTP (docs/operations.md) */
-        get: operations["getLivez"];
+        get: operations["retrieveLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -212,7 +212,7 @@ export interface paths {
             cookie?: never;
         };
         /** Prometheus metrics (a bearer METRICS_TOKEN when one is set; docs/operations.md) */
-        get: operations["getMetrics"];
+        get: operations["retrieveMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -229,7 +229,7 @@ export interface paths {
             cookie?: never;
         };
         /** The portal page */
-        get: operations["getPortal"];
+        get: operations["retrievePortalPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -248,7 +248,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Update billing details */
-        post: operations["postPortalApiBillingDetails"];
+        post: operations["updatePortalBillingDetails"];
         delete?: never;
         options?: never;
         head?: never;
@@ -265,7 +265,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pay an open invoice */
-        post: operations["postPortalApiInvoicesByIdPay"];
+        post: operations["payPortalInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -282,7 +282,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add a card */
-        post: operations["postPortalApiPaymentMethods"];
+        post: operations["createPortalPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -299,7 +299,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Make a card the default */
-        post: operations["postPortalApiPaymentMethodsByIdDefault"];
+        post: operations["setDefaultPortalPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -316,7 +316,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Remove a card */
-        post: operations["postPortalApiPaymentMethodsByIdRemove"];
+        post: operations["removePortalPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -333,7 +333,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** End the portal session */
-        post: operations["postPortalApiSignOut"];
+        post: operations["signOutPortal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -350,7 +350,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a subscription at period end */
-        post: operations["postPortalApiSubscriptionsByIdCancel"];
+        post: operations["cancelPortalSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -367,7 +367,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Undo a pending cancellation */
-        post: operations["postPortalApiSubscriptionsByIdUncancel"];
+        post: operations["uncancelPortalSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -382,7 +382,7 @@ export interface paths {
             cookie?: never;
         };
         /** The portal page's styles */
-        get: operations["getPortalAssetsPortalCss"];
+        get: operations["retrievePortalStyles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -399,7 +399,7 @@ export interface paths {
             cookie?: never;
         };
         /** The portal page's script */
-        get: operations["getPortalAssetsPortalJs"];
+        get: operations["retrievePortalScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -416,7 +416,7 @@ export interface paths {
             cookie?: never;
         };
         /** One of the customer's credit notes as HTML */
-        get: operations["getPortalCreditNotesById"];
+        get: operations["retrievePortalCreditNoteHtml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -433,7 +433,7 @@ export interface paths {
             cookie?: never;
         };
         /** One of the customer's credit notes as PDF */
-        get: operations["getPortalCreditNotesByIdPdf"];
+        get: operations["retrievePortalCreditNotePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -450,7 +450,7 @@ export interface paths {
             cookie?: never;
         };
         /** One of the customer's invoices as HTML */
-        get: operations["getPortalInvoicesById"];
+        get: operations["retrievePortalInvoiceHtml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -467,7 +467,7 @@ export interface paths {
             cookie?: never;
         };
         /** One of the customer's invoices as PDF */
-        get: operations["getPortalInvoicesByIdPdf"];
+        get: operations["retrievePortalInvoicePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -484,7 +484,7 @@ export interface paths {
             cookie?: never;
         };
         /** Open a portal link: starts a portal session (cookie) and a page that goes on to /portal */
-        get: operations["getPortalOpenByToken"];
+        get: operations["openPortalLink"];
         put?: never;
         post?: never;
         delete?: never;
@@ -501,7 +501,7 @@ export interface paths {
             cookie?: never;
         };
         /** The page after signing out */
-        get: operations["getPortalSignedOut"];
+        get: operations["retrievePortalSignedOutPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -518,7 +518,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: PostgreSQL and Temporal both answer (docs/operations.md) */
-        get: operations["getReadyz"];
+        get: operations["retrieveReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -535,11 +535,11 @@ export interface paths {
             cookie?: never;
         };
         /** The current accounting link */
-        get: operations["getAccountingLink"];
+        get: operations["retrieveAccountingLink"];
         put?: never;
         post?: never;
         /** Disconnect the accounting link */
-        delete: operations["deleteAccountingLink"];
+        delete: operations["disconnectAccountingLink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -556,7 +556,7 @@ export interface paths {
          * The provider's OAuth redirect back (a browser; `state` names the merchant)
          * @description Answers an HTML page when the browser accepts text/html, the accounting link otherwise.
          */
-        get: operations["getAccountingLinkCallbackByProvider"];
+        get: operations["completeAccountingLinkOAuth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -573,7 +573,7 @@ export interface paths {
             cookie?: never;
         };
         /** The provider's chart of accounts */
-        get: operations["getAccountingLinkChartOfAccounts"];
+        get: operations["listAccountingLedgerAccounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -592,7 +592,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Finish connecting with form credentials */
-        post: operations["postAccountingLinkComplete"];
+        post: operations["completeAccountingLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -609,7 +609,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start connecting an accounting provider */
-        post: operations["postAccountingLinkConnect"];
+        post: operations["connectAccountingLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -624,7 +624,7 @@ export interface paths {
             cookie?: never;
         };
         /** Accounting providers of this mode */
-        get: operations["getAccountingLinkProviders"];
+        get: operations["listAccountingProviders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -643,7 +643,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Update the mapping to the provider */
-        post: operations["postAccountingLinkSettings"];
+        post: operations["updateAccountingSettings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -658,7 +658,7 @@ export interface paths {
             cookie?: never;
         };
         /** List sync records */
-        get: operations["getAccountingLinkSyncRecords"];
+        get: operations["listAccountingSyncRecords"];
         put?: never;
         post?: never;
         delete?: never;
@@ -677,7 +677,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sync a record again */
-        post: operations["postAccountingLinkSyncRecordsByIdResync"];
+        post: operations["resyncAccountingSyncRecord"];
         delete?: never;
         options?: never;
         head?: never;
@@ -692,7 +692,7 @@ export interface paths {
             cookie?: never;
         };
         /** The provider's VAT codes */
-        get: operations["getAccountingLinkVatCodes"];
+        get: operations["listAccountingVatCodes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -709,9 +709,9 @@ export interface paths {
             cookie?: never;
         };
         /** Allowed embedded-checkout origins (dashboard) */
-        get: operations["getAllowedOrigins"];
+        get: operations["listAllowedOrigins"];
         /** Replace the allowed embedded-checkout origins (dashboard) */
-        put: operations["putAllowedOrigins"];
+        put: operations["replaceAllowedOrigins"];
         post?: never;
         delete?: never;
         options?: never;
@@ -727,10 +727,10 @@ export interface paths {
             cookie?: never;
         };
         /** List API keys */
-        get: operations["getApiKeys"];
+        get: operations["listApiKeys"];
         put?: never;
         /** Create an API key (the full key is shown once) */
-        post: operations["postApiKeys"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -748,7 +748,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Revoke an API key */
-        delete: operations["deleteApiKeysById"];
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -764,7 +764,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Roll an API key (the new key is shown once) */
-        post: operations["postApiKeysByIdRotate"];
+        post: operations["rotateApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -779,9 +779,9 @@ export interface paths {
             cookie?: never;
         };
         /** Bank-invoice settings (dashboard) */
-        get: operations["getBankInvoiceSettings"];
+        get: operations["retrieveBankInvoiceSettings"];
         /** Change bank-invoice settings (dashboard; service-wide in this version: always 409) */
-        put: operations["putBankInvoiceSettings"];
+        put: operations["updateBankInvoiceSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -797,7 +797,7 @@ export interface paths {
             cookie?: never;
         };
         /** List credit notes */
-        get: operations["getCreditNotes"];
+        get: operations["listCreditNotes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -814,7 +814,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a credit note */
-        get: operations["getCreditNotesById"];
+        get: operations["retrieveCreditNote"];
         put?: never;
         post?: never;
         delete?: never;
@@ -831,7 +831,7 @@ export interface paths {
             cookie?: never;
         };
         /** The credit note as a self-contained HTML page */
-        get: operations["getCreditNotesByIdHtml"];
+        get: operations["retrieveCreditNoteHtml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -848,7 +848,7 @@ export interface paths {
             cookie?: never;
         };
         /** The credit note as a PDF document */
-        get: operations["getCreditNotesByIdPdf"];
+        get: operations["retrieveCreditNotePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -865,10 +865,10 @@ export interface paths {
             cookie?: never;
         };
         /** List customer portal links */
-        get: operations["getCustomerPortals"];
+        get: operations["listCustomerPortals"];
         put?: never;
         /** Create a customer portal link (its url is shown once) */
-        post: operations["postCustomerPortals"];
+        post: operations["createCustomerPortal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -883,11 +883,11 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a customer portal link */
-        get: operations["getCustomerPortalsById"];
+        get: operations["retrieveCustomerPortal"];
         put?: never;
         post?: never;
         /** Revoke a customer portal link */
-        delete: operations["deleteCustomerPortalsById"];
+        delete: operations["revokeCustomerPortal"];
         options?: never;
         head?: never;
         patch?: never;
@@ -901,10 +901,10 @@ export interface paths {
             cookie?: never;
         };
         /** List customers */
-        get: operations["getCustomers"];
+        get: operations["listCustomers"];
         put?: never;
         /** Create a customer */
-        post: operations["postCustomers"];
+        post: operations["createCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -919,14 +919,14 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a customer */
-        get: operations["getCustomersById"];
+        get: operations["retrieveCustomer"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a customer */
-        patch: operations["patchCustomersById"];
+        patch: operations["updateCustomer"];
         trace?: never;
     };
     "/v1/events": {
@@ -937,10 +937,10 @@ export interface paths {
             cookie?: never;
         };
         /** List usage events */
-        get: operations["getEvents"];
+        get: operations["listUsageEvents"];
         put?: never;
         /** Record a usage event (200 when the idempotency key was seen before) */
-        post: operations["postEvents"];
+        post: operations["createUsageEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -957,7 +957,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Record a batch of usage events */
-        post: operations["postEventsBatch"];
+        post: operations["createUsageEventBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -975,7 +975,7 @@ export interface paths {
          * The credit notes of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsCreditNotesCsv"];
+        get: operations["exportCreditNotes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -992,7 +992,7 @@ export interface paths {
             cookie?: never;
         };
         /** The PDFs of the invoices issued in a period, as one ZIP archive */
-        get: operations["getExportsInvoiceDocumentsZip"];
+        get: operations["exportInvoiceDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1012,7 +1012,7 @@ export interface paths {
          * The invoices of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsInvoicesCsv"];
+        get: operations["exportInvoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1032,7 +1032,7 @@ export interface paths {
          * The ledger entries of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsLedgerEntriesCsv"];
+        get: operations["exportLedgerEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1052,7 +1052,7 @@ export interface paths {
          * The payments of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsPaymentsCsv"];
+        get: operations["exportPayments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1072,7 +1072,7 @@ export interface paths {
          * The refunds of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsRefundsCsv"];
+        get: operations["exportRefunds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1092,7 +1092,7 @@ export interface paths {
          * The trial balance of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsTrialBalanceCsv"];
+        get: operations["exportTrialBalance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1109,10 +1109,10 @@ export interface paths {
             cookie?: never;
         };
         /** List invoice items */
-        get: operations["getInvoiceItems"];
+        get: operations["listInvoiceItems"];
         put?: never;
         /** Create a pending invoice item */
-        post: operations["postInvoiceItems"];
+        post: operations["createInvoiceItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1127,7 +1127,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve an invoice item */
-        get: operations["getInvoiceItemsById"];
+        get: operations["retrieveInvoiceItem"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1144,7 +1144,7 @@ export interface paths {
             cookie?: never;
         };
         /** List invoices */
-        get: operations["getInvoices"];
+        get: operations["listInvoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1161,7 +1161,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve an invoice with its lines */
-        get: operations["getInvoicesById"];
+        get: operations["retrieveInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1178,7 +1178,7 @@ export interface paths {
             cookie?: never;
         };
         /** The invoice as a self-contained HTML page */
-        get: operations["getInvoicesByIdHtml"];
+        get: operations["retrieveInvoiceHtml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1197,7 +1197,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Attempt payment of an open invoice now */
-        post: operations["postInvoicesByIdPay"];
+        post: operations["payInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1212,7 +1212,7 @@ export interface paths {
             cookie?: never;
         };
         /** The invoice as a PDF document */
-        get: operations["getInvoicesByIdPdf"];
+        get: operations["retrieveInvoicePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1231,7 +1231,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Void an open invoice */
-        post: operations["postInvoicesByIdVoid"];
+        post: operations["voidInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1246,7 +1246,7 @@ export interface paths {
             cookie?: never;
         };
         /** List ledger entries */
-        get: operations["getLedgerEntries"];
+        get: operations["listLedgerEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1263,14 +1263,14 @@ export interface paths {
             cookie?: never;
         };
         /** The merchant of the secret key */
-        get: operations["getMerchantsCurrent"];
+        get: operations["retrieveCurrentMerchant"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update the merchant's profile (dashboard) */
-        patch: operations["patchMerchantsCurrent"];
+        patch: operations["updateCurrentMerchant"];
         trace?: never;
     };
     "/v1/merchants/current/go_live": {
@@ -1283,7 +1283,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Enable live mode (dashboard) */
-        post: operations["postMerchantsCurrentGoLive"];
+        post: operations["enableLiveMode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1298,10 +1298,10 @@ export interface paths {
             cookie?: never;
         };
         /** List meters */
-        get: operations["getMeters"];
+        get: operations["listMeters"];
         put?: never;
         /** Create a meter */
-        post: operations["postMeters"];
+        post: operations["createMeter"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1316,11 +1316,11 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a meter */
-        get: operations["getMetersById"];
+        get: operations["retrieveMeter"];
         put?: never;
         post?: never;
         /** Archive a meter */
-        delete: operations["deleteMetersById"];
+        delete: operations["archiveMeter"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1334,7 +1334,7 @@ export interface paths {
             cookie?: never;
         };
         /** A customer's metered quantity over a period */
-        get: operations["getMetersByIdQuantities"];
+        get: operations["retrieveMeterQuantity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1351,7 +1351,7 @@ export interface paths {
             cookie?: never;
         };
         /** This OpenAPI document */
-        get: operations["getOpenapiJson"];
+        get: operations["retrieveOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1368,7 +1368,7 @@ export interface paths {
             cookie?: never;
         };
         /** List payment methods */
-        get: operations["getPaymentMethods"];
+        get: operations["listPaymentMethods"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1385,11 +1385,11 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a payment method */
-        get: operations["getPaymentMethodsById"];
+        get: operations["retrievePaymentMethod"];
         put?: never;
         post?: never;
         /** Detach a payment method */
-        delete: operations["deletePaymentMethodsById"];
+        delete: operations["detachPaymentMethod"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1405,7 +1405,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Make a payment method its customer's default */
-        post: operations["postPaymentMethodsByIdSetDefault"];
+        post: operations["setDefaultPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1425,10 +1425,10 @@ export interface paths {
          * Create a hosted or embedded payment session
          * @description A publishable key may create an embedded session from an allowed browser origin.
          */
-        post: operations["postPaymentSessions"];
+        post: operations["createPaymentSession"];
         delete?: never;
         /** CORS preflight for browsers creating a session */
-        options: operations["optionsPaymentSessions"];
+        options: operations["preflightPaymentSession"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -1441,7 +1441,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a payment session */
-        get: operations["getPaymentSessionsById"];
+        get: operations["retrievePaymentSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1458,10 +1458,10 @@ export interface paths {
             cookie?: never;
         };
         /** List payments */
-        get: operations["getPayments"];
+        get: operations["listPayments"];
         put?: never;
         /** Create a payment */
-        post: operations["postPayments"];
+        post: operations["createPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1476,7 +1476,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a payment */
-        get: operations["getPaymentsById"];
+        get: operations["retrievePayment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1495,7 +1495,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a payment */
-        post: operations["postPaymentsByIdCancel"];
+        post: operations["cancelPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1512,7 +1512,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Confirm a payment with a payment method */
-        post: operations["postPaymentsByIdConfirm"];
+        post: operations["confirmPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1527,10 +1527,10 @@ export interface paths {
             cookie?: never;
         };
         /** List prices */
-        get: operations["getPrices"];
+        get: operations["listPrices"];
         put?: never;
         /** Create a price */
-        post: operations["postPrices"];
+        post: operations["createPrice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1545,14 +1545,14 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a price */
-        get: operations["getPricesById"];
+        get: operations["retrievePrice"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a price (active, metadata, accounting code) */
-        patch: operations["patchPricesById"];
+        patch: operations["updatePrice"];
         trace?: never;
     };
     "/v1/products": {
@@ -1563,10 +1563,10 @@ export interface paths {
             cookie?: never;
         };
         /** List products */
-        get: operations["getProducts"];
+        get: operations["listProducts"];
         put?: never;
         /** Create a product */
-        post: operations["postProducts"];
+        post: operations["createProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1581,14 +1581,14 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a product */
-        get: operations["getProductsById"];
+        get: operations["retrieveProduct"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a product */
-        patch: operations["patchProductsById"];
+        patch: operations["updateProduct"];
         trace?: never;
     };
     "/v1/redirect_domains": {
@@ -1599,9 +1599,9 @@ export interface paths {
             cookie?: never;
         };
         /** Allowed redirect domains (dashboard) */
-        get: operations["getRedirectDomains"];
+        get: operations["listRedirectDomains"];
         /** Replace the allowed redirect domains (dashboard) */
-        put: operations["putRedirectDomains"];
+        put: operations["replaceRedirectDomains"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1617,10 +1617,10 @@ export interface paths {
             cookie?: never;
         };
         /** List refunds */
-        get: operations["getRefunds"];
+        get: operations["listRefunds"];
         put?: never;
         /** Refund a payment (in full or in part) */
-        post: operations["postRefunds"];
+        post: operations["createRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1635,7 +1635,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a refund */
-        get: operations["getRefundsById"];
+        get: operations["retrieveRefund"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1654,7 +1654,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add a price to a subscription */
-        post: operations["postSubscriptionItems"];
+        post: operations["createSubscriptionItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1669,12 +1669,12 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a subscription item */
-        get: operations["getSubscriptionItemsById"];
+        get: operations["retrieveSubscriptionItem"];
         put?: never;
         /** Update a subscription item */
-        post: operations["postSubscriptionItemsById"];
+        post: operations["updateSubscriptionItem"];
         /** Remove a price from a subscription */
-        delete: operations["deleteSubscriptionItemsById"];
+        delete: operations["deleteSubscriptionItem"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1688,10 +1688,10 @@ export interface paths {
             cookie?: never;
         };
         /** List subscriptions */
-        get: operations["getSubscriptions"];
+        get: operations["listSubscriptions"];
         put?: never;
         /** Create a subscription */
-        post: operations["postSubscriptions"];
+        post: operations["createSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1706,10 +1706,10 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a subscription */
-        get: operations["getSubscriptionsById"];
+        get: operations["retrieveSubscription"];
         put?: never;
         /** Update a subscription */
-        post: operations["postSubscriptionsById"];
+        post: operations["updateSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1726,7 +1726,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a subscription (now or at period end) */
-        post: operations["postSubscriptionsByIdCancel"];
+        post: operations["cancelSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1743,7 +1743,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pause collection */
-        post: operations["postSubscriptionsByIdPause"];
+        post: operations["pauseSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1760,7 +1760,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Resume a paused subscription */
-        post: operations["postSubscriptionsByIdResume"];
+        post: operations["resumeSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1777,7 +1777,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Undo a cancellation at period end */
-        post: operations["postSubscriptionsByIdUncancel"];
+        post: operations["uncancelSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1797,7 +1797,7 @@ export interface paths {
          * Attach a test card to a customer
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        post: operations["postTestHelpersCustomersByIdPaymentMethods"];
+        post: operations["attachTestPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1815,7 +1815,7 @@ export interface paths {
          * Read new events, oldest first (a long poll; what `billing listen` forwards to localhost; test mode only)
          * @description Answers the events recorded after `cursor` (without it: from now on), oldest first, at most 100, with a `cursor` to pass next time. When there is none yet it waits up to `wait` seconds (default 25) for one. An event appears about 2 s after it was recorded. Test keys only.
          */
-        get: operations["getTestHelpersEventFeed"];
+        get: operations["listEventFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1837,7 +1837,7 @@ export interface paths {
          * Simulate the bank paying an invoice's claim
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        post: operations["postTestHelpersInvoicesByIdPayBankClaim"];
+        post: operations["payTestBankClaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1855,13 +1855,13 @@ export interface paths {
          * List test clocks
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        get: operations["getTestHelpersTestClocks"];
+        get: operations["listTestClocks"];
         put?: never;
         /**
          * Create a test clock
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        post: operations["postTestHelpersTestClocks"];
+        post: operations["createTestClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1879,14 +1879,14 @@ export interface paths {
          * Retrieve a test clock
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        get: operations["getTestHelpersTestClocksById"];
+        get: operations["retrieveTestClock"];
         put?: never;
         post?: never;
         /**
          * Delete a test clock
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        delete: operations["deleteTestHelpersTestClocksById"];
+        delete: operations["deleteTestClock"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1905,7 +1905,7 @@ export interface paths {
          * Advance a test clock
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        post: operations["postTestHelpersTestClocksByIdAdvance"];
+        post: operations["advanceTestClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1925,7 +1925,7 @@ export interface paths {
          * Attach a customer to a test clock
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        post: operations["postTestHelpersTestClocksByIdCustomers"];
+        post: operations["attachTestClockCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1940,7 +1940,7 @@ export interface paths {
             cookie?: never;
         };
         /** The trial balance */
-        get: operations["getTrialBalance"];
+        get: operations["retrieveTrialBalance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1957,10 +1957,10 @@ export interface paths {
             cookie?: never;
         };
         /** VAT settings */
-        get: operations["getVatSettings"];
+        get: operations["retrieveVatSettings"];
         put?: never;
         /** Update VAT settings */
-        post: operations["postVatSettings"];
+        post: operations["updateVatSettings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1975,7 +1975,7 @@ export interface paths {
             cookie?: never;
         };
         /** List webhook deliveries */
-        get: operations["getWebhookDeliveries"];
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1992,7 +1992,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a webhook delivery with its attempts */
-        get: operations["getWebhookDeliveriesById"];
+        get: operations["retrieveWebhookDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2011,7 +2011,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Retry a webhook delivery now */
-        post: operations["postWebhookDeliveriesByIdRetry"];
+        post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2026,10 +2026,10 @@ export interface paths {
             cookie?: never;
         };
         /** List webhook endpoints */
-        get: operations["getWebhookEndpoints"];
+        get: operations["listWebhookEndpoints"];
         put?: never;
         /** Create a webhook endpoint (the signing secret is shown once) */
-        post: operations["postWebhookEndpoints"];
+        post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2044,15 +2044,15 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a webhook endpoint */
-        get: operations["getWebhookEndpointsById"];
+        get: operations["retrieveWebhookEndpoint"];
         put?: never;
         post?: never;
         /** Delete a webhook endpoint */
-        delete: operations["deleteWebhookEndpointsById"];
+        delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /** Update a webhook endpoint */
-        patch: operations["patchWebhookEndpointsById"];
+        patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
     "/v1/webhook_endpoints/{id}/rotate_secret": {
@@ -2065,7 +2065,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rotate the signing secret (the new one is shown once; the old one signs for expires_in more seconds) */
-        post: operations["postWebhookEndpointsByIdRotateSecret"];
+        post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2080,7 +2080,7 @@ export interface paths {
             cookie?: never;
         };
         /** List events */
-        get: operations["getWebhookEvents"];
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2097,7 +2097,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve an event */
-        get: operations["getWebhookEventsById"];
+        get: operations["retrieveEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3052,7 +3052,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getCheckoutById: {
+    retrieveHostedCheckoutPage: {
         parameters: {
             query?: never;
             header?: never;
@@ -3097,7 +3097,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postCheckoutApiEmbeddedConfirm: {
+    confirmEmbeddedCheckout: {
         parameters: {
             query?: never;
             header?: never;
@@ -3140,7 +3140,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postCheckoutApiEmbeddedSession: {
+    retrieveEmbeddedCheckoutSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -3171,7 +3171,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postCheckoutApiSessionsByIdConfirm: {
+    confirmHostedCheckout: {
         parameters: {
             query?: never;
             header?: never;
@@ -3215,7 +3215,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCheckoutAssetsCheckoutCss: {
+    retrieveCheckoutStyles: {
         parameters: {
             query?: never;
             header?: never;
@@ -3237,7 +3237,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCheckoutAssetsCheckoutJs: {
+    retrieveCheckoutScript: {
         parameters: {
             query?: never;
             header?: never;
@@ -3259,7 +3259,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCheckoutEmbedJs: {
+    retrieveCheckoutEmbedScript: {
         parameters: {
             query?: never;
             header?: never;
@@ -3281,7 +3281,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCheckoutEmbedded: {
+    retrieveEmbeddedCheckoutPage: {
         parameters: {
             query?: never;
             header?: never;
@@ -3314,7 +3314,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getDocsApi: {
+    retrieveApiReferencePage: {
         parameters: {
             query?: never;
             header?: never;
@@ -3336,7 +3336,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getDocsApiAssetsByFile: {
+    retrieveApiReferenceAsset: {
         parameters: {
             query?: never;
             header?: never;
@@ -3362,7 +3362,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getHealthz: {
+    retrieveHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -3394,7 +3394,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getLivez: {
+    retrieveLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -3416,7 +3416,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getMetrics: {
+    retrieveMetrics: {
         parameters: {
             query?: never;
             header?: never;
@@ -3439,7 +3439,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortal: {
+    retrievePortalPage: {
         parameters: {
             query?: never;
             header?: never;
@@ -3472,7 +3472,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiBillingDetails: {
+    updatePortalBillingDetails: {
         parameters: {
             query?: never;
             header?: never;
@@ -3509,7 +3509,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiInvoicesByIdPay: {
+    payPortalInvoice: {
         parameters: {
             query?: never;
             header?: never;
@@ -3537,7 +3537,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiPaymentMethods: {
+    createPortalPaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -3576,7 +3576,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiPaymentMethodsByIdDefault: {
+    setDefaultPortalPaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -3603,7 +3603,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiPaymentMethodsByIdRemove: {
+    removePortalPaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -3631,7 +3631,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiSignOut: {
+    signOutPortal: {
         parameters: {
             query?: never;
             header?: never;
@@ -3655,7 +3655,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiSubscriptionsByIdCancel: {
+    cancelPortalSubscription: {
         parameters: {
             query?: never;
             header?: never;
@@ -3683,7 +3683,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiSubscriptionsByIdUncancel: {
+    uncancelPortalSubscription: {
         parameters: {
             query?: never;
             header?: never;
@@ -3711,7 +3711,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalAssetsPortalCss: {
+    retrievePortalStyles: {
         parameters: {
             query?: never;
             header?: never;
@@ -3733,7 +3733,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalAssetsPortalJs: {
+    retrievePortalScript: {
         parameters: {
             query?: never;
             header?: never;
@@ -3755,7 +3755,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalCreditNotesById: {
+    retrievePortalCreditNoteHtml: {
         parameters: {
             query?: never;
             header?: never;
@@ -3791,7 +3791,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalCreditNotesByIdPdf: {
+    retrievePortalCreditNotePdf: {
         parameters: {
             query?: never;
             header?: never;
@@ -3827,7 +3827,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalInvoicesById: {
+    retrievePortalInvoiceHtml: {
         parameters: {
             query?: never;
             header?: never;
@@ -3863,7 +3863,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalInvoicesByIdPdf: {
+    retrievePortalInvoicePdf: {
         parameters: {
             query?: never;
             header?: never;
@@ -3899,7 +3899,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalOpenByToken: {
+    openPortalLink: {
         parameters: {
             query?: never;
             header?: never;
@@ -3943,7 +3943,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalSignedOut: {
+    retrievePortalSignedOutPage: {
         parameters: {
             query?: never;
             header?: never;
@@ -3965,7 +3965,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getReadyz: {
+    retrieveReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -3997,7 +3997,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLink: {
+    retrieveAccountingLink: {
         parameters: {
             query?: never;
             header?: never;
@@ -4025,7 +4025,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteAccountingLink: {
+    disconnectAccountingLink: {
         parameters: {
             query?: never;
             header?: never;
@@ -4051,7 +4051,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLinkCallbackByProvider: {
+    completeAccountingLinkOAuth: {
         parameters: {
             query?: {
                 code?: string;
@@ -4084,7 +4084,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLinkChartOfAccounts: {
+    listAccountingLedgerAccounts: {
         parameters: {
             query?: never;
             header?: never;
@@ -4115,7 +4115,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postAccountingLinkComplete: {
+    completeAccountingLink: {
         parameters: {
             query?: never;
             header?: {
@@ -4157,7 +4157,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postAccountingLinkConnect: {
+    connectAccountingLink: {
         parameters: {
             query?: never;
             header?: {
@@ -4200,7 +4200,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLinkProviders: {
+    listAccountingProviders: {
         parameters: {
             query?: never;
             header?: never;
@@ -4230,7 +4230,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postAccountingLinkSettings: {
+    updateAccountingSettings: {
         parameters: {
             query?: never;
             header?: {
@@ -4270,7 +4270,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLinkSyncRecords: {
+    listAccountingSyncRecords: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -4308,7 +4308,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postAccountingLinkSyncRecordsByIdResync: {
+    resyncAccountingSyncRecord: {
         parameters: {
             query?: never;
             header?: {
@@ -4344,7 +4344,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLinkVatCodes: {
+    listAccountingVatCodes: {
         parameters: {
             query?: never;
             header?: never;
@@ -4375,7 +4375,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAllowedOrigins: {
+    listAllowedOrigins: {
         parameters: {
             query?: never;
             header?: never;
@@ -4399,7 +4399,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    putAllowedOrigins: {
+    replaceAllowedOrigins: {
         parameters: {
             query?: never;
             header?: never;
@@ -4430,7 +4430,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getApiKeys: {
+    listApiKeys: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -4466,7 +4466,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postApiKeys: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -4509,7 +4509,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteApiKeysById: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -4539,7 +4539,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postApiKeysByIdRotate: {
+    rotateApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -4575,7 +4575,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getBankInvoiceSettings: {
+    retrieveBankInvoiceSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -4599,7 +4599,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    putBankInvoiceSettings: {
+    updateBankInvoiceSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -4622,7 +4622,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCreditNotes: {
+    listCreditNotes: {
         parameters: {
             query?: {
                 invoice?: string;
@@ -4659,7 +4659,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCreditNotesById: {
+    retrieveCreditNote: {
         parameters: {
             query?: never;
             header?: never;
@@ -4690,7 +4690,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCreditNotesByIdHtml: {
+    retrieveCreditNoteHtml: {
         parameters: {
             query?: {
                 locale?: "is" | "en";
@@ -4723,7 +4723,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCreditNotesByIdPdf: {
+    retrieveCreditNotePdf: {
         parameters: {
             query?: {
                 locale?: "is" | "en";
@@ -4756,7 +4756,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCustomerPortals: {
+    listCustomerPortals: {
         parameters: {
             query?: {
                 customer?: string;
@@ -4793,7 +4793,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postCustomerPortals: {
+    createCustomerPortal: {
         parameters: {
             query?: never;
             header?: {
@@ -4835,7 +4835,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCustomerPortalsById: {
+    retrieveCustomerPortal: {
         parameters: {
             query?: never;
             header?: never;
@@ -4866,7 +4866,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteCustomerPortalsById: {
+    revokeCustomerPortal: {
         parameters: {
             query?: never;
             header?: never;
@@ -4897,7 +4897,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCustomers: {
+    listCustomers: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -4933,7 +4933,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postCustomers: {
+    createCustomer: {
         parameters: {
             query?: never;
             header?: {
@@ -4985,7 +4985,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCustomersById: {
+    retrieveCustomer: {
         parameters: {
             query?: never;
             header?: never;
@@ -5016,7 +5016,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    patchCustomersById: {
+    updateCustomer: {
         parameters: {
             query?: never;
             header?: never;
@@ -5066,7 +5066,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getEvents: {
+    listUsageEvents: {
         parameters: {
             query?: {
                 customer?: string;
@@ -5106,7 +5106,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postEvents: {
+    createUsageEvent: {
         parameters: {
             query?: never;
             header?: {
@@ -5165,7 +5165,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postEventsBatch: {
+    createUsageEventBatch: {
         parameters: {
             query?: never;
             header?: {
@@ -5213,7 +5213,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsCreditNotesCsv: {
+    exportCreditNotes: {
         parameters: {
             query: {
                 from: string;
@@ -5244,7 +5244,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsInvoiceDocumentsZip: {
+    exportInvoiceDocuments: {
         parameters: {
             query: {
                 from: string;
@@ -5276,7 +5276,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsInvoicesCsv: {
+    exportInvoices: {
         parameters: {
             query: {
                 from: string;
@@ -5307,7 +5307,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsLedgerEntriesCsv: {
+    exportLedgerEntries: {
         parameters: {
             query: {
                 from: string;
@@ -5338,7 +5338,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsPaymentsCsv: {
+    exportPayments: {
         parameters: {
             query: {
                 from: string;
@@ -5369,7 +5369,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsRefundsCsv: {
+    exportRefunds: {
         parameters: {
             query: {
                 from: string;
@@ -5400,7 +5400,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsTrialBalanceCsv: {
+    exportTrialBalance: {
         parameters: {
             query: {
                 from: string;
@@ -5431,7 +5431,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoiceItems: {
+    listInvoiceItems: {
         parameters: {
             query?: {
                 customer?: string;
@@ -5470,7 +5470,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postInvoiceItems: {
+    createInvoiceItem: {
         parameters: {
             query?: never;
             header?: {
@@ -5517,7 +5517,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoiceItemsById: {
+    retrieveInvoiceItem: {
         parameters: {
             query?: never;
             header?: never;
@@ -5548,7 +5548,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoices: {
+    listInvoices: {
         parameters: {
             query?: {
                 customer?: string;
@@ -5587,7 +5587,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoicesById: {
+    retrieveInvoice: {
         parameters: {
             query?: never;
             header?: never;
@@ -5618,7 +5618,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoicesByIdHtml: {
+    retrieveInvoiceHtml: {
         parameters: {
             query?: {
                 locale?: "is" | "en";
@@ -5652,7 +5652,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postInvoicesByIdPay: {
+    payInvoice: {
         parameters: {
             query?: never;
             header?: {
@@ -5689,7 +5689,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoicesByIdPdf: {
+    retrieveInvoicePdf: {
         parameters: {
             query?: {
                 locale?: "is" | "en";
@@ -5723,7 +5723,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postInvoicesByIdVoid: {
+    voidInvoice: {
         parameters: {
             query?: never;
             header?: {
@@ -5759,7 +5759,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getLedgerEntries: {
+    listLedgerEntries: {
         parameters: {
             query?: {
                 account?: string;
@@ -5802,7 +5802,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getMerchantsCurrent: {
+    retrieveCurrentMerchant: {
         parameters: {
             query?: never;
             header?: never;
@@ -5830,7 +5830,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    patchMerchantsCurrent: {
+    updateCurrentMerchant: {
         parameters: {
             query?: never;
             header?: never;
@@ -5862,7 +5862,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postMerchantsCurrentGoLive: {
+    enableLiveMode: {
         parameters: {
             query?: never;
             header?: never;
@@ -5886,7 +5886,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getMeters: {
+    listMeters: {
         parameters: {
             query?: {
                 archived?: boolean;
@@ -5923,7 +5923,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postMeters: {
+    createMeter: {
         parameters: {
             query?: never;
             header?: {
@@ -5969,7 +5969,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getMetersById: {
+    retrieveMeter: {
         parameters: {
             query?: never;
             header?: never;
@@ -6000,7 +6000,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteMetersById: {
+    archiveMeter: {
         parameters: {
             query?: never;
             header?: never;
@@ -6032,7 +6032,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getMetersByIdQuantities: {
+    retrieveMeterQuantity: {
         parameters: {
             query: {
                 customer: string;
@@ -6067,7 +6067,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getOpenapiJson: {
+    retrieveOpenApiDocument: {
         parameters: {
             query?: never;
             header?: never;
@@ -6089,7 +6089,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPaymentMethods: {
+    listPaymentMethods: {
         parameters: {
             query?: {
                 customer?: string;
@@ -6126,7 +6126,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPaymentMethodsById: {
+    retrievePaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -6157,7 +6157,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deletePaymentMethodsById: {
+    detachPaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -6189,7 +6189,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPaymentMethodsByIdSetDefault: {
+    setDefaultPaymentMethod: {
         parameters: {
             query?: never;
             header?: {
@@ -6225,7 +6225,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPaymentSessions: {
+    createPaymentSession: {
         parameters: {
             query?: never;
             header?: {
@@ -6279,7 +6279,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    optionsPaymentSessions: {
+    preflightPaymentSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -6299,7 +6299,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPaymentSessionsById: {
+    retrievePaymentSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -6330,7 +6330,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPayments: {
+    listPayments: {
         parameters: {
             query?: {
                 customer?: string;
@@ -6368,7 +6368,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPayments: {
+    createPayment: {
         parameters: {
             query?: never;
             header?: {
@@ -6415,7 +6415,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPaymentsById: {
+    retrievePayment: {
         parameters: {
             query?: never;
             header?: never;
@@ -6446,7 +6446,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPaymentsByIdCancel: {
+    cancelPayment: {
         parameters: {
             query?: never;
             header?: {
@@ -6482,7 +6482,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPaymentsByIdConfirm: {
+    confirmPayment: {
         parameters: {
             query?: never;
             header?: {
@@ -6525,7 +6525,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPrices: {
+    listPrices: {
         parameters: {
             query?: {
                 active?: boolean;
@@ -6563,7 +6563,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPrices: {
+    createPrice: {
         parameters: {
             query?: never;
             header?: {
@@ -6629,7 +6629,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPricesById: {
+    retrievePrice: {
         parameters: {
             query?: never;
             header?: never;
@@ -6660,7 +6660,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    patchPricesById: {
+    updatePrice: {
         parameters: {
             query?: never;
             header?: never;
@@ -6701,7 +6701,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getProducts: {
+    listProducts: {
         parameters: {
             query?: {
                 active?: boolean;
@@ -6738,7 +6738,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postProducts: {
+    createProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -6782,7 +6782,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getProductsById: {
+    retrieveProduct: {
         parameters: {
             query?: never;
             header?: never;
@@ -6813,7 +6813,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    patchProductsById: {
+    updateProduct: {
         parameters: {
             query?: never;
             header?: never;
@@ -6855,7 +6855,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getRedirectDomains: {
+    listRedirectDomains: {
         parameters: {
             query?: never;
             header?: never;
@@ -6879,7 +6879,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    putRedirectDomains: {
+    replaceRedirectDomains: {
         parameters: {
             query?: never;
             header?: never;
@@ -6910,7 +6910,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getRefunds: {
+    listRefunds: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -6947,7 +6947,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postRefunds: {
+    createRefund: {
         parameters: {
             query?: never;
             header?: {
@@ -6989,7 +6989,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getRefundsById: {
+    retrieveRefund: {
         parameters: {
             query?: never;
             header?: never;
@@ -7020,7 +7020,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionItems: {
+    createSubscriptionItem: {
         parameters: {
             query?: never;
             header?: {
@@ -7066,7 +7066,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getSubscriptionItemsById: {
+    retrieveSubscriptionItem: {
         parameters: {
             query?: never;
             header?: never;
@@ -7097,7 +7097,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionItemsById: {
+    updateSubscriptionItem: {
         parameters: {
             query?: never;
             header?: {
@@ -7144,7 +7144,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteSubscriptionItemsById: {
+    deleteSubscriptionItem: {
         parameters: {
             query?: {
                 proration_behavior?: "create_prorations" | "always_invoice" | "none";
@@ -7178,7 +7178,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getSubscriptions: {
+    listSubscriptions: {
         parameters: {
             query?: {
                 customer?: string;
@@ -7216,7 +7216,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptions: {
+    createSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7275,7 +7275,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getSubscriptionsById: {
+    retrieveSubscription: {
         parameters: {
             query?: never;
             header?: never;
@@ -7306,7 +7306,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionsById: {
+    updateSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7359,7 +7359,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionsByIdCancel: {
+    cancelSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7401,7 +7401,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionsByIdPause: {
+    pauseSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7437,7 +7437,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionsByIdResume: {
+    resumeSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7473,7 +7473,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionsByIdUncancel: {
+    uncancelSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7509,7 +7509,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postTestHelpersCustomersByIdPaymentMethods: {
+    attachTestPaymentMethod: {
         parameters: {
             query?: never;
             header?: {
@@ -7558,7 +7558,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getTestHelpersEventFeed: {
+    listEventFeed: {
         parameters: {
             query?: {
                 cursor?: string;
@@ -7594,7 +7594,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postTestHelpersInvoicesByIdPayBankClaim: {
+    payTestBankClaim: {
         parameters: {
             query?: never;
             header?: {
@@ -7636,7 +7636,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getTestHelpersTestClocks: {
+    listTestClocks: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -7672,7 +7672,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postTestHelpersTestClocks: {
+    createTestClock: {
         parameters: {
             query?: never;
             header?: {
@@ -7712,7 +7712,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getTestHelpersTestClocksById: {
+    retrieveTestClock: {
         parameters: {
             query?: never;
             header?: never;
@@ -7743,7 +7743,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteTestHelpersTestClocksById: {
+    deleteTestClock: {
         parameters: {
             query?: never;
             header?: never;
@@ -7775,7 +7775,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postTestHelpersTestClocksByIdAdvance: {
+    advanceTestClock: {
         parameters: {
             query?: never;
             header?: {
@@ -7817,7 +7817,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postTestHelpersTestClocksByIdCustomers: {
+    attachTestClockCustomer: {
         parameters: {
             query?: never;
             header?: {
@@ -7859,7 +7859,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getTrialBalance: {
+    retrieveTrialBalance: {
         parameters: {
             query?: {
                 as_of?: string;
@@ -7890,7 +7890,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getVatSettings: {
+    retrieveVatSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -7918,7 +7918,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postVatSettings: {
+    updateVatSettings: {
         parameters: {
             query?: never;
             header?: {
@@ -7961,7 +7961,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getWebhookDeliveries: {
+    listWebhookDeliveries: {
         parameters: {
             query?: {
                 endpoint?: string;
@@ -7999,7 +7999,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getWebhookDeliveriesById: {
+    retrieveWebhookDelivery: {
         parameters: {
             query?: never;
             header?: never;
@@ -8030,7 +8030,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postWebhookDeliveriesByIdRetry: {
+    retryWebhookDelivery: {
         parameters: {
             query?: never;
             header?: {
@@ -8066,7 +8066,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getWebhookEndpoints: {
+    listWebhookEndpoints: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -8102,7 +8102,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postWebhookEndpoints: {
+    createWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: {
@@ -8143,7 +8143,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getWebhookEndpointsById: {
+    retrieveWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -8174,7 +8174,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteWebhookEndpointsById: {
+    deleteWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -8205,7 +8205,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    patchWebhookEndpointsById: {
+    updateWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -8245,7 +8245,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postWebhookEndpointsByIdRotateSecret: {
+    rotateWebhookEndpointSecret: {
         parameters: {
             query?: never;
             header?: {
@@ -8287,7 +8287,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getWebhookEvents: {
+    listEvents: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -8324,7 +8324,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getWebhookEventsById: {
+    retrieveEvent: {
         parameters: {
             query?: never;
             header?: never;

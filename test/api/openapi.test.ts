@@ -146,9 +146,9 @@ describe('OpenAPI document', () => {
       page.on('requestfailed', (r) => errors.push(`${r.url()} ${r.failure()?.errorText ?? ''}`));
       page.on('response', (r) => void (r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`)));
       // A deep link to one operation (Swagger UI renders the sections near the view as it scrolls).
-      await page.goto(`${env.baseUrl}/docs/api#/Customers/getCustomersById`);
-      await page.waitForSelector('#operations-Customers-getCustomersById .opblock-summary-path', { timeout: 60_000 });
-      assert.equal((await page.textContent('#operations-Customers-getCustomersById .opblock-summary-path'))?.replace(/\u200b/g, '').trim(), '/v1/customers/{id}');
+      await page.goto(`${env.baseUrl}/docs/api#/Customers/retrieveCustomer`);
+      await page.waitForSelector('#operations-Customers-retrieveCustomer .opblock-summary-path', { timeout: 60_000 });
+      assert.equal((await page.textContent('#operations-Customers-retrieveCustomer .opblock-summary-path'))?.replace(/\u200b/g, '').trim(), '/v1/customers/{id}');
       const operations = Object.values(openApiDocument().paths).reduce((n, item) => n + Object.keys(item).length, 0);
       const parsed = await page.evaluate(() => (globalThis as unknown as { ui: { specSelectors: { operations(): { size: number } } } }).ui.specSelectors.operations().size);
       assert.equal(parsed, operations, 'the page read every operation of the served document');

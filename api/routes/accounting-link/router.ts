@@ -69,6 +69,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'get',
     path: '/v1/accounting_link/providers',
+    operationId: 'listAccountingProviders',
     tag: 'Accounting',
     summary: 'Accounting providers of this mode',
     auth: 'secret',
@@ -81,6 +82,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'post',
     path: '/v1/accounting_link/connect',
+    operationId: 'connectAccountingLink',
     tag: 'Accounting',
     summary: 'Start connecting an accounting provider',
     auth: 'secret',
@@ -98,6 +100,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'post',
     path: '/v1/accounting_link/complete',
+    operationId: 'completeAccountingLink',
     tag: 'Accounting',
     summary: 'Finish connecting with form credentials',
     auth: 'secret',
@@ -125,6 +128,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'get',
     path: '/v1/accounting_link/callback/:provider',
+    operationId: 'completeAccountingLinkOAuth',
     tag: 'Accounting',
     summary: "The provider's OAuth redirect back (a browser; `state` names the merchant)",
     description: 'Answers an HTML page when the browser accepts text/html, the accounting link otherwise.',
@@ -161,6 +165,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'get',
     path: '/v1/accounting_link',
+    operationId: 'retrieveAccountingLink',
     tag: 'Accounting',
     summary: 'The current accounting link',
     auth: 'secret',
@@ -173,6 +178,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'delete',
     path: '/v1/accounting_link',
+    operationId: 'disconnectAccountingLink',
     tag: 'Accounting',
     summary: 'Disconnect the accounting link',
     auth: 'secret',
@@ -190,6 +196,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'get',
     path: '/v1/accounting_link/chart_of_accounts',
+    operationId: 'listAccountingLedgerAccounts',
     tag: 'Accounting',
     summary: "The provider's chart of accounts",
     auth: 'secret',
@@ -205,6 +212,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'get',
     path: '/v1/accounting_link/vat_codes',
+    operationId: 'listAccountingVatCodes',
     tag: 'Accounting',
     summary: "The provider's VAT codes",
     auth: 'secret',
@@ -220,6 +228,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'post',
     path: '/v1/accounting_link/settings',
+    operationId: 'updateAccountingSettings',
     tag: 'Accounting',
     summary: 'Update the mapping to the provider',
     auth: 'secret',
@@ -242,6 +251,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'get',
     path: '/v1/accounting_link/sync_records',
+    operationId: 'listAccountingSyncRecords',
     tag: 'Accounting',
     summary: 'List sync records',
     auth: 'secret',
@@ -257,6 +267,7 @@ export const accountingLinkRoutes = area('accounting-link', [
   route({
     method: 'post',
     path: '/v1/accounting_link/sync_records/:id/resync',
+    operationId: 'resyncAccountingSyncRecord',
     tag: 'Accounting',
     summary: 'Sync a record again',
     auth: 'secret',

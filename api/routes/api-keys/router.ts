@@ -16,6 +16,7 @@ export const apiKeysRoutes = area('api-keys', [
   route({
     method: 'get',
     path: '/v1/api_keys',
+    operationId: 'listApiKeys',
     tag: 'API keys',
     summary: 'List API keys',
     auth: 'secret',
@@ -29,6 +30,7 @@ export const apiKeysRoutes = area('api-keys', [
   route({
     method: 'post',
     path: '/v1/api_keys',
+    operationId: 'createApiKey',
     tag: 'API keys',
     summary: 'Create an API key (the full key is shown once)',
     auth: 'secret',
@@ -51,6 +53,7 @@ export const apiKeysRoutes = area('api-keys', [
   route({
     method: 'post',
     path: '/v1/api_keys/:id/rotate',
+    operationId: 'rotateApiKey',
     tag: 'API keys',
     summary: 'Roll an API key (the new key is shown once)',
     auth: 'secret',
@@ -68,6 +71,7 @@ export const apiKeysRoutes = area('api-keys', [
   route({
     method: 'delete',
     path: '/v1/api_keys/:id',
+    operationId: 'revokeApiKey',
     tag: 'API keys',
     summary: 'Revoke an API key',
     auth: 'secret',

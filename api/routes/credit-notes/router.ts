@@ -9,6 +9,7 @@ export const creditNotesRoutes = area('credit-notes', [
   route({
     method: 'get',
     path: '/v1/credit_notes',
+    operationId: 'listCreditNotes',
     tag: 'Credit notes',
     summary: 'List credit notes',
     auth: 'secret',
@@ -24,6 +25,7 @@ export const creditNotesRoutes = area('credit-notes', [
   route({
     method: 'get',
     path: '/v1/credit_notes/:id',
+    operationId: 'retrieveCreditNote',
     tag: 'Credit notes',
     summary: 'Retrieve a credit note',
     auth: 'secret',

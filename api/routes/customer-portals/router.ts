@@ -22,6 +22,7 @@ export const customerPortalsRoutes = area('customer-portals', [
   route({
     method: 'post',
     path: '/v1/customer_portals',
+    operationId: 'createCustomerPortal',
     tag: 'Customer portal',
     summary: 'Create a customer portal link (its url is shown once)',
     auth: 'secret',
@@ -49,6 +50,7 @@ export const customerPortalsRoutes = area('customer-portals', [
   route({
     method: 'get',
     path: '/v1/customer_portals',
+    operationId: 'listCustomerPortals',
     tag: 'Customer portal',
     summary: 'List customer portal links',
     auth: 'secret',
@@ -65,6 +67,7 @@ export const customerPortalsRoutes = area('customer-portals', [
   route({
     method: 'get',
     path: '/v1/customer_portals/:id',
+    operationId: 'retrieveCustomerPortal',
     tag: 'Customer portal',
     summary: 'Retrieve a customer portal link',
     auth: 'secret',
@@ -77,6 +80,7 @@ export const customerPortalsRoutes = area('customer-portals', [
   route({
     method: 'delete',
     path: '/v1/customer_portals/:id',
+    operationId: 'revokeCustomerPortal',
     tag: 'Customer portal',
     summary: 'Revoke a customer portal link',
     auth: 'secret',

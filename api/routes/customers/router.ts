@@ -19,6 +19,7 @@ export const customersRoutes = area('customers', [
   route({
     method: 'post',
     path: '/v1/customers',
+    operationId: 'createCustomer',
     tag: 'Customers',
     summary: 'Create a customer',
     auth: 'secret',
@@ -40,6 +41,7 @@ export const customersRoutes = area('customers', [
   route({
     method: 'get',
     path: '/v1/customers',
+    operationId: 'listCustomers',
     tag: 'Customers',
     summary: 'List customers',
     auth: 'secret',
@@ -53,6 +55,7 @@ export const customersRoutes = area('customers', [
   route({
     method: 'get',
     path: '/v1/customers/:id',
+    operationId: 'retrieveCustomer',
     tag: 'Customers',
     summary: 'Retrieve a customer',
     auth: 'secret',
@@ -67,6 +70,7 @@ export const customersRoutes = area('customers', [
   route({
     method: 'patch',
     path: '/v1/customers/:id',
+    operationId: 'updateCustomer',
     tag: 'Customers',
     summary: 'Update a customer',
     auth: 'secret',

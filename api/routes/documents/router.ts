@@ -43,8 +43,8 @@ export async function sendDocument(ctx: AppContext, doc: InvoiceDocument, format
 }
 
 const FORMATS = {
-  pdf: { kind: 'pdf', invoice: 'The invoice as a PDF document', creditNote: 'The credit note as a PDF document' },
-  html: { kind: 'html', invoice: 'The invoice as a self-contained HTML page', creditNote: 'The credit note as a self-contained HTML page' },
+  pdf: { kind: 'pdf', id: 'Pdf', invoice: 'The invoice as a PDF document', creditNote: 'The credit note as a PDF document' },
+  html: { kind: 'html', id: 'Html', invoice: 'The invoice as a self-contained HTML page', creditNote: 'The credit note as a self-contained HTML page' },
 } as const;
 
 export const documentsRoutes = area('documents', [
@@ -52,6 +52,7 @@ export const documentsRoutes = area('documents', [
     route({
       method: 'get',
       path: `/v1/invoices/:id/${format}`,
+      operationId: `retrieveInvoice${FORMATS[format].id}`,
       tag: 'Invoices',
       summary: FORMATS[format].invoice,
       auth: 'secret',
@@ -68,6 +69,7 @@ export const documentsRoutes = area('documents', [
     route({
       method: 'get',
       path: `/v1/credit_notes/:id/${format}`,
+      operationId: `retrieveCreditNote${FORMATS[format].id}`,
       tag: 'Credit notes',
       summary: FORMATS[format].creditNote,
       auth: 'secret',

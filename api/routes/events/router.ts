@@ -11,6 +11,7 @@ export const webhookEventsRoutes = area('events', [
   route({
     method: 'get',
     path: '/v1/webhook_events',
+    operationId: 'listEvents',
     tag: 'Webhooks',
     summary: 'List events',
     auth: 'secret',
@@ -26,6 +27,7 @@ export const webhookEventsRoutes = area('events', [
   route({
     method: 'get',
     path: '/v1/webhook_events/:id',
+    operationId: 'retrieveEvent',
     tag: 'Webhooks',
     summary: 'Retrieve an event',
     auth: 'secret',

@@ -40,6 +40,7 @@ export const exportsRoutes = area('exports', [
     route({
       method: 'get',
       path: `/v1/exports/${kind}.csv`,
+      operationId: `export${kind.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
       tag: 'Exports',
       summary: `The ${kind.replace(/_/g, ' ')} of a period as CSV`,
       description:
@@ -57,6 +58,7 @@ export const exportsRoutes = area('exports', [
   route({
     method: 'get',
     path: '/v1/exports/invoice_documents.zip',
+    operationId: 'exportInvoiceDocuments',
     tag: 'Exports',
     summary: 'The PDFs of the invoices issued in a period, as one ZIP archive',
     auth: 'secret',

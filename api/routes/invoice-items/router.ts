@@ -15,6 +15,7 @@ export const invoiceItemsRoutes = area('invoice-items', [
   route({
     method: 'post',
     path: '/v1/invoice_items',
+    operationId: 'createInvoiceItem',
     tag: 'Invoices',
     summary: 'Create a pending invoice item',
     auth: 'secret',
@@ -43,6 +44,7 @@ export const invoiceItemsRoutes = area('invoice-items', [
   route({
     method: 'get',
     path: '/v1/invoice_items',
+    operationId: 'listInvoiceItems',
     tag: 'Invoices',
     summary: 'List invoice items',
     auth: 'secret',
@@ -58,6 +60,7 @@ export const invoiceItemsRoutes = area('invoice-items', [
   route({
     method: 'get',
     path: '/v1/invoice_items/:id',
+    operationId: 'retrieveInvoiceItem',
     tag: 'Invoices',
     summary: 'Retrieve an invoice item',
     auth: 'secret',

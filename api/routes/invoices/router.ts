@@ -28,6 +28,7 @@ export const invoicesRoutes = area('invoices', [
   route({
     method: 'get',
     path: '/v1/invoices',
+    operationId: 'listInvoices',
     tag: 'Invoices',
     summary: 'List invoices',
     auth: 'secret',
@@ -43,6 +44,7 @@ export const invoicesRoutes = area('invoices', [
   route({
     method: 'get',
     path: '/v1/invoices/:id',
+    operationId: 'retrieveInvoice',
     tag: 'Invoices',
     summary: 'Retrieve an invoice with its lines',
     auth: 'secret',
@@ -55,6 +57,7 @@ export const invoicesRoutes = area('invoices', [
   route({
     method: 'post',
     path: '/v1/invoices/:id/pay',
+    operationId: 'payInvoice',
     tag: 'Invoices',
     summary: 'Attempt payment of an open invoice now',
     auth: 'secret',
@@ -72,6 +75,7 @@ export const invoicesRoutes = area('invoices', [
   route({
     method: 'post',
     path: '/v1/invoices/:id/void',
+    operationId: 'voidInvoice',
     tag: 'Invoices',
     summary: 'Void an open invoice',
     auth: 'secret',

@@ -23,6 +23,7 @@ export const ledgerRoutes = area('ledger', [
   route({
     method: 'get',
     path: '/v1/ledger_entries',
+    operationId: 'listLedgerEntries',
     tag: 'Ledger',
     summary: 'List ledger entries',
     auth: 'secret',
@@ -43,6 +44,7 @@ export const ledgerRoutes = area('ledger', [
   route({
     method: 'get',
     path: '/v1/trial_balance',
+    operationId: 'retrieveTrialBalance',
     tag: 'Ledger',
     summary: 'The trial balance',
     auth: 'secret',

@@ -5,6 +5,7 @@ export const merchantsRoutes = area('merchants', [
   route({
     method: 'get',
     path: '/v1/merchants/current',
+    operationId: 'retrieveCurrentMerchant',
     tag: 'Merchant',
     summary: 'The merchant of the secret key',
     auth: 'secret_no_merchant',

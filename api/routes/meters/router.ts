@@ -24,6 +24,7 @@ export const metersRoutes = area('meters', [
   route({
     method: 'post',
     path: '/v1/meters',
+    operationId: 'createMeter',
     tag: 'Meters',
     summary: 'Create a meter',
     auth: 'secret',
@@ -41,6 +42,7 @@ export const metersRoutes = area('meters', [
   route({
     method: 'get',
     path: '/v1/meters',
+    operationId: 'listMeters',
     tag: 'Meters',
     summary: 'List meters',
     auth: 'secret',
@@ -56,6 +58,7 @@ export const metersRoutes = area('meters', [
   route({
     method: 'get',
     path: '/v1/meters/:id',
+    operationId: 'retrieveMeter',
     tag: 'Meters',
     summary: 'Retrieve a meter',
     auth: 'secret',
@@ -68,6 +71,7 @@ export const metersRoutes = area('meters', [
   route({
     method: 'delete',
     path: '/v1/meters/:id',
+    operationId: 'archiveMeter',
     tag: 'Meters',
     summary: 'Archive a meter',
     auth: 'secret',
@@ -81,6 +85,7 @@ export const metersRoutes = area('meters', [
   route({
     method: 'get',
     path: '/v1/meters/:id/quantities',
+    operationId: 'retrieveMeterQuantity',
     tag: 'Meters',
     summary: "A customer's metered quantity over a period",
     auth: 'secret',

@@ -15,6 +15,7 @@ export const paymentMethodsRoutes = area('payment-methods', [
   route({
     method: 'get',
     path: '/v1/payment_methods',
+    operationId: 'listPaymentMethods',
     tag: 'Payments',
     summary: 'List payment methods',
     auth: 'secret',
@@ -30,6 +31,7 @@ export const paymentMethodsRoutes = area('payment-methods', [
   route({
     method: 'get',
     path: '/v1/payment_methods/:id',
+    operationId: 'retrievePaymentMethod',
     tag: 'Payments',
     summary: 'Retrieve a payment method',
     auth: 'secret',
@@ -43,6 +45,7 @@ export const paymentMethodsRoutes = area('payment-methods', [
   route({
     method: 'delete',
     path: '/v1/payment_methods/:id',
+    operationId: 'detachPaymentMethod',
     tag: 'Payments',
     summary: 'Detach a payment method',
     auth: 'secret',
@@ -57,6 +60,7 @@ export const paymentMethodsRoutes = area('payment-methods', [
   route({
     method: 'post',
     path: '/v1/payment_methods/:id/set_default',
+    operationId: 'setDefaultPaymentMethod',
     tag: 'Payments',
     summary: "Make a payment method its customer's default",
     auth: 'secret',

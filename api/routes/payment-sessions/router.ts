@@ -39,6 +39,7 @@ export const paymentSessionsRoutes = area('payment-sessions', [
   route({
     method: 'post',
     path: CREATE_PATH,
+    operationId: 'createPaymentSession',
     tag: 'Payment sessions',
     summary: 'Create a hosted or embedded payment session',
     description: 'A publishable key may create an embedded session from an allowed browser origin.',
@@ -99,6 +100,7 @@ export const paymentSessionsRoutes = area('payment-sessions', [
   route({
     method: 'options',
     path: CREATE_PATH,
+    operationId: 'preflightPaymentSession',
     tag: 'Payment sessions',
     summary: 'CORS preflight for browsers creating a session',
     auth: 'none',
@@ -115,6 +117,7 @@ export const paymentSessionsRoutes = area('payment-sessions', [
   route({
     method: 'get',
     path: '/v1/payment_sessions/:id',
+    operationId: 'retrievePaymentSession',
     tag: 'Payment sessions',
     summary: 'Retrieve a payment session',
     auth: 'secret',

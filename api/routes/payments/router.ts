@@ -20,6 +20,7 @@ export const paymentsRoutes = area('payments', [
   route({
     method: 'post',
     path: '/v1/payments',
+    operationId: 'createPayment',
     tag: 'Payments',
     summary: 'Create a payment',
     auth: 'secret',
@@ -51,6 +52,7 @@ export const paymentsRoutes = area('payments', [
   route({
     method: 'get',
     path: '/v1/payments',
+    operationId: 'listPayments',
     tag: 'Payments',
     summary: 'List payments',
     auth: 'secret',
@@ -66,6 +68,7 @@ export const paymentsRoutes = area('payments', [
   route({
     method: 'get',
     path: '/v1/payments/:id',
+    operationId: 'retrievePayment',
     tag: 'Payments',
     summary: 'Retrieve a payment',
     auth: 'secret',
@@ -79,6 +82,7 @@ export const paymentsRoutes = area('payments', [
   route({
     method: 'post',
     path: '/v1/payments/:id/confirm',
+    operationId: 'confirmPayment',
     tag: 'Payments',
     summary: 'Confirm a payment with a payment method',
     auth: 'secret',
@@ -102,6 +106,7 @@ export const paymentsRoutes = area('payments', [
   route({
     method: 'post',
     path: '/v1/payments/:id/cancel',
+    operationId: 'cancelPayment',
     tag: 'Payments',
     summary: 'Cancel a payment',
     auth: 'secret',

@@ -16,6 +16,7 @@ export const pricesRoutes = area('prices', [
   route({
     method: 'post',
     path: '/v1/prices',
+    operationId: 'createPrice',
     tag: 'Prices',
     summary: 'Create a price',
     auth: 'secret',
@@ -33,6 +34,7 @@ export const pricesRoutes = area('prices', [
   route({
     method: 'get',
     path: '/v1/prices',
+    operationId: 'listPrices',
     tag: 'Prices',
     summary: 'List prices',
     auth: 'secret',
@@ -48,6 +50,7 @@ export const pricesRoutes = area('prices', [
   route({
     method: 'get',
     path: '/v1/prices/:id',
+    operationId: 'retrievePrice',
     tag: 'Prices',
     summary: 'Retrieve a price',
     auth: 'secret',
@@ -60,6 +63,7 @@ export const pricesRoutes = area('prices', [
   route({
     method: 'patch',
     path: '/v1/prices/:id',
+    operationId: 'updatePrice',
     tag: 'Prices',
     summary: 'Update a price (active, metadata, accounting code)',
     auth: 'secret',

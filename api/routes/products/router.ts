@@ -15,6 +15,7 @@ export const productsRoutes = area('products', [
   route({
     method: 'post',
     path: '/v1/products',
+    operationId: 'createProduct',
     tag: 'Products',
     summary: 'Create a product',
     auth: 'secret',
@@ -31,6 +32,7 @@ export const productsRoutes = area('products', [
   route({
     method: 'get',
     path: '/v1/products',
+    operationId: 'listProducts',
     tag: 'Products',
     summary: 'List products',
     auth: 'secret',
@@ -46,6 +48,7 @@ export const productsRoutes = area('products', [
   route({
     method: 'get',
     path: '/v1/products/:id',
+    operationId: 'retrieveProduct',
     tag: 'Products',
     summary: 'Retrieve a product',
     auth: 'secret',
@@ -58,6 +61,7 @@ export const productsRoutes = area('products', [
   route({
     method: 'patch',
     path: '/v1/products/:id',
+    operationId: 'updateProduct',
     tag: 'Products',
     summary: 'Update a product',
     auth: 'secret',

@@ -17,6 +17,7 @@ export const refundsRoutes = area('refunds', [
   route({
     method: 'post',
     path: '/v1/refunds',
+    operationId: 'createRefund',
     tag: 'Payments',
     summary: 'Refund a payment (in full or in part)',
     auth: 'secret',
@@ -43,6 +44,7 @@ export const refundsRoutes = area('refunds', [
   route({
     method: 'get',
     path: '/v1/refunds',
+    operationId: 'listRefunds',
     tag: 'Payments',
     summary: 'List refunds',
     auth: 'secret',
@@ -58,6 +60,7 @@ export const refundsRoutes = area('refunds', [
   route({
     method: 'get',
     path: '/v1/refunds/:id',
+    operationId: 'retrieveRefund',
     tag: 'Payments',
     summary: 'Retrieve a refund',
     auth: 'secret',

@@ -22,6 +22,7 @@ export const subscriptionItemsRoutes = area('subscription-items', [
   route({
     method: 'post',
     path: '/v1/subscription_items',
+    operationId: 'createSubscriptionItem',
     tag: 'Subscription items',
     summary: 'Add a price to a subscription',
     auth: 'secret',
@@ -57,6 +58,7 @@ export const subscriptionItemsRoutes = area('subscription-items', [
   route({
     method: 'get',
     path: '/v1/subscription_items/:id',
+    operationId: 'retrieveSubscriptionItem',
     tag: 'Subscription items',
     summary: 'Retrieve a subscription item',
     auth: 'secret',
@@ -69,6 +71,7 @@ export const subscriptionItemsRoutes = area('subscription-items', [
   route({
     method: 'post',
     path: '/v1/subscription_items/:id',
+    operationId: 'updateSubscriptionItem',
     tag: 'Subscription items',
     summary: 'Update a subscription item',
     auth: 'secret',
@@ -101,6 +104,7 @@ export const subscriptionItemsRoutes = area('subscription-items', [
   route({
     method: 'delete',
     path: '/v1/subscription_items/:id',
+    operationId: 'deleteSubscriptionItem',
     tag: 'Subscription items',
     summary: 'Remove a price from a subscription',
     auth: 'secret',

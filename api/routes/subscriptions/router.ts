@@ -31,6 +31,7 @@ export const subscriptionsRoutes = area('subscriptions', [
   route({
     method: 'post',
     path: '/v1/subscriptions',
+    operationId: 'createSubscription',
     tag: 'Subscriptions',
     summary: 'Create a subscription',
     auth: 'secret',
@@ -65,6 +66,7 @@ export const subscriptionsRoutes = area('subscriptions', [
   route({
     method: 'get',
     path: '/v1/subscriptions',
+    operationId: 'listSubscriptions',
     tag: 'Subscriptions',
     summary: 'List subscriptions',
     auth: 'secret',
@@ -80,6 +82,7 @@ export const subscriptionsRoutes = area('subscriptions', [
   route({
     method: 'get',
     path: '/v1/subscriptions/:id',
+    operationId: 'retrieveSubscription',
     tag: 'Subscriptions',
     summary: 'Retrieve a subscription',
     auth: 'secret',
@@ -93,6 +96,7 @@ export const subscriptionsRoutes = area('subscriptions', [
   route({
     method: 'post',
     path: '/v1/subscriptions/:id',
+    operationId: 'updateSubscription',
     tag: 'Subscriptions',
     summary: 'Update a subscription',
     auth: 'secret',
@@ -112,6 +116,7 @@ export const subscriptionsRoutes = area('subscriptions', [
   route({
     method: 'post',
     path: '/v1/subscriptions/:id/cancel',
+    operationId: 'cancelSubscription',
     tag: 'Subscriptions',
     summary: 'Cancel a subscription (now or at period end)',
     auth: 'secret',
@@ -138,6 +143,7 @@ export const subscriptionsRoutes = area('subscriptions', [
     route({
       method: 'post',
       path: `/v1/subscriptions/:id/${kind}`,
+      operationId: `${kind}Subscription`,
       tag: 'Subscriptions',
       summary,
       auth: 'secret',

@@ -33,6 +33,7 @@ export const testClocksRoutes = area('test-clocks', [
   route({
     method: 'post',
     path: BASE,
+    operationId: 'createTestClock',
     tag: 'Test helpers',
     summary: 'Create a test clock',
     description: TEST_MODE_ONLY,
@@ -52,6 +53,7 @@ export const testClocksRoutes = area('test-clocks', [
   route({
     method: 'get',
     path: BASE,
+    operationId: 'listTestClocks',
     tag: 'Test helpers',
     summary: 'List test clocks',
     description: TEST_MODE_ONLY,
@@ -67,6 +69,7 @@ export const testClocksRoutes = area('test-clocks', [
   route({
     method: 'get',
     path: `${BASE}/:id`,
+    operationId: 'retrieveTestClock',
     tag: 'Test helpers',
     summary: 'Retrieve a test clock',
     description: TEST_MODE_ONLY,
@@ -81,6 +84,7 @@ export const testClocksRoutes = area('test-clocks', [
   route({
     method: 'post',
     path: `${BASE}/:id/advance`,
+    operationId: 'advanceTestClock',
     tag: 'Test helpers',
     summary: 'Advance a test clock',
     description: TEST_MODE_ONLY,
@@ -104,6 +108,7 @@ export const testClocksRoutes = area('test-clocks', [
   route({
     method: 'post',
     path: `${BASE}/:id/customers`,
+    operationId: 'attachTestClockCustomer',
     tag: 'Test helpers',
     summary: 'Attach a customer to a test clock',
     description: TEST_MODE_ONLY,
@@ -134,6 +139,7 @@ export const testClocksRoutes = area('test-clocks', [
   route({
     method: 'delete',
     path: `${BASE}/:id`,
+    operationId: 'deleteTestClock',
     tag: 'Test helpers',
     summary: 'Delete a test clock',
     description: TEST_MODE_ONLY,

@@ -17,6 +17,7 @@ export const eventFeedRoute = area('event-feed', [
   route({
     method: 'get',
     path: '/v1/test_helpers/event_feed',
+    operationId: 'listEventFeed',
     tag: 'Webhooks',
     summary: 'Read new events, oldest first (a long poll; what `billing listen` forwards to localhost; test mode only)',
     description:

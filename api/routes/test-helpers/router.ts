@@ -31,6 +31,7 @@ export const testHelpersRoutes = area('test-helpers', [
   route({
     method: 'post',
     path: '/v1/test_helpers/customers/:id/payment_methods',
+    operationId: 'attachTestPaymentMethod',
     tag: 'Test helpers',
     summary: 'Attach a test card to a customer',
     description: TEST_MODE_ONLY,
@@ -63,6 +64,7 @@ export const testHelpersRoutes = area('test-helpers', [
   route({
     method: 'post',
     path: '/v1/test_helpers/invoices/:id/pay_bank_claim',
+    operationId: 'payTestBankClaim',
     tag: 'Test helpers',
     summary: "Simulate the bank paying an invoice's claim",
     description: TEST_MODE_ONLY,

@@ -29,6 +29,7 @@ export const usageEventsRoutes = area('usage-events', [
   route({
     method: 'post',
     path: '/v1/events',
+    operationId: 'createUsageEvent',
     tag: 'Usage events',
     summary: 'Record a usage event (200 when the idempotency key was seen before)',
     auth: 'secret',
@@ -46,6 +47,7 @@ export const usageEventsRoutes = area('usage-events', [
   route({
     method: 'post',
     path: '/v1/events/batch',
+    operationId: 'createUsageEventBatch',
     tag: 'Usage events',
     summary: 'Record a batch of usage events',
     auth: 'secret',
@@ -60,6 +62,7 @@ export const usageEventsRoutes = area('usage-events', [
   route({
     method: 'get',
     path: '/v1/events',
+    operationId: 'listUsageEvents',
     tag: 'Usage events',
     summary: 'List usage events',
     auth: 'secret',

@@ -13,6 +13,7 @@ export const vatSettingsRoutes = area('vat-settings', [
   route({
     method: 'get',
     path: '/v1/vat_settings',
+    operationId: 'retrieveVatSettings',
     tag: 'VAT',
     summary: 'VAT settings',
     auth: 'secret',
@@ -25,6 +26,7 @@ export const vatSettingsRoutes = area('vat-settings', [
   route({
     method: 'post',
     path: '/v1/vat_settings',
+    operationId: 'updateVatSettings',
     tag: 'VAT',
     summary: 'Update VAT settings',
     auth: 'secret',

@@ -38,6 +38,7 @@ export const webhookDeliveriesRoutes = area('webhook-deliveries', [
   route({
     method: 'get',
     path: '/v1/webhook_deliveries',
+    operationId: 'listWebhookDeliveries',
     tag: 'Webhooks',
     summary: 'List webhook deliveries',
     auth: 'secret',
@@ -53,6 +54,7 @@ export const webhookDeliveriesRoutes = area('webhook-deliveries', [
   route({
     method: 'get',
     path: '/v1/webhook_deliveries/:id',
+    operationId: 'retrieveWebhookDelivery',
     tag: 'Webhooks',
     summary: 'Retrieve a webhook delivery with its attempts',
     auth: 'secret',
@@ -65,6 +67,7 @@ export const webhookDeliveriesRoutes = area('webhook-deliveries', [
   route({
     method: 'post',
     path: '/v1/webhook_deliveries/:id/retry',
+    operationId: 'retryWebhookDelivery',
     tag: 'Webhooks',
     summary: 'Retry a webhook delivery now',
     auth: 'secret',

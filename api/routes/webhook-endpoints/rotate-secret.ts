@@ -12,6 +12,7 @@ export const rotateWebhookSecretRoute = area('webhook-endpoints-rotate-secret', 
   route({
     method: 'post',
     path: '/v1/webhook_endpoints/:id/rotate_secret',
+    operationId: 'rotateWebhookEndpointSecret',
     tag: 'Webhooks',
     summary: 'Rotate the signing secret (the new one is shown once; the old one signs for expires_in more seconds)',
     auth: 'secret',

@@ -18,6 +18,7 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
   route({
     method: 'post',
     path: '/v1/webhook_endpoints',
+    operationId: 'createWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Create a webhook endpoint (the signing secret is shown once)',
     auth: 'secret',
@@ -38,6 +39,7 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
   route({
     method: 'get',
     path: '/v1/webhook_endpoints',
+    operationId: 'listWebhookEndpoints',
     tag: 'Webhooks',
     summary: 'List webhook endpoints',
     auth: 'secret',
@@ -51,6 +53,7 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
   route({
     method: 'get',
     path: '/v1/webhook_endpoints/:id',
+    operationId: 'retrieveWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Retrieve a webhook endpoint',
     auth: 'secret',
@@ -63,6 +66,7 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
   route({
     method: 'patch',
     path: '/v1/webhook_endpoints/:id',
+    operationId: 'updateWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Update a webhook endpoint',
     auth: 'secret',
@@ -81,6 +85,7 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
   route({
     method: 'delete',
     path: '/v1/webhook_endpoints/:id',
+    operationId: 'deleteWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Delete a webhook endpoint',
     auth: 'secret',
