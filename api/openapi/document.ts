@@ -191,6 +191,8 @@ function operation(d: RouteDoc, statusOf: Map<string, number>): OperationObject 
   if (d.auth === 'dashboard' || d.auth === 'portal') [401, 403].forEach((s) => errorStatuses.add(s));
   if (d.auth === 'checkout' || d.auth === 'portal') errorStatuses.add(403);
   if (d.body || d.bodyJson || d.query || d.list) errorStatuses.add(400);
+  // A JSON body: too large (413 body_too_large) or not JSON (415), before the route runs (api/middleware/json-body.ts).
+  if (d.body || d.bodyJson) [413, 415].forEach((s) => errorStatuses.add(s));
   if (d.path.includes(':')) errorStatuses.add(404);
   if (keyed && d.method === 'post') errorStatuses.add(409);
   for (const code of d.errors ?? []) errorStatuses.add(statusOf.get(code)!);
@@ -238,7 +240,8 @@ function build(areas: readonly Area[]): OpenApiDocument {
           in: 'query',
           required: false,
           description: `Page size, 1–${PAGE_MAX} (default ${PAGE_DEFAULT}; a value below 1 falls back to the default, above ${PAGE_MAX} to ${PAGE_MAX}).`,
-          schema: { type: 'integer' },
+          // The range a client should send; the server is lenient outside it (api/validate.ts pageParams).
+          schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: PAGE_DEFAULT },
         },
         StartingAfter: {
           name: 'starting_after',

@@ -12,6 +12,7 @@ import { assertMatchesContract } from '../support/openapi-contract';
 import { createApp } from '../../api/app';
 import { AREAS } from '../../api/areas';
 import { declarationsOf } from '../../api/route';
+import { PAGE_DEFAULT, PAGE_MAX } from '../../api/validate';
 import { openApiPath } from '../../api/openapi/describe';
 import { openApiDocument } from '../../api/openapi/app-document';
 import { CLIENT_TYPES_FILE, DOCUMENT_FILE, clientTypes } from '../../api/openapi/generate';
@@ -93,6 +94,17 @@ describe('OpenAPI document', () => {
     const schema = create.content['application/json']!.schema;
     assert.deepEqual(schema.required, ['email']);
     assert.equal(schema.properties.email!.type, 'string');
+    const post = openApiDocument().paths['/v1/customers']!.post!;
+    assert.deepEqual(
+      ['413', '415'].map((s) => (post.responses[s] as { $ref?: string } | undefined)?.$ref),
+      ['#/components/responses/Error413', '#/components/responses/Error415'],
+      'a JSON-body operation lists 413 and 415',
+    );
+    for (const [path, item] of Object.entries(openApiDocument().paths)) {
+      for (const [method, op] of Object.entries(item)) if (op.requestBody) assert.ok(op.responses['413'] && op.responses['415'], `${method} ${path}: 413 and 415`);
+    }
+    const limit = (openApiDocument().components.parameters as Record<string, { schema: unknown }>).Limit!.schema;
+    assert.deepEqual(limit, { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: PAGE_DEFAULT }, 'limit is bounded as pageParams clamps it');
     const list = openApiDocument().paths['/v1/customers']!.get!;
     assert.deepEqual(
       (list.parameters ?? []).map((p) => (p as { $ref?: string }).$ref),
