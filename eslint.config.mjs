@@ -1,6 +1,6 @@
 // ESLint (flat config) with typescript-eslint's type-aware rules. Run by `npm test` (npm run lint).
 // The set is deliberately small: promises that nobody awaits or handles, and code nobody uses.
-// Layering (which folder may import which) is checked by test/unit/layering.test.ts.
+// Layering (which folder may import which) is checked by test/unit/architecture/layering.test.ts.
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(

@@ -8,93 +8,20 @@ import { createInFlightGate } from './middleware/in-flight';
 import { poolUse } from '../src/db/client';
 import { jsonBody } from './middleware/json-body';
 import { guardPathIds, inputSafety } from './middleware/input-safety';
-import { authenticator, keyLookup, type Auth } from './middleware/auth';
+import { authenticator, keyLookup } from './middleware/auth';
 import { clientAddress, parseTrustedProxies } from './middleware/client-address';
 import { createAuthCache } from './middleware/auth-cache';
 import { authFailureGate, createAuthFailureLimiter } from './middleware/auth-failures';
 import { createRateLimiter } from './middleware/rate-limiter';
 import { errors } from '../src/errors';
-import { healthRoutes } from './routes/health';
-import { merchantsRoutes } from './routes/merchants/router';
-import { apiKeysRoutes } from './routes/api-keys/router';
-import { dashboardOnlyRoutes } from './routes/dashboard-only';
-import { webhookEndpointsRoutes } from './routes/webhook-endpoints/router';
-import { rotateWebhookSecretRoute } from './routes/webhook-endpoints/rotate-secret';
-import { webhookDeliveriesRoutes } from './routes/webhook-deliveries/router';
-import { webhookEventsRoutes } from './routes/events/router';
-import { customersRoutes } from './routes/customers/router';
-import { productsRoutes } from './routes/products/router';
-import { pricesRoutes } from './routes/prices/router';
-import { metersRoutes } from './routes/meters/router';
-import { usageEventsRoutes } from './routes/usage-events/router';
-import { paymentsRoutes } from './routes/payments/router';
-import { paymentMethodsRoutes } from './routes/payment-methods/router';
-import { refundsRoutes } from './routes/refunds/router';
-import { invoicesRoutes } from './routes/invoices/router';
-import { invoiceItemsRoutes } from './routes/invoice-items/router';
-import { creditNotesRoutes } from './routes/credit-notes/router';
-import { testHelpersRoutes } from './routes/test-helpers/router';
-import { eventFeedRoute } from './routes/test-helpers/event-feed';
-import { paymentSessionsRoutes } from './routes/payment-sessions/router';
-import { checkoutRoutes } from './checkout/router';
-import { testClocksRoutes } from './routes/test-clocks/router';
-import { subscriptionsRoutes } from './routes/subscriptions/router';
-import { subscriptionItemsRoutes } from './routes/subscription-items/router';
 import { createWorkflowClients } from '../src/temporal/workflow-clients';
-import { ledgerRoutes } from './routes/ledger/router';
-import { vatSettingsRoutes } from './routes/vat-settings/router';
-import { customerPortalsRoutes } from './routes/customer-portals/router';
 import { observeRequests } from './observe';
 import { opsEndpoints } from './ops-endpoints';
 import { createLogger } from '../src/observability/logger';
 import { createMetrics } from '../src/observability/metrics';
-import { accountingLinkRoutes } from './routes/accounting-link/router';
 import { dashboardApp } from './dashboard';
-import { portalRoutes } from './portal/router';
-import { documentsRoutes } from './routes/documents/router';
-import { exportsRoutes } from './routes/exports/router';
-import { openApiRoutes } from './openapi/router';
-
-/** Each resource area registers its routes on the one application router. */
-export type RouteRegistrar = (router: Router<AppState>, deps: AppDeps, auth: Auth) => void;
-
-/** Routers of the resource areas, in mount order. Each area adds its factory here. */
-export const AREA_ROUTES: RouteRegistrar[] = [
-  healthRoutes,
-  dashboardOnlyRoutes,
-  merchantsRoutes,
-  apiKeysRoutes,
-  customersRoutes,
-  productsRoutes,
-  pricesRoutes,
-  metersRoutes,
-  usageEventsRoutes,
-  webhookEndpointsRoutes,
-  rotateWebhookSecretRoute,
-  webhookDeliveriesRoutes,
-  webhookEventsRoutes,
-  paymentsRoutes,
-  paymentMethodsRoutes,
-  refundsRoutes,
-  invoicesRoutes,
-  invoiceItemsRoutes,
-  creditNotesRoutes,
-  testHelpersRoutes,
-  eventFeedRoute,
-  paymentSessionsRoutes,
-  checkoutRoutes,
-  testClocksRoutes,
-  subscriptionsRoutes,
-  subscriptionItemsRoutes,
-  vatSettingsRoutes,
-  ledgerRoutes,
-  customerPortalsRoutes,
-  accountingLinkRoutes,
-  documentsRoutes,
-  exportsRoutes,
-  portalRoutes,
-  openApiRoutes,
-];
+import { AREAS } from './areas';
+import { registerAreas } from './route';
 
 export interface BillingApp extends Koa<AppState> {
   /** Stops the auth cache listener and flushes rate-limit counts. */
@@ -159,7 +86,7 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
   app.use(inputSafety());
 
   const router = new Router<AppState>();
-  for (const register of AREA_ROUTES) register(router, deps, auth);
+  registerAreas(router, AREAS, deps, auth);
   guardPathIds(router);
   (app as { router: Router<AppState> }).router = router;
   app.use(router.routes());

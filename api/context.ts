@@ -46,7 +46,7 @@ export interface AppState {
 export interface AppDeps {
   db: Db;
   /** Requests this process serves now against API_MAX_IN_FLIGHT (set by createApp; the health endpoints report it). */
-  inFlight?: () => import('../src/runtime/readiness').InFlightReading;
+  inFlight?: () => import('../src/observability/readiness').InFlightReading;
   /** Evicts cached authentication after a key or merchant change (set by createApp). */
   authCache?: import('./middleware/auth-cache').AuthCache;
   config: Config;

@@ -5,11 +5,48 @@
 // METRICS_TOKEN is set). GET /healthz stays as it was (api/routes/health.ts). docs/operations.md.
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../src/db/client';
-import { readiness, type InFlightReading } from '../src/runtime/readiness';
+import { readiness, type InFlightReading } from '../src/observability/readiness';
 import type { Metrics } from '../src/observability/metrics';
 import type { TemporalProvider } from '../src/temporal/client';
 import { errorBody, errors } from '../src/errors';
 import type { Middleware } from './context';
+import { area, route } from './route';
+
+/** The contracts of the endpoints this middleware serves in front of the router. */
+export const opsRoutes = area('ops', [
+  route({
+    method: 'get',
+    path: '/livez',
+    operationId: 'retrieveLiveness',
+    tag: 'Health',
+    summary: 'Liveness: the process serves HTTP (docs/operations.md)',
+    auth: 'none',
+    response: 'Liveness',
+    outsideRouter: true,
+  }),
+  route({
+    method: 'get',
+    path: '/readyz',
+    operationId: 'retrieveReadiness',
+    tag: 'Health',
+    summary: 'Readiness: PostgreSQL and Temporal both answer (docs/operations.md)',
+    auth: 'none',
+    response: 'Readiness',
+    also: [{ status: 503, description: 'Not ready: a check failed', schema: 'Readiness' }],
+    outsideRouter: true,
+  }),
+  route({
+    method: 'get',
+    path: '/metrics',
+    operationId: 'retrieveMetrics',
+    tag: 'Health',
+    summary: 'Prometheus metrics (a bearer METRICS_TOKEN when one is set; docs/operations.md)',
+    auth: 'none',
+    kind: 'text',
+    errors: ['unauthorized'],
+    outsideRouter: true,
+  }),
+]);
 
 function bearerMatches(header: string, token: string): boolean {
   const m = /^Bearer\s+(.+)$/i.exec(header);

@@ -1,5 +1,4 @@
 // Environment configuration, read once at a composition root (src/bin/*) and passed down.
-import { DEFAULT_PREPARED_STATEMENTS } from './db/statement-names';
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
@@ -105,7 +104,8 @@ export const ACTIVITIES_PER_CONNECTION = 2;
 export const DEFAULT_STICKY_TIMEOUT_SECONDS = 10;
 /** The most Temporal workers one process runs (WORKER_SHARDS). */
 export const MAX_WORKER_SHARDS = 64;
-export { DEFAULT_PREPARED_STATEMENTS };
+/** Distinct SQL texts named (prepared) per pool by default (src/db/statement-names.ts). */
+export const DEFAULT_PREPARED_STATEMENTS = 200;
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];

@@ -8,9 +8,8 @@
 //   POST /checkout/api/embedded/confirm         embedded: pay, by client secret
 // The hosted page's capability is the unguessable session id in its URL; the embedded page's is
 // the client secret, which reaches it only by postMessage from the mounting script.
-import Router from '@koa/router';
-import type { AppContext, AppDeps, AppState } from '../context';
-import type { Auth } from '../middleware/auth';
+import { areaOf } from '../route';
+import type { AppContext } from '../context';
 import { errors } from '../../src/errors';
 import { assertPageSameOrigin } from '../middleware/same-origin';
 import { dispatchEvents } from '../../src/events';
@@ -94,52 +93,99 @@ function confirmInput(b: ConfirmBody) {
   };
 }
 
-export function checkoutRoutesWith(opts: CheckoutOptions = {}) {
-  return function checkoutRoutes(router: Router<AppState>, deps: AppDeps, _auth: Auth): void {
-    const acquirerFor = opts.acquirerFor ?? ((mode: Mode) => deps.gateways.cardAcquirer(mode));
+const { route, area } = areaOf((deps, _auth) => {
+  const acquirerFor = (mode: Mode) => deps.gateways.cardAcquirer(mode);
 
-    async function afterPayment(s: CheckoutSession, result: CheckoutPaymentResult): Promise<void> {
-      await dispatchEvents(deps, result.events);
-      if (result.outcome !== 'succeeded') return;
-      try {
-        await deps.workflows.paymentSession.signalCompleted(s.id);
-      } catch (err) {
-        // The workflow's timer still fires later; its activity sees `complete` and does nothing.
-        deps.log(`payment session ${s.id}: completion signal failed: ${(err as Error).message}`);
-      }
+  async function afterPayment(s: CheckoutSession, result: CheckoutPaymentResult): Promise<void> {
+    await dispatchEvents(deps, result.events);
+    if (result.outcome !== 'succeeded') return;
+    try {
+      await deps.workflows.paymentSession.signalCompleted(s.id);
+    } catch (err) {
+      // The workflow's timer still fires later; its activity sees `complete` and does nothing.
+      deps.log(`payment session ${s.id}: completion signal failed: ${(err as Error).message}`);
     }
+  }
 
-    async function pay(ctx: AppContext, s: CheckoutSession, body: ConfirmBody): Promise<void> {
-      const result = await payCheckoutSession({ db: deps.db, acquirerFor, now: new Date(), txMaxWaitMs: deps.config.transactionMaxWaitMs }, s, confirmInput(body));
-      await afterPayment(s, result);
-      setApiHeaders(ctx);
-      ctx.body =
-        result.outcome === 'succeeded'
-          ? {
-              outcome: 'succeeded',
-              session_id: s.id,
-              status: result.session.status,
-              payment: result.payment.id,
-              payment_status: result.payment.status,
-              redirect_url: result.redirectUrl,
-            }
-          : { outcome: 'declined', decline_code: result.declineCode, message: result.declineMessage };
+  async function pay(ctx: AppContext, s: CheckoutSession, body: ConfirmBody): Promise<void> {
+    const result = await payCheckoutSession({ db: deps.db, acquirerFor, now: new Date(), txMaxWaitMs: deps.config.transactionMaxWaitMs }, s, confirmInput(body));
+    await afterPayment(s, result);
+    setApiHeaders(ctx);
+    ctx.body =
+      result.outcome === 'succeeded'
+        ? {
+            outcome: 'succeeded',
+            session_id: s.id,
+            status: result.session.status,
+            payment: result.payment.id,
+            payment_status: result.payment.status,
+            redirect_url: result.redirectUrl,
+          }
+        : { outcome: 'declined', decline_code: result.declineCode, message: result.declineMessage };
+  }
+
+  /** The session of a client secret, only for the origin it was created for. */
+  async function embeddedSession(secret: string, parentOrigin: string): Promise<CheckoutSession> {
+    const s = await findCheckoutSessionBySecret(deps.db, secret);
+    if (!s) throw errors.resourceMissing('No such checkout session', 'client_secret');
+    if (s.origin !== parseParentOrigin(parentOrigin)) {
+      throw errors.originNotAllowed('This checkout session belongs to another origin', 'parent_origin');
     }
+    return s;
+  }
+  return { acquirerFor, afterPayment, pay, embeddedSession };
+});
 
-    router.get('/checkout/embed.js', async (ctx) => {
+export const checkoutRoutes = area('checkout', [
+  route({
+    method: 'get',
+    path: '/checkout/embed.js',
+    operationId: 'retrieveCheckoutEmbedScript',
+    tag: 'Checkout page',
+    summary: 'The script a merchant page includes to embed checkout',
+    auth: 'none',
+    kind: 'javascript',
+    handler: () => async (ctx) => {
       setAssetHeaders(ctx, 'application/javascript; charset=utf-8', { crossOrigin: true });
       ctx.body = EMBED_JS;
-    });
-    router.get('/checkout/assets/checkout.js', async (ctx) => {
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/checkout/assets/checkout.js',
+    operationId: 'retrieveCheckoutScript',
+    tag: 'Checkout page',
+    summary: "The checkout page's script",
+    auth: 'none',
+    kind: 'javascript',
+    handler: () => async (ctx) => {
       setAssetHeaders(ctx, 'application/javascript; charset=utf-8');
       ctx.body = CHECKOUT_JS;
-    });
-    router.get('/checkout/assets/checkout.css', async (ctx) => {
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/checkout/assets/checkout.css',
+    operationId: 'retrieveCheckoutStyles',
+    tag: 'Checkout page',
+    summary: "The checkout page's styles",
+    auth: 'none',
+    kind: 'css',
+    handler: () => async (ctx) => {
       setAssetHeaders(ctx, 'text/css; charset=utf-8');
       ctx.body = CHECKOUT_CSS;
-    });
-
-    router.get('/checkout/embedded', async (ctx) => {
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/checkout/embedded',
+    operationId: 'retrieveEmbeddedCheckoutPage',
+    tag: 'Checkout page',
+    summary: 'The embedded checkout page (in an iframe)',
+    auth: 'checkout',
+    kind: 'html',
+    also: [{ status: 400, description: 'A page saying the session was not found', kind: 'html' }],
+    handler: () => async (ctx) => {
       const locale = pickLocale(null, ctx.get('Accept-Language'));
       const t = MESSAGES[locale];
       const parentOrigin = parseParentOrigin(ctx.query.parent_origin);
@@ -164,85 +210,122 @@ export function checkoutRoutesWith(opts: CheckoutOptions = {}) {
         cancelUrl: null,
       };
       ctx.body = embeddedCheckoutPage(blank, { mode: 'embedded', locale, messages: t, parentOrigin, confirmUrl: '/checkout/api/embedded/confirm' });
-    });
-
-    router.get('/checkout/:id', async (ctx) => {
-      const s = await findCheckoutSessionById(deps.db, ctx.params.id ?? '');
-      const locale = pickLocale(s?.locale, ctx.get('Accept-Language'));
-      const t = MESSAGES[locale];
-      setPageHeaders(ctx, { frameAncestors: "'none'" });
-      if (!s || s.uiMode !== 'hosted') {
-        ctx.status = 404;
-        ctx.body = statusPage({ locale, t, kind: 'not_found' });
-        return;
-      }
-      const state = payability(s, new Date());
-      if (state === 'complete') {
-        ctx.body = statusPage({
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/checkout/:id',
+    operationId: 'retrieveHostedCheckoutPage',
+    tag: 'Checkout page',
+    summary: 'The hosted checkout page of a session',
+    auth: 'checkout',
+    kind: 'html',
+    also: [
+      { status: 404, description: 'A page saying the session does not exist', kind: 'html' },
+      { status: 410, description: 'A page saying the session expired or was canceled', kind: 'html' },
+    ],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const s = await findCheckoutSessionById(deps.db, ctx.params.id ?? '');
+        const locale = pickLocale(s?.locale, ctx.get('Accept-Language'));
+        const t = MESSAGES[locale];
+        setPageHeaders(ctx, { frameAncestors: "'none'" });
+        if (!s || s.uiMode !== 'hosted') {
+          ctx.status = 404;
+          ctx.body = statusPage({ locale, t, kind: 'not_found' });
+          return;
+        }
+        const state = payability(s, new Date());
+        if (state === 'complete') {
+          ctx.body = statusPage({
+            locale,
+            t,
+            kind: 'complete',
+            merchantName: s.merchantName,
+            link: s.returnUrl ? { href: returnUrlWithSession(s.returnUrl, s.id), label: t.continue } : null,
+          });
+          return;
+        }
+        if (state === 'expired' || state === 'closed') {
+          ctx.status = 410;
+          ctx.body = statusPage({ locale, t, kind: state, merchantName: s.merchantName, link: s.cancelUrl ? { href: s.cancelUrl, label: t.cancel } : null });
+          return;
+        }
+        ctx.body = hostedCheckoutPage(view(s, locale), { mode: 'hosted', locale, messages: t, confirmUrl: `/checkout/api/sessions/${s.id}/confirm` });
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/checkout/api/sessions/:id/confirm',
+    operationId: 'confirmHostedCheckout',
+    tag: 'Checkout page',
+    summary: 'Pay a hosted session (called by the page)',
+    auth: 'checkout',
+    body: confirmBodySchema,
+    response: 'CheckoutPaymentResult',
+    errors: ['origin_not_allowed', 'invalid_state'],
+    handler:
+      ({ deps, pay }) =>
+      async (ctx) => {
+        sameOriginOnly(ctx);
+        const s = await findCheckoutSessionById(deps.db, ctx.params.id ?? '');
+        if (!s || s.uiMode !== 'hosted') throw errors.resourceMissing('No such checkout session', 'session');
+        await pay(ctx, s, parseBody(confirmBodySchema, ctx.state.body));
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/checkout/api/embedded/session',
+    operationId: 'retrieveEmbeddedCheckoutSession',
+    tag: 'Checkout page',
+    summary: 'The embedded session of a client secret (called by the page)',
+    auth: 'checkout',
+    body: embeddedSessionSchema,
+    response: 'EmbeddedCheckoutSession',
+    errors: ['origin_not_allowed'],
+    handler:
+      ({ embeddedSession }) =>
+      async (ctx) => {
+        sameOriginOnly(ctx);
+        const b = parseBody(embeddedSessionSchema, ctx.state.body);
+        const s = await embeddedSession(b.client_secret, b.parent_origin);
+        const locale = pickLocale(s.locale, ctx.get('Accept-Language'));
+        const v = view(s, locale);
+        setApiHeaders(ctx);
+        ctx.body = {
+          session_id: s.id,
+          status: payability(s, new Date()),
+          origin: s.origin,
+          merchant_name: v.merchantName,
+          amount_label: v.amountLabel,
+          description: v.description,
+          test_mode: v.testMode,
+          enabled_methods: s.enabledMethods,
+          customer_email: s.customerEmail,
+          save_payment_method: v.offerSave,
           locale,
-          t,
-          kind: 'complete',
-          merchantName: s.merchantName,
-          link: s.returnUrl ? { href: returnUrlWithSession(s.returnUrl, s.id), label: t.continue } : null,
-        });
-        return;
-      }
-      if (state === 'expired' || state === 'closed') {
-        ctx.status = 410;
-        ctx.body = statusPage({ locale, t, kind: state, merchantName: s.merchantName, link: s.cancelUrl ? { href: s.cancelUrl, label: t.cancel } : null });
-        return;
-      }
-      ctx.body = hostedCheckoutPage(view(s, locale), { mode: 'hosted', locale, messages: t, confirmUrl: `/checkout/api/sessions/${s.id}/confirm` });
-    });
-
-    router.post('/checkout/api/sessions/:id/confirm', async (ctx) => {
-      sameOriginOnly(ctx);
-      const s = await findCheckoutSessionById(deps.db, ctx.params.id ?? '');
-      if (!s || s.uiMode !== 'hosted') throw errors.resourceMissing('No such checkout session', 'session');
-      await pay(ctx, s, parseBody(confirmBodySchema, ctx.state.body));
-    });
-
-    router.post('/checkout/api/embedded/session', async (ctx) => {
-      sameOriginOnly(ctx);
-      const b = parseBody(embeddedSessionSchema, ctx.state.body);
-      const s = await embeddedSession(b.client_secret, b.parent_origin);
-      const locale = pickLocale(s.locale, ctx.get('Accept-Language'));
-      const v = view(s, locale);
-      setApiHeaders(ctx);
-      ctx.body = {
-        session_id: s.id,
-        status: payability(s, new Date()),
-        origin: s.origin,
-        merchant_name: v.merchantName,
-        amount_label: v.amountLabel,
-        description: v.description,
-        test_mode: v.testMode,
-        enabled_methods: s.enabledMethods,
-        customer_email: s.customerEmail,
-        save_payment_method: v.offerSave,
-        locale,
-        messages: v.t,
-      };
-    });
-
-    router.post('/checkout/api/embedded/confirm', async (ctx) => {
-      sameOriginOnly(ctx);
-      const b = parseBody(embeddedConfirmSchema, ctx.state.body);
-      const s = await embeddedSession(b.client_secret, b.parent_origin);
-      await pay(ctx, s, b);
-    });
-
-    /** The session of a client secret, only for the origin it was created for. */
-    async function embeddedSession(secret: string, parentOrigin: string): Promise<CheckoutSession> {
-      const s = await findCheckoutSessionBySecret(deps.db, secret);
-      if (!s) throw errors.resourceMissing('No such checkout session', 'client_secret');
-      if (s.origin !== parseParentOrigin(parentOrigin)) {
-        throw errors.originNotAllowed('This checkout session belongs to another origin', 'parent_origin');
-      }
-      return s;
-    }
-  };
-}
-
-/** The registrar for AREA_ROUTES (api/app.ts). */
-export const checkoutRoutes = checkoutRoutesWith();
+          messages: v.t,
+        };
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/checkout/api/embedded/confirm',
+    operationId: 'confirmEmbeddedCheckout',
+    tag: 'Checkout page',
+    summary: 'Pay an embedded session (called by the page)',
+    auth: 'checkout',
+    body: embeddedConfirmSchema,
+    response: 'CheckoutPaymentResult',
+    errors: ['origin_not_allowed', 'invalid_state'],
+    handler:
+      ({ embeddedSession, pay }) =>
+      async (ctx) => {
+        sameOriginOnly(ctx);
+        const b = parseBody(embeddedConfirmSchema, ctx.state.body);
+        const s = await embeddedSession(b.client_secret, b.parent_origin);
+        await pay(ctx, s, b);
+      },
+  }),
+]);

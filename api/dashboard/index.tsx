@@ -23,8 +23,9 @@ import { billingPages } from './pages/billing';
 import { subscriptionPages } from './pages/subscriptions';
 import { exportPages } from './pages/exports';
 
-export type DashboardRouter = Router<AppState>;
-export type PageRegistrar = (router: DashboardRouter, deps: AppDeps) => void;
+import type { DashboardRouter, PageRegistrar } from './router-types';
+
+export type { DashboardRouter, PageRegistrar } from './router-types';
 
 export const DASHBOARD_PAGES: PageRegistrar[] = [
   assetRoutes,

@@ -38,6 +38,8 @@ export interface RouteDoc {
   method: HttpMethod;
   /** The path as the router registers it (`/v1/customers/:id`). */
   path: string;
+  /** The operation's id in the document: verb then noun (`createCustomer`, `listInvoices`, `cancelSubscription`; test/unit/operation-ids.test.ts). */
+  operationId: string;
   tag: string;
   summary: string;
   description?: string;
@@ -73,3 +75,6 @@ export function doc(d: RouteDoc): RouteDoc {
 export function openApiPath(routerPath: string): string {
   return routerPath.replace(/:(\w+)/g, '{$1}');
 }
+
+/** The description of the test-helper routes. */
+export const TEST_MODE_ONLY = 'Test mode only (a live key gets 403 test_mode_only).';

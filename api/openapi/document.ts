@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of the API, built from the route descriptors (api/openapi/operations.ts),
+// The OpenAPI 3.1 document of the API, built from the route declarations (api/route.ts, api/areas.ts),
 // the yup schemas the routes validate with (converted by @sodaru/yup-to-json-schema), the public
 // objects' schemas (src/objects/schemas.ts) and the error catalog (src/errors.ts). Served at
 // GET /v1/openapi.json and committed as docs/openapi.json (`npm run openapi`); docs/openapi.md.
@@ -10,7 +10,8 @@ import { PAGE_DEFAULT, PAGE_MAX, type yup } from '../validate';
 import { DASHBOARD_SESSION_COOKIE } from '../middleware/auth';
 import { PORTAL_COOKIE } from '../portal/router';
 import { openApiPath, type BodyKind, type RouteAuth, type RouteDoc } from './describe';
-import { API_SCHEMAS, ROUTE_DOCS, TAGS } from './operations';
+import { API_SCHEMAS, TAGS } from './components';
+import { declarationsOf, type Area } from '../route';
 
 export type OpenApiDocument = {
   openapi: string;
@@ -141,16 +142,6 @@ function tidy(s: JsonSchema): JsonSchema {
   return out;
 }
 
-function operationId(method: string, path: string): string {
-  const words = path
-    .split('/')
-    .filter((s) => s !== '' && s !== 'v1')
-    .map((s) => (s.startsWith(':') ? `by_${s.slice(1)}` : s))
-    .flatMap((s) => s.split(/[^A-Za-z0-9]+/))
-    .filter(Boolean);
-  return [method, ...words].map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
-}
-
 function content(kind: BodyKind, schema: string | JsonSchema | undefined): ResponseObject['content'] | undefined {
   if (kind === 'none') return undefined;
   if (kind !== 'json') return { [MEDIA[kind]]: { schema: { type: 'string', ...(kind === 'pdf' ? { contentMediaType: 'application/pdf' } : {}) } } };
@@ -200,6 +191,8 @@ function operation(d: RouteDoc, statusOf: Map<string, number>): OperationObject 
   if (d.auth === 'dashboard' || d.auth === 'portal') [401, 403].forEach((s) => errorStatuses.add(s));
   if (d.auth === 'checkout' || d.auth === 'portal') errorStatuses.add(403);
   if (d.body || d.bodyJson || d.query || d.list) errorStatuses.add(400);
+  // A JSON body: too large (413 body_too_large) or not JSON (415), before the route runs (api/middleware/json-body.ts).
+  if (d.body || d.bodyJson) [413, 415].forEach((s) => errorStatuses.add(s));
   if (d.path.includes(':')) errorStatuses.add(404);
   if (keyed && d.method === 'post') errorStatuses.add(409);
   for (const code of d.errors ?? []) errorStatuses.add(statusOf.get(code)!);
@@ -207,7 +200,7 @@ function operation(d: RouteDoc, statusOf: Map<string, number>): OperationObject 
   responses.default = { $ref: '#/components/responses/Error' } as unknown as ResponseObject;
 
   const op: OperationObject = {
-    operationId: operationId(d.method, d.path),
+    operationId: d.operationId,
     summary: d.summary,
     ...(d.description ? { description: d.description } : {}),
     tags: [d.tag],
@@ -221,10 +214,10 @@ function operation(d: RouteDoc, statusOf: Map<string, number>): OperationObject 
   return op;
 }
 
-function build(): OpenApiDocument {
+function build(areas: readonly Area[]): OpenApiDocument {
   const statusOf = new Map(errorCatalog().map((e) => [e.code, e.status]));
   const paths: OpenApiDocument['paths'] = {};
-  for (const d of ROUTE_DOCS) {
+  for (const d of declarationsOf(areas)) {
     const p = openApiPath(d.path);
     paths[p] ??= {};
     if (paths[p]![d.method]) throw new Error(`two descriptors for ${d.method.toUpperCase()} ${d.path}`);
@@ -247,7 +240,8 @@ function build(): OpenApiDocument {
           in: 'query',
           required: false,
           description: `Page size, 1–${PAGE_MAX} (default ${PAGE_DEFAULT}; a value below 1 falls back to the default, above ${PAGE_MAX} to ${PAGE_MAX}).`,
-          schema: { type: 'integer' },
+          // The range a client should send; the server is lenient outside it (api/validate.ts pageParams).
+          schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: PAGE_DEFAULT },
         },
         StartingAfter: {
           name: 'starting_after',
@@ -299,14 +293,10 @@ function build(): OpenApiDocument {
   };
 }
 
-let cached: OpenApiDocument | undefined;
-/** The document (built once per process). */
-export function openApiDocument(): OpenApiDocument {
-  cached ??= build();
-  return cached;
-}
-
-/** The document as committed in docs/openapi.json: two-space JSON and a final newline. */
-export function openApiJson(): string {
-  return `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+const built = new WeakMap<readonly Area[], OpenApiDocument>();
+/** The document of these areas' routes (built once per list). */
+export function buildOpenApiDocument(areas: readonly Area[]): OpenApiDocument {
+  let doc = built.get(areas);
+  if (!doc) built.set(areas, (doc = build(areas)));
+  return doc;
 }

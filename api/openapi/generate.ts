@@ -3,7 +3,7 @@
 // contract tests fail when either differs from what this would write (docs/openapi.md).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openApiDocument, openApiJson } from './document';
+import { openApiDocument, openApiJson } from './app-document';
 
 /** The repository root (this file runs from dist/api/openapi/). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');

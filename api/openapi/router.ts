@@ -3,10 +3,9 @@
 // (served from node_modules by this service: no CDN). docs/openapi.md.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Router from '@koa/router';
-import type { AppDeps, AppState } from '../context';
+import { route, area } from '../route';
 import { errors } from '../../src/errors';
-import { openApiDocument } from './document';
+import { buildOpenApiDocument } from './document';
 import { ERRORS_PAGE_PATH, errorsPageHtml } from '../docs/errors-page';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -44,36 +43,72 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-export function openApiRoutes(router: Router<AppState>, _deps: AppDeps): void {
-  router.get(OPENAPI_PATH, async (ctx) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.body = openApiDocument();
-  });
-
-  router.get(REFERENCE_PATH, async (ctx) => {
-    ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = PAGE;
-  });
-
+export const openApiRoutes = area('openapi', [
+  route({
+    method: 'get',
+    path: OPENAPI_PATH,
+    operationId: 'retrieveOpenApiDocument',
+    tag: 'API reference',
+    summary: 'This OpenAPI document',
+    auth: 'none',
+    response: { type: 'object' },
+    handler:
+      ({ areas }) =>
+      async (ctx) => {
+        ctx.set('Access-Control-Allow-Origin', '*');
+        ctx.body = buildOpenApiDocument(areas);
+      },
+  }),
+  route({
+    method: 'get',
+    path: REFERENCE_PATH,
+    operationId: 'retrieveApiReferencePage',
+    tag: 'API reference',
+    summary: 'The API reference page',
+    auth: 'none',
+    kind: 'html',
+    handler: () => async (ctx) => {
+      ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = PAGE;
+    },
+  }),
   // The error reference every error's doc_url points to (docs/errors.md).
-  router.get(ERRORS_PAGE_PATH, async (ctx) => {
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'");
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = errorsPageHtml();
-  });
-
-  router.get(`${REFERENCE_PATH}/assets/:file`, async (ctx) => {
-    const name = ctx.params.file ?? '';
-    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-    if (!asset) throw errors.resourceMissing('No such asset', 'file');
-    if (!loaded.has(name)) loaded.set(name, asset.load());
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.type = asset.type;
-    ctx.body = loaded.get(name);
-  });
-}
+  route({
+    method: 'get',
+    path: ERRORS_PAGE_PATH,
+    operationId: 'retrieveErrorReferencePage',
+    tag: 'API reference',
+    summary: 'The error reference page: every error code, one anchor each (doc_url)',
+    auth: 'none',
+    kind: 'html',
+    handler: () => async (ctx) => {
+      ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'");
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = errorsPageHtml();
+    },
+  }),
+  route({
+    method: 'get',
+    path: `${REFERENCE_PATH}/assets/:file`,
+    operationId: 'retrieveApiReferenceAsset',
+    tag: 'API reference',
+    summary: "The reference page's scripts and styles",
+    auth: 'none',
+    kind: 'javascript',
+    also: [{ status: 200, description: 'A stylesheet', kind: 'css' }],
+    handler: () => async (ctx) => {
+      const name = ctx.params.file ?? '';
+      const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+      if (!asset) throw errors.resourceMissing('No such asset', 'file');
+      if (!loaded.has(name)) loaded.set(name, asset.load());
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.type = asset.type;
+      ctx.body = loaded.get(name);
+    },
+  }),
+]);

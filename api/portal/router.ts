@@ -13,10 +13,9 @@
 // Every action: same origin only, a live session (cookie), the session's CSRF token, the
 // merchant's portal settings, then the same domain functions as the API in one transaction
 // whose idempotency key is the form's one-time key (a double submit is answered once).
-import Router from '@koa/router';
-import type { AppContext, AppDeps, AppState, Middleware } from '../context';
+import { areaOf } from '../route';
+import type { AppContext, AppState, Middleware } from '../context';
 import { dbOf, tenantOf } from '../context';
-import type { Auth } from '../middleware/auth';
 import { stepwise, transactional } from '../middleware/transaction';
 import { errors } from '../../src/errors';
 import { assertPageSameOrigin } from '../middleware/same-origin';
@@ -93,7 +92,7 @@ function portalOf(ctx: AppContext): PortalState {
   return p;
 }
 
-export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Auth): void {
+const { route, area } = areaOf((deps, _auth) => {
   const cookieOptions = (ctx: AppContext, expires: Date) => ({ httpOnly: true, sameSite: 'strict' as const, secure: ctx.secure, path: '/portal', expires, overwrite: true });
   const clearCookie = (ctx: AppContext) => ctx.cookies.set(PORTAL_COOKIE, '', { ...cookieOptions(ctx, new Date(0)), maxAge: 0 });
 
@@ -174,143 +173,328 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
   function done(ctx: AppContext, notice: string): void {
     ctx.body = { ok: true, notice };
   }
+  return { cookieOptions, clearCookie, merchantName, statusPage, withSession, csrf, portalKey, tx, steps, apiGuard, action, outsideAction, scopeOf, allowed, done };
+});
 
+export const portalRoutes = area('portal', [
   // ---- assets ----
-  router.get('/portal/assets/portal.js', async (ctx) => {
-    setAssetHeaders(ctx, 'application/javascript; charset=utf-8');
-    ctx.body = PORTAL_JS;
-  });
-  router.get('/portal/assets/portal.css', async (ctx) => {
-    setAssetHeaders(ctx, 'text/css; charset=utf-8');
-    ctx.body = PORTAL_CSS;
-  });
-
+  route({
+    method: 'get',
+    path: '/portal/assets/portal.js',
+    operationId: 'retrievePortalScript',
+    tag: 'Customer portal page',
+    summary: "The portal page's script",
+    auth: 'none',
+    kind: 'javascript',
+    handler: () => async (ctx) => {
+      setAssetHeaders(ctx, 'application/javascript; charset=utf-8');
+      ctx.body = PORTAL_JS;
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/portal/assets/portal.css',
+    operationId: 'retrievePortalStyles',
+    tag: 'Customer portal page',
+    summary: "The portal page's styles",
+    auth: 'none',
+    kind: 'css',
+    handler: () => async (ctx) => {
+      setAssetHeaders(ctx, 'text/css; charset=utf-8');
+      ctx.body = PORTAL_CSS;
+    },
+  }),
   // ---- opening a link ----
-  router.get(`${PORTAL_OPEN_PREFIX}:token`, async (ctx) => {
-    const token = ctx.params.token ?? '';
-    const now = new Date();
-    const queryLocale = ctx.query.lang;
-    const acceptLocale = pickPortalLocale(queryLocale, null, ctx.get('Accept-Language'));
-    const opened = await openPortalLink(deps.db, token, now, { locale: acceptLocale });
-    if (opened.outcome === 'unknown') return statusPage(ctx, 404, 'unknown', acceptLocale);
-    if (opened.outcome !== 'opened') return statusPage(ctx, 410, opened.outcome, acceptLocale, await merchantName(opened.link.merchantId));
-    ctx.cookies.set(PORTAL_COOKIE, opened.sessionToken, cookieOptions(ctx, opened.session.expiresAt));
-    // A page, not a redirect: after a cross-site click (the link in an e-mail), a redirect would
-    // still count as cross-site and the SameSite=Strict cookie would not be sent with it; this
-    // page's own navigation to /portal is same-site.
-    statusPage(ctx, 200, 'opening', acceptLocale, await merchantName(opened.link.merchantId));
-  });
-
-  // ---- pages ----
-  router.get('/portal', withSession('page'), async (ctx) => {
-    const p = portalOf(ctx);
-    const locale = pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language'));
-    if (ctx.query.lang !== undefined && ctx.query.lang !== p.session.locale && (ctx.query.lang === 'is' || ctx.query.lang === 'en')) {
-      await deps.db.portalSession.updateMany({ where: { id: p.session.id }, data: { locale: ctx.query.lang } });
-    }
-    // A GET runs outside any transaction: ctx.state.db is the scoped client itself.
-    const overview = await loadPortalOverview(dbOf(ctx) as ScopedDb, p.tenant, p.session.customerId);
-    const notice = typeof ctx.query.notice === 'string' ? noticeText(ctx.query.notice, locale) : null;
-    setPageHeaders(ctx, { frameAncestors: "'none'" });
-    ctx.body = portalPage(overview, { locale, csrfToken: p.session.csrfToken, testMode: p.tenant.mode === 'test', notice });
-  });
-
-  for (const format of ['html', 'pdf'] as const) {
-    const suffix = format === 'pdf' ? '/pdf' : '';
-    router.get(`/portal/invoices/:id${suffix}`, withSession('page'), async (ctx) => {
-      const p = portalOf(ctx);
-      await allowed(ctx, 'view_documents');
-      const inv = await customerInvoice(dbOf(ctx), p.session.customerId, pathId(ctx.params.id));
-      const doc = await loadInvoiceDocument(dbOf(ctx), p.tenant, inv.id);
-      await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
-    });
-    router.get(`/portal/credit_notes/:id${suffix}`, withSession('page'), async (ctx) => {
-      const p = portalOf(ctx);
-      await allowed(ctx, 'view_documents');
-      const cn = await customerCreditNote(dbOf(ctx), p.session.customerId, pathId(ctx.params.id));
-      const doc = await loadCreditNoteDocument(dbOf(ctx), p.tenant, cn.id);
-      await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
-    });
-  }
-
-  // ---- actions ----
-  router.post('/portal/api/subscriptions/:id/cancel', ...outsideAction, async (ctx) => {
-    await allowed(ctx, 'cancel');
-    const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
-    // Pending already (a second click): nothing to change. Canceled: refused by the command path.
-    if (!sub.cancelAtPeriodEnd) await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'cancel', atPeriodEnd: true });
-    done(ctx, 'canceled');
-  });
-
-  router.post('/portal/api/subscriptions/:id/uncancel', ...outsideAction, async (ctx) => {
-    await allowed(ctx, 'uncancel');
-    const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
-    // No cancellation pending (already undone by a first click): nothing to change.
-    if (sub.cancelAtPeriodEnd) await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'uncancel' });
-    done(ctx, 'uncanceled');
-  });
-
-  router.post('/portal/api/payment_methods', ...outsideAction, async (ctx) => {
-    await allowed(ctx, 'add_card');
-    const b = parseBody(addCardSchema, ctx.state.body);
-    const p = portalOf(ctx);
-    const tenant = tenantOf(ctx);
-    const r = await addCustomerCard(
-      { db: deps.db, acquirer: deps.gateways.cardAcquirer(tenant.mode), txMaxWaitMs: deps.config.transactionMaxWaitMs },
-      tenant,
-      {
-        customerId: p.session.customerId,
-        card: { number: b.card.number, expMonth: b.card.exp_month, expYear: b.card.exp_year, cvc: b.card.cvc ?? null, holderName: b.card.name ?? null },
-        makeDefault: b.make_default !== false,
-        idempotencyKey: `portal:${p.session.id}:${ctx.get('Idempotency-Key') || ctx.state.requestId}:tokenize`,
+  route({
+    method: 'get',
+    path: `${PORTAL_OPEN_PREFIX}:token`,
+    operationId: 'openPortalLink',
+    tag: 'Customer portal page',
+    summary: 'Open a portal link: starts a portal session (cookie) and a page that goes on to /portal',
+    auth: 'none',
+    kind: 'html',
+    also: [
+      { status: 404, description: 'A page saying the link is unknown', kind: 'html' },
+      { status: 410, description: 'A page saying the link expired, was revoked or was used', kind: 'html' },
+    ],
+    handler:
+      ({ deps, statusPage, merchantName, cookieOptions }) =>
+      async (ctx) => {
+        const token = ctx.params.token ?? '';
+        const now = new Date();
+        const queryLocale = ctx.query.lang;
+        const acceptLocale = pickPortalLocale(queryLocale, null, ctx.get('Accept-Language'));
+        const opened = await openPortalLink(deps.db, token, now, { locale: acceptLocale });
+        if (opened.outcome === 'unknown') return statusPage(ctx, 404, 'unknown', acceptLocale);
+        if (opened.outcome !== 'opened') return statusPage(ctx, 410, opened.outcome, acceptLocale, await merchantName(opened.link.merchantId));
+        ctx.cookies.set(PORTAL_COOKIE, opened.sessionToken, cookieOptions(ctx, opened.session.expiresAt));
+        // A page, not a redirect: after a cross-site click (the link in an e-mail), a redirect would
+        // still count as cross-site and the SameSite=Strict cookie would not be sent with it; this
+        // page's own navigation to /portal is same-site.
+        statusPage(ctx, 200, 'opening', acceptLocale, await merchantName(opened.link.merchantId));
       },
-      new Date(),
-    );
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, r.events)));
-    done(ctx, 'card_added');
-  });
-
-  router.post('/portal/api/payment_methods/:id/default', ...action, async (ctx) => {
-    await allowed(ctx, 'set_default_card');
-    const pm = await customerPaymentMethod(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
-    await setDefaultPaymentMethod(dbOf(ctx), pm.id);
-    done(ctx, 'default_set');
-  });
-
-  router.post('/portal/api/payment_methods/:id/remove', ...action, async (ctx) => {
-    await allowed(ctx, 'remove_card');
-    await removeCustomerCard(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id), new Date());
-    done(ctx, 'card_removed');
-  });
-
-  router.post('/portal/api/billing_details', ...action, async (ctx) => {
-    await allowed(ctx, 'update_billing_details');
-    const b = parseBody(billingDetailsSchema, ctx.state.body);
-    const input = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
-    // updateCustomer records customer.updated (when something changed) as the API's PATCH does.
-    const changed = await updateCustomer(dbOf(ctx), tenantOf(ctx), portalOf(ctx).session.customerId, input);
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, changed.events)));
-    done(ctx, 'saved');
-  });
-
-  router.post('/portal/api/invoices/:id/pay', ...outsideAction, async (ctx) => {
-    await allowed(ctx, 'pay_invoice');
-    const inv = await customerInvoice(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
-    if (inv.status !== 'paid') await payInvoiceNow(deps, scopeOf(ctx), inv.id);
-    const after = await dbOf(ctx).invoice.findFirstOrThrow({ where: { id: inv.id }, select: { status: true } });
-    done(ctx, after.status === 'paid' ? 'paid' : 'payment_failed');
-  });
-
-  router.post('/portal/api/sign_out', apiGuard, withSession('action'), csrf, async (ctx) => {
-    await endPortalSession(deps.db, portalOf(ctx).session.id);
-    clearCookie(ctx);
-    ctx.body = { ok: true, redirect: '/portal/signed_out' };
-  });
-
-  router.get('/portal/signed_out', async (ctx) => {
-    statusPage(ctx, 200, 'signed_out', pickPortalLocale(ctx.query.lang, null, ctx.get('Accept-Language')));
-  });
-}
+  }),
+  // ---- pages ----
+  route({
+    method: 'get',
+    path: '/portal',
+    operationId: 'retrievePortalPage',
+    tag: 'Customer portal page',
+    summary: 'The portal page',
+    auth: 'portal',
+    kind: 'html',
+    also: [{ status: 401, description: 'A page saying the session ended', kind: 'html' }],
+    use: ({ withSession }) => [withSession('page')],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const p = portalOf(ctx);
+        const locale = pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language'));
+        if (ctx.query.lang !== undefined && ctx.query.lang !== p.session.locale && (ctx.query.lang === 'is' || ctx.query.lang === 'en')) {
+          await deps.db.portalSession.updateMany({ where: { id: p.session.id }, data: { locale: ctx.query.lang } });
+        }
+        // A GET runs outside any transaction: ctx.state.db is the scoped client itself.
+        const overview = await loadPortalOverview(dbOf(ctx) as ScopedDb, p.tenant, p.session.customerId);
+        const notice = typeof ctx.query.notice === 'string' ? noticeText(ctx.query.notice, locale) : null;
+        setPageHeaders(ctx, { frameAncestors: "'none'" });
+        ctx.body = portalPage(overview, { locale, csrfToken: p.session.csrfToken, testMode: p.tenant.mode === 'test', notice });
+      },
+  }),
+  // ---- documents ----
+  ...(['html', 'pdf'] as const).flatMap((format) => {
+    const suffix = format === 'pdf' ? '/pdf' : '';
+    const what = format === 'pdf' ? 'PDF' : 'HTML';
+    const ended = [{ status: 401, description: 'A page saying the session ended', kind: 'html' as const }];
+    return [
+      route({
+        method: 'get',
+        path: `/portal/invoices/:id${suffix}`,
+        operationId: `retrievePortalInvoice${what === 'PDF' ? 'Pdf' : 'Html'}`,
+        tag: 'Customer portal page',
+        summary: `One of the customer's invoices as ${what}`,
+        auth: 'portal',
+        kind: format,
+        also: ended,
+        use: ({ withSession }) => [withSession('page')],
+        handler:
+          ({ allowed }) =>
+          async (ctx) => {
+            const p = portalOf(ctx);
+            await allowed(ctx, 'view_documents');
+            const inv = await customerInvoice(dbOf(ctx), p.session.customerId, pathId(ctx.params.id));
+            const doc = await loadInvoiceDocument(dbOf(ctx), p.tenant, inv.id);
+            await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
+          },
+      }),
+      route({
+        method: 'get',
+        path: `/portal/credit_notes/:id${suffix}`,
+        operationId: `retrievePortalCreditNote${what === 'PDF' ? 'Pdf' : 'Html'}`,
+        tag: 'Customer portal page',
+        summary: `One of the customer's credit notes as ${what}`,
+        auth: 'portal',
+        kind: format,
+        also: ended,
+        use: ({ withSession }) => [withSession('page')],
+        handler:
+          ({ allowed }) =>
+          async (ctx) => {
+            const p = portalOf(ctx);
+            await allowed(ctx, 'view_documents');
+            const cn = await customerCreditNote(dbOf(ctx), p.session.customerId, pathId(ctx.params.id));
+            const doc = await loadCreditNoteDocument(dbOf(ctx), p.tenant, cn.id);
+            await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
+          },
+      }),
+    ];
+  }),
+  // ---- actions ----
+  route({
+    method: 'post',
+    path: '/portal/api/subscriptions/:id/cancel',
+    operationId: 'cancelPortalSubscription',
+    tag: 'Customer portal page',
+    summary: 'Cancel a subscription at period end',
+    auth: 'portal',
+    response: 'PortalActionResult',
+    errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'invalid_state'],
+    use: ({ outsideAction }) => [...outsideAction],
+    handler:
+      ({ allowed, deps, scopeOf, done }) =>
+      async (ctx) => {
+        await allowed(ctx, 'cancel');
+        const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+        // Pending already (a second click): nothing to change. Canceled: refused by the command path.
+        if (!sub.cancelAtPeriodEnd) await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'cancel', atPeriodEnd: true });
+        done(ctx, 'canceled');
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/portal/api/subscriptions/:id/uncancel',
+    operationId: 'uncancelPortalSubscription',
+    tag: 'Customer portal page',
+    summary: 'Undo a pending cancellation',
+    auth: 'portal',
+    response: 'PortalActionResult',
+    errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'cannot_uncancel'],
+    use: ({ outsideAction }) => [...outsideAction],
+    handler:
+      ({ allowed, deps, scopeOf, done }) =>
+      async (ctx) => {
+        await allowed(ctx, 'uncancel');
+        const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+        // No cancellation pending (already undone by a first click): nothing to change.
+        if (sub.cancelAtPeriodEnd) await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'uncancel' });
+        done(ctx, 'uncanceled');
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/portal/api/payment_methods',
+    operationId: 'createPortalPaymentMethod',
+    tag: 'Customer portal page',
+    summary: 'Add a card',
+    auth: 'portal',
+    body: addCardSchema,
+    response: 'PortalActionResult',
+    errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'card_declined'],
+    use: ({ outsideAction }) => [...outsideAction],
+    handler:
+      ({ allowed, deps, done }) =>
+      async (ctx) => {
+        await allowed(ctx, 'add_card');
+        const b = parseBody(addCardSchema, ctx.state.body);
+        const p = portalOf(ctx);
+        const tenant = tenantOf(ctx);
+        const r = await addCustomerCard(
+          { db: deps.db, acquirer: deps.gateways.cardAcquirer(tenant.mode), txMaxWaitMs: deps.config.transactionMaxWaitMs },
+          tenant,
+          {
+            customerId: p.session.customerId,
+            card: { number: b.card.number, expMonth: b.card.exp_month, expYear: b.card.exp_year, cvc: b.card.cvc ?? null, holderName: b.card.name ?? null },
+            makeDefault: b.make_default !== false,
+            idempotencyKey: `portal:${p.session.id}:${ctx.get('Idempotency-Key') || ctx.state.requestId}:tokenize`,
+          },
+          new Date(),
+        );
+        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, r.events)));
+        done(ctx, 'card_added');
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/portal/api/payment_methods/:id/default',
+    operationId: 'setDefaultPortalPaymentMethod',
+    tag: 'Customer portal page',
+    summary: 'Make a card the default',
+    auth: 'portal',
+    response: 'PortalActionResult',
+    errors: ['portal_action_not_allowed', 'csrf_token_invalid'],
+    use: ({ action }) => [...action],
+    handler:
+      ({ allowed, done }) =>
+      async (ctx) => {
+        await allowed(ctx, 'set_default_card');
+        const pm = await customerPaymentMethod(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+        await setDefaultPaymentMethod(dbOf(ctx), pm.id);
+        done(ctx, 'default_set');
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/portal/api/payment_methods/:id/remove',
+    operationId: 'removePortalPaymentMethod',
+    tag: 'Customer portal page',
+    summary: 'Remove a card',
+    auth: 'portal',
+    response: 'PortalActionResult',
+    errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'invalid_state'],
+    use: ({ action }) => [...action],
+    handler:
+      ({ allowed, done }) =>
+      async (ctx) => {
+        await allowed(ctx, 'remove_card');
+        await removeCustomerCard(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id), new Date());
+        done(ctx, 'card_removed');
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/portal/api/billing_details',
+    operationId: 'updatePortalBillingDetails',
+    tag: 'Customer portal page',
+    summary: 'Update billing details',
+    auth: 'portal',
+    body: billingDetailsSchema,
+    response: 'PortalActionResult',
+    errors: ['portal_action_not_allowed', 'csrf_token_invalid'],
+    use: ({ action }) => [...action],
+    handler:
+      ({ allowed, deps, done }) =>
+      async (ctx) => {
+        await allowed(ctx, 'update_billing_details');
+        const b = parseBody(billingDetailsSchema, ctx.state.body);
+        const input = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
+        // updateCustomer records customer.updated (when something changed) as the API's PATCH does.
+        const changed = await updateCustomer(dbOf(ctx), tenantOf(ctx), portalOf(ctx).session.customerId, input);
+        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, changed.events)));
+        done(ctx, 'saved');
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/portal/api/invoices/:id/pay',
+    operationId: 'payPortalInvoice',
+    tag: 'Customer portal page',
+    summary: 'Pay an open invoice',
+    auth: 'portal',
+    response: 'PortalActionResult',
+    errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'invalid_state'],
+    use: ({ outsideAction }) => [...outsideAction],
+    handler:
+      ({ allowed, deps, scopeOf, done }) =>
+      async (ctx) => {
+        await allowed(ctx, 'pay_invoice');
+        const inv = await customerInvoice(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+        if (inv.status !== 'paid') await payInvoiceNow(deps, scopeOf(ctx), inv.id);
+        const after = await dbOf(ctx).invoice.findFirstOrThrow({ where: { id: inv.id }, select: { status: true } });
+        done(ctx, after.status === 'paid' ? 'paid' : 'payment_failed');
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/portal/api/sign_out',
+    operationId: 'signOutPortal',
+    tag: 'Customer portal page',
+    summary: 'End the portal session',
+    auth: 'portal',
+    response: 'PortalSignOut',
+    errors: ['csrf_token_invalid'],
+    use: ({ apiGuard, withSession, csrf }) => [apiGuard, withSession('action'), csrf],
+    handler:
+      ({ deps, clearCookie }) =>
+      async (ctx) => {
+        await endPortalSession(deps.db, portalOf(ctx).session.id);
+        clearCookie(ctx);
+        ctx.body = { ok: true, redirect: '/portal/signed_out' };
+      },
+  }),
+  route({
+    method: 'get',
+    path: '/portal/signed_out',
+    operationId: 'retrievePortalSignedOutPage',
+    tag: 'Customer portal page',
+    summary: 'The page after signing out',
+    auth: 'none',
+    kind: 'html',
+    handler:
+      ({ statusPage }) =>
+      async (ctx) => {
+        statusPage(ctx, 200, 'signed_out', pickPortalLocale(ctx.query.lang, null, ctx.get('Accept-Language')));
+      },
+  }),
+]);
 
 const NOTICES: Record<string, { en: string; is: string }> = {
   canceled: { en: 'Your subscription will end at the end of the current period.', is: 'Áskriftinni lýkur í lok núverandi tímabils.' },

@@ -4,8 +4,10 @@
 // an invalid key gets 401 first). With a dashboard session cookie they work as JSON routes for the
 // dashboard's own pages and scripts: writes need the session's CSRF token in X-CSRF-Token and a
 // role that allows them, and are written to the audit log (api/dashboard/actions.ts).
-import Router from '@koa/router';
-import type { AppContext, AppDeps, AppState, Middleware } from '../context';
+import { areaOf } from '../route';
+import type { ErrorCode } from '../openapi/describe';
+import { arrayOf, object, str } from '../../src/objects/json-schema';
+import type { AppContext, AppDeps, Middleware } from '../context';
 import type { Auth } from '../middleware/auth';
 import { errors } from '../../src/errors';
 import type { Db } from '../../src/db/client';
@@ -55,61 +57,155 @@ function listField(ctx: AppContext, name: string): unknown {
   return v;
 }
 
-export function dashboardOnlyRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+const { route, area } = areaOf((deps, auth) => {
   const session = sessionOnly(deps, auth);
   const merchantRow = (ctx: AppContext) => deps.db.merchant.findUniqueOrThrow({ where: { id: dash(ctx).merchant.id } });
+  return { session, merchantRow };
+});
 
+const ONLY_DASHBOARD: ErrorCode[] = ['wrong_auth_method'];
+const DASHBOARD_WRITE: ErrorCode[] = ['wrong_auth_method', 'csrf_token_invalid', 'role_not_allowed'];
+
+export const dashboardOnlyRoutes = area('dashboard-only', [
   // Two lists edited whole: read, and replace with the dashboard's own checks.
-  for (const list of [
-    { path: '/v1/redirect_domains', object: 'redirect_domains', field: 'domains', read: (m: Merchant) => m.redirectDomains, write: setRedirectDomains },
-    { path: '/v1/allowed_origins', object: 'allowed_origins', field: 'origins', read: (m: Merchant) => m.allowedOrigins, write: setAllowedOrigins },
-  ]) {
-    router.get(list.path, session, async (ctx) => {
-      ctx.body = { object: list.object, [list.field]: list.read(await merchantRow(ctx)) };
-    });
-    router.put(list.path, session, async (ctx) => {
+  ...[
+    {
+      path: '/v1/redirect_domains',
+      object: 'redirect_domains',
+      field: 'domains',
+      schema: 'RedirectDomains',
+      ids: { list: 'listRedirectDomains', replace: 'replaceRedirectDomains' },
+      what: 'Allowed redirect domains (dashboard)',
+      replace: 'Replace the allowed redirect domains (dashboard)',
+      read: (m: Merchant) => m.redirectDomains,
+      write: setRedirectDomains,
+    },
+    {
+      path: '/v1/allowed_origins',
+      object: 'allowed_origins',
+      field: 'origins',
+      schema: 'AllowedOrigins',
+      ids: { list: 'listAllowedOrigins', replace: 'replaceAllowedOrigins' },
+      what: 'Allowed embedded-checkout origins (dashboard)',
+      replace: 'Replace the allowed embedded-checkout origins (dashboard)',
+      read: (m: Merchant) => m.allowedOrigins,
+      write: setAllowedOrigins,
+    },
+  ].flatMap((list) => [
+    route({
+      method: 'get',
+      path: list.path,
+      operationId: list.ids.list,
+      tag: 'Merchant',
+      summary: list.what,
+      auth: 'dashboard',
+      response: list.schema,
+      errors: ONLY_DASHBOARD,
+      use: ({ session }) => [session],
+      handler:
+        ({ merchantRow }) =>
+        async (ctx) => {
+          ctx.body = { object: list.object, [list.field]: list.read(await merchantRow(ctx)) };
+        },
+    }),
+    route({
+      method: 'put',
+      path: list.path,
+      operationId: list.ids.replace,
+      tag: 'Merchant',
+      summary: list.replace,
+      auth: 'dashboard',
+      bodyJson: object({ [list.field]: arrayOf(str) }),
+      response: list.schema,
+      errors: [...DASHBOARD_WRITE, 'validation_failed'],
+      use: ({ session }) => [session],
+      handler: () => async (ctx) => {
+        const d = dash(ctx);
+        const values = await act(ctx, d, {
+          ...merchantAction(d, 'manage_developers', `${list.object}.update`),
+          run: async (tx) => list.write(tx as unknown as Db, d.merchant.id, listField(ctx, list.field)),
+          detail: (l) => ({ [list.field]: l }),
+        });
+        ctx.body = { object: list.object, [list.field]: values };
+      },
+    }),
+  ]),
+  route({
+    method: 'get',
+    path: '/v1/bank_invoice_settings',
+    operationId: 'retrieveBankInvoiceSettings',
+    tag: 'Merchant',
+    summary: 'Bank-invoice settings (dashboard)',
+    auth: 'dashboard',
+    response: 'BankInvoiceSettings',
+    errors: ONLY_DASHBOARD,
+    use: ({ session }) => [session],
+    handler: () => async (ctx) => {
+      const s = bankInvoiceSettings();
+      ctx.body = {
+        object: 'bank_invoice_settings',
+        default_days_until_due: s.defaultDaysUntilDue,
+        claim_expiry_days: s.claimExpiryDays,
+        claim_recheck_days: s.claimRecheckDays,
+        editable: s.editable,
+      };
+    },
+  }),
+  route({
+    method: 'put',
+    path: '/v1/bank_invoice_settings',
+    operationId: 'updateBankInvoiceSettings',
+    tag: 'Merchant',
+    summary: 'Change bank-invoice settings (dashboard; service-wide in this version: always 409)',
+    auth: 'dashboard',
+    kind: 'none',
+    status: 204,
+    errors: [...DASHBOARD_WRITE, 'invalid_state'],
+    use: ({ session }) => [session],
+    handler: () => async (ctx) => {
       const d = dash(ctx);
-      const values = await act(ctx, d, {
-        ...merchantAction(d, 'manage_developers', `${list.object}.update`),
-        run: async (tx) => list.write(tx as unknown as Db, d.merchant.id, listField(ctx, list.field)),
-        detail: (l) => ({ [list.field]: l }),
+      await act(ctx, d, { ...merchantAction(d, 'manage_accounting', 'bank_invoice_settings.update'), run: async () => refuseBankInvoiceSettingsChange() });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/merchants/current/go_live',
+    operationId: 'enableLiveMode',
+    tag: 'Merchant',
+    summary: 'Enable live mode (dashboard)',
+    auth: 'dashboard',
+    response: 'DashboardMerchant',
+    errors: DASHBOARD_WRITE,
+    use: ({ session }) => [session],
+    handler: () => async (ctx) => {
+      const d = dash(ctx);
+      const m = await act(ctx, d, {
+        ...merchantAction(d, 'manage_business', 'merchant.go_live'),
+        run: async (tx) => markMerchantLive(tx as unknown as Db, d.merchant.id, new Date()),
       });
-      ctx.body = { object: list.object, [list.field]: values };
-    });
-  }
-
-  router.get('/v1/bank_invoice_settings', session, async (ctx) => {
-    const s = bankInvoiceSettings();
-    ctx.body = {
-      object: 'bank_invoice_settings',
-      default_days_until_due: s.defaultDaysUntilDue,
-      claim_expiry_days: s.claimExpiryDays,
-      claim_recheck_days: s.claimRecheckDays,
-      editable: s.editable,
-    };
-  });
-  router.put('/v1/bank_invoice_settings', session, async (ctx) => {
-    const d = dash(ctx);
-    await act(ctx, d, { ...merchantAction(d, 'manage_accounting', 'bank_invoice_settings.update'), run: async () => refuseBankInvoiceSettingsChange() });
-  });
-
-  router.post('/v1/merchants/current/go_live', session, async (ctx) => {
-    const d = dash(ctx);
-    const m = await act(ctx, d, {
-      ...merchantAction(d, 'manage_business', 'merchant.go_live'),
-      run: async (tx) => markMerchantLive(tx as unknown as Db, d.merchant.id, new Date()),
-    });
-    ctx.body = presentMerchant(m);
-  });
-
-  router.patch('/v1/merchants/current', session, async (ctx) => {
-    const d = dash(ctx);
-    const body = ctx.state.body;
-    const m = await act(ctx, d, {
-      ...merchantAction(d, 'manage_business', 'merchant.update'),
-      run: async (tx) => updateMerchantProfile(tx as unknown as Db, d.merchant.id, { name: body.name, default_currency: body.default_currency }),
-      detail: (r) => ({ name: r.name, default_currency: r.defaultCurrency }),
-    });
-    ctx.body = presentMerchant(m);
-  });
-}
+      ctx.body = presentMerchant(m);
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/merchants/current',
+    operationId: 'updateCurrentMerchant',
+    tag: 'Merchant',
+    summary: "Update the merchant's profile (dashboard)",
+    auth: 'dashboard',
+    bodyJson: object({ name: str, default_currency: str }, { optional: ['name', 'default_currency'] }),
+    response: 'DashboardMerchant',
+    errors: DASHBOARD_WRITE,
+    use: ({ session }) => [session],
+    handler: () => async (ctx) => {
+      const d = dash(ctx);
+      const body = ctx.state.body;
+      const m = await act(ctx, d, {
+        ...merchantAction(d, 'manage_business', 'merchant.update'),
+        run: async (tx) => updateMerchantProfile(tx as unknown as Db, d.merchant.id, { name: body.name, default_currency: body.default_currency }),
+        detail: (r) => ({ name: r.name, default_currency: r.defaultCurrency }),
+      });
+      ctx.body = presentMerchant(m);
+    },
+  }),
+]);

@@ -8,7 +8,7 @@ export interface paths {
             cookie?: never;
         };
         /** The hosted checkout page of a session */
-        get: operations["getCheckoutById"];
+        get: operations["retrieveHostedCheckoutPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -27,7 +27,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pay an embedded session (called by the page) */
-        post: operations["postCheckoutApiEmbeddedConfirm"];
+        post: operations["confirmEmbeddedCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -44,7 +44,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The embedded session of a client secret (called by the page) */
-        post: operations["postCheckoutApiEmbeddedSession"];
+        post: operations["retrieveEmbeddedCheckoutSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -61,7 +61,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pay a hosted session (called by the page) */
-        post: operations["postCheckoutApiSessionsByIdConfirm"];
+        post: operations["confirmHostedCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -76,7 +76,7 @@ export interface paths {
             cookie?: never;
         };
         /** The checkout page's styles */
-        get: operations["getCheckoutAssetsCheckoutCss"];
+        get: operations["retrieveCheckoutStyles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -93,7 +93,7 @@ export interface paths {
             cookie?: never;
         };
         /** The checkout page's script */
-        get: operations["getCheckoutAssetsCheckoutJs"];
+        get: operations["retrieveCheckoutScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -110,7 +110,7 @@ export interface paths {
             cookie?: never;
         };
         /** The script a merchant page includes to embed checkout */
-        get: operations["getCheckoutEmbedJs"];
+        get: operations["retrieveCheckoutEmbedScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -127,7 +127,7 @@ export interface paths {
             cookie?: never;
         };
         /** The embedded checkout page (in an iframe) */
-        get: operations["getCheckoutEmbedded"];
+        get: operations["retrieveEmbeddedCheckoutPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -144,7 +144,7 @@ export interface paths {
             cookie?: never;
         };
         /** The API reference page */
-        get: operations["getDocsApi"];
+        get: operations["retrieveApiReferencePage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -161,24 +161,7 @@ export interface paths {
             cookie?: never;
         };
         /** The reference page's scripts and styles */
-        get: operations["getDocsApiAssetsByFile"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/docs/errors": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The error reference page: every error code, one anchor each (doc_url) */
-        get: operations["getDocsErrors"];
+        get: operations["retrieveApiReferenceAsset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -195,7 +178,7 @@ export interface paths {
             cookie?: never;
         };
         /** Health of PostgreSQL and Temporal */
-        get: operations["getHealthz"];
+        get: operations["retrieveHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -212,7 +195,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process serves HTTP (docs/operations.md) */
-        get: operations["getLivez"];
+        get: operations["retrieveLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -229,7 +212,7 @@ export interface paths {
             cookie?: never;
         };
         /** Prometheus metrics (a bearer METRICS_TOKEN when one is set; docs/operations.md) */
-        get: operations["getMetrics"];
+        get: operations["retrieveMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -246,7 +229,7 @@ export interface paths {
             cookie?: never;
         };
         /** The portal page */
-        get: operations["getPortal"];
+        get: operations["retrievePortalPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -265,7 +248,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Update billing details */
-        post: operations["postPortalApiBillingDetails"];
+        post: operations["updatePortalBillingDetails"];
         delete?: never;
         options?: never;
         head?: never;
@@ -282,7 +265,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pay an open invoice */
-        post: operations["postPortalApiInvoicesByIdPay"];
+        post: operations["payPortalInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -299,7 +282,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add a card */
-        post: operations["postPortalApiPaymentMethods"];
+        post: operations["createPortalPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -316,7 +299,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Make a card the default */
-        post: operations["postPortalApiPaymentMethodsByIdDefault"];
+        post: operations["setDefaultPortalPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -333,7 +316,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Remove a card */
-        post: operations["postPortalApiPaymentMethodsByIdRemove"];
+        post: operations["removePortalPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -350,7 +333,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** End the portal session */
-        post: operations["postPortalApiSignOut"];
+        post: operations["signOutPortal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -367,7 +350,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a subscription at period end */
-        post: operations["postPortalApiSubscriptionsByIdCancel"];
+        post: operations["cancelPortalSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -384,7 +367,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Undo a pending cancellation */
-        post: operations["postPortalApiSubscriptionsByIdUncancel"];
+        post: operations["uncancelPortalSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -399,7 +382,7 @@ export interface paths {
             cookie?: never;
         };
         /** The portal page's styles */
-        get: operations["getPortalAssetsPortalCss"];
+        get: operations["retrievePortalStyles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -416,7 +399,7 @@ export interface paths {
             cookie?: never;
         };
         /** The portal page's script */
-        get: operations["getPortalAssetsPortalJs"];
+        get: operations["retrievePortalScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -433,7 +416,7 @@ export interface paths {
             cookie?: never;
         };
         /** One of the customer's credit notes as HTML */
-        get: operations["getPortalCreditNotesById"];
+        get: operations["retrievePortalCreditNoteHtml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -450,7 +433,7 @@ export interface paths {
             cookie?: never;
         };
         /** One of the customer's credit notes as PDF */
-        get: operations["getPortalCreditNotesByIdPdf"];
+        get: operations["retrievePortalCreditNotePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -467,7 +450,7 @@ export interface paths {
             cookie?: never;
         };
         /** One of the customer's invoices as HTML */
-        get: operations["getPortalInvoicesById"];
+        get: operations["retrievePortalInvoiceHtml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -484,7 +467,7 @@ export interface paths {
             cookie?: never;
         };
         /** One of the customer's invoices as PDF */
-        get: operations["getPortalInvoicesByIdPdf"];
+        get: operations["retrievePortalInvoicePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -501,7 +484,7 @@ export interface paths {
             cookie?: never;
         };
         /** Open a portal link: starts a portal session (cookie) and a page that goes on to /portal */
-        get: operations["getPortalOpenByToken"];
+        get: operations["openPortalLink"];
         put?: never;
         post?: never;
         delete?: never;
@@ -518,7 +501,7 @@ export interface paths {
             cookie?: never;
         };
         /** The page after signing out */
-        get: operations["getPortalSignedOut"];
+        get: operations["retrievePortalSignedOutPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -535,7 +518,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: PostgreSQL and Temporal both answer (docs/operations.md) */
-        get: operations["getReadyz"];
+        get: operations["retrieveReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -552,11 +535,11 @@ export interface paths {
             cookie?: never;
         };
         /** The current accounting link */
-        get: operations["getAccountingLink"];
+        get: operations["retrieveAccountingLink"];
         put?: never;
         post?: never;
         /** Disconnect the accounting link */
-        delete: operations["deleteAccountingLink"];
+        delete: operations["disconnectAccountingLink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -573,7 +556,7 @@ export interface paths {
          * The provider's OAuth redirect back (a browser; `state` names the merchant)
          * @description Answers an HTML page when the browser accepts text/html, the accounting link otherwise.
          */
-        get: operations["getAccountingLinkCallbackByProvider"];
+        get: operations["completeAccountingLinkOAuth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -590,7 +573,7 @@ export interface paths {
             cookie?: never;
         };
         /** The provider's chart of accounts */
-        get: operations["getAccountingLinkChartOfAccounts"];
+        get: operations["listAccountingLedgerAccounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -609,7 +592,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Finish connecting with form credentials */
-        post: operations["postAccountingLinkComplete"];
+        post: operations["completeAccountingLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -626,7 +609,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start connecting an accounting provider */
-        post: operations["postAccountingLinkConnect"];
+        post: operations["connectAccountingLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -641,7 +624,7 @@ export interface paths {
             cookie?: never;
         };
         /** Accounting providers of this mode */
-        get: operations["getAccountingLinkProviders"];
+        get: operations["listAccountingProviders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -660,7 +643,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Update the mapping to the provider */
-        post: operations["postAccountingLinkSettings"];
+        post: operations["updateAccountingSettings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -675,7 +658,7 @@ export interface paths {
             cookie?: never;
         };
         /** List sync records */
-        get: operations["getAccountingLinkSyncRecords"];
+        get: operations["listAccountingSyncRecords"];
         put?: never;
         post?: never;
         delete?: never;
@@ -694,7 +677,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sync a record again */
-        post: operations["postAccountingLinkSyncRecordsByIdResync"];
+        post: operations["resyncAccountingSyncRecord"];
         delete?: never;
         options?: never;
         head?: never;
@@ -709,7 +692,7 @@ export interface paths {
             cookie?: never;
         };
         /** The provider's VAT codes */
-        get: operations["getAccountingLinkVatCodes"];
+        get: operations["listAccountingVatCodes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -726,9 +709,9 @@ export interface paths {
             cookie?: never;
         };
         /** Allowed embedded-checkout origins (dashboard) */
-        get: operations["getAllowedOrigins"];
+        get: operations["listAllowedOrigins"];
         /** Replace the allowed embedded-checkout origins (dashboard) */
-        put: operations["putAllowedOrigins"];
+        put: operations["replaceAllowedOrigins"];
         post?: never;
         delete?: never;
         options?: never;
@@ -744,10 +727,10 @@ export interface paths {
             cookie?: never;
         };
         /** List API keys */
-        get: operations["getApiKeys"];
+        get: operations["listApiKeys"];
         put?: never;
         /** Create an API key (the full key is shown once) */
-        post: operations["postApiKeys"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -765,7 +748,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Revoke an API key */
-        delete: operations["deleteApiKeysById"];
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -781,7 +764,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Roll an API key (the new key is shown once) */
-        post: operations["postApiKeysByIdRotate"];
+        post: operations["rotateApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -796,9 +779,9 @@ export interface paths {
             cookie?: never;
         };
         /** Bank-invoice settings (dashboard) */
-        get: operations["getBankInvoiceSettings"];
+        get: operations["retrieveBankInvoiceSettings"];
         /** Change bank-invoice settings (dashboard; service-wide in this version: always 409) */
-        put: operations["putBankInvoiceSettings"];
+        put: operations["updateBankInvoiceSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -814,7 +797,7 @@ export interface paths {
             cookie?: never;
         };
         /** List credit notes */
-        get: operations["getCreditNotes"];
+        get: operations["listCreditNotes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -831,7 +814,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a credit note */
-        get: operations["getCreditNotesById"];
+        get: operations["retrieveCreditNote"];
         put?: never;
         post?: never;
         delete?: never;
@@ -848,7 +831,7 @@ export interface paths {
             cookie?: never;
         };
         /** The credit note as a self-contained HTML page */
-        get: operations["getCreditNotesByIdHtml"];
+        get: operations["retrieveCreditNoteHtml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -865,7 +848,7 @@ export interface paths {
             cookie?: never;
         };
         /** The credit note as a PDF document */
-        get: operations["getCreditNotesByIdPdf"];
+        get: operations["retrieveCreditNotePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -882,10 +865,10 @@ export interface paths {
             cookie?: never;
         };
         /** List customer portal links */
-        get: operations["getCustomerPortals"];
+        get: operations["listCustomerPortals"];
         put?: never;
         /** Create a customer portal link (its url is shown once) */
-        post: operations["postCustomerPortals"];
+        post: operations["createCustomerPortal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -900,11 +883,11 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a customer portal link */
-        get: operations["getCustomerPortalsById"];
+        get: operations["retrieveCustomerPortal"];
         put?: never;
         post?: never;
         /** Revoke a customer portal link */
-        delete: operations["deleteCustomerPortalsById"];
+        delete: operations["revokeCustomerPortal"];
         options?: never;
         head?: never;
         patch?: never;
@@ -918,10 +901,10 @@ export interface paths {
             cookie?: never;
         };
         /** List customers */
-        get: operations["getCustomers"];
+        get: operations["listCustomers"];
         put?: never;
         /** Create a customer */
-        post: operations["postCustomers"];
+        post: operations["createCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -936,14 +919,14 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a customer */
-        get: operations["getCustomersById"];
+        get: operations["retrieveCustomer"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a customer */
-        patch: operations["patchCustomersById"];
+        patch: operations["updateCustomer"];
         trace?: never;
     };
     "/v1/events": {
@@ -954,10 +937,10 @@ export interface paths {
             cookie?: never;
         };
         /** List usage events */
-        get: operations["getEvents"];
+        get: operations["listUsageEvents"];
         put?: never;
         /** Record a usage event (200 when the idempotency key was seen before) */
-        post: operations["postEvents"];
+        post: operations["createUsageEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -974,7 +957,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Record a batch of usage events */
-        post: operations["postEventsBatch"];
+        post: operations["createUsageEventBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -992,7 +975,7 @@ export interface paths {
          * The credit notes of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsCreditNotesCsv"];
+        get: operations["exportCreditNotes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1009,7 +992,7 @@ export interface paths {
             cookie?: never;
         };
         /** The PDFs of the invoices issued in a period, as one ZIP archive */
-        get: operations["getExportsInvoiceDocumentsZip"];
+        get: operations["exportInvoiceDocuments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1029,7 +1012,7 @@ export interface paths {
          * The invoices of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsInvoicesCsv"];
+        get: operations["exportInvoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1049,7 +1032,7 @@ export interface paths {
          * The ledger entries of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsLedgerEntriesCsv"];
+        get: operations["exportLedgerEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1069,7 +1052,7 @@ export interface paths {
          * The payments of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsPaymentsCsv"];
+        get: operations["exportPayments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1089,7 +1072,7 @@ export interface paths {
          * The refunds of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsRefundsCsv"];
+        get: operations["exportRefunds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1109,7 +1092,7 @@ export interface paths {
          * The trial balance of a period as CSV
          * @description UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.
          */
-        get: operations["getExportsTrialBalanceCsv"];
+        get: operations["exportTrialBalance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1126,10 +1109,10 @@ export interface paths {
             cookie?: never;
         };
         /** List invoice items */
-        get: operations["getInvoiceItems"];
+        get: operations["listInvoiceItems"];
         put?: never;
         /** Create a pending invoice item */
-        post: operations["postInvoiceItems"];
+        post: operations["createInvoiceItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1144,7 +1127,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve an invoice item */
-        get: operations["getInvoiceItemsById"];
+        get: operations["retrieveInvoiceItem"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1161,7 +1144,7 @@ export interface paths {
             cookie?: never;
         };
         /** List invoices */
-        get: operations["getInvoices"];
+        get: operations["listInvoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1178,7 +1161,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve an invoice with its lines */
-        get: operations["getInvoicesById"];
+        get: operations["retrieveInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1195,7 +1178,7 @@ export interface paths {
             cookie?: never;
         };
         /** The invoice as a self-contained HTML page */
-        get: operations["getInvoicesByIdHtml"];
+        get: operations["retrieveInvoiceHtml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1214,7 +1197,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Attempt payment of an open invoice now */
-        post: operations["postInvoicesByIdPay"];
+        post: operations["payInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1229,7 +1212,7 @@ export interface paths {
             cookie?: never;
         };
         /** The invoice as a PDF document */
-        get: operations["getInvoicesByIdPdf"];
+        get: operations["retrieveInvoicePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1248,7 +1231,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Void an open invoice */
-        post: operations["postInvoicesByIdVoid"];
+        post: operations["voidInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1263,7 +1246,7 @@ export interface paths {
             cookie?: never;
         };
         /** List ledger entries */
-        get: operations["getLedgerEntries"];
+        get: operations["listLedgerEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1280,14 +1263,14 @@ export interface paths {
             cookie?: never;
         };
         /** The merchant of the secret key */
-        get: operations["getMerchantsCurrent"];
+        get: operations["retrieveCurrentMerchant"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update the merchant's profile (dashboard) */
-        patch: operations["patchMerchantsCurrent"];
+        patch: operations["updateCurrentMerchant"];
         trace?: never;
     };
     "/v1/merchants/current/go_live": {
@@ -1300,7 +1283,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Enable live mode (dashboard) */
-        post: operations["postMerchantsCurrentGoLive"];
+        post: operations["enableLiveMode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1315,10 +1298,10 @@ export interface paths {
             cookie?: never;
         };
         /** List meters */
-        get: operations["getMeters"];
+        get: operations["listMeters"];
         put?: never;
         /** Create a meter */
-        post: operations["postMeters"];
+        post: operations["createMeter"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1333,11 +1316,11 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a meter */
-        get: operations["getMetersById"];
+        get: operations["retrieveMeter"];
         put?: never;
         post?: never;
         /** Archive a meter */
-        delete: operations["deleteMetersById"];
+        delete: operations["archiveMeter"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1351,7 +1334,7 @@ export interface paths {
             cookie?: never;
         };
         /** A customer's metered quantity over a period */
-        get: operations["getMetersByIdQuantities"];
+        get: operations["retrieveMeterQuantity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1368,7 +1351,7 @@ export interface paths {
             cookie?: never;
         };
         /** This OpenAPI document */
-        get: operations["getOpenapiJson"];
+        get: operations["retrieveOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1385,7 +1368,7 @@ export interface paths {
             cookie?: never;
         };
         /** List payment methods */
-        get: operations["getPaymentMethods"];
+        get: operations["listPaymentMethods"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1402,11 +1385,11 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a payment method */
-        get: operations["getPaymentMethodsById"];
+        get: operations["retrievePaymentMethod"];
         put?: never;
         post?: never;
         /** Detach a payment method */
-        delete: operations["deletePaymentMethodsById"];
+        delete: operations["detachPaymentMethod"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1422,7 +1405,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Make a payment method its customer's default */
-        post: operations["postPaymentMethodsByIdSetDefault"];
+        post: operations["setDefaultPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1442,10 +1425,10 @@ export interface paths {
          * Create a hosted or embedded payment session
          * @description A publishable key may create an embedded session from an allowed browser origin.
          */
-        post: operations["postPaymentSessions"];
+        post: operations["createPaymentSession"];
         delete?: never;
         /** CORS preflight for browsers creating a session */
-        options: operations["optionsPaymentSessions"];
+        options: operations["preflightPaymentSession"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -1458,7 +1441,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a payment session */
-        get: operations["getPaymentSessionsById"];
+        get: operations["retrievePaymentSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1475,10 +1458,10 @@ export interface paths {
             cookie?: never;
         };
         /** List payments */
-        get: operations["getPayments"];
+        get: operations["listPayments"];
         put?: never;
         /** Create a payment */
-        post: operations["postPayments"];
+        post: operations["createPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1493,7 +1476,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a payment */
-        get: operations["getPaymentsById"];
+        get: operations["retrievePayment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1512,7 +1495,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a payment */
-        post: operations["postPaymentsByIdCancel"];
+        post: operations["cancelPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1529,7 +1512,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Confirm a payment with a payment method */
-        post: operations["postPaymentsByIdConfirm"];
+        post: operations["confirmPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1544,10 +1527,10 @@ export interface paths {
             cookie?: never;
         };
         /** List prices */
-        get: operations["getPrices"];
+        get: operations["listPrices"];
         put?: never;
         /** Create a price */
-        post: operations["postPrices"];
+        post: operations["createPrice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1562,14 +1545,14 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a price */
-        get: operations["getPricesById"];
+        get: operations["retrievePrice"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a price (active, metadata, accounting code) */
-        patch: operations["patchPricesById"];
+        patch: operations["updatePrice"];
         trace?: never;
     };
     "/v1/products": {
@@ -1580,10 +1563,10 @@ export interface paths {
             cookie?: never;
         };
         /** List products */
-        get: operations["getProducts"];
+        get: operations["listProducts"];
         put?: never;
         /** Create a product */
-        post: operations["postProducts"];
+        post: operations["createProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1598,14 +1581,14 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a product */
-        get: operations["getProductsById"];
+        get: operations["retrieveProduct"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a product */
-        patch: operations["patchProductsById"];
+        patch: operations["updateProduct"];
         trace?: never;
     };
     "/v1/redirect_domains": {
@@ -1616,9 +1599,9 @@ export interface paths {
             cookie?: never;
         };
         /** Allowed redirect domains (dashboard) */
-        get: operations["getRedirectDomains"];
+        get: operations["listRedirectDomains"];
         /** Replace the allowed redirect domains (dashboard) */
-        put: operations["putRedirectDomains"];
+        put: operations["replaceRedirectDomains"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1634,10 +1617,10 @@ export interface paths {
             cookie?: never;
         };
         /** List refunds */
-        get: operations["getRefunds"];
+        get: operations["listRefunds"];
         put?: never;
         /** Refund a payment (in full or in part) */
-        post: operations["postRefunds"];
+        post: operations["createRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1652,7 +1635,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a refund */
-        get: operations["getRefundsById"];
+        get: operations["retrieveRefund"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1671,7 +1654,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add a price to a subscription */
-        post: operations["postSubscriptionItems"];
+        post: operations["createSubscriptionItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1686,12 +1669,12 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a subscription item */
-        get: operations["getSubscriptionItemsById"];
+        get: operations["retrieveSubscriptionItem"];
         put?: never;
         /** Update a subscription item */
-        post: operations["postSubscriptionItemsById"];
+        post: operations["updateSubscriptionItem"];
         /** Remove a price from a subscription */
-        delete: operations["deleteSubscriptionItemsById"];
+        delete: operations["deleteSubscriptionItem"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1705,10 +1688,10 @@ export interface paths {
             cookie?: never;
         };
         /** List subscriptions */
-        get: operations["getSubscriptions"];
+        get: operations["listSubscriptions"];
         put?: never;
         /** Create a subscription */
-        post: operations["postSubscriptions"];
+        post: operations["createSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1723,10 +1706,10 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a subscription */
-        get: operations["getSubscriptionsById"];
+        get: operations["retrieveSubscription"];
         put?: never;
         /** Update a subscription */
-        post: operations["postSubscriptionsById"];
+        post: operations["updateSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1743,7 +1726,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a subscription (now or at period end) */
-        post: operations["postSubscriptionsByIdCancel"];
+        post: operations["cancelSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1760,7 +1743,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pause collection */
-        post: operations["postSubscriptionsByIdPause"];
+        post: operations["pauseSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1777,7 +1760,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Resume a paused subscription */
-        post: operations["postSubscriptionsByIdResume"];
+        post: operations["resumeSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1794,7 +1777,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Undo a cancellation at period end */
-        post: operations["postSubscriptionsByIdUncancel"];
+        post: operations["uncancelSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1814,7 +1797,7 @@ export interface paths {
          * Attach a test card to a customer
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        post: operations["postTestHelpersCustomersByIdPaymentMethods"];
+        post: operations["attachTestPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1832,7 +1815,7 @@ export interface paths {
          * Read new events, oldest first (a long poll; what `billing listen` forwards to localhost; test mode only)
          * @description Answers the events recorded after `cursor` (without it: from now on), oldest first, at most 100, with a `cursor` to pass next time. When there is none yet it waits up to `wait` seconds (default 25) for one. An event appears about 2 s after it was recorded. Test keys only.
          */
-        get: operations["getTestHelpersEventFeed"];
+        get: operations["listEventFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1854,7 +1837,7 @@ export interface paths {
          * Simulate the bank paying an invoice's claim
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        post: operations["postTestHelpersInvoicesByIdPayBankClaim"];
+        post: operations["payTestBankClaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1872,13 +1855,13 @@ export interface paths {
          * List test clocks
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        get: operations["getTestHelpersTestClocks"];
+        get: operations["listTestClocks"];
         put?: never;
         /**
          * Create a test clock
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        post: operations["postTestHelpersTestClocks"];
+        post: operations["createTestClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1896,14 +1879,14 @@ export interface paths {
          * Retrieve a test clock
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        get: operations["getTestHelpersTestClocksById"];
+        get: operations["retrieveTestClock"];
         put?: never;
         post?: never;
         /**
          * Delete a test clock
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        delete: operations["deleteTestHelpersTestClocksById"];
+        delete: operations["deleteTestClock"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1922,7 +1905,7 @@ export interface paths {
          * Advance a test clock
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        post: operations["postTestHelpersTestClocksByIdAdvance"];
+        post: operations["advanceTestClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1942,7 +1925,7 @@ export interface paths {
          * Attach a customer to a test clock
          * @description Test mode only (a live key gets 403 test_mode_only).
          */
-        post: operations["postTestHelpersTestClocksByIdCustomers"];
+        post: operations["attachTestClockCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1957,7 +1940,7 @@ export interface paths {
             cookie?: never;
         };
         /** The trial balance */
-        get: operations["getTrialBalance"];
+        get: operations["retrieveTrialBalance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1974,10 +1957,10 @@ export interface paths {
             cookie?: never;
         };
         /** VAT settings */
-        get: operations["getVatSettings"];
+        get: operations["retrieveVatSettings"];
         put?: never;
         /** Update VAT settings */
-        post: operations["postVatSettings"];
+        post: operations["updateVatSettings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1992,7 +1975,7 @@ export interface paths {
             cookie?: never;
         };
         /** List webhook deliveries */
-        get: operations["getWebhookDeliveries"];
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2009,7 +1992,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a webhook delivery with its attempts */
-        get: operations["getWebhookDeliveriesById"];
+        get: operations["retrieveWebhookDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2028,7 +2011,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Retry a webhook delivery now */
-        post: operations["postWebhookDeliveriesByIdRetry"];
+        post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2043,10 +2026,10 @@ export interface paths {
             cookie?: never;
         };
         /** List webhook endpoints */
-        get: operations["getWebhookEndpoints"];
+        get: operations["listWebhookEndpoints"];
         put?: never;
         /** Create a webhook endpoint (the signing secret is shown once) */
-        post: operations["postWebhookEndpoints"];
+        post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2061,15 +2044,15 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve a webhook endpoint */
-        get: operations["getWebhookEndpointsById"];
+        get: operations["retrieveWebhookEndpoint"];
         put?: never;
         post?: never;
         /** Delete a webhook endpoint */
-        delete: operations["deleteWebhookEndpointsById"];
+        delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /** Update a webhook endpoint */
-        patch: operations["patchWebhookEndpointsById"];
+        patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
     "/v1/webhook_endpoints/{id}/rotate_secret": {
@@ -2082,7 +2065,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rotate the signing secret (the new one is shown once; the old one signs for expires_in more seconds) */
-        post: operations["postWebhookEndpointsByIdRotateSecret"];
+        post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2097,7 +2080,7 @@ export interface paths {
             cookie?: never;
         };
         /** List events */
-        get: operations["getWebhookEvents"];
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2114,7 +2097,7 @@ export interface paths {
             cookie?: never;
         };
         /** Retrieve an event */
-        get: operations["getWebhookEventsById"];
+        get: operations["retrieveEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2883,7 +2866,7 @@ export interface components {
             id: string;
             /** @constant */
             object: "webhook_endpoint";
-            secret?: string | null;
+            secret?: string;
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** Format: date-time */
@@ -3069,7 +3052,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getCheckoutById: {
+    retrieveHostedCheckoutPage: {
         parameters: {
             query?: never;
             header?: never;
@@ -3114,7 +3097,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postCheckoutApiEmbeddedConfirm: {
+    confirmEmbeddedCheckout: {
         parameters: {
             query?: never;
             header?: never;
@@ -3154,10 +3137,12 @@ export interface operations {
             400: components["responses"]["Error400"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             default: components["responses"]["Error"];
         };
     };
-    postCheckoutApiEmbeddedSession: {
+    retrieveEmbeddedCheckoutSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -3185,10 +3170,12 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             default: components["responses"]["Error"];
         };
     };
-    postCheckoutApiSessionsByIdConfirm: {
+    confirmHostedCheckout: {
         parameters: {
             query?: never;
             header?: never;
@@ -3229,10 +3216,12 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             default: components["responses"]["Error"];
         };
     };
-    getCheckoutAssetsCheckoutCss: {
+    retrieveCheckoutStyles: {
         parameters: {
             query?: never;
             header?: never;
@@ -3254,7 +3243,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCheckoutAssetsCheckoutJs: {
+    retrieveCheckoutScript: {
         parameters: {
             query?: never;
             header?: never;
@@ -3276,7 +3265,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCheckoutEmbedJs: {
+    retrieveCheckoutEmbedScript: {
         parameters: {
             query?: never;
             header?: never;
@@ -3298,7 +3287,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCheckoutEmbedded: {
+    retrieveEmbeddedCheckoutPage: {
         parameters: {
             query?: never;
             header?: never;
@@ -3331,7 +3320,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getDocsApi: {
+    retrieveApiReferencePage: {
         parameters: {
             query?: never;
             header?: never;
@@ -3353,7 +3342,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getDocsApiAssetsByFile: {
+    retrieveApiReferenceAsset: {
         parameters: {
             query?: never;
             header?: never;
@@ -3379,29 +3368,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getDocsErrors: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The error reference page: every error code, one anchor each (doc_url) */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    getHealthz: {
+    retrieveHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -3433,7 +3400,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getLivez: {
+    retrieveLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -3455,7 +3422,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getMetrics: {
+    retrieveMetrics: {
         parameters: {
             query?: never;
             header?: never;
@@ -3478,7 +3445,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortal: {
+    retrievePortalPage: {
         parameters: {
             query?: never;
             header?: never;
@@ -3511,7 +3478,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiBillingDetails: {
+    updatePortalBillingDetails: {
         parameters: {
             query?: never;
             header?: never;
@@ -3545,10 +3512,12 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiInvoicesByIdPay: {
+    payPortalInvoice: {
         parameters: {
             query?: never;
             header?: never;
@@ -3576,7 +3545,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiPaymentMethods: {
+    createPortalPaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -3612,10 +3581,12 @@ export interface operations {
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiPaymentMethodsByIdDefault: {
+    setDefaultPortalPaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -3642,7 +3613,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiPaymentMethodsByIdRemove: {
+    removePortalPaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -3670,7 +3641,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiSignOut: {
+    signOutPortal: {
         parameters: {
             query?: never;
             header?: never;
@@ -3694,7 +3665,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiSubscriptionsByIdCancel: {
+    cancelPortalSubscription: {
         parameters: {
             query?: never;
             header?: never;
@@ -3722,7 +3693,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPortalApiSubscriptionsByIdUncancel: {
+    uncancelPortalSubscription: {
         parameters: {
             query?: never;
             header?: never;
@@ -3750,7 +3721,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalAssetsPortalCss: {
+    retrievePortalStyles: {
         parameters: {
             query?: never;
             header?: never;
@@ -3772,7 +3743,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalAssetsPortalJs: {
+    retrievePortalScript: {
         parameters: {
             query?: never;
             header?: never;
@@ -3794,7 +3765,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalCreditNotesById: {
+    retrievePortalCreditNoteHtml: {
         parameters: {
             query?: never;
             header?: never;
@@ -3830,7 +3801,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalCreditNotesByIdPdf: {
+    retrievePortalCreditNotePdf: {
         parameters: {
             query?: never;
             header?: never;
@@ -3866,7 +3837,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalInvoicesById: {
+    retrievePortalInvoiceHtml: {
         parameters: {
             query?: never;
             header?: never;
@@ -3902,7 +3873,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalInvoicesByIdPdf: {
+    retrievePortalInvoicePdf: {
         parameters: {
             query?: never;
             header?: never;
@@ -3938,7 +3909,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalOpenByToken: {
+    openPortalLink: {
         parameters: {
             query?: never;
             header?: never;
@@ -3982,7 +3953,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPortalSignedOut: {
+    retrievePortalSignedOutPage: {
         parameters: {
             query?: never;
             header?: never;
@@ -4004,7 +3975,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getReadyz: {
+    retrieveReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -4036,7 +4007,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLink: {
+    retrieveAccountingLink: {
         parameters: {
             query?: never;
             header?: never;
@@ -4064,7 +4035,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteAccountingLink: {
+    disconnectAccountingLink: {
         parameters: {
             query?: never;
             header?: never;
@@ -4090,7 +4061,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLinkCallbackByProvider: {
+    completeAccountingLinkOAuth: {
         parameters: {
             query?: {
                 code?: string;
@@ -4123,7 +4094,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLinkChartOfAccounts: {
+    listAccountingLedgerAccounts: {
         parameters: {
             query?: never;
             header?: never;
@@ -4154,7 +4125,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postAccountingLinkComplete: {
+    completeAccountingLink: {
         parameters: {
             query?: never;
             header?: {
@@ -4190,13 +4161,15 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error"];
         };
     };
-    postAccountingLinkConnect: {
+    connectAccountingLink: {
         parameters: {
             query?: never;
             header?: {
@@ -4233,13 +4206,15 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLinkProviders: {
+    listAccountingProviders: {
         parameters: {
             query?: never;
             header?: never;
@@ -4269,7 +4244,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postAccountingLinkSettings: {
+    updateAccountingSettings: {
         parameters: {
             query?: never;
             header?: {
@@ -4305,11 +4280,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLinkSyncRecords: {
+    listAccountingSyncRecords: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -4347,7 +4324,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postAccountingLinkSyncRecordsByIdResync: {
+    resyncAccountingSyncRecord: {
         parameters: {
             query?: never;
             header?: {
@@ -4383,7 +4360,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAccountingLinkVatCodes: {
+    listAccountingVatCodes: {
         parameters: {
             query?: never;
             header?: never;
@@ -4414,7 +4391,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getAllowedOrigins: {
+    listAllowedOrigins: {
         parameters: {
             query?: never;
             header?: never;
@@ -4438,7 +4415,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    putAllowedOrigins: {
+    replaceAllowedOrigins: {
         parameters: {
             query?: never;
             header?: never;
@@ -4466,10 +4443,12 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             default: components["responses"]["Error"];
         };
     };
-    getApiKeys: {
+    listApiKeys: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -4505,7 +4484,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postApiKeys: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -4544,11 +4523,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    deleteApiKeysById: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -4578,7 +4559,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postApiKeysByIdRotate: {
+    rotateApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -4614,7 +4595,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getBankInvoiceSettings: {
+    retrieveBankInvoiceSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -4638,7 +4619,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    putBankInvoiceSettings: {
+    updateBankInvoiceSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -4661,7 +4642,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCreditNotes: {
+    listCreditNotes: {
         parameters: {
             query?: {
                 invoice?: string;
@@ -4698,7 +4679,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCreditNotesById: {
+    retrieveCreditNote: {
         parameters: {
             query?: never;
             header?: never;
@@ -4729,7 +4710,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCreditNotesByIdHtml: {
+    retrieveCreditNoteHtml: {
         parameters: {
             query?: {
                 locale?: "is" | "en";
@@ -4762,7 +4743,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCreditNotesByIdPdf: {
+    retrieveCreditNotePdf: {
         parameters: {
             query?: {
                 locale?: "is" | "en";
@@ -4795,7 +4776,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCustomerPortals: {
+    listCustomerPortals: {
         parameters: {
             query?: {
                 customer?: string;
@@ -4832,7 +4813,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postCustomerPortals: {
+    createCustomerPortal: {
         parameters: {
             query?: never;
             header?: {
@@ -4870,11 +4851,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getCustomerPortalsById: {
+    retrieveCustomerPortal: {
         parameters: {
             query?: never;
             header?: never;
@@ -4905,7 +4888,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteCustomerPortalsById: {
+    revokeCustomerPortal: {
         parameters: {
             query?: never;
             header?: never;
@@ -4936,7 +4919,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getCustomers: {
+    listCustomers: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -4972,7 +4955,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postCustomers: {
+    createCustomer: {
         parameters: {
             query?: never;
             header?: {
@@ -5020,11 +5003,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getCustomersById: {
+    retrieveCustomer: {
         parameters: {
             query?: never;
             header?: never;
@@ -5055,7 +5040,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    patchCustomersById: {
+    updateCustomer: {
         parameters: {
             query?: never;
             header?: never;
@@ -5101,11 +5086,13 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getEvents: {
+    listUsageEvents: {
         parameters: {
             query?: {
                 customer?: string;
@@ -5145,7 +5132,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postEvents: {
+    createUsageEvent: {
         parameters: {
             query?: never;
             header?: {
@@ -5200,11 +5187,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    postEventsBatch: {
+    createUsageEventBatch: {
         parameters: {
             query?: never;
             header?: {
@@ -5248,11 +5237,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getExportsCreditNotesCsv: {
+    exportCreditNotes: {
         parameters: {
             query: {
                 from: string;
@@ -5283,7 +5274,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsInvoiceDocumentsZip: {
+    exportInvoiceDocuments: {
         parameters: {
             query: {
                 from: string;
@@ -5315,7 +5306,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsInvoicesCsv: {
+    exportInvoices: {
         parameters: {
             query: {
                 from: string;
@@ -5346,7 +5337,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsLedgerEntriesCsv: {
+    exportLedgerEntries: {
         parameters: {
             query: {
                 from: string;
@@ -5377,7 +5368,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsPaymentsCsv: {
+    exportPayments: {
         parameters: {
             query: {
                 from: string;
@@ -5408,7 +5399,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsRefundsCsv: {
+    exportRefunds: {
         parameters: {
             query: {
                 from: string;
@@ -5439,7 +5430,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getExportsTrialBalanceCsv: {
+    exportTrialBalance: {
         parameters: {
             query: {
                 from: string;
@@ -5470,7 +5461,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoiceItems: {
+    listInvoiceItems: {
         parameters: {
             query?: {
                 customer?: string;
@@ -5509,7 +5500,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postInvoiceItems: {
+    createInvoiceItem: {
         parameters: {
             query?: never;
             header?: {
@@ -5552,11 +5543,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getInvoiceItemsById: {
+    retrieveInvoiceItem: {
         parameters: {
             query?: never;
             header?: never;
@@ -5587,7 +5580,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoices: {
+    listInvoices: {
         parameters: {
             query?: {
                 customer?: string;
@@ -5626,7 +5619,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoicesById: {
+    retrieveInvoice: {
         parameters: {
             query?: never;
             header?: never;
@@ -5657,7 +5650,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoicesByIdHtml: {
+    retrieveInvoiceHtml: {
         parameters: {
             query?: {
                 locale?: "is" | "en";
@@ -5691,7 +5684,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postInvoicesByIdPay: {
+    payInvoice: {
         parameters: {
             query?: never;
             header?: {
@@ -5728,7 +5721,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getInvoicesByIdPdf: {
+    retrieveInvoicePdf: {
         parameters: {
             query?: {
                 locale?: "is" | "en";
@@ -5762,7 +5755,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postInvoicesByIdVoid: {
+    voidInvoice: {
         parameters: {
             query?: never;
             header?: {
@@ -5798,7 +5791,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getLedgerEntries: {
+    listLedgerEntries: {
         parameters: {
             query?: {
                 account?: string;
@@ -5841,7 +5834,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getMerchantsCurrent: {
+    retrieveCurrentMerchant: {
         parameters: {
             query?: never;
             header?: never;
@@ -5869,7 +5862,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    patchMerchantsCurrent: {
+    updateCurrentMerchant: {
         parameters: {
             query?: never;
             header?: never;
@@ -5898,10 +5891,12 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             default: components["responses"]["Error"];
         };
     };
-    postMerchantsCurrentGoLive: {
+    enableLiveMode: {
         parameters: {
             query?: never;
             header?: never;
@@ -5925,7 +5920,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getMeters: {
+    listMeters: {
         parameters: {
             query?: {
                 archived?: boolean;
@@ -5962,7 +5957,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postMeters: {
+    createMeter: {
         parameters: {
             query?: never;
             header?: {
@@ -6004,11 +5999,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getMetersById: {
+    retrieveMeter: {
         parameters: {
             query?: never;
             header?: never;
@@ -6039,7 +6036,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteMetersById: {
+    archiveMeter: {
         parameters: {
             query?: never;
             header?: never;
@@ -6071,7 +6068,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getMetersByIdQuantities: {
+    retrieveMeterQuantity: {
         parameters: {
             query: {
                 customer: string;
@@ -6106,7 +6103,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getOpenapiJson: {
+    retrieveOpenApiDocument: {
         parameters: {
             query?: never;
             header?: never;
@@ -6128,7 +6125,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPaymentMethods: {
+    listPaymentMethods: {
         parameters: {
             query?: {
                 customer?: string;
@@ -6165,7 +6162,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPaymentMethodsById: {
+    retrievePaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -6196,7 +6193,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deletePaymentMethodsById: {
+    detachPaymentMethod: {
         parameters: {
             query?: never;
             header?: never;
@@ -6228,7 +6225,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPaymentMethodsByIdSetDefault: {
+    setDefaultPaymentMethod: {
         parameters: {
             query?: never;
             header?: {
@@ -6264,7 +6261,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPaymentSessions: {
+    createPaymentSession: {
         parameters: {
             query?: never;
             header?: {
@@ -6314,11 +6311,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    optionsPaymentSessions: {
+    preflightPaymentSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -6338,7 +6337,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPaymentSessionsById: {
+    retrievePaymentSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -6369,7 +6368,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getPayments: {
+    listPayments: {
         parameters: {
             query?: {
                 customer?: string;
@@ -6407,7 +6406,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPayments: {
+    createPayment: {
         parameters: {
             query?: never;
             header?: {
@@ -6450,11 +6449,13 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getPaymentsById: {
+    retrievePayment: {
         parameters: {
             query?: never;
             header?: never;
@@ -6485,7 +6486,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPaymentsByIdCancel: {
+    cancelPayment: {
         parameters: {
             query?: never;
             header?: {
@@ -6521,7 +6522,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPaymentsByIdConfirm: {
+    confirmPayment: {
         parameters: {
             query?: never;
             header?: {
@@ -6560,11 +6561,13 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getPrices: {
+    listPrices: {
         parameters: {
             query?: {
                 active?: boolean;
@@ -6602,7 +6605,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postPrices: {
+    createPrice: {
         parameters: {
             query?: never;
             header?: {
@@ -6664,11 +6667,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getPricesById: {
+    retrievePrice: {
         parameters: {
             query?: never;
             header?: never;
@@ -6699,7 +6704,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    patchPricesById: {
+    updatePrice: {
         parameters: {
             query?: never;
             header?: never;
@@ -6736,11 +6741,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getProducts: {
+    listProducts: {
         parameters: {
             query?: {
                 active?: boolean;
@@ -6777,7 +6784,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postProducts: {
+    createProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -6817,11 +6824,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getProductsById: {
+    retrieveProduct: {
         parameters: {
             query?: never;
             header?: never;
@@ -6852,7 +6861,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    patchProductsById: {
+    updateProduct: {
         parameters: {
             query?: never;
             header?: never;
@@ -6890,11 +6899,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getRedirectDomains: {
+    listRedirectDomains: {
         parameters: {
             query?: never;
             header?: never;
@@ -6918,7 +6929,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    putRedirectDomains: {
+    replaceRedirectDomains: {
         parameters: {
             query?: never;
             header?: never;
@@ -6946,10 +6957,12 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             default: components["responses"]["Error"];
         };
     };
-    getRefunds: {
+    listRefunds: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -6986,7 +6999,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postRefunds: {
+    createRefund: {
         parameters: {
             query?: never;
             header?: {
@@ -7024,11 +7037,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getRefundsById: {
+    retrieveRefund: {
         parameters: {
             query?: never;
             header?: never;
@@ -7059,7 +7074,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionItems: {
+    createSubscriptionItem: {
         parameters: {
             query?: never;
             header?: {
@@ -7101,11 +7116,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getSubscriptionItemsById: {
+    retrieveSubscriptionItem: {
         parameters: {
             query?: never;
             header?: never;
@@ -7136,7 +7153,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionItemsById: {
+    updateSubscriptionItem: {
         parameters: {
             query?: never;
             header?: {
@@ -7179,11 +7196,13 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    deleteSubscriptionItemsById: {
+    deleteSubscriptionItem: {
         parameters: {
             query?: {
                 proration_behavior?: "create_prorations" | "always_invoice" | "none";
@@ -7217,7 +7236,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getSubscriptions: {
+    listSubscriptions: {
         parameters: {
             query?: {
                 customer?: string;
@@ -7255,7 +7274,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptions: {
+    createSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7310,11 +7329,13 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getSubscriptionsById: {
+    retrieveSubscription: {
         parameters: {
             query?: never;
             header?: never;
@@ -7345,7 +7366,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionsById: {
+    updateSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7394,11 +7415,13 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionsByIdCancel: {
+    cancelSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7436,11 +7459,13 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionsByIdPause: {
+    pauseSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7476,7 +7501,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionsByIdResume: {
+    resumeSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7512,7 +7537,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postSubscriptionsByIdUncancel: {
+    uncancelSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -7548,7 +7573,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postTestHelpersCustomersByIdPaymentMethods: {
+    attachTestPaymentMethod: {
         parameters: {
             query?: never;
             header?: {
@@ -7593,11 +7618,13 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getTestHelpersEventFeed: {
+    listEventFeed: {
         parameters: {
             query?: {
                 cursor?: string;
@@ -7633,7 +7660,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postTestHelpersInvoicesByIdPayBankClaim: {
+    payTestBankClaim: {
         parameters: {
             query?: never;
             header?: {
@@ -7671,11 +7698,13 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getTestHelpersTestClocks: {
+    listTestClocks: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -7711,7 +7740,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postTestHelpersTestClocks: {
+    createTestClock: {
         parameters: {
             query?: never;
             header?: {
@@ -7747,11 +7776,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getTestHelpersTestClocksById: {
+    retrieveTestClock: {
         parameters: {
             query?: never;
             header?: never;
@@ -7782,7 +7813,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteTestHelpersTestClocksById: {
+    deleteTestClock: {
         parameters: {
             query?: never;
             header?: never;
@@ -7814,7 +7845,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postTestHelpersTestClocksByIdAdvance: {
+    advanceTestClock: {
         parameters: {
             query?: never;
             header?: {
@@ -7852,11 +7883,13 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    postTestHelpersTestClocksByIdCustomers: {
+    attachTestClockCustomer: {
         parameters: {
             query?: never;
             header?: {
@@ -7894,11 +7927,13 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getTrialBalance: {
+    retrieveTrialBalance: {
         parameters: {
             query?: {
                 as_of?: string;
@@ -7929,7 +7964,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getVatSettings: {
+    retrieveVatSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -7957,7 +7992,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postVatSettings: {
+    updateVatSettings: {
         parameters: {
             query?: never;
             header?: {
@@ -7996,11 +8031,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getWebhookDeliveries: {
+    listWebhookDeliveries: {
         parameters: {
             query?: {
                 endpoint?: string;
@@ -8038,7 +8075,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getWebhookDeliveriesById: {
+    retrieveWebhookDelivery: {
         parameters: {
             query?: never;
             header?: never;
@@ -8069,7 +8106,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postWebhookDeliveriesByIdRetry: {
+    retryWebhookDelivery: {
         parameters: {
             query?: never;
             header?: {
@@ -8105,7 +8142,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getWebhookEndpoints: {
+    listWebhookEndpoints: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -8141,7 +8178,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    postWebhookEndpoints: {
+    createWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: {
@@ -8178,11 +8215,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getWebhookEndpointsById: {
+    retrieveWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -8213,7 +8252,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    deleteWebhookEndpointsById: {
+    deleteWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -8244,7 +8283,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    patchWebhookEndpointsById: {
+    updateWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -8280,11 +8319,13 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    postWebhookEndpointsByIdRotateSecret: {
+    rotateWebhookEndpointSecret: {
         parameters: {
             query?: never;
             header?: {
@@ -8322,11 +8363,13 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };
-    getWebhookEvents: {
+    listEvents: {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -8363,7 +8406,7 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getWebhookEventsById: {
+    retrieveEvent: {
         parameters: {
             query?: never;
             header?: never;

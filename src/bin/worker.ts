@@ -10,7 +10,7 @@ import { createBillingWorker } from '../worker';
 import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
 import { fail } from './common';
 import { createObservability, installTemporalRuntime, serveWorkerMetrics } from '../runtime/observability';
-import { readiness } from '../runtime/readiness';
+import { readiness } from '../observability/readiness';
 import { resolveAccountingKey } from '../runtime/accounting';
 import { sealSecretsAtStart } from '../runtime/secrets';
 

@@ -43,7 +43,8 @@ export interface StatementNamer {
   readonly generation: number;
 }
 
-export const DEFAULT_PREPARED_STATEMENTS = 200;
+// The default lives with the other settings' defaults (src/config.ts, a foundation this layer may import).
+export { DEFAULT_PREPARED_STATEMENTS } from '../config';
 const DEFAULT_MIN_USES = 2;
 const DEFAULT_MAX_SQL_LENGTH = 16_384;
 /** Texts counted but not yet named; the counts start over when this many are pending. */

@@ -20,7 +20,8 @@ import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant, type TestMerchant } from '../support/api';
 import { createApp, type BillingApp } from '../../api/app';
 import { observeSchemas } from '../../api/validate';
-import { ROUTE_DOCS } from '../../api/openapi/operations';
+import { AREAS } from '../../api/areas';
+import { declarationsOf } from '../../api/route';
 import { listen, type HttpHandle } from '../../src/runtime/http';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
@@ -315,7 +316,7 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
     observeSchemas(undefined);
     const withSchemas = routes.filter((r) => r.body || r.query).length;
     // The OpenAPI descriptors name the very schema objects the routes validate with (docs/openapi.md).
-    const described = new Map(ROUTE_DOCS.map((d) => [`${d.method.toUpperCase()} ${d.path}`, d]));
+    const described = new Map(declarationsOf(AREAS).map((d) => [`${d.method.toUpperCase()} ${d.path}`, d]));
     for (const route of routes) {
       const d = described.get(`${route.method} ${route.path}`);
       if (route.body) assert.ok(d?.body === route.body, `${route.method} ${route.path}: its OpenAPI descriptor does not name the body schema the route validates with`);

@@ -10,9 +10,11 @@ import { testEnv, type TestEnv } from '../support/env';
 import { call, newMerchant } from '../support/api';
 import { assertMatchesContract } from '../support/openapi-contract';
 import { createApp } from '../../api/app';
-import { ROUTE_DOCS } from '../../api/openapi/operations';
+import { AREAS } from '../../api/areas';
+import { declarationsOf } from '../../api/route';
+import { PAGE_DEFAULT, PAGE_MAX } from '../../api/validate';
 import { openApiPath } from '../../api/openapi/describe';
-import { openApiDocument } from '../../api/openapi/document';
+import { openApiDocument } from '../../api/openapi/app-document';
 import { CLIENT_TYPES_FILE, DOCUMENT_FILE, clientTypes } from '../../api/openapi/generate';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../support/chromium';
@@ -34,15 +36,19 @@ describe('OpenAPI document', () => {
       const documented = new Set<string>();
       for (const [path, item] of Object.entries(openApiDocument().paths)) for (const method of Object.keys(item)) documented.add(`${method.toUpperCase()} ${path}`);
       assert.ok(registered.size > 100, `only ${registered.size} routes in the router`);
-      assert.deepEqual([...registered].filter((r) => !documented.has(r)).sort(), [], 'routes without a descriptor in api/openapi/operations.ts');
-      const outside = new Set(ROUTE_DOCS.filter((d) => d.outsideRouter).map((d) => `${d.method.toUpperCase()} ${openApiPath(d.path)}`));
+      assert.deepEqual([...registered].filter((r) => !documented.has(r)).sort(), [], 'routes registered without a declaration (api/route.ts)');
+      const outside = new Set(
+        declarationsOf(AREAS)
+          .filter((d) => d.outsideRouter)
+          .map((d) => `${d.method.toUpperCase()} ${openApiPath(d.path)}`),
+      );
       assert.deepEqual([...documented].filter((r) => !registered.has(r) && !outside.has(r)).sort(), [], 'documented operations that no route serves');
       assert.deepEqual(
         [...outside].filter((r) => registered.has(r)),
         [],
         'outsideRouter is only for what the router does not serve',
       );
-      assert.equal(ROUTE_DOCS.length, documented.size);
+      assert.equal(declarationsOf(AREAS).length, documented.size);
     } finally {
       await app.shutdown();
     }
@@ -88,6 +94,17 @@ describe('OpenAPI document', () => {
     const schema = create.content['application/json']!.schema;
     assert.deepEqual(schema.required, ['email']);
     assert.equal(schema.properties.email!.type, 'string');
+    const post = openApiDocument().paths['/v1/customers']!.post!;
+    assert.deepEqual(
+      ['413', '415'].map((s) => (post.responses[s] as { $ref?: string } | undefined)?.$ref),
+      ['#/components/responses/Error413', '#/components/responses/Error415'],
+      'a JSON-body operation lists 413 and 415',
+    );
+    for (const [path, item] of Object.entries(openApiDocument().paths)) {
+      for (const [method, op] of Object.entries(item)) if (op.requestBody) assert.ok(op.responses['413'] && op.responses['415'], `${method} ${path}: 413 and 415`);
+    }
+    const limit = (openApiDocument().components.parameters as Record<string, { schema: unknown }>).Limit!.schema;
+    assert.deepEqual(limit, { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: PAGE_DEFAULT }, 'limit is bounded as pageParams clamps it');
     const list = openApiDocument().paths['/v1/customers']!.get!;
     assert.deepEqual(
       (list.parameters ?? []).map((p) => (p as { $ref?: string }).$ref),
@@ -141,9 +158,9 @@ describe('OpenAPI document', () => {
       page.on('requestfailed', (r) => errors.push(`${r.url()} ${r.failure()?.errorText ?? ''}`));
       page.on('response', (r) => void (r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`)));
       // A deep link to one operation (Swagger UI renders the sections near the view as it scrolls).
-      await page.goto(`${env.baseUrl}/docs/api#/Customers/getCustomersById`);
-      await page.waitForSelector('#operations-Customers-getCustomersById .opblock-summary-path', { timeout: 60_000 });
-      assert.equal((await page.textContent('#operations-Customers-getCustomersById .opblock-summary-path'))?.replace(/\u200b/g, '').trim(), '/v1/customers/{id}');
+      await page.goto(`${env.baseUrl}/docs/api#/Customers/retrieveCustomer`);
+      await page.waitForSelector('#operations-Customers-retrieveCustomer .opblock-summary-path', { timeout: 60_000 });
+      assert.equal((await page.textContent('#operations-Customers-retrieveCustomer .opblock-summary-path'))?.replace(/\u200b/g, '').trim(), '/v1/customers/{id}');
       const operations = Object.values(openApiDocument().paths).reduce((n, item) => n + Object.keys(item).length, 0);
       const parsed = await page.evaluate(() => (globalThis as unknown as { ui: { specSelectors: { operations(): { size: number } } } }).ui.specSelectors.operations().size);
       assert.equal(parsed, operations, 'the page read every operation of the served document');

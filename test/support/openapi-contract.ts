@@ -7,7 +7,8 @@
 // throws, so the very test that received the response fails.
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocument, type OpenApiDocument, type OperationObject, type ResponseObject } from '../../api/openapi/document';
+import { type OpenApiDocument, type OperationObject, type ResponseObject } from '../../api/openapi/document';
+import { openApiDocument } from '../../api/openapi/app-document';
 
 interface Route {
   method: string;

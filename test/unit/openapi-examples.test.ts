@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '../../api/openapi/document';
+import { openApiDocument } from '../../api/openapi/app-document';
 import { EXAMPLES_FILE, type ExamplesFile } from '../support/example-recorder';
 
 /** /v1 operations without a recorded example, and why. */

@@ -5,7 +5,7 @@ import { ApiError } from '../../../src/errors';
 import { beginTotpSetup, confirmTotpSetup, disableTotp, totpUri } from '../../../src/domain/dashboard-users/totp';
 import { changePassword } from '../../../src/domain/dashboard-users/change-password';
 import { listOpenSessionsOfUser } from '../../../src/domain/dashboard-users/sessions';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { dash, requireSession, type Dashboard } from '../session';
 import { field } from '../http';
 import { actOnTeam } from '../actions';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../../context';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { DASHBOARD_CSS } from '../assets/dashboard-css';
 import { DASHBOARD_JS } from '../assets/dashboard-js';
 

@@ -8,7 +8,7 @@ import { acceptInvitation, findOpenInvitation } from '../../../src/domain/dashbo
 import { ROLE_LABELS } from '../../../src/domain/dashboard-users/roles';
 import { recordAuditEntry } from '../../../src/domain/dashboard-audit/record-audit-entry';
 import { tokensEqual } from '../../../src/domain/dashboard-users/sessions';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { assertSameOrigin, clearSessionCookie, clientIp, field, preSessionToken, safeNext, setSessionCookie, userAgent } from '../http';
 import { dash, loadDashboard, requireSession, sessionPolicy } from '../session';
 import { actOnTeam } from '../actions';

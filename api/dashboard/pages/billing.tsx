@@ -20,7 +20,7 @@ import { getMeterDailyUsage } from '../../../src/domain/meters/get-meter-quantit
 import { dispatchEvents } from '../../../src/events';
 import { PAYMENT_STATUSES } from '../../routes/payments/schemas';
 import type { CreditNote, Refund } from '../../../src/generated/prisma/client';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { dash, requireSession, type Dashboard } from '../session';
 import { field, queryParams } from '../http';
 import { formPost } from '../forms';

@@ -18,7 +18,7 @@ import { formPost } from '../forms';
 import { redirectWithNotice } from '../render';
 import { ActionButton, Csrf, FormErrors, SecretOnce, Status, type FormState } from '../views/ui';
 import type { Dashboard } from '../session';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { dash, requireSession } from '../session';
 import { queryParams } from '../http';
 import { pathId as pid } from '../../validate';

@@ -22,7 +22,7 @@ import { getEvent, listEvents } from '../../../src/domain/webhooks/list-events';
 import { signalDeliveryRetry } from '../../../src/temporal/delivery-workflow';
 import { ALL_EVENTS, EVENT_TYPE_NAMES } from '../../../src/events/types';
 import type { ApiKey, WebhookEndpoint } from '../../../src/generated/prisma/client';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { dash, requireSession, type Dashboard } from '../session';
 import { field, fields, queryParams } from '../http';
 import { formPost } from '../forms';

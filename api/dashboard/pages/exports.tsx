@@ -8,7 +8,7 @@ import { parseExportPeriod, previousMonth, type ExportPeriod } from '../../../sr
 import { recordAuditEntry } from '../../../src/domain/dashboard-audit/record-audit-entry';
 import type { DocumentLocale } from '../../../src/documents';
 import { ApiError } from '../../../src/errors';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { dash, requireSession, assertPermission, type Dashboard } from '../session';
 import { queryParams } from '../http';
 import { sendPage } from '../render';

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../context';
 import { billingOverview } from '../../../src/domain/dashboard-metrics/billing-overview';
 import { needsAttention } from '../../../src/domain/dashboard-metrics/needs-attention';
 import { amountRemaining } from '../../../src/billing/invoice-amounts';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { dash, requireSession } from '../session';
 import { sendPage } from '../render';
 import { Chart, IdText, Panel, money, month, when, day } from '../views/ui';

@@ -14,7 +14,7 @@ import { listSyncRecords, resyncRecord, type SyncRecordView } from '../../../src
 import { accountingSyncProgress, type SyncProgress } from '../../../src/domain/accounting/sync-progress';
 import { nudgeSyncWorkflow, startSyncWorkflow, stopSyncWorkflow, type SyncTarget } from '../../../src/temporal/accounting-sync-workflow';
 import { pathId } from '../../validate';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { dash, type Dashboard } from '../session';
 import { field } from '../http';
 import { ActionButton, Csrf, Field, FormErrors, Props, Status, Table, when, type FormState } from '../views/ui';

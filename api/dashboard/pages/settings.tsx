@@ -15,7 +15,7 @@ import { getVatSettings, updateVatSettings } from '../../../src/domain/vat/vat-s
 import { updateVatSettingsSchema } from '../../routes/vat-settings/schemas';
 import { VAT_COUNTRIES, VAT_RATE_IDS, vatRatesOf, basisPointsToPercent } from '../../../src/billing';
 import { parseBody } from '../../validate';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { dash, requireSession, type Dashboard } from '../session';
 import { field } from '../http';
 import { formPost } from '../forms';

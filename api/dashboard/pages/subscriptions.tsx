@@ -9,8 +9,8 @@ import { runSubscriptionCommand, type SubscriptionChangeCommand } from '../../..
 import { previewNextInvoice } from '../../../src/domain/subscriptions/preview-next-invoice';
 import { listInvoices } from '../../../src/domain/invoices/find-invoices';
 import { commandRefusal } from '../../../src/contracts/subscription-commands';
-import { workflowIds } from '../../../src/temporal/workflow-ids';
-import type { DashboardRouter } from '../index';
+import { subscriptionWorkflowId } from '../../../src/domain/subscriptions/workflow-lifecycle';
+import type { DashboardRouter } from '../router-types';
 import { dash, requireSession, type Dashboard } from '../session';
 import { queryParams } from '../http';
 import { formPost } from '../forms';
@@ -83,8 +83,8 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
               ['Test clock', s.testClockId],
               [
                 'Workflow',
-                <a href={temporalWorkflowUrl(d, workflowIds.subscription(s.id))} id="workflow-link" rel="noopener" target="_blank">
-                  {workflowIds.subscription(s.id)} in the Temporal Web UI
+                <a href={temporalWorkflowUrl(d, subscriptionWorkflowId(s.id))} id="workflow-link" rel="noopener" target="_blank">
+                  {subscriptionWorkflowId(s.id)} in the Temporal Web UI
                 </a>,
               ],
             ]}

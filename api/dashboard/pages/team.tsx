@@ -9,7 +9,7 @@ import { pageOpenInvitations, pageTeamMembers } from '../../../src/domain/dashbo
 import { DASHBOARD_ROLES, ROLE_LABELS } from '../../../src/domain/dashboard-users/roles';
 import { listAuditEntries } from '../../../src/domain/dashboard-audit/list-audit-entries';
 import type { DashboardAuditEntry, DashboardInvitation, DashboardUser } from '../../../src/generated/prisma/client';
-import type { DashboardRouter } from '../index';
+import type { DashboardRouter } from '../router-types';
 import { dash, requireSession, assertPermission, type Dashboard } from '../session';
 import { field, queryParams } from '../http';
 import { actOnTeam } from '../actions';

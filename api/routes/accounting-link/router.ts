@@ -10,10 +10,10 @@
 //   POST   /v1/accounting_link/settings            default_gl_account, vat_code_mapping (checked against the provider)
 //   GET    /v1/accounting_link/sync_records        the sync log (status filter, paging; `link` for a replaced link's records)
 //   POST   /v1/accounting_link/sync_records/{id}/resync
-import Router from '@koa/router';
-import type { AppContext, AppDeps, AppState } from '../../context';
+import { areaOf } from '../../route';
+import { object, arrayOf, ref } from '../../../src/objects/json-schema';
+import type { AppContext } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import type { Tenant } from '../../../src/db/tenancy';
@@ -37,7 +37,7 @@ function htmlEscape(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-export function accountingLinkRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+const { route, area } = areaOf((deps) => {
   const tx = transactional(deps);
   const syncTarget = async () => ({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue });
   const syncInput = (tenant: Tenant, linkId: string) => ({ linkId, merchantId: tenant.merchantId, mode: tenant.mode, pollSeconds: deps.config.accountingSyncPollSeconds });
@@ -62,89 +62,225 @@ export function accountingLinkRoutes(router: Router<AppState>, deps: AppDeps, au
     config: deps.config,
     onEvents: (events: RecordedEvent[]) => void dispatchEvents(deps, events).catch(() => undefined),
   });
+  return { tx, syncTarget, syncInput, afterCommit, startSync, catalogDeps };
+});
 
-  router.get('/v1/accounting_link/providers', auth(), async (ctx) => {
-    ctx.body = { data: PROVIDERS.filter((p) => p.environment === tenantOf(ctx).mode).map(presentProvider) };
-  });
-
-  router.post('/v1/accounting_link/connect', auth(), tx, async (ctx) => {
-    const input = parseBody(connectSchema, ctx.state.body);
-    ctx.body = await connectAccountingLink(dbOf(ctx), tenantOf(ctx), deps.config, { provider: input.provider, mode: input.mode, now: new Date() });
-  });
-
-  router.post('/v1/accounting_link/complete', auth(), tx, async (ctx) => {
-    const input = parseBody(completeSchema, ctx.state.body);
-    const tenant = tenantOf(ctx);
-    const { link, replaced } = await completeAccountingLink(dbOf(ctx), tenant, deps.config, {
-      provider: input.provider,
-      credentials: input.credentials as Record<string, unknown>,
-      now: new Date(),
-    });
-    startSync(ctx, tenant, link.id, replaced);
-    ctx.status = 201;
-    ctx.body = presentAccountingLink(link);
-  });
-
+export const accountingLinkRoutes = area('accounting-link', [
+  route({
+    method: 'get',
+    path: '/v1/accounting_link/providers',
+    operationId: 'listAccountingProviders',
+    tag: 'Accounting',
+    summary: 'Accounting providers of this mode',
+    auth: 'secret',
+    response: object({ data: arrayOf(ref('AccountingProvider')) }),
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      ctx.body = { data: PROVIDERS.filter((p) => p.environment === tenantOf(ctx).mode).map(presentProvider) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/accounting_link/connect',
+    operationId: 'connectAccountingLink',
+    tag: 'Accounting',
+    summary: 'Start connecting an accounting provider',
+    auth: 'secret',
+    body: connectSchema,
+    response: 'AccountingConnect',
+    errors: ['adapter_not_configured', 'accounting_provider_error'],
+    use: ({ auth, tx }) => [auth(), tx],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const input = parseBody(connectSchema, ctx.state.body);
+        ctx.body = await connectAccountingLink(dbOf(ctx), tenantOf(ctx), deps.config, { provider: input.provider, mode: input.mode, now: new Date() });
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/accounting_link/complete',
+    operationId: 'completeAccountingLink',
+    tag: 'Accounting',
+    summary: 'Finish connecting with form credentials',
+    auth: 'secret',
+    body: completeSchema,
+    status: 201,
+    response: 'AccountingLink',
+    errors: ['adapter_not_configured', 'accounting_provider_error'],
+    use: ({ auth, tx }) => [auth(), tx],
+    handler:
+      ({ deps, startSync }) =>
+      async (ctx) => {
+        const input = parseBody(completeSchema, ctx.state.body);
+        const tenant = tenantOf(ctx);
+        const { link, replaced } = await completeAccountingLink(dbOf(ctx), tenant, deps.config, {
+          provider: input.provider,
+          credentials: input.credentials as Record<string, unknown>,
+          now: new Date(),
+        });
+        startSync(ctx, tenant, link.id, replaced);
+        ctx.status = 201;
+        ctx.body = presentAccountingLink(link);
+      },
+  }),
   // Reached by the user's browser, redirected by the provider: no API key; `state` binds the merchant.
-  router.get('/v1/accounting_link/callback/:provider', async (ctx) => {
-    const provider = pathId(ctx.params.provider, 'provider');
-    const q = parseQuery(callbackQuery, ctx.query);
-    const { tenant, link, replaced } = await finishOAuthCallback({ db: deps.db, config: deps.config }, { provider, code: q.code, state: q.state, error: q.error, now: new Date() });
-    try {
-      const target = await syncTarget();
-      if (replaced) await stopSyncWorkflow(target, replaced);
-      await startSyncWorkflow(target, syncInput(tenant, link.id));
-    } catch (err) {
-      deps.log(`accounting link: sync not started yet: ${(err as Error).message}`);
-    }
-    if ((ctx.get('Accept') || '').includes('text/html')) {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Content-Security-Policy', "default-src 'none'");
-      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Accounting connected</title></head><body><main><h1>Accounting connected</h1><p>The link <code id="link">${htmlEscape(link.id)}</code> to ${htmlEscape(link.provider)} is <strong id="status">${link.status}</strong>. You can close this window.</p></main></body></html>`;
-    } else {
-      ctx.body = presentAccountingLink(link);
-    }
-  });
-
-  router.get('/v1/accounting_link', auth(), async (ctx) => {
-    ctx.body = presentAccountingLink(await findAccountingLink(dbOf(ctx)));
-  });
-
-  router.delete('/v1/accounting_link', auth(), tx, async (ctx) => {
-    const stopped = await disconnectAccountingLink(dbOf(ctx), new Date());
-    if (stopped) afterCommit(ctx, async () => stopSyncWorkflow(await syncTarget(), stopped));
-    ctx.status = 204;
-  });
-
-  router.get('/v1/accounting_link/chart_of_accounts', auth(), async (ctx) => {
-    ctx.body = { data: (await chartOfAccounts(catalogDeps(ctx))).map(presentLedgerAccount) };
-  });
-
-  router.get('/v1/accounting_link/vat_codes', auth(), async (ctx) => {
-    ctx.body = { data: (await vatCodes(catalogDeps(ctx))).map(presentVatCode) };
-  });
-
-  router.post('/v1/accounting_link/settings', auth(), tx, async (ctx) => {
-    const input = parseBody(settingsSchema, ctx.state.body);
-    if (input.default_gl_account === undefined && input.vat_code_mapping === undefined) {
-      throw errors.validationFailed('Give default_gl_account, vat_code_mapping or both', 'default_gl_account');
-    }
-    const link = await updateAccountingSettings(catalogDeps(ctx), input as { default_gl_account?: string; vat_code_mapping?: Record<string, unknown> });
-    const tenant = tenantOf(ctx);
-    afterCommit(ctx, async () => nudgeSyncWorkflow(await syncTarget(), syncInput(tenant, link.id)));
-    ctx.body = presentAccountingSettings(link);
-  });
-
-  router.get('/v1/accounting_link/sync_records', auth(), async (ctx) => {
-    const q = parseQuery(listSyncRecordsQuery, ctx.query);
-    const page = await listSyncRecords(dbOf(ctx), { status: q.status as 'pending' | 'synced' | 'failed' | undefined, linkId: q.link }, pageParams(ctx.query));
-    ctx.body = { data: page.data.map(presentSyncRecord), has_more: page.hasMore };
-  });
-
-  router.post('/v1/accounting_link/sync_records/:id/resync', auth(), tx, async (ctx) => {
-    const record = await resyncRecord(dbOf(ctx), pathId(ctx.params.id));
-    const tenant = tenantOf(ctx);
-    afterCommit(ctx, async () => nudgeSyncWorkflow(await syncTarget(), syncInput(tenant, record.linkId)));
-    ctx.body = presentSyncRecord(record);
-  });
-}
+  route({
+    method: 'get',
+    path: '/v1/accounting_link/callback/:provider',
+    operationId: 'completeAccountingLinkOAuth',
+    tag: 'Accounting',
+    summary: "The provider's OAuth redirect back (a browser; `state` names the merchant)",
+    description: 'Answers an HTML page when the browser accepts text/html, the accounting link otherwise.',
+    auth: 'none',
+    query: callbackQuery,
+    response: 'AccountingLink',
+    also: [{ status: 200, description: 'A page saying the link is connected', kind: 'html' }],
+    errors: ['oauth_state_invalid', 'accounting_provider_error'],
+    handler:
+      ({ deps, syncTarget, syncInput }) =>
+      async (ctx) => {
+        const provider = pathId(ctx.params.provider, 'provider');
+        const q = parseQuery(callbackQuery, ctx.query);
+        const { tenant, link, replaced } = await finishOAuthCallback(
+          { db: deps.db, config: deps.config },
+          { provider, code: q.code, state: q.state, error: q.error, now: new Date() },
+        );
+        try {
+          const target = await syncTarget();
+          if (replaced) await stopSyncWorkflow(target, replaced);
+          await startSyncWorkflow(target, syncInput(tenant, link.id));
+        } catch (err) {
+          deps.log(`accounting link: sync not started yet: ${(err as Error).message}`);
+        }
+        if ((ctx.get('Accept') || '').includes('text/html')) {
+          ctx.type = 'text/html; charset=utf-8';
+          ctx.set('Content-Security-Policy', "default-src 'none'");
+          ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Accounting connected</title></head><body><main><h1>Accounting connected</h1><p>The link <code id="link">${htmlEscape(link.id)}</code> to ${htmlEscape(link.provider)} is <strong id="status">${link.status}</strong>. You can close this window.</p></main></body></html>`;
+        } else {
+          ctx.body = presentAccountingLink(link);
+        }
+      },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/accounting_link',
+    operationId: 'retrieveAccountingLink',
+    tag: 'Accounting',
+    summary: 'The current accounting link',
+    auth: 'secret',
+    response: 'AccountingLink',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      ctx.body = presentAccountingLink(await findAccountingLink(dbOf(ctx)));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/accounting_link',
+    operationId: 'disconnectAccountingLink',
+    tag: 'Accounting',
+    summary: 'Disconnect the accounting link',
+    auth: 'secret',
+    kind: 'none',
+    status: 204,
+    use: ({ auth, tx }) => [auth(), tx],
+    handler:
+      ({ afterCommit, syncTarget }) =>
+      async (ctx) => {
+        const stopped = await disconnectAccountingLink(dbOf(ctx), new Date());
+        if (stopped) afterCommit(ctx, async () => stopSyncWorkflow(await syncTarget(), stopped));
+        ctx.status = 204;
+      },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/accounting_link/chart_of_accounts',
+    operationId: 'listAccountingLedgerAccounts',
+    tag: 'Accounting',
+    summary: "The provider's chart of accounts",
+    auth: 'secret',
+    response: object({ data: arrayOf(ref('AccountingLedgerAccount')) }),
+    errors: ['accounting_provider_error'],
+    use: ({ auth }) => [auth()],
+    handler:
+      ({ catalogDeps }) =>
+      async (ctx) => {
+        ctx.body = { data: (await chartOfAccounts(catalogDeps(ctx))).map(presentLedgerAccount) };
+      },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/accounting_link/vat_codes',
+    operationId: 'listAccountingVatCodes',
+    tag: 'Accounting',
+    summary: "The provider's VAT codes",
+    auth: 'secret',
+    response: object({ data: arrayOf(ref('AccountingVatCode')) }),
+    errors: ['accounting_provider_error'],
+    use: ({ auth }) => [auth()],
+    handler:
+      ({ catalogDeps }) =>
+      async (ctx) => {
+        ctx.body = { data: (await vatCodes(catalogDeps(ctx))).map(presentVatCode) };
+      },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/accounting_link/settings',
+    operationId: 'updateAccountingSettings',
+    tag: 'Accounting',
+    summary: 'Update the mapping to the provider',
+    auth: 'secret',
+    body: settingsSchema,
+    response: 'AccountingSettings',
+    use: ({ auth, tx }) => [auth(), tx],
+    handler:
+      ({ catalogDeps, afterCommit, syncTarget, syncInput }) =>
+      async (ctx) => {
+        const input = parseBody(settingsSchema, ctx.state.body);
+        if (input.default_gl_account === undefined && input.vat_code_mapping === undefined) {
+          throw errors.validationFailed('Give default_gl_account, vat_code_mapping or both', 'default_gl_account');
+        }
+        const link = await updateAccountingSettings(catalogDeps(ctx), input as { default_gl_account?: string; vat_code_mapping?: Record<string, unknown> });
+        const tenant = tenantOf(ctx);
+        afterCommit(ctx, async () => nudgeSyncWorkflow(await syncTarget(), syncInput(tenant, link.id)));
+        ctx.body = presentAccountingSettings(link);
+      },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/accounting_link/sync_records',
+    operationId: 'listAccountingSyncRecords',
+    tag: 'Accounting',
+    summary: 'List sync records',
+    auth: 'secret',
+    query: listSyncRecordsQuery,
+    list: 'AccountingSyncRecord',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const q = parseQuery(listSyncRecordsQuery, ctx.query);
+      const page = await listSyncRecords(dbOf(ctx), { status: q.status as 'pending' | 'synced' | 'failed' | undefined, linkId: q.link }, pageParams(ctx.query));
+      ctx.body = { data: page.data.map(presentSyncRecord), has_more: page.hasMore };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/accounting_link/sync_records/:id/resync',
+    operationId: 'resyncAccountingSyncRecord',
+    tag: 'Accounting',
+    summary: 'Sync a record again',
+    auth: 'secret',
+    response: 'AccountingSyncRecord',
+    errors: ['invalid_state'],
+    use: ({ auth, tx }) => [auth(), tx],
+    handler:
+      ({ afterCommit, syncTarget, syncInput }) =>
+      async (ctx) => {
+        const record = await resyncRecord(dbOf(ctx), pathId(ctx.params.id));
+        const tenant = tenantOf(ctx);
+        afterCommit(ctx, async () => nudgeSyncWorkflow(await syncTarget(), syncInput(tenant, record.linkId)));
+        ctx.body = presentSyncRecord(record);
+      },
+  }),
+]);

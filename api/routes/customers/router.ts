@@ -1,7 +1,5 @@
-import Router from '@koa/router';
-import type { AppDeps, AppState } from '../../context';
+import { areaOf } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { createCustomer } from '../../../src/domain/customers/create-customer';
 import { updateCustomer } from '../../../src/domain/customers/update-customer';
@@ -12,33 +10,82 @@ import { createCustomerSchema, updateCustomerSchema } from './schemas';
 import { presentCustomer } from '../../../src/objects/customers';
 import { dispatchEvents } from '../../../src/events';
 
-export function customersRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+const { route, area } = areaOf((deps) => {
   const tx = transactional(deps);
+  return { tx };
+});
 
-  router.post('/v1/customers', auth(), tx, async (ctx) => {
-    const { test_clock: testClockId, ...input } = parseBody(createCustomerSchema, ctx.state.body);
-    const created = await createCustomer(dbOf(ctx), tenantOf(ctx), { ...input, testClockId });
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, created.events)));
-    ctx.status = 201;
-    ctx.body = presentCustomer(created.customer, created.testClockId);
-  });
-
-  router.get('/v1/customers', auth(), async (ctx) => {
-    const page = await listCustomers(dbOf(ctx), pageParams(ctx.query));
-    ctx.body = { data: (await withTestClocks(dbOf(ctx), page.data)).map((c) => presentCustomer(c.customer, c.testClockId)), has_more: page.hasMore };
-  });
-
-  router.get('/v1/customers/:id', auth(), async (ctx) => {
-    const customer = await findCustomer(dbOf(ctx), pathId(ctx.params.id));
-    const [c] = await withTestClocks(dbOf(ctx), [customer]);
-    ctx.body = presentCustomer(c!.customer, c!.testClockId);
-  });
-
-  router.patch('/v1/customers/:id', auth(), tx, async (ctx) => {
-    const id = pathId(ctx.params.id);
-    const input = parseBody(updateCustomerSchema, ctx.state.body);
-    const updated = await updateCustomer(dbOf(ctx), tenantOf(ctx), id, input);
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, updated.events)));
-    ctx.body = presentCustomer(updated.customer, updated.testClockId);
-  });
-}
+export const customersRoutes = area('customers', [
+  route({
+    method: 'post',
+    path: '/v1/customers',
+    operationId: 'createCustomer',
+    tag: 'Customers',
+    summary: 'Create a customer',
+    auth: 'secret',
+    body: createCustomerSchema,
+    status: 201,
+    response: 'Customer',
+    errors: ['resource_conflict'],
+    use: ({ auth, tx }) => [auth(), tx],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const { test_clock: testClockId, ...input } = parseBody(createCustomerSchema, ctx.state.body);
+        const created = await createCustomer(dbOf(ctx), tenantOf(ctx), { ...input, testClockId });
+        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, created.events)));
+        ctx.status = 201;
+        ctx.body = presentCustomer(created.customer, created.testClockId);
+      },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/customers',
+    operationId: 'listCustomers',
+    tag: 'Customers',
+    summary: 'List customers',
+    auth: 'secret',
+    list: 'Customer',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const page = await listCustomers(dbOf(ctx), pageParams(ctx.query));
+      ctx.body = { data: (await withTestClocks(dbOf(ctx), page.data)).map((c) => presentCustomer(c.customer, c.testClockId)), has_more: page.hasMore };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/customers/:id',
+    operationId: 'retrieveCustomer',
+    tag: 'Customers',
+    summary: 'Retrieve a customer',
+    auth: 'secret',
+    response: 'Customer',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const customer = await findCustomer(dbOf(ctx), pathId(ctx.params.id));
+      const [c] = await withTestClocks(dbOf(ctx), [customer]);
+      ctx.body = presentCustomer(c!.customer, c!.testClockId);
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/customers/:id',
+    operationId: 'updateCustomer',
+    tag: 'Customers',
+    summary: 'Update a customer',
+    auth: 'secret',
+    body: updateCustomerSchema,
+    response: 'Customer',
+    errors: ['resource_conflict'],
+    use: ({ auth, tx }) => [auth(), tx],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const id = pathId(ctx.params.id);
+        const input = parseBody(updateCustomerSchema, ctx.state.body);
+        const updated = await updateCustomer(dbOf(ctx), tenantOf(ctx), id, input);
+        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, updated.events)));
+        ctx.body = presentCustomer(updated.customer, updated.testClockId);
+      },
+  }),
+]);

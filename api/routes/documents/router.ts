@@ -4,10 +4,9 @@
 //   GET /v1/credit_notes/{id}/pdf    application/pdf
 //   GET /v1/credit_notes/{id}/html   text/html
 // Query `locale`: `is` or `en` (default `en`).
-import Router from '@koa/router';
-import type { AppContext, AppDeps, AppState } from '../../context';
+import { area, route } from '../../route';
+import type { AppContext } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { parseQuery, pathId, yup } from '../../validate';
 import {
   DOCUMENT_CSP,
@@ -43,17 +42,45 @@ export async function sendDocument(ctx: AppContext, doc: InvoiceDocument, format
   ctx.body = renderDocumentHtml(doc, locale);
 }
 
-export function documentsRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
-  for (const format of ['pdf', 'html'] as const) {
-    router.get(`/v1/invoices/:id/${format}`, auth(), async (ctx) => {
-      const q = parseQuery(documentQuery, ctx.query);
-      const doc = await loadInvoiceDocument(dbOf(ctx), tenantOf(ctx), pathId(ctx.params.id));
-      await sendDocument(ctx, doc, format, (q.locale as DocumentLocale | undefined) ?? 'en');
-    });
-    router.get(`/v1/credit_notes/:id/${format}`, auth(), async (ctx) => {
-      const q = parseQuery(documentQuery, ctx.query);
-      const doc = await loadCreditNoteDocument(dbOf(ctx), tenantOf(ctx), pathId(ctx.params.id));
-      await sendDocument(ctx, doc, format, (q.locale as DocumentLocale | undefined) ?? 'en');
-    });
-  }
-}
+const FORMATS = {
+  pdf: { kind: 'pdf', id: 'Pdf', invoice: 'The invoice as a PDF document', creditNote: 'The credit note as a PDF document' },
+  html: { kind: 'html', id: 'Html', invoice: 'The invoice as a self-contained HTML page', creditNote: 'The credit note as a self-contained HTML page' },
+} as const;
+
+export const documentsRoutes = area('documents', [
+  ...(['pdf', 'html'] as const).flatMap((format) => [
+    route({
+      method: 'get',
+      path: `/v1/invoices/:id/${format}`,
+      operationId: `retrieveInvoice${FORMATS[format].id}`,
+      tag: 'Invoices',
+      summary: FORMATS[format].invoice,
+      auth: 'secret',
+      query: documentQuery,
+      kind: FORMATS[format].kind,
+      errors: ['invalid_state'],
+      use: ({ auth }) => [auth()],
+      handler: () => async (ctx) => {
+        const q = parseQuery(documentQuery, ctx.query);
+        const doc = await loadInvoiceDocument(dbOf(ctx), tenantOf(ctx), pathId(ctx.params.id));
+        await sendDocument(ctx, doc, format, (q.locale as DocumentLocale | undefined) ?? 'en');
+      },
+    }),
+    route({
+      method: 'get',
+      path: `/v1/credit_notes/:id/${format}`,
+      operationId: `retrieveCreditNote${FORMATS[format].id}`,
+      tag: 'Credit notes',
+      summary: FORMATS[format].creditNote,
+      auth: 'secret',
+      query: documentQuery,
+      kind: FORMATS[format].kind,
+      use: ({ auth }) => [auth()],
+      handler: () => async (ctx) => {
+        const q = parseQuery(documentQuery, ctx.query);
+        const doc = await loadCreditNoteDocument(dbOf(ctx), tenantOf(ctx), pathId(ctx.params.id));
+        await sendDocument(ctx, doc, format, (q.locale as DocumentLocale | undefined) ?? 'en');
+      },
+    }),
+  ]),
+]);

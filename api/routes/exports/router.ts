@@ -3,10 +3,9 @@
 //       credit_notes, ledger_entries, trial_balance — text/csv, UTF-8 with a BOM, streamed
 //   GET /v1/exports/invoice_documents.zip?from&to&locale       the period's invoice PDFs
 // The dashboard serves the same streams under /dashboard/exports (finance and owner).
-import Router from '@koa/router';
-import type { AppContext, AppDeps, AppState } from '../../context';
+import { route, area } from '../../route';
+import type { AppContext } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { parseQuery } from '../../validate';
 import { CSV_EXPORTS, csvExportStream, exportFileName, type CsvExportKind } from '../../../src/domain/exports/csv-export';
 import { invoiceDocumentsZip } from '../../../src/domain/exports/invoice-documents-zip';
@@ -36,15 +35,39 @@ export async function sendInvoiceDocumentsZip(ctx: AppContext, db: TenantDb, ten
   ctx.body = stream;
 }
 
-export function exportsRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
-  for (const kind of CSV_EXPORTS) {
-    router.get(`/v1/exports/${kind}.csv`, auth(), async (ctx) => {
-      const q = parseQuery(exportQuery, ctx.query);
-      sendCsvExport(ctx, dbOf(ctx), tenantOf(ctx), kind, parseExportPeriod(q));
-    });
-  }
-  router.get('/v1/exports/invoice_documents.zip', auth(), async (ctx) => {
-    const q = parseQuery(invoiceDocumentsExportQuery, ctx.query);
-    await sendInvoiceDocumentsZip(ctx, dbOf(ctx), tenantOf(ctx), parseExportPeriod(q), (q.locale as DocumentLocale | undefined) ?? 'en');
-  });
-}
+export const exportsRoutes = area('exports', [
+  ...CSV_EXPORTS.map((kind) =>
+    route({
+      method: 'get',
+      path: `/v1/exports/${kind}.csv`,
+      operationId: `export${kind.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
+      tag: 'Exports',
+      summary: `The ${kind.replace(/_/g, ' ')} of a period as CSV`,
+      description:
+        'UTF-8 with a byte order mark, a header line, amounts in minor units plus a formatted column, instants in ISO 8601 (docs/exports.md lists the columns). `from` and `to` are days (YYYY-MM-DD), both included. Streamed.',
+      auth: 'secret',
+      query: exportQuery,
+      kind: 'csv',
+      use: ({ auth }) => [auth()],
+      handler: () => async (ctx) => {
+        const q = parseQuery(exportQuery, ctx.query);
+        sendCsvExport(ctx, dbOf(ctx), tenantOf(ctx), kind, parseExportPeriod(q));
+      },
+    }),
+  ),
+  route({
+    method: 'get',
+    path: '/v1/exports/invoice_documents.zip',
+    operationId: 'exportInvoiceDocuments',
+    tag: 'Exports',
+    summary: 'The PDFs of the invoices issued in a period, as one ZIP archive',
+    auth: 'secret',
+    query: invoiceDocumentsExportQuery,
+    kind: 'zip',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const q = parseQuery(invoiceDocumentsExportQuery, ctx.query);
+      await sendInvoiceDocumentsZip(ctx, dbOf(ctx), tenantOf(ctx), parseExportPeriod(q), (q.locale as DocumentLocale | undefined) ?? 'en');
+    },
+  }),
+]);

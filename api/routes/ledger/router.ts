@@ -1,10 +1,8 @@
 // The billing ledger, read-only (docs/ledger.md):
 //   GET /v1/ledger_entries   entries newest first; invoice, customer, account, created[gt|gte|lt|lte]
 //   GET /v1/trial_balance    sums per currency and account; as_of (default now), customer
-import Router from '@koa/router';
-import type { AppDeps, AppState } from '../../context';
+import { route, area } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { errors } from '../../../src/errors';
 import { listLedgerEntries } from '../../../src/domain/ledger/list-ledger-entries';
 import { trialBalance } from '../../../src/domain/ledger/trial-balance';
@@ -21,21 +19,42 @@ function instant(raw: string | undefined, param: string): Date | undefined {
   return d;
 }
 
-export function ledgerRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
-  router.get('/v1/ledger_entries', auth(), async (ctx) => {
-    const q = parseQuery(listLedgerEntriesQuery, ctx.query);
-    const created: Record<string, Date> = {};
-    for (const op of ['gt', 'gte', 'lt', 'lte'] as const) {
-      const d = instant(q[`created[${op}]`], `created[${op}]`);
-      if (d) created[op] = d;
-    }
-    const page = await listLedgerEntries(dbOf(ctx), { invoiceId: q.invoice, customerId: q.customer, account: q.account, created }, pageParams(ctx.query));
-    ctx.body = { data: page.data.map(presentLedgerEntry), has_more: page.hasMore };
-  });
-
-  router.get('/v1/trial_balance', auth(), async (ctx) => {
-    const q = parseQuery(trialBalanceQuery, ctx.query);
-    const asOf = instant(q.as_of, 'as_of') ?? new Date();
-    ctx.body = presentTrialBalance(await trialBalance(dbOf(ctx), tenantOf(ctx), { asOf, customerId: q.customer }));
-  });
-}
+export const ledgerRoutes = area('ledger', [
+  route({
+    method: 'get',
+    path: '/v1/ledger_entries',
+    operationId: 'listLedgerEntries',
+    tag: 'Ledger',
+    summary: 'List ledger entries',
+    auth: 'secret',
+    query: listLedgerEntriesQuery,
+    list: 'LedgerEntry',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const q = parseQuery(listLedgerEntriesQuery, ctx.query);
+      const created: Record<string, Date> = {};
+      for (const op of ['gt', 'gte', 'lt', 'lte'] as const) {
+        const d = instant(q[`created[${op}]`], `created[${op}]`);
+        if (d) created[op] = d;
+      }
+      const page = await listLedgerEntries(dbOf(ctx), { invoiceId: q.invoice, customerId: q.customer, account: q.account, created }, pageParams(ctx.query));
+      ctx.body = { data: page.data.map(presentLedgerEntry), has_more: page.hasMore };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/trial_balance',
+    operationId: 'retrieveTrialBalance',
+    tag: 'Ledger',
+    summary: 'The trial balance',
+    auth: 'secret',
+    query: trialBalanceQuery,
+    response: 'TrialBalance',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const q = parseQuery(trialBalanceQuery, ctx.query);
+      const asOf = instant(q.as_of, 'as_of') ?? new Date();
+      ctx.body = presentTrialBalance(await trialBalance(dbOf(ctx), tenantOf(ctx), { asOf, customerId: q.customer }));
+    },
+  }),
+]);

@@ -1,12 +1,20 @@
-import Router from '@koa/router';
-import type { AppDeps, AppState } from '../../context';
-import type { Auth } from '../../middleware/auth';
+import { route, area } from '../../route';
 import { iso } from '../../../src/objects/iso';
 
-export function merchantsRoutes(router: Router<AppState>, _deps: AppDeps, auth: Auth): void {
-  router.get('/v1/merchants/current', auth({ merchantHeaderOptional: true, allowPublishable: () => false }), async (ctx) => {
-    // Served from the authenticated key's merchant row (same lookup, cached with it).
-    const a = ctx.state.auth!;
-    ctx.body = { id: a.merchantId, name: a.merchantName, created_at: iso(a.merchantCreatedAt) };
-  });
-}
+export const merchantsRoutes = area('merchants', [
+  route({
+    method: 'get',
+    path: '/v1/merchants/current',
+    operationId: 'retrieveCurrentMerchant',
+    tag: 'Merchant',
+    summary: 'The merchant of the secret key',
+    auth: 'secret_no_merchant',
+    response: 'CurrentMerchant',
+    use: ({ auth }) => [auth({ merchantHeaderOptional: true, allowPublishable: () => false })],
+    handler: () => async (ctx) => {
+      // Served from the authenticated key's merchant row (same lookup, cached with it).
+      const a = ctx.state.auth!;
+      ctx.body = { id: a.merchantId, name: a.merchantName, created_at: iso(a.merchantCreatedAt) };
+    },
+  }),
+]);

@@ -1,7 +1,5 @@
-import Router from '@koa/router';
-import type { AppDeps, AppState } from '../../context';
+import { areaOf } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { archiveMeter, createMeter, findMeter, listMeters } from '../../../src/domain/meters/manage-meters';
@@ -17,35 +15,90 @@ function timestampParam(raw: string, param: string): Date {
   return d;
 }
 
-export function metersRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+const { route, area } = areaOf((deps) => {
   const tx = transactional(deps);
+  return { tx };
+});
 
-  router.post('/v1/meters', auth(), tx, async (ctx) => {
-    const input = parseBody(createMeterSchema, ctx.state.body);
-    ctx.status = 201;
-    ctx.body = presentMeter(await createMeter(dbOf(ctx), tenantOf(ctx), input));
-  });
-
-  router.get('/v1/meters', auth(), async (ctx) => {
-    const q = parseQuery(listMetersQuery, ctx.query);
-    const page = await listMeters(dbOf(ctx), pageParams(ctx.query), { includeArchived: q.archived === true });
-    ctx.body = { data: page.data.map(presentMeter), has_more: page.hasMore };
-  });
-
-  router.get('/v1/meters/:id', auth(), async (ctx) => {
-    ctx.body = presentMeter(await findMeter(dbOf(ctx), pathId(ctx.params.id)));
-  });
-
-  router.delete('/v1/meters/:id', auth(), tx, async (ctx) => {
-    ctx.body = presentMeter(await archiveMeter(dbOf(ctx), tenantOf(ctx), pathId(ctx.params.id)));
-  });
-
-  router.get('/v1/meters/:id/quantities', auth(), async (ctx) => {
-    const meterId = pathId(ctx.params.id);
-    const q = parseQuery(quantitiesQuery, ctx.query);
-    const from = timestampParam(q.period_start, 'period_start');
-    const to = timestampParam(q.period_end, 'period_end');
-    const r = await getMeterQuantities(dbOf(ctx), tenantOf(ctx), { meterId, customerId: q.customer, from, to });
-    ctx.body = presentQuantity({ meterId: r.meter.id, customerId: r.customerId, from, to, quantity: r.quantity });
-  });
-}
+export const metersRoutes = area('meters', [
+  route({
+    method: 'post',
+    path: '/v1/meters',
+    operationId: 'createMeter',
+    tag: 'Meters',
+    summary: 'Create a meter',
+    auth: 'secret',
+    body: createMeterSchema,
+    status: 201,
+    response: 'Meter',
+    errors: ['resource_conflict'],
+    use: ({ auth, tx }) => [auth(), tx],
+    handler: () => async (ctx) => {
+      const input = parseBody(createMeterSchema, ctx.state.body);
+      ctx.status = 201;
+      ctx.body = presentMeter(await createMeter(dbOf(ctx), tenantOf(ctx), input));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/meters',
+    operationId: 'listMeters',
+    tag: 'Meters',
+    summary: 'List meters',
+    auth: 'secret',
+    query: listMetersQuery,
+    list: 'Meter',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const q = parseQuery(listMetersQuery, ctx.query);
+      const page = await listMeters(dbOf(ctx), pageParams(ctx.query), { includeArchived: q.archived === true });
+      ctx.body = { data: page.data.map(presentMeter), has_more: page.hasMore };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/meters/:id',
+    operationId: 'retrieveMeter',
+    tag: 'Meters',
+    summary: 'Retrieve a meter',
+    auth: 'secret',
+    response: 'Meter',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      ctx.body = presentMeter(await findMeter(dbOf(ctx), pathId(ctx.params.id)));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/meters/:id',
+    operationId: 'archiveMeter',
+    tag: 'Meters',
+    summary: 'Archive a meter',
+    auth: 'secret',
+    response: 'Meter',
+    errors: ['invalid_state'],
+    use: ({ auth, tx }) => [auth(), tx],
+    handler: () => async (ctx) => {
+      ctx.body = presentMeter(await archiveMeter(dbOf(ctx), tenantOf(ctx), pathId(ctx.params.id)));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/meters/:id/quantities',
+    operationId: 'retrieveMeterQuantity',
+    tag: 'Meters',
+    summary: "A customer's metered quantity over a period",
+    auth: 'secret',
+    query: quantitiesQuery,
+    response: 'MeterQuantity',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const meterId = pathId(ctx.params.id);
+      const q = parseQuery(quantitiesQuery, ctx.query);
+      const from = timestampParam(q.period_start, 'period_start');
+      const to = timestampParam(q.period_end, 'period_end');
+      const r = await getMeterQuantities(dbOf(ctx), tenantOf(ctx), { meterId, customerId: q.customer, from, to });
+      ctx.body = presentQuantity({ meterId: r.meter.id, customerId: r.customerId, from, to, quantity: r.quantity });
+    },
+  }),
+]);

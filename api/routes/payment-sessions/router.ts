@@ -1,7 +1,6 @@
-import Router from '@koa/router';
-import type { AppDeps, AppState, Middleware } from '../../context';
+import { areaOf } from '../../route';
+import type { Middleware } from '../../context';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { dispatchEvents } from '../../../src/events';
@@ -29,66 +28,106 @@ const corsForBrowsers: Middleware = async (ctx, next) => {
   return next();
 };
 
-export function paymentSessionsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+const { route, area } = areaOf((deps, auth) => {
   const tx = transactional(deps);
   // Publishable keys reach the handler only for this one call; the handler checks the rest.
   const publishableMayCreate = auth({ allowPublishable: (ctx) => ctx.method === 'POST' && ctx.path === CREATE_PATH });
+  return { tx, publishableMayCreate };
+});
 
-  router.options(CREATE_PATH, corsForBrowsers, async (ctx) => {
-    ctx.set('Access-Control-Allow-Methods', 'POST');
-    ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Merchant-Id, Idempotency-Key');
-    ctx.set('Access-Control-Max-Age', '600');
-    ctx.status = 204;
-  });
-
-  router.post(CREATE_PATH, corsForBrowsers, publishableMayCreate, tx, async (ctx) => {
-    const b = parseBody(createPaymentSessionSchema, ctx.state.body);
-    const tenant = tenantOf(ctx);
-    const db = dbOf(ctx);
-    const merchant = await db.merchant.findUnique({
-      where: { id: tenant.merchantId },
-      select: { defaultCurrency: true, allowedOrigins: true, redirectDomains: true },
-    });
-    if (!merchant) throw errors.unauthorized('Invalid API key.');
-    const now = new Date();
-    const created = await createPaymentSession(
-      db,
-      tenant,
-      {
-        uiMode: b.mode ?? 'hosted',
-        paymentId: b.payment,
-        amount: b.amount,
-        currency: b.currency,
-        description: b.description,
-        customerId: b.customer,
-        customerEmail: b.customer_email,
-        returnUrl: b.return_url,
-        cancelUrl: b.cancel_url,
-        origin: b.origin,
-        enabledMethods: b.enabled_methods as string[] | null | undefined,
-        locale: b.locale,
-        savePaymentMethod: b.save_payment_method,
-        externalReference: b.external_reference,
-        metadata: b.metadata,
+export const paymentSessionsRoutes = area('payment-sessions', [
+  route({
+    method: 'post',
+    path: CREATE_PATH,
+    operationId: 'createPaymentSession',
+    tag: 'Payment sessions',
+    summary: 'Create a hosted or embedded payment session',
+    description: 'A publishable key may create an embedded session from an allowed browser origin.',
+    auth: 'secret_or_publishable',
+    body: createPaymentSessionSchema,
+    status: 201,
+    response: 'PaymentSession',
+    errors: ['origin_not_allowed', 'url_not_allowed'],
+    use: ({ publishableMayCreate, tx }) => [corsForBrowsers, publishableMayCreate, tx],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const b = parseBody(createPaymentSessionSchema, ctx.state.body);
+        const tenant = tenantOf(ctx);
+        const db = dbOf(ctx);
+        const merchant = await db.merchant.findUnique({
+          where: { id: tenant.merchantId },
+          select: { defaultCurrency: true, allowedOrigins: true, redirectDomains: true },
+        });
+        if (!merchant) throw errors.unauthorized('Invalid API key.');
+        const now = new Date();
+        const created = await createPaymentSession(
+          db,
+          tenant,
+          {
+            uiMode: b.mode ?? 'hosted',
+            paymentId: b.payment,
+            amount: b.amount,
+            currency: b.currency,
+            description: b.description,
+            customerId: b.customer,
+            customerEmail: b.customer_email,
+            returnUrl: b.return_url,
+            cancelUrl: b.cancel_url,
+            origin: b.origin,
+            enabledMethods: b.enabled_methods as string[] | null | undefined,
+            locale: b.locale,
+            savePaymentMethod: b.save_payment_method,
+            externalReference: b.external_reference,
+            metadata: b.metadata,
+          },
+          {
+            now,
+            lifetimeSeconds: deps.config.paymentSessionLifetimeSeconds,
+            merchant,
+            publishable: ctx.state.auth?.keyType === 'publishable' ? { requestOrigin: ctx.get('Origin') } : null,
+          },
+        );
+        const { session, events } = created;
+        ctx.state.afterCommit.push(async () => void (await deps.workflows.paymentSession.start(session, new Date())));
+        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, events)));
+        // The client secret is shown once: an Idempotency-Key replay returns null in its place.
+        ctx.state.redactOnReplay = ['client_secret'];
+        ctx.status = 201;
+        ctx.body = presentPaymentSession(session, created.payment, { publicBaseUrl: deps.config.publicBaseUrl, clientSecret: created.clientSecret, now });
       },
-      {
-        now,
-        lifetimeSeconds: deps.config.paymentSessionLifetimeSeconds,
-        merchant,
-        publishable: ctx.state.auth?.keyType === 'publishable' ? { requestOrigin: ctx.get('Origin') } : null,
+  }),
+  route({
+    method: 'options',
+    path: CREATE_PATH,
+    operationId: 'preflightPaymentSession',
+    tag: 'Payment sessions',
+    summary: 'CORS preflight for browsers creating a session',
+    auth: 'none',
+    kind: 'none',
+    status: 204,
+    use: () => [corsForBrowsers],
+    handler: () => async (ctx) => {
+      ctx.set('Access-Control-Allow-Methods', 'POST');
+      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Merchant-Id, Idempotency-Key');
+      ctx.set('Access-Control-Max-Age', '600');
+      ctx.status = 204;
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/payment_sessions/:id',
+    operationId: 'retrievePaymentSession',
+    tag: 'Payment sessions',
+    summary: 'Retrieve a payment session',
+    auth: 'secret',
+    response: 'PaymentSession',
+    use: ({ auth }) => [auth()],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const s = await getPaymentSession(dbOf(ctx), pathId(ctx.params.id));
+        ctx.body = presentPaymentSession(s, s.payment, { publicBaseUrl: deps.config.publicBaseUrl });
       },
-    );
-    const { session, events } = created;
-    ctx.state.afterCommit.push(async () => void (await deps.workflows.paymentSession.start(session, new Date())));
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, events)));
-    // The client secret is shown once: an Idempotency-Key replay returns null in its place.
-    ctx.state.redactOnReplay = ['client_secret'];
-    ctx.status = 201;
-    ctx.body = presentPaymentSession(session, created.payment, { publicBaseUrl: deps.config.publicBaseUrl, clientSecret: created.clientSecret, now });
-  });
-
-  router.get('/v1/payment_sessions/:id', auth(), async (ctx) => {
-    const s = await getPaymentSession(dbOf(ctx), pathId(ctx.params.id));
-    ctx.body = presentPaymentSession(s, s.payment, { publicBaseUrl: deps.config.publicBaseUrl });
-  });
-}
+  }),
+]);

@@ -1,35 +1,77 @@
-import Router from '@koa/router';
-import type { AppDeps, AppState } from '../../context';
+import { areaOf } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { createProduct, findProduct, listProducts, updateProduct } from '../../../src/domain/products/manage-products';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { createProductSchema, listProductsQuery, updateProductSchema } from './schemas';
 import { presentProduct } from '../../../src/objects/products';
 
-export function productsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+const { route, area } = areaOf((deps) => {
   const tx = transactional(deps);
+  return { tx };
+});
 
-  router.post('/v1/products', auth(), tx, async (ctx) => {
-    const input = parseBody(createProductSchema, ctx.state.body);
-    ctx.status = 201;
-    ctx.body = presentProduct(await createProduct(dbOf(ctx), tenantOf(ctx), input));
-  });
-
-  router.get('/v1/products', auth(), async (ctx) => {
-    const filter = parseQuery(listProductsQuery, ctx.query);
-    const page = await listProducts(dbOf(ctx), pageParams(ctx.query), filter);
-    ctx.body = { data: page.data.map(presentProduct), has_more: page.hasMore };
-  });
-
-  router.get('/v1/products/:id', auth(), async (ctx) => {
-    ctx.body = presentProduct(await findProduct(dbOf(ctx), pathId(ctx.params.id)));
-  });
-
-  router.patch('/v1/products/:id', auth(), tx, async (ctx) => {
-    const id = pathId(ctx.params.id);
-    const input = parseBody(updateProductSchema, ctx.state.body);
-    ctx.body = presentProduct(await updateProduct(dbOf(ctx), id, input));
-  });
-}
+export const productsRoutes = area('products', [
+  route({
+    method: 'post',
+    path: '/v1/products',
+    operationId: 'createProduct',
+    tag: 'Products',
+    summary: 'Create a product',
+    auth: 'secret',
+    body: createProductSchema,
+    status: 201,
+    response: 'Product',
+    use: ({ auth, tx }) => [auth(), tx],
+    handler: () => async (ctx) => {
+      const input = parseBody(createProductSchema, ctx.state.body);
+      ctx.status = 201;
+      ctx.body = presentProduct(await createProduct(dbOf(ctx), tenantOf(ctx), input));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/products',
+    operationId: 'listProducts',
+    tag: 'Products',
+    summary: 'List products',
+    auth: 'secret',
+    query: listProductsQuery,
+    list: 'Product',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const filter = parseQuery(listProductsQuery, ctx.query);
+      const page = await listProducts(dbOf(ctx), pageParams(ctx.query), filter);
+      ctx.body = { data: page.data.map(presentProduct), has_more: page.hasMore };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/products/:id',
+    operationId: 'retrieveProduct',
+    tag: 'Products',
+    summary: 'Retrieve a product',
+    auth: 'secret',
+    response: 'Product',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      ctx.body = presentProduct(await findProduct(dbOf(ctx), pathId(ctx.params.id)));
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/products/:id',
+    operationId: 'updateProduct',
+    tag: 'Products',
+    summary: 'Update a product',
+    auth: 'secret',
+    body: updateProductSchema,
+    response: 'Product',
+    use: ({ auth, tx }) => [auth(), tx],
+    handler: () => async (ctx) => {
+      const id = pathId(ctx.params.id);
+      const input = parseBody(updateProductSchema, ctx.state.body);
+      ctx.body = presentProduct(await updateProduct(dbOf(ctx), id, input));
+    },
+  }),
+]);

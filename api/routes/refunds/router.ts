@@ -1,7 +1,5 @@
-import Router from '@koa/router';
-import type { AppDeps, AppState } from '../../context';
+import { areaOf } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { dispatchEvents } from '../../../src/events';
 import { createRefund } from '../../../src/domain/refunds/create-refund';
@@ -10,29 +8,66 @@ import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { createRefundSchema, listRefundsQuery } from './schemas';
 import { presentRefund } from '../../../src/objects/refunds';
 
-export function refundsRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+const { route, area } = areaOf((deps) => {
   const tx = transactional(deps);
+  return { tx };
+});
 
-  router.post('/v1/refunds', auth(), tx, async (ctx) => {
-    const input = parseBody(createRefundSchema, ctx.state.body);
-    const tenant = tenantOf(ctx);
-    const { refund, events } = await createRefund(dbOf(ctx), tenant, { paymentId: input.payment, amount: input.amount, reason: input.reason, metadata: input.metadata });
-    ctx.state.afterCommit.push(async () => {
-      await dispatchEvents(deps, events);
-      // If this fails (Temporal down) the refund stays pending; docs/payments.md says how it is repaired.
-      await deps.workflows.refund.start({ refundId: refund.id, merchantId: tenant.merchantId, mode: tenant.mode });
-    });
-    ctx.status = 201;
-    ctx.body = presentRefund(refund);
-  });
-
-  router.get('/v1/refunds', auth(), async (ctx) => {
-    const q = parseQuery(listRefundsQuery, ctx.query);
-    const page = await listRefunds(dbOf(ctx), { paymentId: q.payment }, pageParams(ctx.query));
-    ctx.body = { data: page.data.map(presentRefund), has_more: page.hasMore };
-  });
-
-  router.get('/v1/refunds/:id', auth(), async (ctx) => {
-    ctx.body = presentRefund(await findRefund(dbOf(ctx), pathId(ctx.params.id)));
-  });
-}
+export const refundsRoutes = area('refunds', [
+  route({
+    method: 'post',
+    path: '/v1/refunds',
+    operationId: 'createRefund',
+    tag: 'Payments',
+    summary: 'Refund a payment (in full or in part)',
+    auth: 'secret',
+    body: createRefundSchema,
+    status: 201,
+    response: 'Refund',
+    errors: ['invalid_state'],
+    use: ({ auth, tx }) => [auth(), tx],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const input = parseBody(createRefundSchema, ctx.state.body);
+        const tenant = tenantOf(ctx);
+        const { refund, events } = await createRefund(dbOf(ctx), tenant, { paymentId: input.payment, amount: input.amount, reason: input.reason, metadata: input.metadata });
+        ctx.state.afterCommit.push(async () => {
+          await dispatchEvents(deps, events);
+          // If this fails (Temporal down) the refund stays pending; docs/payments.md says how it is repaired.
+          await deps.workflows.refund.start({ refundId: refund.id, merchantId: tenant.merchantId, mode: tenant.mode });
+        });
+        ctx.status = 201;
+        ctx.body = presentRefund(refund);
+      },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/refunds',
+    operationId: 'listRefunds',
+    tag: 'Payments',
+    summary: 'List refunds',
+    auth: 'secret',
+    query: listRefundsQuery,
+    list: 'Refund',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const q = parseQuery(listRefundsQuery, ctx.query);
+      const page = await listRefunds(dbOf(ctx), { paymentId: q.payment }, pageParams(ctx.query));
+      ctx.body = { data: page.data.map(presentRefund), has_more: page.hasMore };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/refunds/:id',
+    operationId: 'retrieveRefund',
+    tag: 'Payments',
+    summary: 'Retrieve a refund',
+    auth: 'secret',
+    response: 'Refund',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      ctx.body = presentRefund(await findRefund(dbOf(ctx), pathId(ctx.params.id)));
+    },
+  }),
+]);

@@ -1,9 +1,8 @@
 // Test clocks, under the test-helper prefix (docs/test-clocks.md): test mode only, live keys get 403
 // test_mode_only before anything else is looked at. docs/test-clocks.md.
-import Router from '@koa/router';
-import type { AppDeps, AppState } from '../../context';
+import { areaOf } from '../../route';
+import { TEST_MODE_ONLY } from '../../openapi/describe';
 import { dbOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { testModeOnly } from '../test-helpers/router';
 import {
@@ -25,57 +24,139 @@ import { datingEventsAt, dispatchEvents, recordEvent } from '../../../src/events
 
 const BASE = '/v1/test_helpers/test_clocks';
 
-export function testClocksRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+const { route, area } = areaOf((deps) => {
   const tx = transactional(deps);
+  return { tx };
+});
 
-  router.post(BASE, auth(), testModeOnly, tx, async (ctx) => {
-    const input = parseBody(createTestClockSchema, ctx.state.body);
-    const clock = await createTestClock(dbOf(ctx), tenantOf(ctx), { frozenTime: parseFrozenTime(input.frozen_time), name: input.name });
-    ctx.status = 201;
-    ctx.body = presentTestClock(clock);
-  });
-
-  router.get(BASE, auth(), testModeOnly, async (ctx) => {
-    const page = await listTestClocks(dbOf(ctx), pageParams(ctx.query));
-    ctx.body = { data: page.data.map(presentTestClock), has_more: page.hasMore };
-  });
-
-  router.get(`${BASE}/:id`, auth(), testModeOnly, async (ctx) => {
-    ctx.body = presentTestClock(await findTestClock(dbOf(ctx), pathId(ctx.params.id)));
-  });
-
-  router.post(`${BASE}/:id/advance`, auth(), testModeOnly, tx, async (ctx) => {
-    const id = pathId(ctx.params.id);
-    const input = parseBody(advanceTestClockSchema, ctx.state.body);
-    const tenant = tenantOf(ctx);
-    const clock = await advanceTestClock(dbOf(ctx), tenant, id, parseFrozenTime(input.frozen_time));
-    // If this signal is lost, the subscription reconciler wakes the clock within a minute.
-    ctx.state.afterCommit.push(() => deps.workflows.testClock.signalAdvance({ testClockId: clock.id, merchantId: tenant.merchantId }));
-    ctx.body = presentTestClock(clock);
-  });
-
-  router.post(`${BASE}/:id/customers`, auth(), testModeOnly, tx, async (ctx) => {
-    const id = pathId(ctx.params.id);
-    const input = parseBody(attachCustomerSchema, ctx.state.body);
-    const wasAttached = await dbOf(ctx).testClockCustomer.findFirst({ where: { customerId: input.customer }, select: { customerId: true } });
-    const clock = await attachCustomerToTestClock(dbOf(ctx), tenantOf(ctx), { testClockId: id, customerId: input.customer });
-    if (!wasAttached) {
-      // The customer's `test_clock` changed: customer.updated, so the event equals the customer's GET.
-      const customer = await findCustomer(dbOf(ctx), input.customer);
-      // From now on the customer lives in the clock's time: the event is dated at it too.
-      const event = await datingEventsAt(clock.frozenTime, () => recordEvent(dbOf(ctx), tenantOf(ctx), { type: 'customer.updated', data: presentCustomer(customer, clock.id) }));
-      ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, [event])));
-    }
-    ctx.body = presentTestClock(clock);
-  });
-
-  router.delete(`${BASE}/:id`, auth(), testModeOnly, tx, async (ctx) => {
-    const tenant = tenantOf(ctx);
-    const { clock, subscriptionIds } = await deleteTestClock(dbOf(ctx), tenant, pathId(ctx.params.id), new Date());
-    ctx.state.afterCommit.push(async () => {
-      await deps.workflows.testClock.signalDeleted(clock.id);
-      await cancelSubscriptionsOfDeletedClock(deps.db, deps.workflows, tenant, subscriptionIds, clock.frozenTime);
-    });
-    ctx.body = presentDeletedTestClock(clock);
-  });
-}
+export const testClocksRoutes = area('test-clocks', [
+  route({
+    method: 'post',
+    path: BASE,
+    operationId: 'createTestClock',
+    tag: 'Test helpers',
+    summary: 'Create a test clock',
+    description: TEST_MODE_ONLY,
+    auth: 'secret',
+    body: createTestClockSchema,
+    status: 201,
+    response: 'TestClock',
+    errors: ['test_mode_only'],
+    use: ({ auth, tx }) => [auth(), testModeOnly, tx],
+    handler: () => async (ctx) => {
+      const input = parseBody(createTestClockSchema, ctx.state.body);
+      const clock = await createTestClock(dbOf(ctx), tenantOf(ctx), { frozenTime: parseFrozenTime(input.frozen_time), name: input.name });
+      ctx.status = 201;
+      ctx.body = presentTestClock(clock);
+    },
+  }),
+  route({
+    method: 'get',
+    path: BASE,
+    operationId: 'listTestClocks',
+    tag: 'Test helpers',
+    summary: 'List test clocks',
+    description: TEST_MODE_ONLY,
+    auth: 'secret',
+    list: 'TestClock',
+    errors: ['test_mode_only'],
+    use: ({ auth }) => [auth(), testModeOnly],
+    handler: () => async (ctx) => {
+      const page = await listTestClocks(dbOf(ctx), pageParams(ctx.query));
+      ctx.body = { data: page.data.map(presentTestClock), has_more: page.hasMore };
+    },
+  }),
+  route({
+    method: 'get',
+    path: `${BASE}/:id`,
+    operationId: 'retrieveTestClock',
+    tag: 'Test helpers',
+    summary: 'Retrieve a test clock',
+    description: TEST_MODE_ONLY,
+    auth: 'secret',
+    response: 'TestClock',
+    errors: ['test_mode_only'],
+    use: ({ auth }) => [auth(), testModeOnly],
+    handler: () => async (ctx) => {
+      ctx.body = presentTestClock(await findTestClock(dbOf(ctx), pathId(ctx.params.id)));
+    },
+  }),
+  route({
+    method: 'post',
+    path: `${BASE}/:id/advance`,
+    operationId: 'advanceTestClock',
+    tag: 'Test helpers',
+    summary: 'Advance a test clock',
+    description: TEST_MODE_ONLY,
+    auth: 'secret',
+    body: advanceTestClockSchema,
+    response: 'TestClock',
+    errors: ['test_mode_only', 'invalid_state'],
+    use: ({ auth, tx }) => [auth(), testModeOnly, tx],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const id = pathId(ctx.params.id);
+        const input = parseBody(advanceTestClockSchema, ctx.state.body);
+        const tenant = tenantOf(ctx);
+        const clock = await advanceTestClock(dbOf(ctx), tenant, id, parseFrozenTime(input.frozen_time));
+        // If this signal is lost, the subscription reconciler wakes the clock within a minute.
+        ctx.state.afterCommit.push(() => deps.workflows.testClock.signalAdvance({ testClockId: clock.id, merchantId: tenant.merchantId }));
+        ctx.body = presentTestClock(clock);
+      },
+  }),
+  route({
+    method: 'post',
+    path: `${BASE}/:id/customers`,
+    operationId: 'attachTestClockCustomer',
+    tag: 'Test helpers',
+    summary: 'Attach a customer to a test clock',
+    description: TEST_MODE_ONLY,
+    auth: 'secret',
+    body: attachCustomerSchema,
+    response: 'TestClock',
+    errors: ['test_mode_only', 'invalid_state'],
+    use: ({ auth, tx }) => [auth(), testModeOnly, tx],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const id = pathId(ctx.params.id);
+        const input = parseBody(attachCustomerSchema, ctx.state.body);
+        const wasAttached = await dbOf(ctx).testClockCustomer.findFirst({ where: { customerId: input.customer }, select: { customerId: true } });
+        const clock = await attachCustomerToTestClock(dbOf(ctx), tenantOf(ctx), { testClockId: id, customerId: input.customer });
+        if (!wasAttached) {
+          // The customer's `test_clock` changed: customer.updated, so the event equals the customer's GET.
+          const customer = await findCustomer(dbOf(ctx), input.customer);
+          // From now on the customer lives in the clock's time: the event is dated at it too.
+          const event = await datingEventsAt(clock.frozenTime, () =>
+            recordEvent(dbOf(ctx), tenantOf(ctx), { type: 'customer.updated', data: presentCustomer(customer, clock.id) }),
+          );
+          ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, [event])));
+        }
+        ctx.body = presentTestClock(clock);
+      },
+  }),
+  route({
+    method: 'delete',
+    path: `${BASE}/:id`,
+    operationId: 'deleteTestClock',
+    tag: 'Test helpers',
+    summary: 'Delete a test clock',
+    description: TEST_MODE_ONLY,
+    auth: 'secret',
+    response: 'DeletedTestClock',
+    errors: ['test_mode_only', 'invalid_state'],
+    use: ({ auth, tx }) => [auth(), testModeOnly, tx],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const tenant = tenantOf(ctx);
+        const { clock, subscriptionIds } = await deleteTestClock(dbOf(ctx), tenant, pathId(ctx.params.id), new Date());
+        ctx.state.afterCommit.push(async () => {
+          await deps.workflows.testClock.signalDeleted(clock.id);
+          await cancelSubscriptionsOfDeletedClock(deps.db, deps.workflows, tenant, subscriptionIds, clock.frozenTime);
+        });
+        ctx.body = presentDeletedTestClock(clock);
+      },
+  }),
+]);

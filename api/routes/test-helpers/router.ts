@@ -1,9 +1,9 @@
 // Test-mode-only helpers (docs/architecture.md), all under /v1/test_helpers/. Live keys are refused
 // with 403 test_mode_only before anything else is looked at.
-import Router from '@koa/router';
-import type { AppDeps, AppState, Middleware } from '../../context';
+import { areaOf } from '../../route';
+import { TEST_MODE_ONLY } from '../../openapi/describe';
+import type { Middleware } from '../../context';
 import { dbOf, scopeOf, tenantOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { stepwise } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { dispatchEvents } from '../../../src/events';
@@ -21,33 +21,66 @@ export const testModeOnly: Middleware = async (ctx, next) => {
   await next();
 };
 
-export function testHelpersRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+const { route, area } = areaOf((deps) => {
   // Both call an outside system (acquirer, bank): no request transaction around them.
   const steps = stepwise(deps);
+  return { steps };
+});
 
-  router.post('/v1/test_helpers/customers/:id/payment_methods', auth(), testModeOnly, steps, async (ctx) => {
-    const customerId = pathId(ctx.params.id);
-    const input = parseBody(attachTestCardSchema, ctx.state.body);
-    const result = await attachTestCard({ db: deps.db, gateways: deps.gateways, txMaxWaitMs: deps.config.transactionMaxWaitMs }, tenantOf(ctx), {
-      customerId,
-      cardNumber: input.card_number,
-      expMonth: input.exp_month,
-      expYear: input.exp_year,
-      cvc: input.cvc,
-      holderName: input.cardholder_name,
-      wallet: input.wallet,
-    });
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
-    ctx.status = 201;
-    ctx.body = presentPaymentMethod(result.paymentMethod, result.isDefault);
-  });
-
+export const testHelpersRoutes = area('test-helpers', [
+  route({
+    method: 'post',
+    path: '/v1/test_helpers/customers/:id/payment_methods',
+    operationId: 'attachTestPaymentMethod',
+    tag: 'Test helpers',
+    summary: 'Attach a test card to a customer',
+    description: TEST_MODE_ONLY,
+    auth: 'secret',
+    body: attachTestCardSchema,
+    status: 201,
+    response: 'PaymentMethod',
+    errors: ['test_mode_only', 'card_declined'],
+    use: ({ auth, steps }) => [auth(), testModeOnly, steps],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const customerId = pathId(ctx.params.id);
+        const input = parseBody(attachTestCardSchema, ctx.state.body);
+        const result = await attachTestCard({ db: deps.db, gateways: deps.gateways, txMaxWaitMs: deps.config.transactionMaxWaitMs }, tenantOf(ctx), {
+          customerId,
+          cardNumber: input.card_number,
+          expMonth: input.exp_month,
+          expYear: input.exp_year,
+          cvc: input.cvc,
+          holderName: input.cardholder_name,
+          wallet: input.wallet,
+        });
+        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+        ctx.status = 201;
+        ctx.body = presentPaymentMethod(result.paymentMethod, result.isDefault);
+      },
+  }),
   // The customer pays a subscription invoice's bank claim in their bank (at the clock's time).
-  router.post('/v1/test_helpers/invoices/:id/pay_bank_claim', auth(), testModeOnly, steps, async (ctx) => {
-    const id = pathId(ctx.params.id);
-    const input = parseBody(payBankClaimSchema, ctx.state.body);
-    await payTestBankClaim(deps, scopeOf(ctx), id, input.amount);
-    const { invoice, lines } = await findInvoice(dbOf(ctx), id);
-    ctx.body = presentInvoice(invoice, lines);
-  });
-}
+  route({
+    method: 'post',
+    path: '/v1/test_helpers/invoices/:id/pay_bank_claim',
+    operationId: 'payTestBankClaim',
+    tag: 'Test helpers',
+    summary: "Simulate the bank paying an invoice's claim",
+    description: TEST_MODE_ONLY,
+    auth: 'secret',
+    body: payBankClaimSchema,
+    response: 'Invoice',
+    errors: ['test_mode_only', 'invalid_state'],
+    use: ({ auth, steps }) => [auth(), testModeOnly, steps],
+    handler:
+      ({ deps }) =>
+      async (ctx) => {
+        const id = pathId(ctx.params.id);
+        const input = parseBody(payBankClaimSchema, ctx.state.body);
+        await payTestBankClaim(deps, scopeOf(ctx), id, input.amount);
+        const { invoice, lines } = await findInvoice(dbOf(ctx), id);
+        ctx.body = presentInvoice(invoice, lines);
+      },
+  }),
+]);

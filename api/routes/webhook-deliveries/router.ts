@@ -1,7 +1,5 @@
-import Router from '@koa/router';
-import type { AppDeps, AppState } from '../../context';
+import { areaOf } from '../../route';
 import { dbOf } from '../../context';
-import type { Auth } from '../../middleware/auth';
 import { stepwise } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { signalDeliveryRetry } from '../../../src/temporal/delivery-workflow';
@@ -12,7 +10,7 @@ import { listWebhookDeliveriesQuery } from './schemas';
 import { presentWebhookDelivery } from '../../../src/objects/webhook-deliveries';
 import { isTemporalUnavailable } from '../../../src/temporal/unavailable';
 
-export function webhookDeliveriesRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
+const { route, area } = areaOf((deps) => {
   // The retry signals the delivery workflow: step-wise, so no transaction is held across it.
   const steps = stepwise(deps);
 
@@ -33,19 +31,54 @@ export function webhookDeliveriesRoutes(router: Router<AppState>, deps: AppDeps,
       throw errors.serviceUnavailable('The retry could not be scheduled right now; try again shortly.');
     }
   };
+  return { steps, requestRetry };
+});
 
-  router.get('/v1/webhook_deliveries', auth(), async (ctx) => {
-    const filter = parseQuery(listWebhookDeliveriesQuery, ctx.query);
-    const page = await listWebhookDeliveries(dbOf(ctx), filter, pageParams(ctx.query));
-    ctx.body = { data: page.data.map(presentWebhookDelivery), has_more: page.hasMore };
-  });
-
-  router.get('/v1/webhook_deliveries/:id', auth(), async (ctx) => {
-    ctx.body = presentWebhookDelivery(await getWebhookDelivery(dbOf(ctx), pathId(ctx.params.id)));
-  });
-
-  router.post('/v1/webhook_deliveries/:id/retry', auth(), steps, async (ctx) => {
-    const retried = await retryWebhookDelivery(dbOf(ctx), pathId(ctx.params.id), new Date(), requestRetry);
-    ctx.body = presentWebhookDelivery(retried);
-  });
-}
+export const webhookDeliveriesRoutes = area('webhook-deliveries', [
+  route({
+    method: 'get',
+    path: '/v1/webhook_deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: 'List webhook deliveries',
+    auth: 'secret',
+    query: listWebhookDeliveriesQuery,
+    list: 'WebhookDelivery',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      const filter = parseQuery(listWebhookDeliveriesQuery, ctx.query);
+      const page = await listWebhookDeliveries(dbOf(ctx), filter, pageParams(ctx.query));
+      ctx.body = { data: page.data.map(presentWebhookDelivery), has_more: page.hasMore };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/webhook_deliveries/:id',
+    operationId: 'retrieveWebhookDelivery',
+    tag: 'Webhooks',
+    summary: 'Retrieve a webhook delivery with its attempts',
+    auth: 'secret',
+    response: 'WebhookDelivery',
+    use: ({ auth }) => [auth()],
+    handler: () => async (ctx) => {
+      ctx.body = presentWebhookDelivery(await getWebhookDelivery(dbOf(ctx), pathId(ctx.params.id)));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/webhook_deliveries/:id/retry',
+    operationId: 'retryWebhookDelivery',
+    tag: 'Webhooks',
+    summary: 'Retry a webhook delivery now',
+    auth: 'secret',
+    response: 'WebhookDelivery',
+    errors: ['invalid_state'],
+    use: ({ auth, steps }) => [auth(), steps],
+    handler:
+      ({ requestRetry }) =>
+      async (ctx) => {
+        const retried = await retryWebhookDelivery(dbOf(ctx), pathId(ctx.params.id), new Date(), requestRetry);
+        ctx.body = presentWebhookDelivery(retried);
+      },
+  }),
+]);

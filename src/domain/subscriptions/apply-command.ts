@@ -84,5 +84,16 @@ async function run(ctx: CommandContext, cmd: AppliedCommand): Promise<void> {
       return deleteSubscriptionItem(ctx, cmd.itemId, cmd.prorationBehavior);
     case 'void_invoice':
       return voidSubscriptionInvoice(ctx, cmd.invoiceId);
+    default:
+      return unhandledCommand(cmd);
   }
+}
+
+/**
+ * The switch above is exhaustive: a command kind without a `case` leaves `cmd` not `never` here
+ * and does not compile (test/unit/command-switch.test.ts). At run time (a command from a newer
+ * client) it throws, so the transaction rolls back and the command id is not recorded.
+ */
+function unhandledCommand(cmd: never): never {
+  throw new Error(`subscription command '${(cmd as { kind?: unknown }).kind}' has no handler in apply-command.ts`);
 }

@@ -5,6 +5,12 @@
 import type { Db } from '../../db/client';
 import type { ClockSyncInput, SubscriptionRef, SubscriptionView } from '../../contracts/subscriptions';
 import { loadSubscriptionView } from './subscription-view';
+import { workflowIds } from '../../temporal/workflow-ids';
+
+/** The id of a subscription's workflow (what the dashboard links to in the Temporal Web UI). */
+export function subscriptionWorkflowId(subscriptionId: string): string {
+  return workflowIds.subscription(subscriptionId);
+}
 
 export async function attachWorkflow(db: Db, ref: SubscriptionRef, now: Date): Promise<SubscriptionView | null> {
   await db.$executeRaw`UPDATE subscriptions SET workflow_attached_at = ${now}

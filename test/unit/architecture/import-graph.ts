@@ -1,6 +1,8 @@
-// The project's import graph, read with the TypeScript parser (every `import … from` and
-// `export … from`, with whether it is type-only), and the layering rules of
-// docs/architecture.md checked against it. Pure: the rules take a graph, so a test can hand
+// The project's import graph, read with the TypeScript parser from every `.ts` and `.tsx` file
+// (static `import … from` and `export … from`, `import x = require()`, dynamic `import()`,
+// `require()` calls and `import('…').Type` type references, with whether each is type-only), and
+// the layering of docs/architecture.md checked against it: one map from folder to layer
+// (LAYERS), "may import" derived from the layers' order, plus the few rules of particular folders. Pure: the rules take a graph, so a test can hand
 // them a graph with a planted violation and see them fail.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,30 +25,45 @@ function tsFiles(root: string, dir: string): string[] {
   return readdirSync(abs, { withFileTypes: true }).flatMap((e) => {
     const rel = path.join(dir, e.name);
     if (e.isDirectory()) return e.name === 'generated' || e.name === 'node_modules' ? [] : tsFiles(root, rel);
-    return e.name.endsWith('.ts') ? [rel] : [];
+    return /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [rel] : [];
   });
 }
 
 function resolve(root: string, from: string, spec: string): string {
   if (!spec.startsWith('.')) return spec;
   const base = path.relative(root, path.resolve(root, path.dirname(from), spec));
-  if (existsSync(path.join(root, `${base}.ts`))) return `${base}.ts`;
-  if (existsSync(path.join(root, base, 'index.ts'))) return path.join(base, 'index.ts');
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
+    if (existsSync(path.join(root, candidate))) return candidate;
+  }
   return base;
 }
 
 export function importsOf(root: string, file: string, text: string): ImportEdge[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, false);
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const edges: ImportEdge[] = [];
-  source.forEachChild((node) => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      edges.push({ to: resolve(root, file, node.moduleSpecifier.text), typeOnly: Boolean(node.importClause?.isTypeOnly) });
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      edges.push({ to: resolve(root, file, node.moduleSpecifier.text), typeOnly: node.isTypeOnly });
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
-      edges.push({ to: resolve(root, file, node.moduleReference.expression.text), typeOnly: false });
-    }
-  });
+  const add = (spec: ts.Expression | undefined, typeOnly: boolean) => {
+    if (spec && (ts.isStringLiteral(spec) || ts.isNoSubstitutionTemplateLiteral(spec))) edges.push({ to: resolve(root, file, spec.text), typeOnly });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      // `import { type A, type B } from` is as type-only as `import type { A, B } from`.
+      const allTypes =
+        clause !== undefined &&
+        !clause.name &&
+        clause.namedBindings !== undefined &&
+        ts.isNamedImports(clause.namedBindings) &&
+        clause.namedBindings.elements.length > 0 &&
+        clause.namedBindings.elements.every((e) => e.isTypeOnly);
+      add(node.moduleSpecifier, Boolean(clause?.isTypeOnly) || allTypes);
+    } else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node.moduleReference.expression, node.isTypeOnly);
+    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) {
+      add(node.arguments[0], false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal as ts.Expression, true);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return edges;
 }
 
@@ -62,23 +79,76 @@ const under =
     prefixes.some((x) => p === x || p.startsWith(`${x}/`));
 const isPackage = (p: string) => !p.includes('/') || p.startsWith('@') || p.startsWith('node:');
 
+/** The layers of docs/architecture.md, from the top down: a layer may import its own and those below it. */
+export const LAYER_ORDER = ['composition root', 'edge', 'workflow', 'domain', 'infrastructure', 'public objects', 'foundation'] as const;
+export type Layer = (typeof LAYER_ORDER)[number];
+
+/**
+ * Every folder (or file) of src/, api/, workflows/ and activities/ and its layer: the table of
+ * docs/architecture.md. The most specific entry wins; a file that no entry covers fails the test.
+ */
+export const LAYERS: Record<string, Layer> = {
+  'src/bin': 'composition root',
+  'src/runtime': 'composition root',
+  'src/worker.ts': 'composition root',
+  // createApp builds the workflow client modules over the Temporal connection it is given.
+  'api/app.ts': 'composition root',
+  api: 'edge',
+  activities: 'edge',
+  workflows: 'workflow',
+  'src/domain': 'domain',
+  'src/db': 'infrastructure',
+  'src/generated': 'infrastructure',
+  'src/gateways': 'infrastructure',
+  'src/events': 'infrastructure',
+  'src/temporal': 'infrastructure',
+  'src/webhooks': 'infrastructure',
+  'src/metering': 'infrastructure',
+  'src/documents': 'infrastructure',
+  'src/observability': 'infrastructure',
+  'src/objects': 'public objects',
+  'src/contracts': 'foundation',
+  'src/billing': 'foundation',
+  'src/validation': 'foundation',
+  'src/crypto': 'foundation',
+  'src/errors.ts': 'foundation',
+  'src/ids.ts': 'foundation',
+  'src/config.ts': 'foundation',
+};
+
+/** The folders whose every file must have a layer. */
+export const LAYERED_DIRS = ['src', 'api', 'workflows', 'activities'];
+
+/** The layer of a repository path (a file or a package: packages have none). */
+export function layerOf(p: string): Layer | undefined {
+  let best: string | undefined;
+  for (const prefix of Object.keys(LAYERS)) if (under(prefix)(p) && (best === undefined || prefix.length > best.length)) best = prefix;
+  return best === undefined ? undefined : LAYERS[best];
+}
+
+const rank = (l: Layer) => LAYER_ORDER.indexOf(l);
+
 /** Composition roots: they wire every layer together, so they may import any of them. */
-export const isCompositionRoot = (p: string) => under('src/bin', 'src/runtime')(p) || p === 'src/worker.ts';
+export const isCompositionRoot = (p: string) => layerOf(p) === 'composition root';
+
+/**
+ * TEMPORARY exceptions to "api/ does not import src/temporal or @temporalio/*": these four edge
+ * files still compose the accounting-sync and webhook-delivery workflow calls themselves. Issue 29
+ * item 1 moves those calls into domain entry points (connectAccountingLink,
+ * disconnectAccountingLink, resyncAccountingRecord, retryWebhookDelivery); remove each line when
+ * its file no longer imports Temporal.
+ */
+export const TEMPORAL_IN_API_EXCEPTIONS = [
+  'api/routes/accounting-link/router.ts',
+  'api/routes/webhook-deliveries/router.ts',
+  'api/dashboard/pages/settings-accounting.tsx',
+  'api/dashboard/pages/developers.tsx',
+];
 
 /** Below the domain: they never import it (nor anything above it). */
-const LOWER = [
-  'src/objects',
-  'src/billing',
-  'src/db',
-  'src/gateways',
-  'src/contracts',
-  'src/events',
-  'src/temporal',
-  'src/validation',
-  'src/crypto',
-  'src/metering',
-  'src/webhooks',
-];
+const LOWER = Object.entries(LAYERS)
+  .filter(([, l]) => rank(l) > rank('domain'))
+  .map(([p]) => p);
 
 export interface Rule {
   name: string;
@@ -89,6 +159,33 @@ export interface Rule {
 }
 
 export const RULES: Rule[] = [
+  {
+    name: 'a layer imports only its own layer and the layers below it (docs/architecture.md)',
+    from: (f) => layerOf(f) !== undefined && layerOf(f) !== 'composition root',
+    forbids: (e, f) => {
+      const to = layerOf(e.to);
+      if (to === undefined || to === 'composition root' || rank(to) >= rank(layerOf(f)!)) return false;
+      // The generated row types are every layer's vocabulary (types only), and a workflow names its
+      // activities' types (docs/architecture.md).
+      if (e.typeOnly && under('src/generated')(e.to)) return false;
+      return !(e.typeOnly && under('workflows')(f) && under('activities')(e.to));
+    },
+  },
+  {
+    name: 'no layer imports a composition root',
+    from: (f) => layerOf(f) !== undefined && !isCompositionRoot(f),
+    forbids: (e) => isCompositionRoot(e.to),
+  },
+  {
+    name: 'the edges api/ and activities/ do not import each other',
+    from: (f) => layerOf(f) === 'edge',
+    forbids: (e, f) => layerOf(e.to) === 'edge' && f.split('/')[0] !== e.to.split('/')[0],
+  },
+  {
+    name: 'api/ does not import src/temporal or @temporalio/* (composition roots excepted)',
+    from: (f) => under('api')(f) && !isCompositionRoot(f) && !TEMPORAL_IN_API_EXCEPTIONS.includes(f),
+    forbids: (e) => !e.typeOnly && (under('src/temporal')(e.to) || e.to.startsWith('@temporalio/')),
+  },
   {
     name: 'nothing in src/ imports api/, activities/, workflows/, bench/ or test/ (composition roots excepted)',
     from: (f) => f.startsWith('src/') && !isCompositionRoot(f),
@@ -136,8 +233,13 @@ export interface Violation {
   imports: string;
 }
 
+/** Files of LAYERED_DIRS that no entry of LAYERS covers. */
+export function unassignedFiles(graph: ImportGraph): string[] {
+  return [...graph.keys()].filter((f) => under(...LAYERED_DIRS)(f) && !under('src/generated')(f) && layerOf(f) === undefined);
+}
+
 export function layeringViolations(graph: ImportGraph, rules: Rule[] = RULES): Violation[] {
-  const out: Violation[] = [];
+  const out: Violation[] = unassignedFiles(graph).map((file) => ({ rule: 'every file of src/, api/, workflows/ and activities/ has a layer (LAYERS)', file, imports: '' }));
   for (const [file, edges] of graph) {
     for (const rule of rules) {
       if (!rule.from(file)) continue;

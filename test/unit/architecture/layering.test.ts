@@ -4,7 +4,7 @@
 // fail would be noticed.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { importCycles, importsOf, layeringViolations, readImportGraph, type ImportGraph } from './import-graph';
+import { importCycles, importsOf, LAYERED_DIRS, layerOf, layeringViolations, readImportGraph, type ImportGraph } from './import-graph';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -37,6 +37,17 @@ describe('layering', () => {
       ['src/objects/planted.ts', "import { findInvoice } from '../domain/invoices/find-invoices';", 'src/objects'],
       ['src/events/planted.ts', "import { createCustomer } from '../domain/customers/create-customer';", 'layers below the domain'],
       ['src/domain/planted.ts', "import { Client } from '@temporalio/client';", 'the domain does not import'],
+      // The wider guard: .tsx files, dynamic imports, require, api/ → Temporal, composition roots.
+      ['src/domain/customers/planted.tsx', "import { customersRoutes } from '../../../api/routes/customers/router';", 'nothing in src/ imports api/'],
+      ['api/dashboard/pages/planted.tsx', "import { Client } from '@temporalio/client';", 'api/ does not import src/temporal'],
+      ['api/routes/planted.ts', "import { createWorkflowClients } from '../../src/temporal/workflow-clients';", 'api/ does not import src/temporal'],
+      ['api/routes/planted.ts', "export async function f() { return (await import('@temporalio/client')).Connection; }", 'api/ does not import src/temporal'],
+      ['src/domain/planted.ts', "export function f() { return require('../../api/app'); }", 'nothing in src/ imports api/'],
+      ['src/domain/planted.ts', "export async function f() { return import('../runtime/temporal'); }", 'no layer imports a composition root'],
+      ['src/db/planted.ts', "import type { Config } from '../config';\nimport { listCustomers } from '../domain/customers/find-customers';", 'a layer imports only its own layer'],
+      ['src/config.ts', "import { createDb } from './db/client';", 'a layer imports only its own layer'],
+      ['api/routes/planted.ts', "import { createActivities } from '../../activities';", 'the edges api/ and activities/ do not import each other'],
+      ['src/planted-folder/file.ts', '', 'every file of src/'],
     ];
     for (const [file, source, rule] of planted) {
       it(`${rule}: ${source}`, () => {
@@ -56,11 +67,35 @@ describe('layering', () => {
       );
     });
 
+    it("the type-only imports of import('…').Type are read", () => {
+      const edges = importsOf(root, 'api/planted.ts', "export type T = import('../src/runtime/temporal').X;");
+      assert.deepEqual(edges, [{ to: 'src/runtime/temporal.ts', typeOnly: true }]);
+    });
+
+    it('an import circle through type-only imports in .tsx files', () => {
+      const g = withPlanted(graph, 'api/dashboard/pages/planted.tsx', "import type { Planted } from '../views/planted-view.tsx';");
+      const g2 = withPlanted(g, 'api/dashboard/views/planted-view.tsx', "import type { Page } from '../pages/planted.tsx';");
+      assert.ok(importCycles(g2).some((c) => c.includes('api/dashboard/pages/planted.tsx') && c.includes('api/dashboard/views/planted-view.tsx')));
+    });
+
     it('an import circle, also through type-only imports', () => {
       const g = withPlanted(graph, 'src/ids.ts', "import type { Config } from './config';");
       const g2 = withPlanted(g, 'src/config.ts', "import type { newId } from './ids';");
       assert.ok(importCycles(g2).some((c) => c.includes('src/ids.ts') && c.includes('src/config.ts')));
     });
+  });
+
+  it('reads .tsx files and gives every file of src/, api/, workflows/ and activities/ a layer', () => {
+    assert.ok([...graph.keys()].filter((f) => f.endsWith('.tsx')).length >= 15, 'the dashboard pages are read');
+    assert.ok(
+      graph.get('api/dashboard/index.tsx')?.some((e) => e.to === 'api/dashboard/pages/billing.tsx'),
+      '.tsx imports resolve to files',
+    );
+    const files = [...graph.keys()].filter((f) => LAYERED_DIRS.some((d) => f.startsWith(`${d}/`)));
+    assert.deepEqual(
+      files.filter((f) => layerOf(f) === undefined),
+      [],
+    );
   });
 
   it('no import runs against the layering', () => {
