@@ -170,6 +170,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The error reference page: every error code, one anchor each (doc_url) */
+        get: operations["retrieveErrorReferencePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2866,7 +2883,7 @@ export interface components {
             id: string;
             /** @constant */
             object: "webhook_endpoint";
-            secret?: string;
+            secret?: string | null;
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** Format: date-time */
@@ -3365,6 +3382,28 @@ export interface operations {
                 };
             };
             404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retrieveErrorReferencePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The error reference page: every error code, one anchor each (doc_url) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { testEnv, type TestEnv } from '../support/env';
 import { call, newMerchant } from '../support/api';
-import { openApiDocument } from '../../api/openapi/document';
+import { openApiDocument } from '../../api/openapi/app-document';
 import { errorCatalog } from '../../src/errors';
 import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../support/chromium';
 import { describeViolations, seriousViolations } from '../support/axe';
