@@ -53,6 +53,8 @@ export interface ClosedSubscriptionRun {
 }
 
 export interface SubscriptionWorkflowClient {
+  /** The workflow id of a subscription (shown to operators). */
+  workflowId(subscriptionId: string): string;
   /**
    * Runs of this task queue's subscription workflows that closed abnormally since `since`
    * (visibility query), newest first, at most `limit`.
@@ -110,6 +112,8 @@ function outcomeOfFailure(err: WorkflowUpdateFailedError): CommandUpdateOutcome 
 export function subscriptionWorkflowClient(target: TemporalTarget): SubscriptionWorkflowClient {
   const client = (): Promise<Client> => connectedClient(target);
   return {
+    workflowId: (subscriptionId) => workflowIds.subscription(subscriptionId),
+
     async closedAbnormally(since, limit) {
       const c = await client();
       const query =

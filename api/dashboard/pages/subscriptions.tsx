@@ -9,7 +9,6 @@ import { runSubscriptionCommand, type SubscriptionChangeCommand } from '../../..
 import { previewNextInvoice } from '../../../src/domain/subscriptions/preview-next-invoice';
 import { listInvoices } from '../../../src/domain/invoices/find-invoices';
 import { commandRefusal } from '../../../src/contracts/subscription-commands';
-import { workflowIds } from '../../../src/temporal/workflow-ids';
 import type { DashboardRouter } from '../index';
 import { dash, requireSession, type Dashboard } from '../session';
 import { queryParams } from '../http';
@@ -83,8 +82,8 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
               ['Test clock', s.testClockId],
               [
                 'Workflow',
-                <a href={temporalWorkflowUrl(d, workflowIds.subscription(s.id))} id="workflow-link" rel="noopener" target="_blank">
-                  {workflowIds.subscription(s.id)} in the Temporal Web UI
+                <a href={temporalWorkflowUrl(d, d.deps.workflows.subscription.workflowId(s.id))} id="workflow-link" rel="noopener" target="_blank">
+                  {d.deps.workflows.subscription.workflowId(s.id)} in the Temporal Web UI
                 </a>,
               ],
             ]}

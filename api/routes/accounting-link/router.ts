@@ -11,24 +11,21 @@
 //   GET    /v1/accounting_link/sync_records        the sync log (status filter, paging; `link` for a replaced link's records)
 //   POST   /v1/accounting_link/sync_records/{id}/resync
 import Router from '@koa/router';
-import type { AppContext, AppDeps, AppState } from '../../context';
-import { dbOf, tenantOf } from '../../context';
+import type { AppDeps, AppState } from '../../context';
+import { dbOf, scopeOf, tenantOf } from '../../context';
 import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
-import type { Tenant } from '../../../src/db/tenancy';
-import type { RecordedEvent } from '../../../src/events';
-import { dispatchEvents } from '../../../src/events';
 import { PROVIDERS } from '../../../src/gateways/accounting/providers';
 import { connectAccountingLink } from '../../../src/domain/accounting/connect-accounting-link';
 import { completeAccountingLink } from '../../../src/domain/accounting/complete-accounting-link';
 import { finishOAuthCallback } from '../../../src/domain/accounting/finish-oauth-callback';
 import { findAccountingLink } from '../../../src/domain/accounting/find-accounting-link';
 import { disconnectAccountingLink } from '../../../src/domain/accounting/disconnect-accounting-link';
-import { chartOfAccounts, vatCodes, type CatalogDeps } from '../../../src/domain/accounting/provider-catalog';
+import { catalogDeps, chartOfAccounts, vatCodes } from '../../../src/domain/accounting/provider-catalog';
 import { updateAccountingSettings } from '../../../src/domain/accounting/update-accounting-settings';
-import { listSyncRecords, resyncRecord } from '../../../src/domain/accounting/sync-records';
-import { nudgeSyncWorkflow, startSyncWorkflow, stopSyncWorkflow } from '../../../src/temporal/accounting-sync-workflow';
+import { listSyncRecords } from '../../../src/domain/accounting/sync-records';
+import { resyncAccountingRecord } from '../../../src/domain/accounting/resync-accounting-record';
 import { presentAccountingLink, presentAccountingSettings, presentLedgerAccount, presentProvider, presentSyncRecord, presentVatCode } from '../../../src/objects/accounting-link';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { callbackQuery, completeSchema, connectSchema, listSyncRecordsQuery, settingsSchema } from './schemas';
@@ -39,29 +36,6 @@ function htmlEscape(s: string): string {
 
 export function accountingLinkRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);
-  const syncTarget = async () => ({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue });
-  const syncInput = (tenant: Tenant, linkId: string) => ({ linkId, merchantId: tenant.merchantId, mode: tenant.mode, pollSeconds: deps.config.accountingSyncPollSeconds });
-  const afterCommit = (ctx: AppContext, work: () => Promise<void>) => {
-    ctx.state.afterCommit.push(async () => {
-      try {
-        await work();
-      } catch (err) {
-        deps.log(`accounting link: ${(err as Error).message}`); // the next nudge or settings call starts it again
-      }
-    });
-  };
-  const startSync = (ctx: AppContext, tenant: Tenant, linkId: string, replaced: string | null) =>
-    afterCommit(ctx, async () => {
-      const target = await syncTarget();
-      if (replaced) await stopSyncWorkflow(target, replaced);
-      await startSyncWorkflow(target, syncInput(tenant, linkId));
-    });
-  const catalogDeps = (ctx: AppContext): CatalogDeps => ({
-    db: dbOf(ctx),
-    rootDb: deps.db,
-    config: deps.config,
-    onEvents: (events: RecordedEvent[]) => void dispatchEvents(deps, events).catch(() => undefined),
-  });
 
   router.get('/v1/accounting_link/providers', auth(), async (ctx) => {
     ctx.body = { data: PROVIDERS.filter((p) => p.environment === tenantOf(ctx).mode).map(presentProvider) };
@@ -74,13 +48,7 @@ export function accountingLinkRoutes(router: Router<AppState>, deps: AppDeps, au
 
   router.post('/v1/accounting_link/complete', auth(), tx, async (ctx) => {
     const input = parseBody(completeSchema, ctx.state.body);
-    const tenant = tenantOf(ctx);
-    const { link, replaced } = await completeAccountingLink(dbOf(ctx), tenant, deps.config, {
-      provider: input.provider,
-      credentials: input.credentials as Record<string, unknown>,
-      now: new Date(),
-    });
-    startSync(ctx, tenant, link.id, replaced);
+    const link = await completeAccountingLink(deps, scopeOf(ctx), { provider: input.provider, credentials: input.credentials as Record<string, unknown>, now: new Date() });
     ctx.status = 201;
     ctx.body = presentAccountingLink(link);
   });
@@ -89,14 +57,7 @@ export function accountingLinkRoutes(router: Router<AppState>, deps: AppDeps, au
   router.get('/v1/accounting_link/callback/:provider', async (ctx) => {
     const provider = pathId(ctx.params.provider, 'provider');
     const q = parseQuery(callbackQuery, ctx.query);
-    const { tenant, link, replaced } = await finishOAuthCallback({ db: deps.db, config: deps.config }, { provider, code: q.code, state: q.state, error: q.error, now: new Date() });
-    try {
-      const target = await syncTarget();
-      if (replaced) await stopSyncWorkflow(target, replaced);
-      await startSyncWorkflow(target, syncInput(tenant, link.id));
-    } catch (err) {
-      deps.log(`accounting link: sync not started yet: ${(err as Error).message}`);
-    }
+    const { link } = await finishOAuthCallback(deps, { provider, code: q.code, state: q.state, error: q.error, now: new Date() });
     if ((ctx.get('Accept') || '').includes('text/html')) {
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('Content-Security-Policy', "default-src 'none'");
@@ -111,17 +72,16 @@ export function accountingLinkRoutes(router: Router<AppState>, deps: AppDeps, au
   });
 
   router.delete('/v1/accounting_link', auth(), tx, async (ctx) => {
-    const stopped = await disconnectAccountingLink(dbOf(ctx), new Date());
-    if (stopped) afterCommit(ctx, async () => stopSyncWorkflow(await syncTarget(), stopped));
+    await disconnectAccountingLink(deps, scopeOf(ctx), new Date());
     ctx.status = 204;
   });
 
   router.get('/v1/accounting_link/chart_of_accounts', auth(), async (ctx) => {
-    ctx.body = { data: (await chartOfAccounts(catalogDeps(ctx))).map(presentLedgerAccount) };
+    ctx.body = { data: (await chartOfAccounts(catalogDeps(deps, dbOf(ctx)))).map(presentLedgerAccount) };
   });
 
   router.get('/v1/accounting_link/vat_codes', auth(), async (ctx) => {
-    ctx.body = { data: (await vatCodes(catalogDeps(ctx))).map(presentVatCode) };
+    ctx.body = { data: (await vatCodes(catalogDeps(deps, dbOf(ctx)))).map(presentVatCode) };
   });
 
   router.post('/v1/accounting_link/settings', auth(), tx, async (ctx) => {
@@ -129,9 +89,7 @@ export function accountingLinkRoutes(router: Router<AppState>, deps: AppDeps, au
     if (input.default_gl_account === undefined && input.vat_code_mapping === undefined) {
       throw errors.validationFailed('Give default_gl_account, vat_code_mapping or both', 'default_gl_account');
     }
-    const link = await updateAccountingSettings(catalogDeps(ctx), input as { default_gl_account?: string; vat_code_mapping?: Record<string, unknown> });
-    const tenant = tenantOf(ctx);
-    afterCommit(ctx, async () => nudgeSyncWorkflow(await syncTarget(), syncInput(tenant, link.id)));
+    const link = await updateAccountingSettings(deps, scopeOf(ctx), input as { default_gl_account?: string; vat_code_mapping?: Record<string, unknown> });
     ctx.body = presentAccountingSettings(link);
   });
 
@@ -142,9 +100,7 @@ export function accountingLinkRoutes(router: Router<AppState>, deps: AppDeps, au
   });
 
   router.post('/v1/accounting_link/sync_records/:id/resync', auth(), tx, async (ctx) => {
-    const record = await resyncRecord(dbOf(ctx), pathId(ctx.params.id));
-    const tenant = tenantOf(ctx);
-    afterCommit(ctx, async () => nudgeSyncWorkflow(await syncTarget(), syncInput(tenant, record.linkId)));
+    const record = await resyncAccountingRecord(deps, scopeOf(ctx), pathId(ctx.params.id));
     ctx.body = presentSyncRecord(record);
   });
 }
