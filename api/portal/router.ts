@@ -22,7 +22,7 @@ import { errors } from '../../src/errors';
 import { assertPageSameOrigin } from '../middleware/same-origin';
 import { scopedDb, type ScopedDb, type Tenant } from '../../src/db/tenancy';
 import { dispatchEvents } from '../../src/events';
-import type { RequestScope } from '../../src/domain/request-scope';
+import { requestScope, type RequestScope } from '../../src/domain/request-scope';
 import { openPortalLink } from '../../src/domain/customer-portals/open-portal-link';
 import { endPortalSession, findPortalSession } from '../../src/domain/customer-portals/find-portal-session';
 import { secretsEqual } from '../../src/domain/customer-portals/portal-tokens';
@@ -157,14 +157,14 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
   /** The request as the domain's command path sees it (docs/architecture.md). */
   function scopeOf(ctx: AppContext): RequestScope {
     const key = ctx.get('Idempotency-Key');
-    return {
+    return requestScope({
       tenant: tenantOf(ctx),
       db: dbOf(ctx),
-      // After a failed update under the key, a resend names the next attempt (api/context.ts requestKeyOf).
-      requestKey: key ? `portal${(ctx.state.updateAttempt ?? 0) > 0 ? `#${ctx.state.updateAttempt! + 1}` : ''}:${portalOf(ctx).session.id}:${key}` : `req:${ctx.state.requestId}`,
-      afterCommit: (work) => void ctx.state.afterCommit.push(work),
+      // After a failed update under the key, a resend names the next attempt.
+      key: { prefix: 'portal', key: key ? `${portalOf(ctx).session.id}:${key}` : null, failedAttempts: ctx.state.updateAttempt, requestId: ctx.state.requestId },
+      afterCommit: ctx.state.afterCommit,
       updateFailed: () => void (ctx.state.updateFailed = true),
-    };
+    });
   }
 
   async function allowed(ctx: AppContext, what: PortalAction): Promise<void> {
