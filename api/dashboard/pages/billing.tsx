@@ -10,6 +10,7 @@ import { findInvoice, listInvoices } from '../../../src/domain/invoices/find-inv
 import { payInvoiceNow } from '../../../src/domain/invoices/pay-invoice-now';
 import { voidInvoice } from '../../../src/domain/invoices/void-invoice';
 import { invoiceActionVerdict } from '../../../src/contracts/subscription-commands';
+import { promisedRefunds, refundableAmount } from '../../../src/domain/refunds/refundable-amount';
 import { pageCreditNotes } from '../../../src/domain/credit-notes/page-credit-notes';
 import { findPayment, listPayments } from '../../../src/domain/payments/find-payments';
 import { createRefund } from '../../../src/domain/refunds/create-refund';
@@ -275,8 +276,8 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
 async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: FormState) {
   const { payment: p, invoiceId } = await findPayment(d.db, id);
   const refunds = (await listRefunds(d.db, { paymentId: p.id }, { limit: 100 })).data;
-  const promised = refunds.filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount, 0n);
-  const refundable = (p.status === 'succeeded' || p.status === 'partially_refunded') && p.amount - promised > 0n;
+  const left = refundableAmount(p, promisedRefunds(refunds));
+  const refundable = left > 0n;
   sendPage(ctx, d, {
     title: `Payment ${p.id}`,
     active: '/dashboard/payments',
@@ -329,7 +330,7 @@ async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
                 name="amount"
                 label="Amount (in minor units)"
                 state={state}
-                hint={`Leave empty to refund everything left: ${money(p.amount - promised, p.currency)} (${String(p.amount - promised)}).`}
+                hint={`Leave empty to refund everything left: ${money(left, p.currency)} (${String(left)}).`}
                 input={{ inputmode: 'numeric', pattern: '[0-9]*' }}
               />
               <TextArea name="reason" label="Reason (optional)" state={state} />
