@@ -14,6 +14,7 @@
 // merchant's portal settings, then the same domain functions as the API in one transaction
 // whose idempotency key is the form's one-time key (a double submit is answered once).
 import Router from '@koa/router';
+import { dispatchAfterCommit } from '../../src/domain/dispatch-after-commit';
 import type { AppContext, AppDeps, AppState, Middleware } from '../context';
 import { dbOf, tenantOf } from '../context';
 import type { Auth } from '../middleware/auth';
@@ -21,7 +22,6 @@ import { stepwise, transactional } from '../middleware/transaction';
 import { errors } from '../../src/errors';
 import { assertPageSameOrigin } from '../middleware/same-origin';
 import { scopedDb, type ScopedDb, type Tenant } from '../../src/db/tenancy';
-import { dispatchEvents } from '../../src/events';
 import { requestScope, type RequestScope } from '../../src/domain/request-scope';
 import { openPortalLink } from '../../src/domain/customer-portals/open-portal-link';
 import { endPortalSession, findPortalSession } from '../../src/domain/customer-portals/find-portal-session';
@@ -266,7 +266,7 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
       },
       new Date(),
     );
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, r.events)));
+    dispatchAfterCommit(deps, scopeOf(ctx), r.events);
     done(ctx, 'card_added');
   });
 
@@ -289,7 +289,7 @@ export function portalRoutes(router: Router<AppState>, deps: AppDeps, _auth: Aut
     const input = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
     // updateCustomer records customer.updated (when something changed) as the API's PATCH does.
     const changed = await updateCustomer(dbOf(ctx), tenantOf(ctx), portalOf(ctx).session.customerId, input);
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, changed.events)));
+    dispatchAfterCommit(deps, scopeOf(ctx), changed.events);
     done(ctx, 'saved');
   });
 

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
+import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import type { AppDeps, AppState } from '../../context';
-import { dbOf, tenantOf } from '../../context';
+import { dbOf, tenantOf, scopeOf } from '../../context';
 import type { Auth } from '../../middleware/auth';
 import { transactional } from '../../middleware/transaction';
 import { createCustomer } from '../../../src/domain/customers/create-customer';
@@ -10,7 +11,6 @@ import { withTestClocks } from '../../../src/domain/customers/customer-test-cloc
 import { pageParams, parseBody, pathId } from '../../validate';
 import { createCustomerSchema, updateCustomerSchema } from './schemas';
 import { presentCustomer } from '../../../src/objects/customers';
-import { dispatchEvents } from '../../../src/events';
 
 export function customersRoutes(router: Router<AppState>, deps: AppDeps, auth: Auth): void {
   const tx = transactional(deps);
@@ -18,7 +18,7 @@ export function customersRoutes(router: Router<AppState>, deps: AppDeps, auth: A
   router.post('/v1/customers', auth(), tx, async (ctx) => {
     const { test_clock: testClockId, ...input } = parseBody(createCustomerSchema, ctx.state.body);
     const created = await createCustomer(dbOf(ctx), tenantOf(ctx), { ...input, testClockId });
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, created.events)));
+    dispatchAfterCommit(deps, scopeOf(ctx), created.events);
     ctx.status = 201;
     ctx.body = presentCustomer(created.customer, created.testClockId);
   });
@@ -38,7 +38,7 @@ export function customersRoutes(router: Router<AppState>, deps: AppDeps, auth: A
     const id = pathId(ctx.params.id);
     const input = parseBody(updateCustomerSchema, ctx.state.body);
     const updated = await updateCustomer(dbOf(ctx), tenantOf(ctx), id, input);
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, updated.events)));
+    dispatchAfterCommit(deps, scopeOf(ctx), updated.events);
     ctx.body = presentCustomer(updated.customer, updated.testClockId);
   });
 }

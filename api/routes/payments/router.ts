@@ -1,9 +1,9 @@
 import Router from '@koa/router';
+import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import type { AppDeps, AppState } from '../../context';
-import { dbOf, tenantOf } from '../../context';
+import { dbOf, tenantOf, scopeOf } from '../../context';
 import type { Auth } from '../../middleware/auth';
 import { stepwise, transactional } from '../../middleware/transaction';
-import { dispatchEvents } from '../../../src/events';
 import { submitPayment, confirmPaymentWithMethod } from '../../../src/domain/payments/submit-payment';
 import { cancelPayment } from '../../../src/domain/payments/cancel-payment';
 import { findPayment, listPayments } from '../../../src/domain/payments/find-payments';
@@ -29,7 +29,7 @@ export function paymentsRoutes(router: Router<AppState>, deps: AppDeps, auth: Au
       metadata: input.metadata,
       idempotencyKey: ctx.get('Idempotency-Key') || null,
     });
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+    dispatchAfterCommit(deps, scopeOf(ctx), result.events);
     ctx.status = 201;
     ctx.body = presentPayment(result.payment, result.invoiceId);
   });
@@ -52,13 +52,13 @@ export function paymentsRoutes(router: Router<AppState>, deps: AppDeps, auth: Au
       paymentId: id,
       paymentMethodId: input.payment_method,
     });
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+    dispatchAfterCommit(deps, scopeOf(ctx), result.events);
     ctx.body = presentPayment(result.payment, result.invoiceId);
   });
 
   router.post('/v1/payments/:id/cancel', auth(), tx, async (ctx) => {
     const result = await cancelPayment(dbOf(ctx), tenantOf(ctx), { paymentId: pathId(ctx.params.id), now: new Date() });
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+    dispatchAfterCommit(deps, scopeOf(ctx), result.events);
     ctx.body = presentPayment(result.payment, result.invoice?.id ?? null);
   });
 }

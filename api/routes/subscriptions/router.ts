@@ -2,11 +2,11 @@
 // creation is a command through runSubscriptionCommand (src/domain/subscriptions/), and the
 // answer is the subscription as the database has it once the workflow applied the change.
 import Router from '@koa/router';
+import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import type { AppContext, AppDeps, AppState } from '../../context';
 import { dbOf, scopeOf, tenantOf } from '../../context';
 import type { Auth } from '../../middleware/auth';
 import { stepwise, transactional } from '../../middleware/transaction';
-import { dispatchEvents } from '../../../src/events';
 import { createSubscription } from '../../../src/domain/subscriptions/create-subscription';
 import { findSubscriptionWithItems, listSubscriptions } from '../../../src/domain/subscriptions/find-subscriptions';
 import { runSubscriptionCommand, type SubscriptionChangeCommand } from '../../../src/domain/subscriptions/run-subscription-command';
@@ -42,7 +42,7 @@ export function subscriptionsRoutes(router: Router<AppState>, deps: AppDeps, aut
         clockTime: created.clockTime?.toISOString() ?? null,
       });
     });
-    ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, created.events)));
+    dispatchAfterCommit(deps, scopeOf(ctx), created.events);
     ctx.status = 201;
     ctx.body = presentSubscription(s, created.items);
   });
