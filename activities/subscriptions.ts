@@ -12,12 +12,13 @@ import { Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
 import type { ModeGateways } from '../src/gateways';
 import type { Config } from '../src/config';
-import { ApiError } from '../src/errors';
 import { datingEventsAt, dispatchEventsFromActivity, type RecordedEvent } from '../src/events';
 import { clockSubscriptionsPage, completeAdvanceIfCaughtUp, clockFrozenTime } from '../src/domain/test-clocks/clock-progress';
 import { loadSubscriptionView } from '../src/domain/subscriptions/subscription-view';
 import { attachWorkflow, markClockSynced, recordClockSync, recordWorkflowEnded } from '../src/domain/subscriptions/workflow-lifecycle';
 import { applySubscriptionCommand } from '../src/domain/subscriptions/apply-command';
+import { refusalOf } from '../src/domain/refusals';
+import type { Refusal } from '../src/contracts/refusal';
 import { runPeriodEnd } from '../src/domain/subscriptions/period-end';
 import { sendTrialWillEnd } from '../src/domain/subscriptions/trial-notice';
 import { chargeSubscriptionInvoice, checkInvoiceBankClaim, finalizeSubscriptionInvoice } from '../src/domain/subscriptions/collect-invoice';
@@ -28,8 +29,6 @@ import { workflowClientsOfActivity } from './workflow-clients';
 import { countBillingStep } from './observe';
 import type { Metrics } from '../src/observability/metrics';
 import {
-  COMMAND_ERROR_TYPES,
-  type CommandErrorType,
   type ApplyCommandInput,
   type ChargeStepInput,
   type ClockNotifyResult,
@@ -85,11 +84,10 @@ const MAX_STEPS_PER_ACTIVITY = 6;
 const NUDGE_COALESCE_MS = 100;
 
 /** A refused command (ApiError: cannot_pause, invalid_subscription, …) is a result, not a failure: nothing to retry. */
-function refusalOf(err: unknown): CommandActivityResult['refusal'] {
-  if (err instanceof ApiError && err.status < 500 && (COMMAND_ERROR_TYPES as readonly string[]).includes(err.code)) {
-    return { code: err.code as CommandErrorType, message: err.message, param: err.param ?? null };
-  }
-  throw err;
+function refusalOrThrow(err: unknown): Refusal {
+  const refusal = refusalOf(err);
+  if (!refusal) throw err;
+  return refusal;
 }
 
 export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
@@ -173,7 +171,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       try {
         outcome = await datingEventsAt(new Date(input.now), () => applySubscriptionCommand(steps, input, dispatch));
       } catch (err) {
-        return { view: await view(input), objectId: null, refusal: refusalOf(err) };
+        return { view: await view(input), objectId: null, refusal: refusalOrThrow(err) };
       }
       return { view: await view(input), objectId: outcome.objectId, refusal: null };
     },

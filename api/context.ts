@@ -6,7 +6,7 @@ import type { Tenant, TenantDb } from '../src/db/tenancy';
 import type { Config } from '../src/config';
 import type { TemporalProvider } from '../src/temporal/client';
 import type { WorkflowClients } from '../src/temporal/workflow-clients';
-import type { RequestScope } from '../src/domain/request-scope';
+import { requestKey, requestScope, type RequestScope } from '../src/domain/request-scope';
 import type { ModeGateways } from '../src/gateways';
 
 export interface AuthInfo {
@@ -84,19 +84,16 @@ export function dbOf(ctx: AppContext): TenantDb {
  * resent request names the next attempt: `idem#2:<key>`, … (docs/idempotency.md).
  */
 export function requestKeyOf(ctx: AppContext): string {
-  const key = ctx.get('Idempotency-Key');
-  if (!key) return `req:${ctx.state.requestId}`;
-  const attempt = ctx.state.updateAttempt ?? 0;
-  return attempt > 0 ? `idem#${attempt + 1}:${key}` : `idem:${key}`;
+  return requestKey({ prefix: 'idem', key: ctx.get('Idempotency-Key') || null, failedAttempts: ctx.state.updateAttempt, requestId: ctx.state.requestId });
 }
 
 /** The request as the domain sees it (after auth() and, for writes, transactional()). */
 export function scopeOf(ctx: AppContext): RequestScope {
-  return {
+  return requestScope({
     tenant: tenantOf(ctx),
     db: dbOf(ctx),
-    requestKey: requestKeyOf(ctx),
-    afterCommit: (work) => void ctx.state.afterCommit.push(work),
+    key: { prefix: 'idem', key: ctx.get('Idempotency-Key') || null, failedAttempts: ctx.state.updateAttempt, requestId: ctx.state.requestId },
+    afterCommit: ctx.state.afterCommit,
     updateFailed: () => void (ctx.state.updateFailed = true),
-  };
+  });
 }

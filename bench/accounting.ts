@@ -18,7 +18,7 @@ import { createMerchant } from '../src/domain/merchants/create-merchant';
 import { postLedger } from '../src/domain/ledger/post-ledger';
 import { createAccountingLink } from '../src/domain/accounting/create-accounting-link';
 import { newEncryptionKey } from '../src/crypto/secret-box';
-import { startSyncWorkflow } from '../src/temporal/accounting-sync-workflow';
+import { accountingSyncWorkflowClient } from '../src/temporal/accounting-sync-workflow';
 import { startAccountingSandbox } from '../src/gateways/accounting/sandbox/server';
 import { createHttpAccountingAdapter } from '../src/gateways/accounting/http-adapter';
 import { providerInfo } from '../src/gateways/accounting/providers';
@@ -143,7 +143,7 @@ export async function main(): Promise<{ syncPerSecond: number; sandboxPerSecond:
     });
     running = worker.run();
     started = process.hrtime.bigint();
-    await startSyncWorkflow({ client, taskQueue }, { linkId: link.id, merchantId: tenant.merchantId, mode: 'test', pollSeconds: 1 });
+    await accountingSyncWorkflowClient({ client: async () => client, taskQueue }).start({ linkId: link.id, merchantId: tenant.merchantId, mode: 'test', pollSeconds: 1 });
     let last = 0;
     for (;;) {
       if (Date.now() > deadline) throw new Error('the accounting benchmark exceeded its deadline');

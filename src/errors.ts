@@ -152,6 +152,18 @@ export const errors = {
 
 export type ErrorFactoryName = keyof typeof errors;
 
+let byCode: Map<string, (message: string, param?: string, headers?: Record<string, string>) => ApiError> | undefined;
+
+/**
+ * The error of a code (a refusal that crossed Temporal as its code, src/contracts/refusal.ts):
+ * the factory of that code, so status and type are the catalog's. An unknown code is a bug: 500.
+ */
+export function errorFromCode(code: string, message: string, param?: string): ApiError {
+  byCode ??= new Map(Object.values(errors).map((f) => [f('x').code, f]));
+  const make = byCode.get(code);
+  return make ? make(message, param) : errors.internal(`Unknown error code '${code}': ${message}`, param);
+}
+
 /** Longest `message` and `param` an error body carries (code points): an error body stays under 2 KB whatever the input. */
 export const ERROR_MESSAGE_MAX = 500;
 export const ERROR_PARAM_MAX = 200;

@@ -49,9 +49,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { SubscriptionActivities } from '../activities/subscriptions';
+import { refusalFailure, refusalOfFailure } from '../src/contracts/refusal';
 import {
   CLOCK_ADVANCED_SIGNAL,
-  COMMAND_ERROR_TYPES,
   NON_RETRYABLE_ACTIVITY_ERRORS,
   SA_STATUS,
   SUBSCRIPTION_COMMAND_UPDATE,
@@ -107,10 +107,9 @@ const PERIODS_PER_RUN = 12;
 
 /** A failed command becomes a failed Update (never a failed workflow task), typed with the API's error code. */
 function commandFailure(err: unknown): ApplicationFailure {
+  const refusal = refusalOfFailure(err);
+  if (refusal) return refusalFailure(refusal);
   const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure && (COMMAND_ERROR_TYPES as readonly string[]).includes(cause.type ?? '')) {
-    return ApplicationFailure.create({ type: cause.type!, message: cause.message, details: cause.details as unknown[] | undefined, nonRetryable: true });
-  }
   return ApplicationFailure.create({ type: 'service_unavailable', message: `The command could not be applied: ${(cause as Error)?.message ?? String(cause)}`, nonRetryable: true });
 }
 
@@ -187,7 +186,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
           const at = iso(now());
           if (cmd.kind === 'pay_invoice') {
             const inv = await commands.invoiceCollectionState({ ...ref, invoiceId: cmd.invoiceId });
-            if (inv === null) throw ApplicationFailure.create({ type: 'resource_missing', message: `No such invoice: '${cmd.invoiceId}'`, details: ['id'], nonRetryable: true });
+            if (inv === null) throw refusalFailure({ code: 'resource_missing', message: `No such invoice: '${cmd.invoiceId}'`, param: 'id' });
             if (invoiceActionVerdict('pay', inv.status) === 'apply') {
               const step = manualCollectionStep(inv);
               if (step.kind === 'check_bank_claim') {
@@ -203,7 +202,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
           const commandId = `${ref.subscriptionId}:${(currentUpdateInfo()?.id ?? 'unknown').replace(/^([a-z]+)#\d+:/, '$1:')}`;
           const r = await commands.applySubscriptionCommand({ ...ref, commandId, now: at, command: cmd });
           setView(r.view);
-          if (r.refusal) throw ApplicationFailure.create({ type: r.refusal.code, message: r.refusal.message, details: [r.refusal.param], nonRetryable: true });
+          if (r.refusal) throw refusalFailure(r.refusal);
           return { objectId: r.objectId };
         } catch (err) {
           throw commandFailure(err);

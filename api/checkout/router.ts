@@ -12,13 +12,13 @@ import { areaOf } from '../route';
 import type { AppContext } from '../context';
 import { errors } from '../../src/errors';
 import { assertPageSameOrigin } from '../middleware/same-origin';
-import { dispatchEvents } from '../../src/events';
+import { announceCheckoutPayment } from '../../src/domain/payment-sessions/announce-checkout-payment';
 import { formatAmount, isSupportedCurrency } from '../../src/billing/currency';
 import type { CardAcquirer } from '../../src/gateways';
 import type { Mode } from '../../src/generated/prisma/client';
 import { effectiveStatus } from '../../src/objects/payment-sessions';
 import { findCheckoutSessionById, findCheckoutSessionBySecret, type SessionWithPayment } from '../../src/domain/payment-sessions/find-payment-session';
-import { MAX_CHECKOUT_ATTEMPTS, payCheckoutSession, type CheckoutPaymentResult } from '../../src/domain/payment-sessions/complete-checkout';
+import { MAX_CHECKOUT_ATTEMPTS, payCheckoutSession } from '../../src/domain/payment-sessions/complete-checkout';
 import { returnUrlWithSession } from '../../src/domain/payment-sessions/redirects';
 import type { CheckoutMethod } from '../../src/domain/payment-sessions/create-payment-session';
 import { parseBody } from '../validate';
@@ -96,20 +96,9 @@ function confirmInput(b: ConfirmBody) {
 const { route, area } = areaOf((deps, _auth) => {
   const acquirerFor = (mode: Mode) => deps.gateways.cardAcquirer(mode);
 
-  async function afterPayment(s: CheckoutSession, result: CheckoutPaymentResult): Promise<void> {
-    await dispatchEvents(deps, result.events);
-    if (result.outcome !== 'succeeded') return;
-    try {
-      await deps.workflows.paymentSession.signalCompleted(s.id);
-    } catch (err) {
-      // The workflow's timer still fires later; its activity sees `complete` and does nothing.
-      deps.log(`payment session ${s.id}: completion signal failed: ${(err as Error).message}`);
-    }
-  }
-
   async function pay(ctx: AppContext, s: CheckoutSession, body: ConfirmBody): Promise<void> {
     const result = await payCheckoutSession({ db: deps.db, acquirerFor, now: new Date(), txMaxWaitMs: deps.config.transactionMaxWaitMs }, s, confirmInput(body));
-    await afterPayment(s, result);
+    await announceCheckoutPayment(deps, s.id, result);
     setApiHeaders(ctx);
     ctx.body =
       result.outcome === 'succeeded'
@@ -133,7 +122,7 @@ const { route, area } = areaOf((deps, _auth) => {
     }
     return s;
   }
-  return { acquirerFor, afterPayment, pay, embeddedSession };
+  return { acquirerFor, pay, embeddedSession };
 });
 
 export const checkoutRoutes = area('checkout', [

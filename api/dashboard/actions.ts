@@ -8,7 +8,7 @@ import type { Permission } from '../../src/domain/dashboard-users/roles';
 import { recordAuditEntry } from '../../src/domain/dashboard-audit/record-audit-entry';
 import { assertPermission, csrfValid, type Dashboard } from './session';
 import { assertSameOrigin, field } from './http';
-import type { RequestScope } from '../../src/domain/request-scope';
+import { requestScope, type RequestScope } from '../../src/domain/request-scope';
 
 export interface ActionSpec<T> {
   permission: Permission;
@@ -72,15 +72,15 @@ export async function act<T>(ctx: AppContext, d: Dashboard, spec: ActionSpec<T>)
   // The form's one-time token names the request to workflows: a form sent twice (a double
   // click, a resubmit) applies its command once.
   const nonce = field(d.form, '_idem');
-  const requestKey = `dashboard:${/^[A-Za-z0-9_-]{16,64}$/.test(nonce) ? nonce : ctx.state.requestId}`;
+  const key = { prefix: 'dashboard', key: /^[A-Za-z0-9_-]{16,64}$/.test(nonce) ? nonce : ctx.state.requestId, requestId: ctx.state.requestId };
   try {
     if (spec.stepwise) {
-      const scope: RequestScope = { tenant: d.tenant, db: d.db, requestKey, afterCommit: (work) => void afterCommit.push(work) };
+      const scope = requestScope({ tenant: d.tenant, db: d.db, key, afterCommit });
       result = await spec.run(d.db as unknown as ScopedTx, afterCommit, scope);
       await audit(d, spec as ActionSpec<unknown>, 'succeeded', spec.detail?.(result) ?? {}, spec.resultId?.(result) ?? spec.objectId);
     } else {
       result = await d.db.$transaction(async (tx) => {
-        const scope: RequestScope = { tenant: d.tenant, db: tx, requestKey, afterCommit: (work) => void afterCommit.push(work) };
+        const scope = requestScope({ tenant: d.tenant, db: tx, key, afterCommit });
         const r = await spec.run(tx, afterCommit, scope);
         await audit(d, spec as ActionSpec<unknown>, 'succeeded', spec.detail?.(r) ?? {}, spec.resultId?.(r) ?? spec.objectId, tx as unknown as typeof d.deps.db);
         return r;

@@ -4,6 +4,7 @@
 // allows only /portal/assets/portal.{js,css}. Forms carry no name attributes and no action:
 // the page's script sends each action as JSON with the CSRF token and the form's one-time key.
 import { amountRemaining } from '../../src/billing/invoice-amounts';
+import { customerMayPayInvoice } from '../../src/domain/invoices/invoice-payability';
 import { randomToken } from '../../src/ids';
 import type { PortalOverview, PortalSubscription } from '../../src/domain/customer-portals/load-portal-overview';
 import { formatDocumentDate as formatDate, formatMoney } from '../../src/documents/format';
@@ -83,7 +84,7 @@ function invoicesSection(o: PortalOverview, t: PortalMessages, locale: PortalLoc
     .map((inv) => {
       const remaining = amountRemaining(inv);
       let pay = '';
-      if (canPay && inv.status === 'open' && inv.subscriptionId && inv.collectionMethod !== 'send_invoice' && remaining > 0) {
+      if (canPay && customerMayPayInvoice(inv)) {
         pay = hasDefaultCard
           ? actionForm({ url: `/portal/api/invoices/${inv.id}/pay`, label: t.pay_now, id: `pay-${inv.id}`, cls: 'primary small' })
           : `<span class="hint">${esc(t.pay_needs_card)}</span>`;

@@ -14,14 +14,14 @@
 // merchant's portal settings, then the same domain functions as the API in one transaction
 // whose idempotency key is the form's one-time key (a double submit is answered once).
 import { areaOf } from '../route';
+import { dispatchAfterCommit } from '../../src/domain/dispatch-after-commit';
 import type { AppContext, AppState, Middleware } from '../context';
 import { dbOf, tenantOf } from '../context';
 import { stepwise, transactional } from '../middleware/transaction';
 import { errors } from '../../src/errors';
 import { assertPageSameOrigin } from '../middleware/same-origin';
 import { scopedDb, type ScopedDb, type Tenant } from '../../src/db/tenancy';
-import { dispatchEvents } from '../../src/events';
-import type { RequestScope } from '../../src/domain/request-scope';
+import { requestScope, type RequestScope } from '../../src/domain/request-scope';
 import { openPortalLink } from '../../src/domain/customer-portals/open-portal-link';
 import { endPortalSession, findPortalSession } from '../../src/domain/customer-portals/find-portal-session';
 import { secretsEqual } from '../../src/domain/customer-portals/portal-tokens';
@@ -156,14 +156,14 @@ const { route, area } = areaOf((deps, _auth) => {
   /** The request as the domain's command path sees it (docs/architecture.md). */
   function scopeOf(ctx: AppContext): RequestScope {
     const key = ctx.get('Idempotency-Key');
-    return {
+    return requestScope({
       tenant: tenantOf(ctx),
       db: dbOf(ctx),
-      // After a failed update under the key, a resend names the next attempt (api/context.ts requestKeyOf).
-      requestKey: key ? `portal${(ctx.state.updateAttempt ?? 0) > 0 ? `#${ctx.state.updateAttempt! + 1}` : ''}:${portalOf(ctx).session.id}:${key}` : `req:${ctx.state.requestId}`,
-      afterCommit: (work) => void ctx.state.afterCommit.push(work),
+      // After a failed update under the key, a resend names the next attempt.
+      key: { prefix: 'portal', key: key ? `${portalOf(ctx).session.id}:${key}` : null, failedAttempts: ctx.state.updateAttempt, requestId: ctx.state.requestId },
+      afterCommit: ctx.state.afterCommit,
       updateFailed: () => void (ctx.state.updateFailed = true),
-    };
+    });
   }
 
   async function allowed(ctx: AppContext, what: PortalAction): Promise<void> {
@@ -361,7 +361,7 @@ export const portalRoutes = area('portal', [
     errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'card_declined'],
     use: ({ outsideAction }) => [...outsideAction],
     handler:
-      ({ allowed, deps, done }) =>
+      ({ allowed, deps, scopeOf, done }) =>
       async (ctx) => {
         await allowed(ctx, 'add_card');
         const b = parseBody(addCardSchema, ctx.state.body);
@@ -378,7 +378,7 @@ export const portalRoutes = area('portal', [
           },
           new Date(),
         );
-        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, r.events)));
+        dispatchAfterCommit(deps, scopeOf(ctx), r.events);
         done(ctx, 'card_added');
       },
   }),
@@ -431,14 +431,14 @@ export const portalRoutes = area('portal', [
     errors: ['portal_action_not_allowed', 'csrf_token_invalid'],
     use: ({ action }) => [...action],
     handler:
-      ({ allowed, deps, done }) =>
+      ({ allowed, deps, scopeOf, done }) =>
       async (ctx) => {
         await allowed(ctx, 'update_billing_details');
         const b = parseBody(billingDetailsSchema, ctx.state.body);
         const input = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
         // updateCustomer records customer.updated (when something changed) as the API's PATCH does.
         const changed = await updateCustomer(dbOf(ctx), tenantOf(ctx), portalOf(ctx).session.customerId, input);
-        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, changed.events)));
+        dispatchAfterCommit(deps, scopeOf(ctx), changed.events);
         done(ctx, 'saved');
       },
   }),

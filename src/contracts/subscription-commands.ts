@@ -4,6 +4,7 @@
 // command code that applies a command inside its transaction, and by the path that answers for
 // a subscription whose workflow has finished. Pure: no I/O, safe inside workflow code.
 import type { CommandErrorType, SubscriptionCommand } from './subscriptions';
+import type { Refusal } from './refusal';
 
 /** What the rules look at: the subscription's status and whether a cancellation is pending. */
 export interface CommandState {
@@ -11,12 +12,8 @@ export interface CommandState {
   cancelAtPeriodEnd: boolean;
 }
 
-/** A refused command: the API error code of the same name, its message and parameter. */
-export interface CommandRefusal {
-  code: CommandErrorType;
-  message: string;
-  param: string;
-}
+/** A refused command: the API error code of the same name, its message and parameter (the typed form of src/contracts/refusal.ts). */
+export type CommandRefusal = Refusal;
 
 type Kind = SubscriptionCommand['kind'];
 type Rule<K extends Kind> = (state: CommandState, cmd: Extract<SubscriptionCommand, { kind: K }>) => CommandRefusal | null;

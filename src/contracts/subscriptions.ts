@@ -2,6 +2,7 @@
 // workflow code (deterministic), the activities and the API that starts and updates them.
 // Times travel as ISO strings (payloads are JSON); the pure schedule works in epoch ms.
 import { NON_RETRYABLE_GATEWAY_ERROR_TYPES } from './gateway-failures';
+import { COMMAND_ERROR_TYPES, type Refusal } from './refusal';
 
 export { SA_STATUS, SA_CUSTOMER } from './search-attributes';
 
@@ -209,7 +210,7 @@ export interface CommandActivityResult {
   view: SubscriptionView | null;
   objectId: string | null;
   /** The command was refused (nothing changed): the Update fails with this code. */
-  refusal: { code: CommandErrorType; message: string; param: string | null } | null;
+  refusal: Refusal | null;
 }
 
 export interface ClockSyncInput extends SubscriptionRef {
@@ -255,22 +256,7 @@ export interface ReconcileSubscriptionsResult {
   halted?: number;
 }
 
-/**
- * Error types (ApplicationFailure.type) a command can fail with; the API maps each to the
- * error code of the same name (src/errors.ts). Non-retryable for activities.
- */
-export const COMMAND_ERROR_TYPES = [
-  'cannot_pause',
-  'cannot_uncancel',
-  'not_paused',
-  'invalid_state',
-  'invalid_subscription',
-  'invalid_price_type',
-  'resource_not_found',
-  'resource_missing',
-  'validation_failed',
-] as const;
-export type CommandErrorType = (typeof COMMAND_ERROR_TYPES)[number];
+export { COMMAND_ERROR_TYPES, type CommandErrorType } from './refusal';
 
 /** Command refusals and gateway errors that must not be retried (src/contracts/gateway-failures.ts). */
 export const NON_RETRYABLE_ACTIVITY_ERRORS = [...COMMAND_ERROR_TYPES, ...NON_RETRYABLE_GATEWAY_ERROR_TYPES] as const;

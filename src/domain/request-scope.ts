@@ -25,3 +25,36 @@ export interface RequestScope {
    */
   updateFailed?(): void;
 }
+
+/** How a request names itself to workflows (RequestScope.requestKey): one format for every surface. */
+export interface RequestKeyParts {
+  /** The surface's namespace: `idem` (API Idempotency-Key), `portal`, `dashboard`. */
+  prefix: string;
+  /** The caller's key (an Idempotency-Key, a portal session's key, a form's one-time token), if any. */
+  key: string | null;
+  /** Workflow updates sent under this key that failed for good: a resend names the next attempt. */
+  failedAttempts?: number;
+  /** Without a key: the request is named by its id (applied once only within this request). */
+  requestId: string;
+}
+
+/** `prefix:key`, `prefix#N:key` after N-1 failed attempts, or `req:<request id>` without a key. */
+export function requestKey(parts: RequestKeyParts): string {
+  if (!parts.key) return `req:${parts.requestId}`;
+  const failed = parts.failedAttempts ?? 0;
+  return `${parts.prefix}${failed > 0 ? `#${failed + 1}` : ''}:${parts.key}`;
+}
+
+/**
+ * The one builder of a RequestScope (the API's routes, the portal and the dashboard): work given
+ * to afterCommit is queued on `afterCommit`, which the caller runs once its transaction committed.
+ */
+export function requestScope(input: { tenant: Tenant; db: TenantDb; key: RequestKeyParts; afterCommit: Array<() => Promise<void>>; updateFailed?: () => void }): RequestScope {
+  return {
+    tenant: input.tenant,
+    db: input.db,
+    requestKey: requestKey(input.key),
+    afterCommit: (work) => void input.afterCommit.push(work),
+    ...(input.updateFailed ? { updateFailed: input.updateFailed } : {}),
+  };
+}

@@ -14,7 +14,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../db/client';
 import { Prisma } from '../generated/prisma/client';
 import type { TemporalProvider } from '../temporal/client';
-import { startDeliveryWorkflow } from '../temporal/delivery-workflow';
+import { deliveryWorkflowClient } from '../temporal/delivery-workflow';
 import { newId } from '../ids';
 import { endpointReceives } from './types';
 
@@ -172,11 +172,12 @@ async function dispatchListened(
   const byId = new Map(open.map((e) => [e.id, e]));
   const unstarted = new Map<string, Error>();
   let workflowsStarted = 0;
+  const deliveryWorkflows = deliveryWorkflowClient({ client: async () => target.client, taskQueue: target.taskQueue });
   for (const d of pending) {
     const event = byId.get(d.eventId)!;
     if (unstarted.has(event.id)) continue;
     try {
-      if (await startDeliveryWorkflow(target, { deliveryId: d.id, eventId: event.id, endpointId: d.endpointId, merchantId: event.merchantId, mode: event.mode })) {
+      if (await deliveryWorkflows.start({ deliveryId: d.id, eventId: event.id, endpointId: d.endpointId, merchantId: event.merchantId, mode: event.mode })) {
         workflowsStarted += 1;
       }
     } catch (err) {

@@ -5,7 +5,7 @@
 //    canceled subscription stays canceled);
 //  - conflict policy USE_EXISTING: a repeated start (the after-commit hook, the reconciler, a
 //    command's update-with-start) joins the running workflow.
-import { ApplicationFailure, type Workflow } from '@temporalio/common';
+import type { Workflow } from '@temporalio/common';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { workflowIds } from './workflow-ids';
 import { SA_CUSTOMER, SA_MERCHANT, SA_MODE, SA_STATUS } from '../contracts/search-attributes';
@@ -13,7 +13,6 @@ import { connectedClient, type TemporalTarget } from './connection';
 import { signalIfRunning, startOnce } from './start-once';
 import {
   CLOCK_ADVANCED_SIGNAL,
-  COMMAND_ERROR_TYPES,
   SUBSCRIPTION_COMMAND_UPDATE,
   SUBSCRIPTION_REFRESH_SIGNAL,
   SUBSCRIPTION_WORKFLOW,
@@ -21,7 +20,7 @@ import {
   type SubscriptionCommand,
   type SubscriptionWorkflowInput,
 } from '../contracts/subscriptions';
-import type { CommandRefusal } from '../contracts/subscription-commands';
+import { refusalOfFailure, type Refusal } from '../contracts/refusal';
 
 export interface SubscriptionStartRef {
   subscriptionId: string;
@@ -37,7 +36,7 @@ export interface SubscriptionStartRef {
 export type CommandUpdateOutcome =
   | { kind: 'applied'; result: CommandResult }
   /** The workflow refused it (nothing changed): the API error of the same code. */
-  | { kind: 'refused'; refusal: CommandRefusal }
+  | { kind: 'refused'; refusal: Refusal }
   /** The update failed for another reason (the activity kept failing): retry later. */
   | { kind: 'failed'; message: string }
   /** The workflow has finished: the caller answers from the database. */
@@ -53,6 +52,8 @@ export interface ClosedSubscriptionRun {
 }
 
 export interface SubscriptionWorkflowClient {
+  /** The workflow id of a subscription (shown to operators). */
+  workflowId(subscriptionId: string): string;
   /**
    * Runs of this task queue's subscription workflows that closed abnormally since `since`
    * (visibility query), newest first, at most `limit`.
@@ -99,17 +100,16 @@ function startOptions(taskQueue: string, ref: SubscriptionStartRef) {
 }
 
 function outcomeOfFailure(err: WorkflowUpdateFailedError): CommandUpdateOutcome {
-  const cause = err.cause;
-  if (cause instanceof ApplicationFailure && cause.type && (COMMAND_ERROR_TYPES as readonly string[]).includes(cause.type)) {
-    const param = Array.isArray(cause.details) && typeof cause.details[0] === 'string' ? cause.details[0] : undefined;
-    return { kind: 'refused', refusal: { code: cause.type as CommandRefusal['code'], message: cause.message, param: param as string } };
-  }
-  return { kind: 'failed', message: cause?.message ?? err.message };
+  const refusal = refusalOfFailure(err.cause);
+  if (refusal) return { kind: 'refused', refusal };
+  return { kind: 'failed', message: err.cause?.message ?? err.message };
 }
 
 export function subscriptionWorkflowClient(target: TemporalTarget): SubscriptionWorkflowClient {
   const client = (): Promise<Client> => connectedClient(target);
   return {
+    workflowId: (subscriptionId) => workflowIds.subscription(subscriptionId),
+
     async closedAbnormally(since, limit) {
       const c = await client();
       const query =

@@ -6,12 +6,16 @@ import { subscriptionWorkflowClient, type SubscriptionWorkflowClient } from './s
 import { testClockWorkflowClient, type TestClockWorkflowClient } from './test-clock-workflow';
 import { paymentSessionWorkflowClient, type PaymentSessionWorkflowClient } from './payment-session-workflow';
 import { refundWorkflowClient, type RefundWorkflowClient } from './refund-workflow';
+import { accountingSyncWorkflowClient, type AccountingSyncWorkflowClient } from './accounting-sync-workflow';
+import { deliveryWorkflowClient, type DeliveryWorkflowClient } from './delivery-workflow';
 
 export interface WorkflowClients {
   subscription: SubscriptionWorkflowClient;
   testClock: TestClockWorkflowClient;
   paymentSession: PaymentSessionWorkflowClient;
   refund: RefundWorkflowClient;
+  accountingSync: AccountingSyncWorkflowClient;
+  delivery: DeliveryWorkflowClient;
 }
 
 export function createWorkflowClients(target: TemporalTarget): WorkflowClients {
@@ -20,5 +24,7 @@ export function createWorkflowClients(target: TemporalTarget): WorkflowClients {
     testClock: testClockWorkflowClient(target),
     paymentSession: paymentSessionWorkflowClient(target),
     refund: refundWorkflowClient(target),
+    accountingSync: accountingSyncWorkflowClient(target),
+    delivery: deliveryWorkflowClient(target),
   };
 }

@@ -10,14 +10,14 @@ import { findInvoice, listInvoices } from '../../../src/domain/invoices/find-inv
 import { payInvoiceNow } from '../../../src/domain/invoices/pay-invoice-now';
 import { voidInvoice } from '../../../src/domain/invoices/void-invoice';
 import { invoiceActionVerdict } from '../../../src/contracts/subscription-commands';
+import { promisedRefunds, refundableAmount } from '../../../src/domain/refunds/refundable-amount';
 import { pageCreditNotes } from '../../../src/domain/credit-notes/page-credit-notes';
 import { findPayment, listPayments } from '../../../src/domain/payments/find-payments';
-import { createRefund } from '../../../src/domain/refunds/create-refund';
 import { pageRefunds } from '../../../src/domain/refunds/page-refunds';
 import { listRefunds } from '../../../src/domain/refunds/find-refunds';
 import { listMeters } from '../../../src/domain/meters/manage-meters';
 import { getMeterDailyUsage } from '../../../src/domain/meters/get-meter-quantities';
-import { dispatchEvents } from '../../../src/events';
+import { refundPayment } from '../../../src/domain/refunds/refund-payment';
 import { PAYMENT_STATUSES } from '../../routes/payments/schemas';
 import type { CreditNote, Refund } from '../../../src/generated/prisma/client';
 import type { DashboardRouter } from '../router-types';
@@ -275,8 +275,8 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
 async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: FormState) {
   const { payment: p, invoiceId } = await findPayment(d.db, id);
   const refunds = (await listRefunds(d.db, { paymentId: p.id }, { limit: 100 })).data;
-  const promised = refunds.filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount, 0n);
-  const refundable = (p.status === 'succeeded' || p.status === 'partially_refunded') && p.amount - promised > 0n;
+  const left = refundableAmount(p, promisedRefunds(refunds));
+  const refundable = left > 0n;
   sendPage(ctx, d, {
     title: `Payment ${p.id}`,
     active: '/dashboard/payments',
@@ -329,7 +329,7 @@ async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
                 name="amount"
                 label="Amount (in minor units)"
                 state={state}
-                hint={`Leave empty to refund everything left: ${money(p.amount - promised, p.currency)} (${String(p.amount - promised)}).`}
+                hint={`Leave empty to refund everything left: ${money(left, p.currency)} (${String(left)}).`}
                 input={{ inputmode: 'numeric', pattern: '[0-9]*' }}
               />
               <TextArea name="reason" label="Reason (optional)" state={state} />
@@ -475,16 +475,11 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
         action: 'refund.create',
         objectType: 'payment',
         objectId: id,
-        run: async (tx, after) => {
+        run: async (_tx, _after, scope) => {
           const raw = field(d.form, 'amount').trim();
           if (raw !== '' && !/^\d{1,16}$/.test(raw)) throw errors.validationFailed('amount must be a whole number of minor units', 'amount');
           const input = parseBody(refundFormSchema, { amount: raw === '' ? null : Number(raw), reason: field(d.form, 'reason') || null });
-          const { refund, events } = await createRefund(tx, d.tenant, { paymentId: id, amount: input.amount ?? null, reason: input.reason ?? null });
-          after.push(async () => {
-            await dispatchEvents(deps, events);
-            await deps.workflows.refund.start({ refundId: refund.id, merchantId: d.tenant.merchantId, mode: d.tenant.mode });
-          });
-          return refund;
+          return refundPayment(deps, scope, { paymentId: id, amount: input.amount ?? null, reason: input.reason ?? null });
         },
         detail: (r) => ({ refund: r.id, amount: String(r.amount), currency: r.currency }),
       },

@@ -17,9 +17,8 @@ import { updateWebhookEndpoint } from '../../../src/domain/webhooks/update-webho
 import { deleteWebhookEndpoint } from '../../../src/domain/webhooks/delete-webhook-endpoint';
 import { MAX_SECRET_OVERLAP_SECONDS, rotateWebhookEndpointSecret } from '../../../src/domain/webhooks/rotate-webhook-secret';
 import { getWebhookDelivery, listWebhookDeliveries } from '../../../src/domain/webhooks/list-webhook-deliveries';
-import { retryWebhookDelivery, type RequestRetry } from '../../../src/domain/webhooks/retry-webhook-delivery';
+import { retryWebhookDelivery } from '../../../src/domain/webhooks/retry-webhook-delivery';
 import { getEvent, listEvents } from '../../../src/domain/webhooks/list-events';
-import { signalDeliveryRetry } from '../../../src/temporal/delivery-workflow';
 import { ALL_EVENTS, EVENT_TYPE_NAMES } from '../../../src/events/types';
 import type { ApiKey, WebhookEndpoint } from '../../../src/generated/prisma/client';
 import type { DashboardRouter } from '../router-types';
@@ -338,14 +337,6 @@ function endpointInput(form: Record<string, string | string[]>, partial: boolean
 
 export function developerPages(router: DashboardRouter, deps: AppDeps): void {
   const session = requireSession(deps);
-  const requestRetry: RequestRetry = async (w) => {
-    try {
-      await signalDeliveryRetry({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue }, w);
-    } catch (err) {
-      deps.log(`webhook retry of ${w.deliveryId} could not reach Temporal: ${(err as Error).message}`);
-      throw errors.serviceUnavailable('The retry could not be scheduled right now; try again shortly.');
-    }
-  };
 
   router.get('/developers', session, async (ctx) => ctx.redirect('/dashboard/developers/api-keys'));
   router.get('/developers/api-keys', session, async (ctx) => apiKeysPage(ctx, dash(ctx)));
@@ -635,7 +626,7 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
         objectId: id,
         // Signals the delivery workflow: no transaction held meanwhile.
         stepwise: true,
-        run: async (db) => retryWebhookDelivery(db, id, new Date(), requestRetry),
+        run: async (_db, _after, scope) => retryWebhookDelivery(deps, scope, id),
       },
       { fields: [], success: () => redirectWithNotice(ctx, `/dashboard/developers/deliveries/${id}`, 'delivery_retried'), failure: (state) => deliveriesPage(ctx, d, state) },
     );

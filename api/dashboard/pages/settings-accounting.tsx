@@ -5,14 +5,13 @@
 import type { ComponentChildren } from 'preact';
 import type { AppContext, AppDeps } from '../../context';
 import type { AccountingLink } from '../../../src/generated/prisma/client';
-import type { Tenant } from '../../../src/db/tenancy';
 import { PROVIDERS, providerInfo } from '../../../src/gateways/accounting/providers';
 import { connectAccountingLink } from '../../../src/domain/accounting/connect-accounting-link';
 import { completeAccountingLink } from '../../../src/domain/accounting/complete-accounting-link';
 import { disconnectAccountingLink } from '../../../src/domain/accounting/disconnect-accounting-link';
-import { listSyncRecords, resyncRecord, type SyncRecordView } from '../../../src/domain/accounting/sync-records';
+import { listSyncRecords, type SyncRecordView } from '../../../src/domain/accounting/sync-records';
+import { resyncAccountingRecord } from '../../../src/domain/accounting/resync-accounting-record';
 import { accountingSyncProgress, type SyncProgress } from '../../../src/domain/accounting/sync-progress';
-import { nudgeSyncWorkflow, startSyncWorkflow, stopSyncWorkflow, type SyncTarget } from '../../../src/temporal/accounting-sync-workflow';
 import { pathId } from '../../validate';
 import type { DashboardRouter } from '../router-types';
 import { dash, type Dashboard } from '../session';
@@ -113,7 +112,7 @@ function ConnectForms({ d, state, reconnect }: { d: Dashboard; state?: FormState
   );
 }
 
-function linkRows(link: AccountingLink): Array<[string, ComponentChildren]> {
+function linkRows(d: Dashboard, link: AccountingLink): Array<[string, ComponentChildren]> {
   const rows: Array<[string, ComponentChildren]> = [
     ['Provider', <span id="accounting-provider">{providerInfo(link.provider)?.name ?? link.provider}</span>],
     [
@@ -135,7 +134,7 @@ function linkRows(link: AccountingLink): Array<[string, ComponentChildren]> {
   if (link.disconnectedAt) rows.push(['Disconnected', when(link.disconnectedAt)]);
   rows.push(
     ['Default account', link.defaultGlAccount ?? 'not set yet (POST /v1/accounting_link/settings)'],
-    ['Sync workflow', <span class="mono">accounting-sync/{link.id}</span>],
+    ['Sync workflow', <span class="mono">{d.deps.workflows.accountingSync.workflowId(link.id)}</span>],
   );
   return rows;
 }
@@ -157,7 +156,7 @@ export function AccountingPanelBody({ d, view, state, authorizeUrl }: { d: Dashb
         </div>
       ) : null}
       {link ? (
-        <Props rows={linkRows(link)} />
+        <Props rows={linkRows(d, link)} />
       ) : (
         <p id="accounting-status">
           No accounting software is connected in {d.tenant.mode} mode. Once connected, everything the ledger posts from then on (invoices, payments, credit notes, refunds) is
@@ -228,9 +227,6 @@ export function accountingSettingsRoutes(
   post: SettingsPost,
   rerender: (ctx: AppContext, d: Dashboard, extra: { authorizeUrl: string }) => Promise<void>,
 ): void {
-  const target = async (): Promise<SyncTarget> => ({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue });
-  const input = (tenant: Tenant, linkId: string) => ({ linkId, merchantId: tenant.merchantId, mode: tenant.mode, pollSeconds: deps.config.accountingSyncPollSeconds });
-
   router.get('/settings/accounting/progress', session, async (ctx) => {
     const p = await accountingSyncProgress(dash(ctx).db);
     ctx.type = 'application/json';
@@ -255,15 +251,9 @@ export function accountingSettingsRoutes(
     permission: 'manage_accounting',
     action: 'accounting_link.complete',
     objectType: 'accounting_link',
-    run: async (tx, after) => {
+    run: async (_tx, _after, scope) => {
       const credentials = { api_token: field(d.form, 'credentials.api_token'), company_id: field(d.form, 'credentials.company_id') };
-      const r = await completeAccountingLink(tx, d.tenant, deps.config, { provider: field(d.form, 'provider'), credentials, now: new Date() });
-      after.push(async () => {
-        const t = await target();
-        if (r.replaced) await stopSyncWorkflow(t, r.replaced);
-        await startSyncWorkflow(t, input(d.tenant, r.link.id));
-      });
-      return r.link;
+      return completeAccountingLink(deps, scope, { provider: field(d.form, 'provider'), credentials, now: new Date() });
     },
     resultId: (link) => link.id,
     detail: (link) => ({ provider: link.provider }),
@@ -274,11 +264,7 @@ export function accountingSettingsRoutes(
     permission: 'manage_accounting',
     action: 'accounting_link.disconnect',
     objectType: 'accounting_link',
-    run: async (tx, after) => {
-      const stopped = await disconnectAccountingLink(tx, new Date());
-      if (stopped) after.push(async () => stopSyncWorkflow(await target(), stopped));
-      return stopped;
-    },
+    run: async (_tx, _after, scope) => disconnectAccountingLink(deps, scope, new Date()),
     resultId: (id) => id,
     notice: 'accounting_disconnected',
   }));
@@ -290,11 +276,7 @@ export function accountingSettingsRoutes(
       action: 'accounting_sync_record.resync',
       objectType: 'accounting_sync_record',
       objectId: id,
-      run: async (tx, after) => {
-        const record = await resyncRecord(tx, id);
-        after.push(async () => nudgeSyncWorkflow(await target(), input(d.tenant, record.linkId)));
-        return record;
-      },
+      run: async (_tx, _after, scope) => resyncAccountingRecord(deps, scope, id),
       notice: 'accounting_resynced',
     };
   });

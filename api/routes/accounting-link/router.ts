@@ -12,23 +12,19 @@
 //   POST   /v1/accounting_link/sync_records/{id}/resync
 import { areaOf } from '../../route';
 import { object, arrayOf, ref } from '../../../src/objects/json-schema';
-import type { AppContext } from '../../context';
-import { dbOf, tenantOf } from '../../context';
+import { dbOf, scopeOf, tenantOf } from '../../context';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
-import type { Tenant } from '../../../src/db/tenancy';
-import type { RecordedEvent } from '../../../src/events';
-import { dispatchEvents } from '../../../src/events';
 import { PROVIDERS } from '../../../src/gateways/accounting/providers';
 import { connectAccountingLink } from '../../../src/domain/accounting/connect-accounting-link';
 import { completeAccountingLink } from '../../../src/domain/accounting/complete-accounting-link';
 import { finishOAuthCallback } from '../../../src/domain/accounting/finish-oauth-callback';
 import { findAccountingLink } from '../../../src/domain/accounting/find-accounting-link';
 import { disconnectAccountingLink } from '../../../src/domain/accounting/disconnect-accounting-link';
-import { chartOfAccounts, vatCodes, type CatalogDeps } from '../../../src/domain/accounting/provider-catalog';
+import { catalogDeps, chartOfAccounts, vatCodes } from '../../../src/domain/accounting/provider-catalog';
 import { updateAccountingSettings } from '../../../src/domain/accounting/update-accounting-settings';
-import { listSyncRecords, resyncRecord } from '../../../src/domain/accounting/sync-records';
-import { nudgeSyncWorkflow, startSyncWorkflow, stopSyncWorkflow } from '../../../src/temporal/accounting-sync-workflow';
+import { listSyncRecords } from '../../../src/domain/accounting/sync-records';
+import { resyncAccountingRecord } from '../../../src/domain/accounting/resync-accounting-record';
 import { presentAccountingLink, presentAccountingSettings, presentLedgerAccount, presentProvider, presentSyncRecord, presentVatCode } from '../../../src/objects/accounting-link';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { callbackQuery, completeSchema, connectSchema, listSyncRecordsQuery, settingsSchema } from './schemas';
@@ -39,30 +35,7 @@ function htmlEscape(s: string): string {
 
 const { route, area } = areaOf((deps) => {
   const tx = transactional(deps);
-  const syncTarget = async () => ({ client: await deps.temporal.client(), taskQueue: deps.temporal.taskQueue });
-  const syncInput = (tenant: Tenant, linkId: string) => ({ linkId, merchantId: tenant.merchantId, mode: tenant.mode, pollSeconds: deps.config.accountingSyncPollSeconds });
-  const afterCommit = (ctx: AppContext, work: () => Promise<void>) => {
-    ctx.state.afterCommit.push(async () => {
-      try {
-        await work();
-      } catch (err) {
-        deps.log(`accounting link: ${(err as Error).message}`); // the next nudge or settings call starts it again
-      }
-    });
-  };
-  const startSync = (ctx: AppContext, tenant: Tenant, linkId: string, replaced: string | null) =>
-    afterCommit(ctx, async () => {
-      const target = await syncTarget();
-      if (replaced) await stopSyncWorkflow(target, replaced);
-      await startSyncWorkflow(target, syncInput(tenant, linkId));
-    });
-  const catalogDeps = (ctx: AppContext): CatalogDeps => ({
-    db: dbOf(ctx),
-    rootDb: deps.db,
-    config: deps.config,
-    onEvents: (events: RecordedEvent[]) => void dispatchEvents(deps, events).catch(() => undefined),
-  });
-  return { tx, syncTarget, syncInput, afterCommit, startSync, catalogDeps };
+  return { tx };
 });
 
 export const accountingLinkRoutes = area('accounting-link', [
@@ -110,16 +83,10 @@ export const accountingLinkRoutes = area('accounting-link', [
     errors: ['adapter_not_configured', 'accounting_provider_error'],
     use: ({ auth, tx }) => [auth(), tx],
     handler:
-      ({ deps, startSync }) =>
+      ({ deps }) =>
       async (ctx) => {
         const input = parseBody(completeSchema, ctx.state.body);
-        const tenant = tenantOf(ctx);
-        const { link, replaced } = await completeAccountingLink(dbOf(ctx), tenant, deps.config, {
-          provider: input.provider,
-          credentials: input.credentials as Record<string, unknown>,
-          now: new Date(),
-        });
-        startSync(ctx, tenant, link.id, replaced);
+        const link = await completeAccountingLink(deps, scopeOf(ctx), { provider: input.provider, credentials: input.credentials as Record<string, unknown>, now: new Date() });
         ctx.status = 201;
         ctx.body = presentAccountingLink(link);
       },
@@ -138,21 +105,11 @@ export const accountingLinkRoutes = area('accounting-link', [
     also: [{ status: 200, description: 'A page saying the link is connected', kind: 'html' }],
     errors: ['oauth_state_invalid', 'accounting_provider_error'],
     handler:
-      ({ deps, syncTarget, syncInput }) =>
+      ({ deps }) =>
       async (ctx) => {
         const provider = pathId(ctx.params.provider, 'provider');
         const q = parseQuery(callbackQuery, ctx.query);
-        const { tenant, link, replaced } = await finishOAuthCallback(
-          { db: deps.db, config: deps.config },
-          { provider, code: q.code, state: q.state, error: q.error, now: new Date() },
-        );
-        try {
-          const target = await syncTarget();
-          if (replaced) await stopSyncWorkflow(target, replaced);
-          await startSyncWorkflow(target, syncInput(tenant, link.id));
-        } catch (err) {
-          deps.log(`accounting link: sync not started yet: ${(err as Error).message}`);
-        }
+        const { link } = await finishOAuthCallback(deps, { provider, code: q.code, state: q.state, error: q.error, now: new Date() });
         if ((ctx.get('Accept') || '').includes('text/html')) {
           ctx.type = 'text/html; charset=utf-8';
           ctx.set('Content-Security-Policy', "default-src 'none'");
@@ -186,10 +143,9 @@ export const accountingLinkRoutes = area('accounting-link', [
     status: 204,
     use: ({ auth, tx }) => [auth(), tx],
     handler:
-      ({ afterCommit, syncTarget }) =>
+      ({ deps }) =>
       async (ctx) => {
-        const stopped = await disconnectAccountingLink(dbOf(ctx), new Date());
-        if (stopped) afterCommit(ctx, async () => stopSyncWorkflow(await syncTarget(), stopped));
+        await disconnectAccountingLink(deps, scopeOf(ctx), new Date());
         ctx.status = 204;
       },
   }),
@@ -204,9 +160,9 @@ export const accountingLinkRoutes = area('accounting-link', [
     errors: ['accounting_provider_error'],
     use: ({ auth }) => [auth()],
     handler:
-      ({ catalogDeps }) =>
+      ({ deps }) =>
       async (ctx) => {
-        ctx.body = { data: (await chartOfAccounts(catalogDeps(ctx))).map(presentLedgerAccount) };
+        ctx.body = { data: (await chartOfAccounts(catalogDeps(deps, dbOf(ctx)))).map(presentLedgerAccount) };
       },
   }),
   route({
@@ -220,9 +176,9 @@ export const accountingLinkRoutes = area('accounting-link', [
     errors: ['accounting_provider_error'],
     use: ({ auth }) => [auth()],
     handler:
-      ({ catalogDeps }) =>
+      ({ deps }) =>
       async (ctx) => {
-        ctx.body = { data: (await vatCodes(catalogDeps(ctx))).map(presentVatCode) };
+        ctx.body = { data: (await vatCodes(catalogDeps(deps, dbOf(ctx)))).map(presentVatCode) };
       },
   }),
   route({
@@ -236,15 +192,13 @@ export const accountingLinkRoutes = area('accounting-link', [
     response: 'AccountingSettings',
     use: ({ auth, tx }) => [auth(), tx],
     handler:
-      ({ catalogDeps, afterCommit, syncTarget, syncInput }) =>
+      ({ deps }) =>
       async (ctx) => {
         const input = parseBody(settingsSchema, ctx.state.body);
         if (input.default_gl_account === undefined && input.vat_code_mapping === undefined) {
           throw errors.validationFailed('Give default_gl_account, vat_code_mapping or both', 'default_gl_account');
         }
-        const link = await updateAccountingSettings(catalogDeps(ctx), input as { default_gl_account?: string; vat_code_mapping?: Record<string, unknown> });
-        const tenant = tenantOf(ctx);
-        afterCommit(ctx, async () => nudgeSyncWorkflow(await syncTarget(), syncInput(tenant, link.id)));
+        const link = await updateAccountingSettings(deps, scopeOf(ctx), input as { default_gl_account?: string; vat_code_mapping?: Record<string, unknown> });
         ctx.body = presentAccountingSettings(link);
       },
   }),
@@ -275,11 +229,9 @@ export const accountingLinkRoutes = area('accounting-link', [
     errors: ['invalid_state'],
     use: ({ auth, tx }) => [auth(), tx],
     handler:
-      ({ afterCommit, syncTarget, syncInput }) =>
+      ({ deps }) =>
       async (ctx) => {
-        const record = await resyncRecord(dbOf(ctx), pathId(ctx.params.id));
-        const tenant = tenantOf(ctx);
-        afterCommit(ctx, async () => nudgeSyncWorkflow(await syncTarget(), syncInput(tenant, record.linkId)));
+        const record = await resyncAccountingRecord(deps, scopeOf(ctx), pathId(ctx.params.id));
         ctx.body = presentSyncRecord(record);
       },
   }),

@@ -1,5 +1,6 @@
 import { areaOf } from '../../route';
-import { dbOf, tenantOf } from '../../context';
+import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
+import { dbOf, tenantOf, scopeOf } from '../../context';
 import { transactional } from '../../middleware/transaction';
 import { createCustomer } from '../../../src/domain/customers/create-customer';
 import { updateCustomer } from '../../../src/domain/customers/update-customer';
@@ -8,7 +9,6 @@ import { withTestClocks } from '../../../src/domain/customers/customer-test-cloc
 import { pageParams, parseBody, pathId } from '../../validate';
 import { createCustomerSchema, updateCustomerSchema } from './schemas';
 import { presentCustomer } from '../../../src/objects/customers';
-import { dispatchEvents } from '../../../src/events';
 
 const { route, area } = areaOf((deps) => {
   const tx = transactional(deps);
@@ -33,7 +33,7 @@ export const customersRoutes = area('customers', [
       async (ctx) => {
         const { test_clock: testClockId, ...input } = parseBody(createCustomerSchema, ctx.state.body);
         const created = await createCustomer(dbOf(ctx), tenantOf(ctx), { ...input, testClockId });
-        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, created.events)));
+        dispatchAfterCommit(deps, scopeOf(ctx), created.events);
         ctx.status = 201;
         ctx.body = presentCustomer(created.customer, created.testClockId);
       },
@@ -84,7 +84,7 @@ export const customersRoutes = area('customers', [
         const id = pathId(ctx.params.id);
         const input = parseBody(updateCustomerSchema, ctx.state.body);
         const updated = await updateCustomer(dbOf(ctx), tenantOf(ctx), id, input);
-        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, updated.events)));
+        dispatchAfterCommit(deps, scopeOf(ctx), updated.events);
         ctx.body = presentCustomer(updated.customer, updated.testClockId);
       },
   }),

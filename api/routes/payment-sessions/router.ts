@@ -1,9 +1,9 @@
 import { areaOf } from '../../route';
+import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import type { Middleware } from '../../context';
-import { dbOf, tenantOf } from '../../context';
+import { dbOf, tenantOf, scopeOf } from '../../context';
 import { transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
-import { dispatchEvents } from '../../../src/events';
 import { createPaymentSession } from '../../../src/domain/payment-sessions/create-payment-session';
 import { getPaymentSession } from '../../../src/domain/payment-sessions/find-payment-session';
 import { parseBody, pathId } from '../../validate';
@@ -90,7 +90,7 @@ export const paymentSessionsRoutes = area('payment-sessions', [
         );
         const { session, events } = created;
         ctx.state.afterCommit.push(async () => void (await deps.workflows.paymentSession.start(session, new Date())));
-        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, events)));
+        dispatchAfterCommit(deps, scopeOf(ctx), events);
         // The client secret is shown once: an Idempotency-Key replay returns null in its place.
         ctx.state.redactOnReplay = ['client_secret'];
         ctx.status = 201;

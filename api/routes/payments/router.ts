@@ -1,7 +1,7 @@
 import { areaOf } from '../../route';
-import { dbOf, tenantOf } from '../../context';
+import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
+import { dbOf, tenantOf, scopeOf } from '../../context';
 import { stepwise, transactional } from '../../middleware/transaction';
-import { dispatchEvents } from '../../../src/events';
 import { submitPayment, confirmPaymentWithMethod } from '../../../src/domain/payments/submit-payment';
 import { cancelPayment } from '../../../src/domain/payments/cancel-payment';
 import { findPayment, listPayments } from '../../../src/domain/payments/find-payments';
@@ -44,7 +44,7 @@ export const paymentsRoutes = area('payments', [
           metadata: input.metadata,
           idempotencyKey: ctx.get('Idempotency-Key') || null,
         });
-        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+        dispatchAfterCommit(deps, scopeOf(ctx), result.events);
         ctx.status = 201;
         ctx.body = presentPayment(result.payment, result.invoiceId);
       },
@@ -99,7 +99,7 @@ export const paymentsRoutes = area('payments', [
           paymentId: id,
           paymentMethodId: input.payment_method,
         });
-        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+        dispatchAfterCommit(deps, scopeOf(ctx), result.events);
         ctx.body = presentPayment(result.payment, result.invoiceId);
       },
   }),
@@ -117,7 +117,7 @@ export const paymentsRoutes = area('payments', [
       ({ deps }) =>
       async (ctx) => {
         const result = await cancelPayment(dbOf(ctx), tenantOf(ctx), { paymentId: pathId(ctx.params.id), now: new Date() });
-        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+        dispatchAfterCommit(deps, scopeOf(ctx), result.events);
         ctx.body = presentPayment(result.payment, result.invoice?.id ?? null);
       },
   }),

@@ -1,8 +1,7 @@
 import { areaOf } from '../../route';
-import { dbOf, tenantOf } from '../../context';
+import { dbOf, scopeOf } from '../../context';
 import { transactional } from '../../middleware/transaction';
-import { dispatchEvents } from '../../../src/events';
-import { createRefund } from '../../../src/domain/refunds/create-refund';
+import { refundPayment } from '../../../src/domain/refunds/refund-payment';
 import { findRefund, listRefunds } from '../../../src/domain/refunds/find-refunds';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { createRefundSchema, listRefundsQuery } from './schemas';
@@ -30,13 +29,7 @@ export const refundsRoutes = area('refunds', [
       ({ deps }) =>
       async (ctx) => {
         const input = parseBody(createRefundSchema, ctx.state.body);
-        const tenant = tenantOf(ctx);
-        const { refund, events } = await createRefund(dbOf(ctx), tenant, { paymentId: input.payment, amount: input.amount, reason: input.reason, metadata: input.metadata });
-        ctx.state.afterCommit.push(async () => {
-          await dispatchEvents(deps, events);
-          // If this fails (Temporal down) the refund stays pending; docs/payments.md says how it is repaired.
-          await deps.workflows.refund.start({ refundId: refund.id, merchantId: tenant.merchantId, mode: tenant.mode });
-        });
+        const refund = await refundPayment(deps, scopeOf(ctx), { paymentId: input.payment, amount: input.amount, reason: input.reason, metadata: input.metadata });
         ctx.status = 201;
         ctx.body = presentRefund(refund);
       },

@@ -2,10 +2,10 @@
 // creation is a command through runSubscriptionCommand (src/domain/subscriptions/), and the
 // answer is the subscription as the database has it once the workflow applied the change.
 import { areaOf } from '../../route';
+import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import type { AppContext, AppDeps } from '../../context';
 import { dbOf, scopeOf, tenantOf } from '../../context';
 import { stepwise, transactional } from '../../middleware/transaction';
-import { dispatchEvents } from '../../../src/events';
 import { createSubscription } from '../../../src/domain/subscriptions/create-subscription';
 import { findSubscriptionWithItems, listSubscriptions } from '../../../src/domain/subscriptions/find-subscriptions';
 import { runSubscriptionCommand, type SubscriptionChangeCommand } from '../../../src/domain/subscriptions/run-subscription-command';
@@ -58,7 +58,7 @@ export const subscriptionsRoutes = area('subscriptions', [
             clockTime: created.clockTime?.toISOString() ?? null,
           });
         });
-        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, created.events)));
+        dispatchAfterCommit(deps, scopeOf(ctx), created.events);
         ctx.status = 201;
         ctx.body = presentSubscription(s, created.items);
       },

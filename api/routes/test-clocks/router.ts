@@ -2,25 +2,15 @@
 // test_mode_only before anything else is looked at. docs/test-clocks.md.
 import { areaOf } from '../../route';
 import { TEST_MODE_ONLY } from '../../openapi/describe';
-import { dbOf, tenantOf } from '../../context';
+import { dbOf, scopeOf, tenantOf } from '../../context';
 import { transactional } from '../../middleware/transaction';
 import { testModeOnly } from '../test-helpers/router';
-import {
-  advanceTestClock,
-  attachCustomerToTestClock,
-  createTestClock,
-  deleteTestClock,
-  findTestClock,
-  listTestClocks,
-  parseFrozenTime,
-} from '../../../src/domain/test-clocks/manage-test-clocks';
+import { advanceTestClock, createTestClock, deleteTestClock, findTestClock, listTestClocks, parseFrozenTime } from '../../../src/domain/test-clocks/manage-test-clocks';
 import { cancelSubscriptionsOfDeletedClock } from '../../../src/domain/subscriptions/cancel-clock-subscriptions';
 import { pageParams, parseBody, pathId } from '../../validate';
 import { advanceTestClockSchema, attachCustomerSchema, createTestClockSchema } from './schemas';
 import { presentDeletedTestClock, presentTestClock } from '../../../src/objects/test-clocks';
-import { presentCustomer } from '../../../src/objects/customers';
-import { findCustomer } from '../../../src/domain/customers/find-customers';
-import { datingEventsAt, dispatchEvents, recordEvent } from '../../../src/events';
+import { attachCustomerToClock } from '../../../src/domain/test-clocks/attach-customer-to-test-clock';
 
 const BASE = '/v1/test_helpers/test_clocks';
 
@@ -122,17 +112,7 @@ export const testClocksRoutes = area('test-clocks', [
       async (ctx) => {
         const id = pathId(ctx.params.id);
         const input = parseBody(attachCustomerSchema, ctx.state.body);
-        const wasAttached = await dbOf(ctx).testClockCustomer.findFirst({ where: { customerId: input.customer }, select: { customerId: true } });
-        const clock = await attachCustomerToTestClock(dbOf(ctx), tenantOf(ctx), { testClockId: id, customerId: input.customer });
-        if (!wasAttached) {
-          // The customer's `test_clock` changed: customer.updated, so the event equals the customer's GET.
-          const customer = await findCustomer(dbOf(ctx), input.customer);
-          // From now on the customer lives in the clock's time: the event is dated at it too.
-          const event = await datingEventsAt(clock.frozenTime, () =>
-            recordEvent(dbOf(ctx), tenantOf(ctx), { type: 'customer.updated', data: presentCustomer(customer, clock.id) }),
-          );
-          ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, [event])));
-        }
+        const clock = await attachCustomerToClock(deps, scopeOf(ctx), { testClockId: id, customerId: input.customer });
         ctx.body = presentTestClock(clock);
       },
   }),

@@ -1,12 +1,12 @@
 // Test-mode-only helpers (docs/architecture.md), all under /v1/test_helpers/. Live keys are refused
 // with 403 test_mode_only before anything else is looked at.
 import { areaOf } from '../../route';
+import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import { TEST_MODE_ONLY } from '../../openapi/describe';
 import type { Middleware } from '../../context';
 import { dbOf, scopeOf, tenantOf } from '../../context';
 import { stepwise } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
-import { dispatchEvents } from '../../../src/events';
 import { attachTestCard } from '../../../src/domain/payment-methods/attach-test-card';
 import { payTestBankClaim } from '../../../src/domain/invoices/pay-test-bank-claim';
 import { parseBody, pathId } from '../../validate';
@@ -55,7 +55,7 @@ export const testHelpersRoutes = area('test-helpers', [
           holderName: input.cardholder_name,
           wallet: input.wallet,
         });
-        ctx.state.afterCommit.push(async () => void (await dispatchEvents(deps, result.events)));
+        dispatchAfterCommit(deps, scopeOf(ctx), result.events);
         ctx.status = 201;
         ctx.body = presentPaymentMethod(result.paymentMethod, result.isDefault);
       },

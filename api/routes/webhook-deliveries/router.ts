@@ -1,37 +1,16 @@
 import { areaOf } from '../../route';
-import { dbOf } from '../../context';
+import { dbOf, scopeOf } from '../../context';
 import { stepwise } from '../../middleware/transaction';
-import { errors } from '../../../src/errors';
-import { signalDeliveryRetry } from '../../../src/temporal/delivery-workflow';
 import { getWebhookDelivery, listWebhookDeliveries } from '../../../src/domain/webhooks/list-webhook-deliveries';
-import { retryWebhookDelivery, type RequestRetry } from '../../../src/domain/webhooks/retry-webhook-delivery';
+import { retryWebhookDelivery } from '../../../src/domain/webhooks/retry-webhook-delivery';
 import { pageParams, parseQuery, pathId } from '../../validate';
 import { listWebhookDeliveriesQuery } from './schemas';
 import { presentWebhookDelivery } from '../../../src/objects/webhook-deliveries';
-import { isTemporalUnavailable } from '../../../src/temporal/unavailable';
 
 const { route, area } = areaOf((deps) => {
   // The retry signals the delivery workflow: step-wise, so no transaction is held across it.
   const steps = stepwise(deps);
-
-  const requestRetry: RequestRetry = async (d) => {
-    let client;
-    try {
-      client = await deps.temporal.client();
-    } catch (err) {
-      deps.log(`webhook retry of ${d.deliveryId} could not connect to Temporal: ${(err as Error).message}`);
-      throw errors.serviceUnavailable('The retry could not be scheduled right now; try again shortly.');
-    }
-    try {
-      await signalDeliveryRetry({ client, taskQueue: deps.temporal.taskQueue }, d);
-    } catch (err) {
-      // 503 only for an unreachable or overloaded Temporal; anything else is a bug (500).
-      if (!isTemporalUnavailable(err)) throw err;
-      deps.log(`webhook retry of ${d.deliveryId} could not reach Temporal: ${(err as Error).message}`);
-      throw errors.serviceUnavailable('The retry could not be scheduled right now; try again shortly.');
-    }
-  };
-  return { steps, requestRetry };
+  return { steps };
 });
 
 export const webhookDeliveriesRoutes = area('webhook-deliveries', [
@@ -75,9 +54,9 @@ export const webhookDeliveriesRoutes = area('webhook-deliveries', [
     errors: ['invalid_state'],
     use: ({ auth, steps }) => [auth(), steps],
     handler:
-      ({ requestRetry }) =>
+      ({ deps }) =>
       async (ctx) => {
-        const retried = await retryWebhookDelivery(dbOf(ctx), pathId(ctx.params.id), new Date(), requestRetry);
+        const retried = await retryWebhookDelivery(deps, scopeOf(ctx), pathId(ctx.params.id));
         ctx.body = presentWebhookDelivery(retried);
       },
   }),

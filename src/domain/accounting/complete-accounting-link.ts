@@ -1,7 +1,6 @@
 // POST /v1/accounting_link/complete (form providers): checks the credentials with the provider
-// (it must name the company), then creates the current link. OAuth providers are refused here.
-import type { Config } from '../../config';
-import type { Tenant, TenantDb } from '../../db/tenancy';
+// (it must name the company), then creates the current link; after commit its sync workflow is
+// started (and the replaced link's stopped). OAuth providers are refused here.
 import type { AccountingLink } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { ProviderAuthError, type ProviderCredentials } from '../../gateways/accounting/adapter';
@@ -9,13 +8,17 @@ import { adapterFor } from './link-credentials';
 import { providerFor } from './connect-accounting-link';
 import { createAccountingLink } from './create-accounting-link';
 import { providerErrorToApi } from './provider-errors';
+import type { RequestScope } from '../request-scope';
+import { afterCommit } from '../workflow-calls';
+import { startLinkSync, type AccountingSyncDeps } from './sync-workflow';
 
 export async function completeAccountingLink(
-  db: TenantDb,
-  tenant: Tenant,
-  config: Config,
+  deps: AccountingSyncDeps,
+  scope: RequestScope,
   input: { provider: string; credentials: Record<string, unknown>; now: Date },
-): Promise<{ link: AccountingLink; replaced: string | null }> {
+): Promise<AccountingLink> {
+  const { tenant } = scope;
+  const config = deps.config;
   const info = providerFor(tenant, input.provider, tenant.mode);
   if (info.authType !== 'form') throw errors.invalidState(`${info.name} connects with OAuth: POST /v1/accounting_link/connect and send the user to its redirect_url`, 'provider');
   const c = input.credentials;
@@ -31,5 +34,13 @@ export async function completeAccountingLink(
     if (err instanceof ProviderAuthError) throw errors.validationFailed(`${info.name} refused the credentials: ${err.message}`, 'credentials');
     providerErrorToApi(err, 'provider');
   }
-  return createAccountingLink(db, tenant, config, { provider: info.id, credentials, accessTokenExpiresAt: null, providerTenant: company.tenant, now: input.now });
+  const { link, replaced } = await createAccountingLink(scope.db, tenant, config, {
+    provider: info.id,
+    credentials,
+    accessTokenExpiresAt: null,
+    providerTenant: company.tenant,
+    now: input.now,
+  });
+  afterCommit(deps, scope, `accounting link ${link.id}: sync not started yet`, () => startLinkSync(deps, tenant, link.id, replaced));
+  return link;
 }

@@ -1,8 +1,9 @@
 // GET /v1/accounting_link/callback/{provider}: the provider sends the user back with `code` and
 // `state`. The state is consumed (single use, unexpired, same provider) in one conditional
 // UPDATE, which also tells whose merchant and mode it is; then the code is exchanged for tokens
-// and the current link created. A denied authorization consumes the state and creates nothing.
-import type { Config } from '../../config';
+// and the current link created, then its sync workflow started (and the replaced link's stopped;
+// a failure there is logged: the first nudge starts it). A denied authorization consumes the
+// state and creates nothing.
 import type { Db } from '../../db/client';
 import { scopedDb, type Tenant } from '../../db/tenancy';
 import type { AccountingLink } from '../../generated/prisma/client';
@@ -12,11 +13,12 @@ import { adapterFor } from './link-credentials';
 import { callbackUrl, hashState } from './connect-accounting-link';
 import { createAccountingLink } from './create-accounting-link';
 import { providerErrorToApi } from './provider-errors';
+import { startLinkSync, type AccountingSyncDeps } from './sync-workflow';
 
 export async function finishOAuthCallback(
-  deps: { db: Db; config: Config },
+  deps: AccountingSyncDeps & { db: Db },
   input: { provider: string; code?: string; state?: string; error?: string; now: Date },
-): Promise<{ tenant: Tenant; link: AccountingLink; replaced: string | null }> {
+): Promise<{ tenant: Tenant; link: AccountingLink }> {
   if (!input.state || input.state.length > 200) throw errors.oauthStateInvalid('The callback has no valid state: start again with POST /v1/accounting_link/connect', 'state');
   const rows = await deps.db.$queryRaw<Array<{ merchant_id: string; mode: 'test' | 'live' }>>`
     UPDATE accounting_oauth_states SET used_at = ${input.now}
@@ -48,5 +50,10 @@ export async function finishOAuthCallback(
       now: input.now,
     }),
   );
-  return { tenant, ...created };
+  try {
+    await startLinkSync(deps, tenant, created.link.id, created.replaced);
+  } catch (err) {
+    deps.log(`accounting link ${created.link.id}: sync not started yet: ${(err as Error).message}`);
+  }
+  return { tenant, link: created.link };
 }

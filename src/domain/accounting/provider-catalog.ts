@@ -5,7 +5,7 @@ import type { TenantDb } from '../../db/tenancy';
 import type { AccountingLink } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import type { LedgerAccountInfo, VatCodeInfo } from '../../gateways/accounting/adapter';
-import type { RecordedEvent } from '../../events';
+import { dispatchEvents, type ApiDispatchDeps, type RecordedEvent } from '../../events';
 import { adapterFor, linkCredentials, LinkInError } from './link-credentials';
 import { requireActiveLink } from './find-accounting-link';
 import { providerErrorToApi } from './provider-errors';
@@ -19,6 +19,20 @@ export interface CatalogDeps {
   config: Config;
   /** Events to dispatch after the request (the link going to `error`). */
   onEvents: (events: RecordedEvent[]) => void;
+}
+
+/**
+ * The catalog's dependencies for a request: its tenant-scoped `db`, and the composition root's
+ * database, configuration and event dispatch. A link found in error records its event in its own
+ * committed transaction, so the event is dispatched at once, whatever the request answers.
+ */
+export function catalogDeps(deps: ApiDispatchDeps & { config: Config }, db: TenantDb): CatalogDeps {
+  return {
+    db,
+    rootDb: deps.db,
+    config: deps.config,
+    onEvents: (events) => void dispatchEvents(deps, events).catch(() => undefined),
+  };
 }
 
 async function withProvider<T>(deps: CatalogDeps, call: (link: AccountingLink) => Promise<T>): Promise<T> {

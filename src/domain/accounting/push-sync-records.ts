@@ -1,8 +1,12 @@
 // One batch of the sync (the activity behind workflows/accounting-sync.ts): pushes the link's
 // pending records to the provider in posting order, each with its posting id as the reference
 // (the provider deduplicates, so a push repeated after a crash books once).
-//   - each push runs in a transaction holding the link row FOR SHARE and re-checking that the
-//     link is still current and active: a DELETE waits for it, and nothing is pushed after it;
+//   - each push is step-wise, with no transaction open during the provider call
+//     (docs/architecture.md "No outside call inside a database transaction"): a read that the link
+//     is still current and active, the call, then the outcome in a short transaction that holds
+//     the link row FOR SHARE and re-checks it. A DELETE never waits for a provider call; a push
+//     already on its way when the link is disconnected is recorded as synced (the provider has it)
+//     and ends the batch, so at most that one push reaches the provider after the DELETE;
 //   - 429 / 5xx / network: the attempt is noted and ProviderUnavailableError propagates (the
 //     activity is retried with backoff, honouring Retry-After), so order is kept;
 //   - a refusal (4xx) or a mapping problem marks the record failed with the message and the
@@ -27,7 +31,23 @@ export interface PushDeps {
 
 export const PUSH_BATCH = 50;
 
-class LinkGone extends Error {}
+type Queryable = Pick<Db, '$queryRaw'>;
+
+/**
+ * Whether the link is still the current, active one. `share`: holds its row FOR SHARE until the
+ * caller's (short) transaction ends, so a disconnect commits either before the outcome is
+ * written (and the batch stops) or after it.
+ */
+async function linkStillActive(db: Queryable, tenant: Tenant, linkId: string, share = false): Promise<boolean> {
+  const rows = share
+    ? await db.$queryRaw<Array<{ status: string; current_key: string | null }>>`
+        SELECT status::text AS status, current_key FROM accounting_links
+         WHERE id = ${linkId} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" FOR SHARE`
+    : await db.$queryRaw<Array<{ status: string; current_key: string | null }>>`
+        SELECT status::text AS status, current_key FROM accounting_links
+         WHERE id = ${linkId} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode"`;
+  return rows[0] !== undefined && rows[0].current_key !== null && rows[0].status === 'active';
+}
 
 export async function pushSyncBatch(deps: PushDeps, input: AccountingSyncInput, max = PUSH_BATCH): Promise<SyncBatchResult> {
   const tenant: Tenant = { merchantId: input.merchantId, mode: input.mode };
@@ -75,29 +95,19 @@ export async function pushSyncBatch(deps: PushDeps, input: AccountingSyncInput, 
       result.failed++;
       continue;
     }
+    // 1. The link must still be the current, active one (a plain read: no transaction is open
+    //    while the provider is called).
+    if (!(await linkStillActive(db, tenant, link.id))) return { ...result, state: 'stopped' };
+    // 2. The provider call, with no transaction open.
+    let answer: { id: string };
     try {
-      await db.$transaction(
-        async (tx) => {
-          const locked = await tx.$queryRaw<Array<{ status: string; current_key: string | null }>>`
-          SELECT status::text AS status, current_key FROM accounting_links
-           WHERE id = ${link.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" FOR SHARE`;
-          if (!locked[0] || locked[0].current_key === null || locked[0].status !== 'active') throw new LinkGone();
-          const answer =
-            doc.type === 'invoice'
-              ? await adapter.postInvoice(creds, doc.doc)
-              : doc.type === 'credit_note'
-                ? await adapter.postCreditNote(creds, doc.doc)
-                : await adapter.postPayment(creds, doc.doc);
-          await tx.accountingSyncRecord.update({
-            where: { id: record.id },
-            data: { status: 'synced', providerId: answer.id, providerMessage: null, attempts: { increment: 1 }, lastAttemptAt: now, syncedAt: now },
-          });
-        },
-        { timeout: 60_000, maxWait: 10_000 },
-      );
-      result.pushed++;
+      answer =
+        doc.type === 'invoice'
+          ? await adapter.postInvoice(creds, doc.doc)
+          : doc.type === 'credit_note'
+            ? await adapter.postCreditNote(creds, doc.doc)
+            : await adapter.postPayment(creds, doc.doc);
     } catch (err) {
-      if (err instanceof LinkGone) return { ...result, state: 'stopped' };
       if (err instanceof ProviderRejectedError) {
         await db.accountingSyncRecord.update({
           where: { id: record.id },
@@ -116,6 +126,19 @@ export async function pushSyncBatch(deps: PushDeps, input: AccountingSyncInput, 
       }
       throw err;
     }
+    // 3. The outcome, in a short transaction that re-checks the link. What the provider booked
+    //    is recorded as synced whatever happened to the link meanwhile (it is there, under our
+    //    reference); a link disconnected or in error meanwhile ends the batch here.
+    const stillActive = await db.$transaction(async (tx) => {
+      const active = await linkStillActive(tx, tenant, link.id, true);
+      await tx.accountingSyncRecord.update({
+        where: { id: record.id },
+        data: { status: 'synced', providerId: answer.id, providerMessage: null, attempts: { increment: 1 }, lastAttemptAt: now, syncedAt: now },
+      });
+      return active;
+    });
+    result.pushed++;
+    if (!stillActive) return { ...result, state: 'stopped' };
   }
   return { ...result, state: pending.length === max ? 'more' : 'idle' };
 }

@@ -1,6 +1,6 @@
 // The sync log: one record per ledger posting queued for the link (pending → synced with the
-// provider's id, or failed with the provider's message), newest first; and the manual re-sync of
-// a failed record (back to pending; the caller nudges the sync workflow).
+// provider's id, or failed with the provider's message), newest first. (The manual re-sync of a
+// failed record is resync-accounting-record.ts.)
 import type { TenantDb } from '../../db/tenancy';
 import type { AccountingSyncRecord, AccountingSyncStatus } from '../../generated/prisma/client';
 import { errors } from '../../errors';
@@ -30,15 +30,4 @@ export async function listSyncRecords(db: TenantDb, filter: { status?: Accountin
       return rows.map((r) => ({ ...r, posting: { kind: byId.get(r.postingId)?.kind ?? 'unknown', invoiceId: byId.get(r.postingId)?.invoiceId ?? null } }));
     },
   });
-}
-
-export async function resyncRecord(db: TenantDb, id: string): Promise<SyncRecordView> {
-  const row = await db.accountingSyncRecord.findFirst({ where: { id } });
-  if (!row) throw errors.resourceMissing(`No such sync record: '${id}'`, 'id');
-  const link = await db.accountingLink.findFirstOrThrow({ where: { id: row.linkId } });
-  if (link.currentKey === null) throw errors.invalidState('The record belongs to a disconnected accounting link', 'id');
-  if (row.status === 'synced') throw errors.invalidState('The record is already in the accounting software', 'id');
-  const updated = row.status === 'failed' ? await db.accountingSyncRecord.update({ where: { id }, data: { status: 'pending', providerMessage: null } }) : row;
-  const posting = await db.ledgerPosting.findFirstOrThrow({ where: { id: row.postingId }, select: { kind: true, invoiceId: true } });
-  return { ...updated, posting };
 }

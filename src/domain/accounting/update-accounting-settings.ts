@@ -1,13 +1,23 @@
 // POST /v1/accounting_link/settings: `default_gl_account` must be an account in the provider's
 // chart; every `vat_code_mapping` key a VAT rate identifier of the service and every value one of
-// the provider's VAT codes. Both are checked against the provider, live.
+// the provider's VAT codes. Both are checked against the provider, live. After commit the sync
+// is nudged (records waiting for a default account go now).
 import type { AccountingLink } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import { VAT_RATE_IDS, isVatRateId } from '../../billing';
-import { chartOfAccounts, vatCodes, type CatalogDeps } from './provider-catalog';
+import type { ApiDispatchDeps } from '../../events';
+import type { RequestScope } from '../request-scope';
+import { afterCommit } from '../workflow-calls';
+import { catalogDeps, chartOfAccounts, vatCodes } from './provider-catalog';
+import { syncInput, type AccountingSyncDeps } from './sync-workflow';
 import { requireActiveLink } from './find-accounting-link';
 
-export async function updateAccountingSettings(deps: CatalogDeps, input: { default_gl_account?: string; vat_code_mapping?: Record<string, unknown> }): Promise<AccountingLink> {
+export async function updateAccountingSettings(
+  root: AccountingSyncDeps & ApiDispatchDeps,
+  scope: RequestScope,
+  input: { default_gl_account?: string; vat_code_mapping?: Record<string, unknown> },
+): Promise<AccountingLink> {
+  const deps = catalogDeps(root, scope.db);
   const link = await requireActiveLink(deps.db);
   const data: { defaultGlAccount?: string; vatCodeMapping?: Record<string, string> } = {};
   if (input.default_gl_account !== undefined) {
@@ -39,6 +49,7 @@ export async function updateAccountingSettings(deps: CatalogDeps, input: { defau
     }
     data.vatCodeMapping = mapping;
   }
+  afterCommit(root, scope, `accounting link ${link.id}: sync not nudged`, () => root.workflows.accountingSync.nudge(syncInput(root, scope.tenant, link.id)));
   if (Object.keys(data).length === 0) return link;
   return deps.db.accountingLink.update({ where: { id: link.id }, data });
 }

@@ -13,6 +13,7 @@ import { customerClockTime } from '../test-clocks/customer-clock-time';
 import { lockPayment } from '../payments/lock-payment';
 import { checkMetadata, checkText } from '../checks/payment-fields';
 import { presentRefund } from '../../objects/refunds';
+import { paymentRefundable, PROMISED_REFUND_STATUSES, refundableAmount } from './refundable-amount';
 
 export const REFUND_REASON_MAX = 200;
 
@@ -28,11 +29,11 @@ export async function createRefund(
   }
   const payment = await lockPayment(db, tenant, input.paymentId);
   if (!payment) throw errors.resourceNotFound(`No such payment: '${input.paymentId}'`, 'payment');
-  if ((payment.status !== 'succeeded' && payment.status !== 'partially_refunded') || !payment.acquirerChargeId) {
+  if (!paymentRefundable(payment)) {
     throw errors.invalidState(`The payment is ${payment.status}; only a succeeded or partially refunded payment can be refunded`, 'payment');
   }
-  const promised = await db.refund.aggregate({ _sum: { amount: true }, where: { paymentId: payment.id, status: { in: ['pending', 'succeeded'] } } });
-  const remaining = payment.amount - (promised._sum.amount ?? 0n);
+  const promised = await db.refund.aggregate({ _sum: { amount: true }, where: { paymentId: payment.id, status: { in: [...PROMISED_REFUND_STATUSES] } } });
+  const remaining = refundableAmount(payment, promised._sum.amount ?? 0n);
   if (remaining <= 0n) {
     throw errors.invalidState('The payment has been refunded in full (counting refunds still pending)', 'payment');
   }

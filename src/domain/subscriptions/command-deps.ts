@@ -4,8 +4,6 @@
 import type { Db } from '../../db/client';
 import type { TemporalProvider } from '../../temporal/client';
 import type { WorkflowClients } from '../../temporal/workflow-clients';
-import { dispatchEvents, type RecordedEvent } from '../../events';
-import type { RequestScope } from '../request-scope';
 import type { ModeGateways } from '../../gateways';
 
 export interface CommandDeps {
@@ -18,7 +16,4 @@ export interface CommandDeps {
   log: (line: string) => void;
 }
 
-/** Dispatches the events once the request's transaction committed. */
-export function dispatchAfterCommit(deps: CommandDeps, scope: RequestScope, events: RecordedEvent[]): void {
-  if (events.length > 0) scope.afterCommit(async () => void (await dispatchEvents(deps, events)));
-}
+export { dispatchAfterCommit } from '../dispatch-after-commit';

@@ -5,9 +5,8 @@
 import type { Subscription } from '../../generated/prisma/client';
 import { errors } from '../../errors';
 import type { CommandResult, SubscriptionCommand } from '../../contracts/subscriptions';
-import { TemporalUnavailableError } from '../../temporal/connection';
-import { isTemporalUnavailable } from '../../temporal/unavailable';
 import type { RequestScope } from '../request-scope';
+import { askWorkflow, workflowUnavailableError } from '../workflow-calls';
 import type { CommandDeps } from './command-deps';
 import { refusalError } from './command-refusal';
 
@@ -22,8 +21,7 @@ async function clockTimeOf(scope: RequestScope, sub: Subscription): Promise<stri
   return clock?.frozenTime.toISOString() ?? null;
 }
 
-/** A 503 of an unreachable Temporal: the client layer probes it every half second (src/temporal/client.ts). */
-const RETRY_AFTER = { 'Retry-After': '2' };
+const UNAVAILABLE = 'The subscription could not be changed right now; retry shortly';
 
 export async function sendSubscriptionCommand(
   deps: CommandDeps,
@@ -33,17 +31,11 @@ export async function sendSubscriptionCommand(
 ): Promise<CommandResult | typeof WORKFLOW_ENDED> {
   const clockTime = await clockTimeOf(scope, sub);
   const ref = { subscriptionId: sub.id, merchantId: scope.tenant.merchantId, mode: scope.tenant.mode, customerId: sub.customerId, status: sub.status, clockTime };
-  let outcome;
-  try {
-    outcome = await deps.workflows.subscription.command(ref, command, scope.requestKey);
-  } catch (err) {
-    if (err instanceof TemporalUnavailableError) throw errors.serviceUnavailable('The workflow service is unavailable; retry shortly', undefined, RETRY_AFTER);
-    // 503 only when Temporal is unreachable, timing out or overloaded (the update id makes the
-    // retry apply once); anything else is unexpected: rethrown, it becomes a logged 500.
-    if (!isTemporalUnavailable(err)) throw err;
-    deps.log(`subscription ${sub.id}: command ${command.kind}: Temporal unavailable: ${(err as Error).message}`);
-    throw errors.serviceUnavailable('The subscription could not be changed right now; retry shortly', undefined, RETRY_AFTER);
-  }
+  // 503 only when Temporal is unreachable, timing out or overloaded (the update id makes the
+  // retry apply once); anything else is unexpected: rethrown, it becomes a logged 500.
+  const outcome = await askWorkflow(deps, `subscription ${sub.id}: command ${command.kind}`, UNAVAILABLE, () =>
+    deps.workflows.subscription.command(ref, command, scope.requestKey),
+  );
   switch (outcome.kind) {
     case 'applied':
       return outcome.result;
@@ -56,6 +48,6 @@ export async function sendSubscriptionCommand(
       // new update id (RequestScope.updateFailed); the command id inside the workflow stays the
       // key's, so a command the failed attempt did apply is not applied twice.
       scope.updateFailed?.();
-      throw errors.serviceUnavailable('The subscription could not be changed right now; retry shortly', undefined, RETRY_AFTER);
+      throw workflowUnavailableError(UNAVAILABLE);
   }
 }

@@ -131,20 +131,6 @@ const rank = (l: Layer) => LAYER_ORDER.indexOf(l);
 /** Composition roots: they wire every layer together, so they may import any of them. */
 export const isCompositionRoot = (p: string) => layerOf(p) === 'composition root';
 
-/**
- * TEMPORARY exceptions to "api/ does not import src/temporal or @temporalio/*": these four edge
- * files still compose the accounting-sync and webhook-delivery workflow calls themselves. Issue 29
- * item 1 moves those calls into domain entry points (connectAccountingLink,
- * disconnectAccountingLink, resyncAccountingRecord, retryWebhookDelivery); remove each line when
- * its file no longer imports Temporal.
- */
-export const TEMPORAL_IN_API_EXCEPTIONS = [
-  'api/routes/accounting-link/router.ts',
-  'api/routes/webhook-deliveries/router.ts',
-  'api/dashboard/pages/settings-accounting.tsx',
-  'api/dashboard/pages/developers.tsx',
-];
-
 /** Below the domain: they never import it (nor anything above it). */
 const LOWER = Object.entries(LAYERS)
   .filter(([, l]) => rank(l) > rank('domain'))
@@ -183,7 +169,7 @@ export const RULES: Rule[] = [
   },
   {
     name: 'api/ does not import src/temporal or @temporalio/* (composition roots excepted)',
-    from: (f) => under('api')(f) && !isCompositionRoot(f) && !TEMPORAL_IN_API_EXCEPTIONS.includes(f),
+    from: (f) => under('api')(f) && !isCompositionRoot(f),
     forbids: (e) => !e.typeOnly && (under('src/temporal')(e.to) || e.to.startsWith('@temporalio/')),
   },
   {
