@@ -4828,7 +4828,10 @@ export interface operations {
                 "application/json": {
                     customer: string;
                     expires_in?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     reusable?: boolean | null;
                 };
             };
@@ -4977,7 +4980,10 @@ export interface operations {
                     email: string;
                     external_id?: string | null;
                     kennitala?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name?: string | null;
                     phone?: string | null;
                     test_clock?: string | null;
@@ -5061,7 +5067,10 @@ export interface operations {
                     email?: string;
                     external_id?: string | null;
                     kennitala?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name?: string | null;
                     phone?: string | null;
                     vat_number?: string | null;
@@ -5517,7 +5526,10 @@ export interface operations {
                     currency?: string | null;
                     customer: string;
                     description: string;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     quantity?: null | number;
                     subscription?: string | null;
                     /** @enum {string|null} */
@@ -6283,7 +6295,10 @@ export interface operations {
                     enabled_methods?: string[] | null;
                     external_reference?: string | null;
                     locale?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     /** @enum {string|null} */
                     mode?: "hosted" | "embedded" | null;
                     origin?: string | null;
@@ -6425,7 +6440,10 @@ export interface operations {
                     customer?: string | null;
                     description?: string | null;
                     external_reference?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     payment_method?: string | null;
                 };
             };
@@ -6622,7 +6640,10 @@ export interface operations {
                     active?: boolean;
                     currency?: string | null;
                     included_units?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     meter?: string | null;
                     product: string;
                     recurring?: {
@@ -6718,7 +6739,10 @@ export interface operations {
                 "application/json": {
                     accounting_code?: string | null;
                     active?: boolean;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     /** @enum {string|null} */
                     vat_rate?: "standard" | "reduced" | "exempt" | null;
                 };
@@ -6799,7 +6823,10 @@ export interface operations {
                 "application/json": {
                     active?: boolean;
                     description?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name: string;
                     /** @enum {string|null} */
                     vat_rate?: "standard" | "reduced" | "exempt" | null;
@@ -6875,7 +6902,10 @@ export interface operations {
                 "application/json": {
                     active?: boolean;
                     description?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name?: string;
                     /** @enum {string|null} */
                     vat_rate?: "standard" | "reduced" | "exempt" | null;
@@ -7013,7 +7043,10 @@ export interface operations {
             content: {
                 "application/json": {
                     amount?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     payment: string;
                     reason?: string | null;
                 };
@@ -7089,7 +7122,10 @@ export interface operations {
                 "application/json": {
                     credit_rollover?: boolean;
                     included_units?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     price: string;
                     /** @enum {string} */
                     proration_behavior?: "create_prorations" | "always_invoice" | "none";
@@ -7170,7 +7206,10 @@ export interface operations {
                 "application/json": {
                     credit_rollover?: boolean;
                     included_units?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     /** @enum {string} */
                     proration_behavior?: "create_prorations" | "always_invoice" | "none";
                     quantity?: number;
@@ -7301,11 +7340,17 @@ export interface operations {
                     items: {
                         credit_rollover?: boolean;
                         included_units?: null | number;
-                        metadata?: unknown;
+                        /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                        metadata?: {
+                            [key: string]: string | null;
+                        } | null;
                         price: string;
                         quantity?: number;
                     }[];
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     trial_period_days?: null | number;
                 };
             };
@@ -7392,7 +7437,10 @@ export interface operations {
                         duration_in_months?: null | number;
                         percent_off?: number | null;
                     } | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                 };
             };
         };
