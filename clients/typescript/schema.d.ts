@@ -4867,7 +4867,10 @@ export interface operations {
                 "application/json": {
                     customer: string;
                     expires_in?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     reusable?: boolean | null;
                 };
             };
@@ -5016,7 +5019,10 @@ export interface operations {
                     email: string;
                     external_id?: string | null;
                     kennitala?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name?: string | null;
                     phone?: string | null;
                     test_clock?: string | null;
@@ -5100,7 +5106,10 @@ export interface operations {
                     email?: string;
                     external_id?: string | null;
                     kennitala?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name?: string | null;
                     phone?: string | null;
                     vat_number?: string | null;
@@ -5556,7 +5565,10 @@ export interface operations {
                     currency?: string | null;
                     customer: string;
                     description: string;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     quantity?: null | number;
                     subscription?: string | null;
                     /** @enum {string|null} */
@@ -6322,7 +6334,10 @@ export interface operations {
                     enabled_methods?: string[] | null;
                     external_reference?: string | null;
                     locale?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     /** @enum {string|null} */
                     mode?: "hosted" | "embedded" | null;
                     origin?: string | null;
@@ -6464,7 +6479,10 @@ export interface operations {
                     customer?: string | null;
                     description?: string | null;
                     external_reference?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     payment_method?: string | null;
                 };
             };
@@ -6661,7 +6679,10 @@ export interface operations {
                     active?: boolean;
                     currency?: string | null;
                     included_units?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     meter?: string | null;
                     product: string;
                     recurring?: {
@@ -6757,7 +6778,10 @@ export interface operations {
                 "application/json": {
                     accounting_code?: string | null;
                     active?: boolean;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     /** @enum {string|null} */
                     vat_rate?: "standard" | "reduced" | "exempt" | null;
                 };
@@ -6838,7 +6862,10 @@ export interface operations {
                 "application/json": {
                     active?: boolean;
                     description?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name: string;
                     /** @enum {string|null} */
                     vat_rate?: "standard" | "reduced" | "exempt" | null;
@@ -6914,7 +6941,10 @@ export interface operations {
                 "application/json": {
                     active?: boolean;
                     description?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name?: string;
                     /** @enum {string|null} */
                     vat_rate?: "standard" | "reduced" | "exempt" | null;
@@ -7052,7 +7082,10 @@ export interface operations {
             content: {
                 "application/json": {
                     amount?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     payment: string;
                     reason?: string | null;
                 };
@@ -7128,7 +7161,10 @@ export interface operations {
                 "application/json": {
                     credit_rollover?: boolean;
                     included_units?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     price: string;
                     /** @enum {string} */
                     proration_behavior?: "create_prorations" | "always_invoice" | "none";
@@ -7209,7 +7245,10 @@ export interface operations {
                 "application/json": {
                     credit_rollover?: boolean;
                     included_units?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     /** @enum {string} */
                     proration_behavior?: "create_prorations" | "always_invoice" | "none";
                     quantity?: number;
@@ -7340,11 +7379,17 @@ export interface operations {
                     items: {
                         credit_rollover?: boolean;
                         included_units?: null | number;
-                        metadata?: unknown;
+                        /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                        metadata?: {
+                            [key: string]: string | null;
+                        } | null;
                         price: string;
                         quantity?: number;
                     }[];
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     trial_period_days?: null | number;
                 };
             };
@@ -7431,7 +7476,10 @@ export interface operations {
                         duration_in_months?: null | number;
                         percent_off?: number | null;
                     } | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                 };
             };
         };
