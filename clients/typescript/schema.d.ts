@@ -4510,6 +4510,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "key_000VcDsfYynAbV84xHXXQFnt",
+                     *           "object": "api_key",
+                     *           "type": "secret",
+                     *           "mode": "test",
+                     *           "label": "backend",
+                     *           "last4": "91Vl",
+                     *           "created_at": "2026-11-28T00:24:32.573Z"
+                     *         },
+                     *         {
+                     *           "id": "key_000VcDsfGyX0HAdeFhDsGuD4",
+                     *           "object": "api_key",
+                     *           "type": "publishable",
+                     *           "mode": "test",
+                     *           "label": "Default publishable test key",
+                     *           "last4": "1I06",
+                     *           "created_at": "2026-11-28T00:24:31.458Z"
+                     *         },
+                     *         {
+                     *           "id": "key_000VcDsfFOKp9Bd2YFa3Budk",
+                     *           "object": "api_key",
+                     *           "type": "secret",
+                     *           "mode": "test",
+                     *           "label": "Default secret test key",
+                     *           "last4": "jxQS",
+                     *           "created_at": "2026-11-28T00:24:31.413Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
                         has_more: boolean;
@@ -4535,6 +4569,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "secret",
+                 *       "mode": "test",
+                 *       "label": "backend"
+                 *     }
+                 */
                 "application/json": {
                     label?: string | null;
                     /** @enum {string} */
@@ -4555,6 +4596,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_000VcDsfYynAbV84xHXXQFnt",
+                     *       "object": "api_key",
+                     *       "type": "secret",
+                     *       "mode": "test",
+                     *       "label": "backend",
+                     *       "key": "sk_test_REDACTED",
+                     *       "last4": "91Vl",
+                     *       "created_at": "2026-11-28T00:24:32.573Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
@@ -4622,6 +4675,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_000VcDsfYynAbV84xHXXQFnt",
+                     *       "object": "api_key",
+                     *       "type": "secret",
+                     *       "mode": "test",
+                     *       "label": "backend",
+                     *       "key": "sk_test_REDACTED",
+                     *       "last4": "b2XI",
+                     *       "created_at": "2026-11-28T00:24:32.573Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
@@ -4705,6 +4770,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreditNote"][];
                         has_more: boolean;
@@ -4738,6 +4809,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cn_000VcDsicwM00OOmgfkNad7h",
+                     *       "object": "credit_note",
+                     *       "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *       "refund": "ref_000VcDsiWE70HQ4KKxWxsWa2",
+                     *       "amount": 2900,
+                     *       "currency": "ISK",
+                     *       "vat_amount": 561,
+                     *       "vat_breakdown": [
+                     *         {
+                     *           "vat_rate": "standard",
+                     *           "percent": 24,
+                     *           "amount_excluding_vat": 2339,
+                     *           "vat_amount": 561,
+                     *           "amount_including_vat": 2900
+                     *         }
+                     *       ],
+                     *       "reason": "requested_by_customer",
+                     *       "status": "issued",
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreditNote"];
                 };
             };
@@ -4839,6 +4933,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cprt_000VcDsil9XqZTtadPMSw8Oy",
+                     *           "object": "customer_portal",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "url": null,
+                     *           "status": "active",
+                     *           "reusable": true,
+                     *           "expires_at": "2026-11-28T01:24:44.856Z",
+                     *           "revoked_at": null,
+                     *           "last_accessed_at": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:44.856Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomerPortal"][];
                         has_more: boolean;
@@ -4864,6 +4978,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "expires_in": 3600
+                 *     }
+                 */
                 "application/json": {
                     customer: string;
                     expires_in?: null | number;
@@ -4886,6 +5006,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cprt_000VcDsil9XqZTtadPMSw8Oy",
+                     *       "object": "customer_portal",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "url": "http://localhost:3000/portal/open/TOKEN_REDACTED",
+                     *       "status": "active",
+                     *       "reusable": true,
+                     *       "expires_at": "2026-11-28T01:24:44.856Z",
+                     *       "revoked_at": null,
+                     *       "last_accessed_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:44.856Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerPortal"];
                 };
             };
@@ -4919,6 +5054,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cprt_000VcDsil9XqZTtadPMSw8Oy",
+                     *       "object": "customer_portal",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "url": null,
+                     *       "status": "active",
+                     *       "reusable": true,
+                     *       "expires_at": "2026-11-28T01:24:44.856Z",
+                     *       "revoked_at": null,
+                     *       "last_accessed_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:44.856Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerPortal"];
                 };
             };
@@ -4950,6 +5100,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cprt_000VcDsil9XqZTtadPMSw8Oy",
+                     *       "object": "customer_portal",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "url": null,
+                     *       "status": "revoked",
+                     *       "reusable": true,
+                     *       "expires_at": "2026-11-28T01:24:44.856Z",
+                     *       "revoked_at": "2026-11-28T00:24:44.984Z",
+                     *       "last_accessed_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:44.856Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerPortal"];
                 };
             };
@@ -4984,6 +5149,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "email": "anna@example.is",
+                     *           "name": "Anna Jónsdóttir",
+                     *           "phone": null,
+                     *           "kennitala": "1201743399",
+                     *           "external_id": null,
+                     *           "vat_number": null,
+                     *           "currency": null,
+                     *           "metadata": {
+                     *             "crm_id": "42"
+                     *           },
+                     *           "billing_address": null,
+                     *           "created_at": "2026-11-28T00:24:35.287Z",
+                     *           "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Customer"][];
                         has_more: boolean;
@@ -5009,6 +5197,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "anna@example.is",
+                 *       "name": "Anna Jónsdóttir",
+                 *       "kennitala": "1201743399",
+                 *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                 *       "metadata": {
+                 *         "crm_id": "42"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     billing_address_line1?: string | null;
                     billing_address_line2?: string | null;
@@ -5041,6 +5240,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "email": "anna@example.is",
+                     *       "name": "Anna Jónsdóttir",
+                     *       "phone": null,
+                     *       "kennitala": "1201743399",
+                     *       "external_id": null,
+                     *       "vat_number": null,
+                     *       "currency": null,
+                     *       "metadata": {
+                     *         "crm_id": "42"
+                     *       },
+                     *       "billing_address": null,
+                     *       "created_at": "2026-11-28T00:24:35.287Z",
+                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -5074,6 +5291,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "email": "anna@example.is",
+                     *       "name": "Anna Jónsdóttir",
+                     *       "phone": null,
+                     *       "kennitala": "1201743399",
+                     *       "external_id": null,
+                     *       "vat_number": null,
+                     *       "currency": null,
+                     *       "metadata": {
+                     *         "crm_id": "42"
+                     *       },
+                     *       "billing_address": null,
+                     *       "created_at": "2026-11-28T00:24:35.287Z",
+                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -5096,6 +5331,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "phone": "+3545551234",
+                 *       "billing_address_line1": "Laugavegur 1",
+                 *       "billing_city": "Reykjavík",
+                 *       "billing_postal_code": "101",
+                 *       "billing_country": "IS"
+                 *     }
+                 */
                 "application/json": {
                     billing_address_line1?: string | null;
                     billing_address_line2?: string | null;
@@ -5126,6 +5370,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "email": "anna@example.is",
+                     *       "name": "Anna Jónsdóttir",
+                     *       "phone": "+3545551234",
+                     *       "kennitala": "1201743399",
+                     *       "external_id": null,
+                     *       "vat_number": null,
+                     *       "currency": null,
+                     *       "metadata": {
+                     *         "crm_id": "42"
+                     *       },
+                     *       "billing_address": {
+                     *         "line1": "Laugavegur 1",
+                     *         "line2": null,
+                     *         "city": "Reykjavík",
+                     *         "postal_code": "101",
+                     *         "country": "IS"
+                     *       },
+                     *       "created_at": "2026-11-28T00:24:35.287Z",
+                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -5167,6 +5435,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ue_000VcDshEp6fLesL9mOFGkYu",
+                     *           "event_name": "storage_gb",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "idempotency_key": "tour-2",
+                     *           "timestamp": "2026-01-01T12:00:00.000Z",
+                     *           "metadata": {
+                     *             "gb": 3
+                     *           },
+                     *           "received_at": "2026-11-28T00:24:39.014Z"
+                     *         },
+                     *         {
+                     *           "id": "ue_000VcDshEp2WyUOWQliIibLA",
+                     *           "event_name": "storage_gb",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "idempotency_key": "tour-3",
+                     *           "timestamp": "2026-01-01T12:00:00.000Z",
+                     *           "metadata": {
+                     *             "gb": 5
+                     *           },
+                     *           "received_at": "2026-11-28T00:24:39.014Z"
+                     *         },
+                     *         {
+                     *           "id": "ue_000VcDshEAVVlhPZRJCFYIrh",
+                     *           "event_name": "storage_gb",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "idempotency_key": "tour-1",
+                     *           "timestamp": "2026-01-01T12:00:00.000Z",
+                     *           "metadata": {
+                     *             "gb": 12
+                     *           },
+                     *           "received_at": "2026-11-28T00:24:38.973Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["UsageEvent"][];
                         has_more: boolean;
@@ -5192,6 +5500,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event_name": "storage_gb",
+                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "timestamp": "2026-01-01T12:00:00Z",
+                 *       "idempotency_key": "tour-1",
+                 *       "value": 12,
+                 *       "metadata": {
+                 *         "gb": 12
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     customer: string;
                     event_name: string;
@@ -5228,6 +5548,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ue_000VcDshEAVVlhPZRJCFYIrh",
+                     *       "event_name": "storage_gb",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "idempotency_key": "tour-1",
+                     *       "timestamp": "2026-01-01T12:00:00.000Z",
+                     *       "metadata": {
+                     *         "gb": 12
+                     *       },
+                     *       "received_at": "2026-11-28T00:24:38.973Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageEvent"];
                 };
             };
@@ -5253,6 +5586,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "event_name": "storage_gb",
+                 *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *           "timestamp": "2026-01-01T12:00:00Z",
+                 *           "idempotency_key": "tour-2",
+                 *           "metadata": {
+                 *             "gb": 3
+                 *           }
+                 *         },
+                 *         {
+                 *           "event_name": "storage_gb",
+                 *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *           "timestamp": "2026-01-01T12:00:00Z",
+                 *           "idempotency_key": "tour-3",
+                 *           "metadata": {
+                 *             "gb": 5
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     events: ({
                         customer: string;
@@ -5278,6 +5635,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ingested": 2,
+                     *       "duplicates": 0,
+                     *       "errors": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageBatchResult"];
                 };
             };
@@ -5535,6 +5899,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ii_000VcDshHTU8tPqMx1yQlSKn",
+                     *           "object": "invoice_item",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "invoice": null,
+                     *           "pending": true,
+                     *           "amount": 1500,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "description": "Setup fee",
+                     *           "proration": false,
+                     *           "vat_rate": null,
+                     *           "period_start": null,
+                     *           "period_end": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ii_000VcDsgv6Dnt4JlCKvvzpQK",
+                     *           "object": "invoice_item",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "invoice": null,
+                     *           "pending": true,
+                     *           "amount": 2970,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
+                     *           "proration": true,
+                     *           "vat_rate": null,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z",
+                     *           "metadata": {},
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ii_000VcDsgv5xbMOzbYMETfP4z",
+                     *           "object": "invoice_item",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "invoice": null,
+                     *           "pending": true,
+                     *           "amount": -1980,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "description": "Unused time on 2 × Streymi after 1 Jan 2026",
+                     *           "proration": true,
+                     *           "vat_rate": null,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z",
+                     *           "metadata": {},
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ii_000VcDsgse0QSeVqd2LqvwJn",
+                     *           "object": "invoice_item",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "invoice": null,
+                     *           "pending": true,
+                     *           "amount": 1980,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
+                     *           "proration": true,
+                     *           "vat_rate": null,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z",
+                     *           "metadata": {},
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoiceItem"][];
                         has_more: boolean;
@@ -5560,6 +6003,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "amount": 1500,
+                 *       "currency": "ISK",
+                 *       "description": "Setup fee",
+                 *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba"
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                     currency?: string | null;
@@ -5587,6 +6039,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ii_000VcDshHTU8tPqMx1yQlSKn",
+                     *       "object": "invoice_item",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "invoice": null,
+                     *       "pending": true,
+                     *       "amount": 1500,
+                     *       "quantity": 1,
+                     *       "currency": "ISK",
+                     *       "description": "Setup fee",
+                     *       "proration": false,
+                     *       "vat_rate": null,
+                     *       "period_start": null,
+                     *       "period_end": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InvoiceItem"];
                 };
             };
@@ -5620,6 +6092,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ii_000VcDshHTU8tPqMx1yQlSKn",
+                     *       "object": "invoice_item",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "invoice": null,
+                     *       "pending": true,
+                     *       "amount": 1500,
+                     *       "quantity": 1,
+                     *       "currency": "ISK",
+                     *       "description": "Setup fee",
+                     *       "proration": false,
+                     *       "vat_rate": null,
+                     *       "period_start": null,
+                     *       "period_end": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InvoiceItem"];
                 };
             };
@@ -5657,6 +6149,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *           "object": "invoice",
+                     *           "number": "INV-000002",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "payment": "pay_000VcDshTStmfChxRtZgimGq",
+                     *           "status": "paid",
+                     *           "billing_reason": "subscription_cycle",
+                     *           "currency": "ISK",
+                     *           "subtotal": 9760,
+                     *           "discount_amount": 0,
+                     *           "total": 9760,
+                     *           "vat_amount": 1889,
+                     *           "total_excluding_vat": 7871,
+                     *           "prices_include_vat": true,
+                     *           "vat_breakdown": [
+                     *             {
+                     *               "vat_rate": "standard",
+                     *               "percent": 24,
+                     *               "amount_excluding_vat": 7871,
+                     *               "vat_amount": 1889,
+                     *               "amount_including_vat": 9760
+                     *             }
+                     *           ],
+                     *           "amount_due": 9760,
+                     *           "amount_paid": 9760,
+                     *           "amount_remaining": 0,
+                     *           "period_start": "2026-02-01T12:00:00.000Z",
+                     *           "period_end": "2026-03-01T12:00:00.000Z",
+                     *           "due_date": null,
+                     *           "finalized_at": "2026-02-01T12:00:00.000Z",
+                     *           "paid_at": "2026-02-01T12:00:00.000Z",
+                     *           "voided_at": null,
+                     *           "next_payment_attempt": null,
+                     *           "last_payment_error": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "inv_000VcDsgZuo0c4D9629bk6KC",
+                     *           "object": "invoice",
+                     *           "number": "INV-000001",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "payment": "pay_000VcDsgnH9s6MPIdxHYpB1T",
+                     *           "status": "paid",
+                     *           "billing_reason": "subscription_create",
+                     *           "currency": "ISK",
+                     *           "subtotal": 4990,
+                     *           "discount_amount": 0,
+                     *           "total": 4990,
+                     *           "vat_amount": 966,
+                     *           "total_excluding_vat": 4024,
+                     *           "prices_include_vat": true,
+                     *           "vat_breakdown": [
+                     *             {
+                     *               "vat_rate": "standard",
+                     *               "percent": 24,
+                     *               "amount_excluding_vat": 4024,
+                     *               "vat_amount": 966,
+                     *               "amount_including_vat": 4990
+                     *             }
+                     *           ],
+                     *           "amount_due": 4990,
+                     *           "amount_paid": 4990,
+                     *           "amount_remaining": 0,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z",
+                     *           "due_date": null,
+                     *           "finalized_at": "2026-01-01T12:00:00.000Z",
+                     *           "paid_at": "2026-01-01T12:00:00.000Z",
+                     *           "voided_at": null,
+                     *           "next_payment_attempt": null,
+                     *           "last_payment_error": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invoice"][];
                         has_more: boolean;
@@ -5690,6 +6267,145 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *       "object": "invoice",
+                     *       "number": "INV-000002",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "payment": "pay_000VcDshTStmfChxRtZgimGq",
+                     *       "status": "paid",
+                     *       "billing_reason": "subscription_cycle",
+                     *       "currency": "ISK",
+                     *       "subtotal": 9760,
+                     *       "discount_amount": 0,
+                     *       "total": 9760,
+                     *       "vat_amount": 1889,
+                     *       "total_excluding_vat": 7871,
+                     *       "prices_include_vat": true,
+                     *       "vat_breakdown": [
+                     *         {
+                     *           "vat_rate": "standard",
+                     *           "percent": 24,
+                     *           "amount_excluding_vat": 7871,
+                     *           "vat_amount": 1889,
+                     *           "amount_including_vat": 9760
+                     *         }
+                     *       ],
+                     *       "amount_due": 9760,
+                     *       "amount_paid": 9760,
+                     *       "amount_remaining": 0,
+                     *       "period_start": "2026-02-01T12:00:00.000Z",
+                     *       "period_end": "2026-03-01T12:00:00.000Z",
+                     *       "due_date": null,
+                     *       "finalized_at": "2026-02-01T12:00:00.000Z",
+                     *       "paid_at": "2026-02-01T12:00:00.000Z",
+                     *       "voided_at": null,
+                     *       "next_payment_attempt": null,
+                     *       "last_payment_error": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-02-01T12:00:00.000Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "ili_000VcDshS19cgig6rbpLBEGs",
+                     *           "object": "invoice_line",
+                     *           "kind": "licensed",
+                     *           "description": "Streymi",
+                     *           "amount": 4990,
+                     *           "unit_amount": 4990,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 966,
+                     *           "period_start": "2026-02-01T12:00:00.000Z",
+                     *           "period_end": "2026-03-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ili_000VcDshS10uap5UOyBaRlim",
+                     *           "object": "invoice_line",
+                     *           "kind": "metered",
+                     *           "description": "Skýjageymsla",
+                     *           "amount": 300,
+                     *           "unit_amount": 15,
+                     *           "quantity": 20,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 58,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ili_000VcDshS1K3DplXtJynEC6b",
+                     *           "object": "invoice_line",
+                     *           "kind": "proration",
+                     *           "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
+                     *           "amount": 1980,
+                     *           "unit_amount": 1980,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": true,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 383,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ili_000VcDshS1WyM7LsZUSJdIvX",
+                     *           "object": "invoice_line",
+                     *           "kind": "proration",
+                     *           "description": "Unused time on 2 × Streymi after 1 Jan 2026",
+                     *           "amount": -1980,
+                     *           "unit_amount": -1980,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": true,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": -383,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ili_000VcDshS1uBOMyYX086rzTE",
+                     *           "object": "invoice_line",
+                     *           "kind": "proration",
+                     *           "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
+                     *           "amount": 2970,
+                     *           "unit_amount": 2970,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": true,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 575,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ili_000VcDshS13XyzV8M7zepCPJ",
+                     *           "object": "invoice_line",
+                     *           "kind": "invoice_item",
+                     *           "description": "Setup fee",
+                     *           "amount": 1500,
+                     *           "unit_amount": 1500,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 290,
+                     *           "period_start": null,
+                     *           "period_end": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -5759,6 +6475,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_000VcDshxtRfilwzG4EbmxV4",
+                     *       "object": "invoice",
+                     *       "number": "INV-000004",
+                     *       "customer": "cus_000VcDshpaNil995sGwX7FqW",
+                     *       "subscription": "sub_000VcDshxiiF2kUS3lwkZ0B8",
+                     *       "payment": null,
+                     *       "status": "open",
+                     *       "billing_reason": "subscription_create",
+                     *       "currency": "ISK",
+                     *       "subtotal": 990,
+                     *       "discount_amount": 0,
+                     *       "total": 990,
+                     *       "vat_amount": 192,
+                     *       "total_excluding_vat": 798,
+                     *       "prices_include_vat": true,
+                     *       "vat_breakdown": [
+                     *         {
+                     *           "vat_rate": "standard",
+                     *           "percent": 24,
+                     *           "amount_excluding_vat": 798,
+                     *           "vat_amount": 192,
+                     *           "amount_including_vat": 990
+                     *         }
+                     *       ],
+                     *       "amount_due": 990,
+                     *       "amount_paid": 0,
+                     *       "amount_remaining": 990,
+                     *       "period_start": "2026-11-28T00:24:41.781Z",
+                     *       "period_end": "2026-12-28T00:24:41.781Z",
+                     *       "due_date": "2026-12-12T00:24:41.834Z",
+                     *       "finalized_at": "2026-11-28T00:24:41.834Z",
+                     *       "paid_at": null,
+                     *       "voided_at": null,
+                     *       "next_payment_attempt": "2026-12-12T00:24:41.834Z",
+                     *       "last_payment_error": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:41.781Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "ili_000VcDshxt2lLxYKSEHFTfZU",
+                     *           "object": "invoice_line",
+                     *           "kind": "licensed",
+                     *           "description": "Streymi",
+                     *           "amount": 990,
+                     *           "unit_amount": 990,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 192,
+                     *           "period_start": "2026-11-28T00:24:41.781Z",
+                     *           "period_end": "2026-12-28T00:24:41.781Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -5830,6 +6605,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_000VcDsiCRQ1XVcy9Iya05TD",
+                     *       "object": "invoice",
+                     *       "number": "INV-000005",
+                     *       "customer": "cus_000VcDshpaNil995sGwX7FqW",
+                     *       "subscription": "sub_000VcDsiC7RQR0OsLFQna09K",
+                     *       "payment": null,
+                     *       "status": "void",
+                     *       "billing_reason": "subscription_create",
+                     *       "currency": "ISK",
+                     *       "subtotal": 4990,
+                     *       "discount_amount": 0,
+                     *       "total": 4990,
+                     *       "vat_amount": 966,
+                     *       "total_excluding_vat": 4024,
+                     *       "prices_include_vat": true,
+                     *       "vat_breakdown": [
+                     *         {
+                     *           "vat_rate": "standard",
+                     *           "percent": 24,
+                     *           "amount_excluding_vat": 4024,
+                     *           "vat_amount": 966,
+                     *           "amount_including_vat": 4990
+                     *         }
+                     *       ],
+                     *       "amount_due": 4990,
+                     *       "amount_paid": 0,
+                     *       "amount_remaining": 0,
+                     *       "period_start": "2026-11-28T00:24:42.653Z",
+                     *       "period_end": "2026-12-28T00:24:42.653Z",
+                     *       "due_date": "2026-12-12T00:24:42.735Z",
+                     *       "finalized_at": "2026-11-28T00:24:42.735Z",
+                     *       "paid_at": null,
+                     *       "voided_at": "2026-11-28T00:24:43.024Z",
+                     *       "next_payment_attempt": null,
+                     *       "last_payment_error": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:42.653Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "ili_000VcDsiCRQAAZFn4gxIasJr",
+                     *           "object": "invoice_line",
+                     *           "kind": "licensed",
+                     *           "description": "Streymi",
+                     *           "amount": 4990,
+                     *           "unit_amount": 4990,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 966,
+                     *           "period_start": "2026-11-28T00:24:42.653Z",
+                     *           "period_end": "2026-12-28T00:24:42.653Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -5872,6 +6706,388 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "be_000VcDsigzzNmeysF2evXGT7",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsigzz65PdUDJHi3NGF",
+                     *           "kind": "refund",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 1000,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:24:44.432Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsigzZphWvq7HK5px8k",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsigzz65PdUDJHi3NGF",
+                     *           "kind": "refund",
+                     *           "account": "card_clearing",
+                     *           "debit": 0,
+                     *           "credit": 1000,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:24:44.432Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsigvzygP0ZlQNld14e",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsigvtAMYC2tQJeOKeN",
+                     *           "kind": "credit_note",
+                     *           "account": "revenue",
+                     *           "debit": 806,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:24:44.432Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsigvwHV17Kt1i2jdbH",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsigvtAMYC2tQJeOKeN",
+                     *           "kind": "credit_note",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 194,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:24:44.432Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsigv4lUVDqqJsEDfNu",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsigvtAMYC2tQJeOKeN",
+                     *           "kind": "credit_note",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 1000,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:24:44.432Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsidEvHNeMXdQUVlixe",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsidE2rs0QwVk2Bizgb",
+                     *           "kind": "refund",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 2900,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:24:44.288Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsidEsuHuaLTDab6JeM",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsidE2rs0QwVk2Bizgb",
+                     *           "kind": "refund",
+                     *           "account": "card_clearing",
+                     *           "debit": 0,
+                     *           "credit": 2900,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:24:44.288Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsid5rystsznY68sPCe",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsid5VqHVrWcXdyq9C6",
+                     *           "kind": "credit_note",
+                     *           "account": "revenue",
+                     *           "debit": 2339,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:24:44.288Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsid5UyCkZ76jn4Y63B",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsid5VqHVrWcXdyq9C6",
+                     *           "kind": "credit_note",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 561,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:24:44.288Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsid587W6lnzht1SQjn",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsid5VqHVrWcXdyq9C6",
+                     *           "kind": "credit_note",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 2900,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:24:44.288Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiVNXXzp19ueDL2LyB",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiVNNY36ij68k2lKJG",
+                     *           "kind": "invoice_voided",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 192,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T00:24:43.859Z",
+                     *           "created_at": "2026-11-28T00:24:43.857Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiVN2SUsDDK0Ns1mQR",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiVNNY36ij68k2lKJG",
+                     *           "kind": "invoice_voided",
+                     *           "account": "revenue",
+                     *           "debit": 798,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T00:24:43.859Z",
+                     *           "created_at": "2026-11-28T00:24:43.857Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiVN28fBgL1MKN3XCu",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiVNNY36ij68k2lKJG",
+                     *           "kind": "invoice_voided",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 990,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T00:24:43.859Z",
+                     *           "created_at": "2026-11-28T00:24:43.857Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiUiUi1sbPMSG1iATN",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiUiiRzTFsWWa4Enb4",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 192,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T00:24:43.830Z",
+                     *           "created_at": "2026-11-28T00:24:43.831Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiUiP47NRFteVVlz9U",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiUiiRzTFsWWa4Enb4",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 798,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T00:24:43.830Z",
+                     *           "created_at": "2026-11-28T00:24:43.831Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiUiF80VXEBNlGt6Zf",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiUiiRzTFsWWa4Enb4",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 990,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T00:24:43.830Z",
+                     *           "created_at": "2026-11-28T00:24:43.831Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiTRyeVlk4oRUKqf6q",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiTRRMn0h7jgxi26d0",
+                     *           "kind": "invoice_paid",
+                     *           "account": "card_clearing",
+                     *           "debit": 2500,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T00:24:43.692Z",
+                     *           "created_at": "2026-11-28T00:24:43.736Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiTRuN4KVJKYKICf4e",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiTRRMn0h7jgxi26d0",
+                     *           "kind": "invoice_paid",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 2500,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T00:24:43.692Z",
+                     *           "created_at": "2026-11-28T00:24:43.736Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiRrqY1qo7E2ohrX1o",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiRrswTscWJGVTr61m",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 2016,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T00:24:43.609Z",
+                     *           "created_at": "2026-11-28T00:24:43.610Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiRrLbNlzywroL0Ole",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiRrswTscWJGVTr61m",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 484,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T00:24:43.609Z",
+                     *           "created_at": "2026-11-28T00:24:43.610Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiRrJCvk92p5LOBCbo",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiRrswTscWJGVTr61m",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 2500,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T00:24:43.609Z",
+                     *           "created_at": "2026-11-28T00:24:43.610Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiMloIJzHu2hZkzmXU",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiMlV9SDjqTRp2pAhU",
+                     *           "kind": "invoice_paid",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 12900,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T00:24:43.222Z",
+                     *           "created_at": "2026-11-28T00:24:43.308Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiMl7tFQGfTlQ6xgdv",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiMlV9SDjqTRp2pAhU",
+                     *           "kind": "invoice_paid",
+                     *           "account": "card_clearing",
+                     *           "debit": 12900,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T00:24:43.222Z",
+                     *           "created_at": "2026-11-28T00:24:43.308Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiLPl3kV4dI87t1rNw",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiLPVipfqcOQyrRGSF",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 10403,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T00:24:43.222Z",
+                     *           "created_at": "2026-11-28T00:24:43.223Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDsiLPTMmbWjW23xHrqt",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDsiLPVipfqcOQyrRGSF",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 12900,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T00:24:43.222Z",
+                     *           "created_at": "2026-11-28T00:24:43.223Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["LedgerEntry"][];
                         has_more: boolean;
@@ -5903,6 +7119,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "merch_000VcDsf7llZjVjz615H1SwG",
+                     *       "name": "Test merchant 1",
+                     *       "created_at": "2026-11-28T00:24:31.270Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CurrentMerchant"];
                 };
             };
@@ -5995,6 +7218,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mtr_000VcDsg7bozXQcHQ3y616yh",
+                     *           "name": "Storage",
+                     *           "event_name": "storage_gb",
+                     *           "aggregate_type": "sum",
+                     *           "aggregate_property": "gb",
+                     *           "filter": {},
+                     *           "unit_label": "GB",
+                     *           "unit_multiplier": 1,
+                     *           "archived": false,
+                     *           "archived_at": null,
+                     *           "created_at": "2026-11-28T00:24:34.742Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Meter"][];
                         has_more: boolean;
@@ -6020,6 +7263,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Storage",
+                 *       "event_name": "storage_gb",
+                 *       "aggregate_type": "sum",
+                 *       "aggregate_property": "gb",
+                 *       "unit_label": "GB"
+                 *     }
+                 */
                 "application/json": {
                     aggregate_property?: string | null;
                     /** @enum {string} */
@@ -6043,6 +7295,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mtr_000VcDsg7bozXQcHQ3y616yh",
+                     *       "name": "Storage",
+                     *       "event_name": "storage_gb",
+                     *       "aggregate_type": "sum",
+                     *       "aggregate_property": "gb",
+                     *       "filter": {},
+                     *       "unit_label": "GB",
+                     *       "unit_multiplier": 1,
+                     *       "archived": false,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-28T00:24:34.742Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Meter"];
                 };
             };
@@ -6076,6 +7343,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mtr_000VcDsg7bozXQcHQ3y616yh",
+                     *       "name": "Storage",
+                     *       "event_name": "storage_gb",
+                     *       "aggregate_type": "sum",
+                     *       "aggregate_property": "gb",
+                     *       "filter": {},
+                     *       "unit_label": "GB",
+                     *       "unit_multiplier": 1,
+                     *       "archived": false,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-28T00:24:34.742Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Meter"];
                 };
             };
@@ -6107,6 +7389,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mtr_000VcDsg7bozXQcHQ3y616yh",
+                     *       "name": "Storage",
+                     *       "event_name": "storage_gb",
+                     *       "aggregate_type": "sum",
+                     *       "aggregate_property": "gb",
+                     *       "filter": {},
+                     *       "unit_label": "GB",
+                     *       "unit_multiplier": 1,
+                     *       "archived": true,
+                     *       "archived_at": "2026-11-28T00:24:45.541Z",
+                     *       "created_at": "2026-11-28T00:24:34.742Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Meter"];
                 };
             };
@@ -6143,6 +7440,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "meter": "mtr_000VcDsg7bozXQcHQ3y616yh",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "period_start": "2026-01-01T00:00:00.000Z",
+                     *       "period_end": "2026-02-01T00:00:00.000Z",
+                     *       "quantity": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["MeterQuantity"];
                 };
             };
@@ -6200,6 +7506,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pm_000VcDsgSc3LCb0EcRQ4Vp1M",
+                     *           "object": "payment_method",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "type": "card",
+                     *           "card": {
+                     *             "brand": "mastercard",
+                     *             "last4": "4444",
+                     *             "exp_month": 6,
+                     *             "exp_year": 2031
+                     *           },
+                     *           "is_default": false,
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *           "object": "payment_method",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "type": "card",
+                     *           "card": {
+                     *             "brand": "visa",
+                     *             "last4": "4242",
+                     *             "exp_month": 12,
+                     *             "exp_year": 2030
+                     *           },
+                     *           "is_default": true,
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PaymentMethod"][];
                         has_more: boolean;
@@ -6233,6 +7574,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *       "object": "payment_method",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "type": "card",
+                     *       "card": {
+                     *         "brand": "visa",
+                     *         "last4": "4242",
+                     *         "exp_month": 12,
+                     *         "exp_year": 2030
+                     *       },
+                     *       "is_default": true,
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentMethod"];
                 };
             };
@@ -6264,6 +7621,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_000VcDsgSc3LCb0EcRQ4Vp1M",
+                     *       "object": "payment_method",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedObject"];
                 };
             };
@@ -6300,6 +7664,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_000VcDsgSc3LCb0EcRQ4Vp1M",
+                     *       "object": "payment_method",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "type": "card",
+                     *       "card": {
+                     *         "brand": "mastercard",
+                     *         "last4": "4444",
+                     *         "exp_month": 6,
+                     *         "exp_year": 2031
+                     *       },
+                     *       "is_default": true,
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentMethod"];
                 };
             };
@@ -6324,6 +7704,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 4990,
+                 *       "currency": "ISK",
+                 *       "description": "Streymi",
+                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "return_url": "https://shop.example.is/thanks",
+                 *       "cancel_url": "https://shop.example.is/cart"
+                 *     }
+                 */
                 "application/json": {
                     amount?: null | number;
                     cancel_url?: string | null;
@@ -6358,6 +7748,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ps_000VcDsij3ipQqhZpPydEzM6",
+                     *       "object": "payment_session",
+                     *       "mode": "hosted",
+                     *       "status": "open",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcDsij3ipQqhZpPydEzM6",
+                     *       "client_secret": null,
+                     *       "payment": "pay_000VcDsijEXRAPXI1IrGyC5n",
+                     *       "amount": 4990,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer_email": "anna@example.is",
+                     *       "return_url": "https://shop.example.is/thanks",
+                     *       "cancel_url": "https://shop.example.is/cart",
+                     *       "origin": null,
+                     *       "enabled_methods": [
+                     *         "card",
+                     *         "apple_pay",
+                     *         "google_pay"
+                     *       ],
+                     *       "locale": null,
+                     *       "save_payment_method": false,
+                     *       "payment_method": null,
+                     *       "external_reference": null,
+                     *       "metadata": {},
+                     *       "expires_at": "2026-11-29T00:24:44.729Z",
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-28T00:24:44.729Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentSession"];
                 };
             };
@@ -6411,6 +7832,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ps_000VcDsij3ipQqhZpPydEzM6",
+                     *       "object": "payment_session",
+                     *       "mode": "hosted",
+                     *       "status": "open",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcDsij3ipQqhZpPydEzM6",
+                     *       "client_secret": null,
+                     *       "payment": "pay_000VcDsijEXRAPXI1IrGyC5n",
+                     *       "amount": 4990,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer_email": "anna@example.is",
+                     *       "return_url": "https://shop.example.is/thanks",
+                     *       "cancel_url": "https://shop.example.is/cart",
+                     *       "origin": null,
+                     *       "enabled_methods": [
+                     *         "card",
+                     *         "apple_pay",
+                     *         "google_pay"
+                     *       ],
+                     *       "locale": null,
+                     *       "save_payment_method": false,
+                     *       "payment_method": null,
+                     *       "external_reference": null,
+                     *       "metadata": {},
+                     *       "expires_at": "2026-11-29T00:24:44.729Z",
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-28T00:24:44.729Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentSession"];
                 };
             };
@@ -6447,6 +7899,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *           "object": "payment",
+                     *           "status": "succeeded",
+                     *           "amount": 12900,
+                     *           "amount_refunded": 0,
+                     *           "currency": "ISK",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "description": "Annual pass",
+                     *           "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "external_reference": null,
+                     *           "failure_code": null,
+                     *           "failure_message": null,
+                     *           "metadata": {
+                     *             "order": "B-7"
+                     *           },
+                     *           "succeeded_at": "2026-11-28T00:24:43.222Z",
+                     *           "canceled_at": null,
+                     *           "created_at": "2026-11-28T00:24:43.242Z"
+                     *         },
+                     *         {
+                     *           "id": "pay_000VcDshTStmfChxRtZgimGq",
+                     *           "object": "payment",
+                     *           "status": "succeeded",
+                     *           "amount": 9760,
+                     *           "amount_refunded": 0,
+                     *           "currency": "ISK",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "description": "Invoice INV-000002",
+                     *           "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *           "external_reference": null,
+                     *           "failure_code": null,
+                     *           "failure_message": null,
+                     *           "metadata": {},
+                     *           "succeeded_at": "2026-02-01T12:00:00.000Z",
+                     *           "canceled_at": null,
+                     *           "created_at": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "pay_000VcDsgnH9s6MPIdxHYpB1T",
+                     *           "object": "payment",
+                     *           "status": "succeeded",
+                     *           "amount": 4990,
+                     *           "amount_refunded": 0,
+                     *           "currency": "ISK",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "description": "Invoice INV-000001",
+                     *           "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *           "invoice": "inv_000VcDsgZuo0c4D9629bk6KC",
+                     *           "external_reference": null,
+                     *           "failure_code": null,
+                     *           "failure_message": null,
+                     *           "metadata": {},
+                     *           "succeeded_at": "2026-01-01T12:00:00.000Z",
+                     *           "canceled_at": null,
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Payment"][];
                         has_more: boolean;
@@ -6472,6 +7990,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 12900,
+                 *       "currency": "ISK",
+                 *       "description": "Annual pass",
+                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                 *       "confirm": true,
+                 *       "metadata": {
+                 *         "order": "B-7"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                     confirm?: boolean | null;
@@ -6498,6 +8029,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *       "object": "payment",
+                     *       "status": "succeeded",
+                     *       "amount": 12900,
+                     *       "amount_refunded": 0,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "description": "Annual pass",
+                     *       "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *       "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *       "external_reference": null,
+                     *       "failure_code": null,
+                     *       "failure_message": null,
+                     *       "metadata": {
+                     *         "order": "B-7"
+                     *       },
+                     *       "succeeded_at": "2026-11-28T00:24:43.222Z",
+                     *       "canceled_at": null,
+                     *       "created_at": "2026-11-28T00:24:43.242Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6532,6 +8086,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *       "object": "payment",
+                     *       "status": "succeeded",
+                     *       "amount": 12900,
+                     *       "amount_refunded": 0,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "description": "Annual pass",
+                     *       "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *       "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *       "external_reference": null,
+                     *       "failure_code": null,
+                     *       "failure_message": null,
+                     *       "metadata": {
+                     *         "order": "B-7"
+                     *       },
+                     *       "succeeded_at": "2026-11-28T00:24:43.222Z",
+                     *       "canceled_at": null,
+                     *       "created_at": "2026-11-28T00:24:43.242Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6567,6 +8144,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_000VcDsiUYg0Hstod5SF7wv2",
+                     *       "object": "payment",
+                     *       "status": "canceled",
+                     *       "amount": 990,
+                     *       "amount_refunded": 0,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "description": null,
+                     *       "payment_method": null,
+                     *       "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
+                     *       "external_reference": null,
+                     *       "failure_code": null,
+                     *       "failure_message": null,
+                     *       "metadata": {},
+                     *       "succeeded_at": null,
+                     *       "canceled_at": "2026-11-28T00:24:43.859Z",
+                     *       "created_at": "2026-11-28T00:24:43.834Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6593,6 +8191,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU"
+                 *     }
+                 */
                 "application/json": {
                     payment_method?: string | null;
                 };
@@ -6609,6 +8212,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_000VcDsiQzVB4m2PVFjmkz7h",
+                     *       "object": "payment",
+                     *       "status": "succeeded",
+                     *       "amount": 2500,
+                     *       "amount_refunded": 0,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "description": null,
+                     *       "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *       "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *       "external_reference": null,
+                     *       "failure_code": null,
+                     *       "failure_message": null,
+                     *       "metadata": {},
+                     *       "succeeded_at": "2026-11-28T00:24:43.692Z",
+                     *       "canceled_at": null,
+                     *       "created_at": "2026-11-28T00:24:43.639Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6649,6 +8273,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "product": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *           "currency": "ISK",
+                     *           "type": "recurring",
+                     *           "unit_amount": 4990,
+                     *           "recurring": {
+                     *             "interval": "month",
+                     *             "interval_count": 1,
+                     *             "usage_type": "licensed",
+                     *             "aggregate_usage": null
+                     *           },
+                     *           "tiers_mode": null,
+                     *           "tiers": null,
+                     *           "meter": null,
+                     *           "included_units": null,
+                     *           "accounting_code": null,
+                     *           "vat_rate": null,
+                     *           "active": true,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:33.956Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Price"][];
                         has_more: boolean;
@@ -6674,6 +8327,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                 *       "type": "recurring",
+                 *       "currency": "ISK",
+                 *       "unit_amount": 4990,
+                 *       "recurring": {
+                 *         "interval": "month"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     accounting_code?: string | null;
                     active?: boolean;
@@ -6720,6 +8384,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *       "product": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "currency": "ISK",
+                     *       "type": "recurring",
+                     *       "unit_amount": 4990,
+                     *       "recurring": {
+                     *         "interval": "month",
+                     *         "interval_count": 1,
+                     *         "usage_type": "licensed",
+                     *         "aggregate_usage": null
+                     *       },
+                     *       "tiers_mode": null,
+                     *       "tiers": null,
+                     *       "meter": null,
+                     *       "included_units": null,
+                     *       "accounting_code": null,
+                     *       "vat_rate": null,
+                     *       "active": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:33.956Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Price"];
                 };
             };
@@ -6753,6 +8441,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *       "product": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "currency": "ISK",
+                     *       "type": "recurring",
+                     *       "unit_amount": 4990,
+                     *       "recurring": {
+                     *         "interval": "month",
+                     *         "interval_count": 1,
+                     *         "usage_type": "licensed",
+                     *         "aggregate_usage": null
+                     *       },
+                     *       "tiers_mode": null,
+                     *       "tiers": null,
+                     *       "meter": null,
+                     *       "included_units": null,
+                     *       "accounting_code": null,
+                     *       "vat_rate": null,
+                     *       "active": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:33.956Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Price"];
                 };
             };
@@ -6775,6 +8487,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "plan": "standard"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     accounting_code?: string | null;
                     active?: boolean;
@@ -6797,6 +8516,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *       "product": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "currency": "ISK",
+                     *       "type": "recurring",
+                     *       "unit_amount": 4990,
+                     *       "recurring": {
+                     *         "interval": "month",
+                     *         "interval_count": 1,
+                     *         "usage_type": "licensed",
+                     *         "aggregate_usage": null
+                     *       },
+                     *       "tiers_mode": null,
+                     *       "tiers": null,
+                     *       "meter": null,
+                     *       "included_units": null,
+                     *       "accounting_code": null,
+                     *       "vat_rate": null,
+                     *       "active": true,
+                     *       "metadata": {
+                     *         "plan": "standard"
+                     *       },
+                     *       "created_at": "2026-11-28T00:24:33.956Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Price"];
                 };
             };
@@ -6834,6 +8579,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *           "name": "Streymi",
+                     *           "description": "Streaming, monthly",
+                     *           "active": true,
+                     *           "vat_rate": null,
+                     *           "metadata": {
+                     *             "tier": "standard"
+                     *           },
+                     *           "created_at": "2026-11-28T00:24:33.615Z",
+                     *           "updated_at": "2026-11-28T00:24:33.615Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"][];
                         has_more: boolean;
@@ -6859,6 +8623,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Streymi",
+                 *       "description": "Streaming, monthly",
+                 *       "metadata": {
+                 *         "tier": "standard"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean;
                     description?: string | null;
@@ -6883,6 +8656,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "name": "Streymi",
+                     *       "description": "Streaming, monthly",
+                     *       "active": true,
+                     *       "vat_rate": null,
+                     *       "metadata": {
+                     *         "tier": "standard"
+                     *       },
+                     *       "created_at": "2026-11-28T00:24:33.615Z",
+                     *       "updated_at": "2026-11-28T00:24:33.615Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -6916,6 +8703,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "name": "Streymi",
+                     *       "description": "Streaming, monthly",
+                     *       "active": true,
+                     *       "vat_rate": null,
+                     *       "metadata": {
+                     *         "tier": "standard"
+                     *       },
+                     *       "created_at": "2026-11-28T00:24:33.615Z",
+                     *       "updated_at": "2026-11-28T00:24:33.615Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -6938,6 +8739,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Streaming in HD, monthly"
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean;
                     description?: string | null;
@@ -6961,6 +8767,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "name": "Streymi",
+                     *       "description": "Streaming in HD, monthly",
+                     *       "active": true,
+                     *       "vat_rate": null,
+                     *       "metadata": {
+                     *         "tier": "standard"
+                     *       },
+                     *       "created_at": "2026-11-28T00:24:33.615Z",
+                     *       "updated_at": "2026-11-28T00:24:33.816Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -7055,6 +8875,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ref_000VcDsiWE70HQ4KKxWxsWa2",
+                     *           "object": "refund",
+                     *           "payment": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *           "amount": 2900,
+                     *           "currency": "ISK",
+                     *           "status": "pending",
+                     *           "reason": "requested_by_customer",
+                     *           "failure_code": null,
+                     *           "failure_reason": null,
+                     *           "metadata": {},
+                     *           "succeeded_at": null,
+                     *           "failed_at": null,
+                     *           "created_at": "2026-02-01T13:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Refund"][];
                         has_more: boolean;
@@ -7080,6 +8922,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                 *       "amount": 2900,
+                 *       "reason": "requested_by_customer"
+                 *     }
+                 */
                 "application/json": {
                     amount?: null | number;
                     /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
@@ -7102,6 +8951,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ref_000VcDsiWE70HQ4KKxWxsWa2",
+                     *       "object": "refund",
+                     *       "payment": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *       "amount": 2900,
+                     *       "currency": "ISK",
+                     *       "status": "pending",
+                     *       "reason": "requested_by_customer",
+                     *       "failure_code": null,
+                     *       "failure_reason": null,
+                     *       "metadata": {},
+                     *       "succeeded_at": null,
+                     *       "failed_at": null,
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -7135,6 +9001,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ref_000VcDsiWE70HQ4KKxWxsWa2",
+                     *       "object": "refund",
+                     *       "payment": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *       "amount": 2900,
+                     *       "currency": "ISK",
+                     *       "status": "pending",
+                     *       "reason": "requested_by_customer",
+                     *       "failure_code": null,
+                     *       "failure_reason": null,
+                     *       "metadata": {},
+                     *       "succeeded_at": null,
+                     *       "failed_at": null,
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -7158,6 +9041,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                 *       "price": "price_000VcDsg6ZrAQ9LqMiTILSQr",
+                 *       "quantity": 2
+                 *     }
+                 */
                 "application/json": {
                     credit_rollover?: boolean;
                     included_units?: null | number;
@@ -7184,6 +9074,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "si_000VcDsgrKIeUmikE1rwvqah",
+                     *       "object": "subscription_item",
+                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "price": "price_000VcDsg6ZrAQ9LqMiTILSQr",
+                     *       "quantity": 2,
+                     *       "credit_rollover": false,
+                     *       "included_units": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:37.630Z",
+                     *       "updated_at": "2026-11-28T00:24:37.630Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionItem"];
                 };
             };
@@ -7217,6 +9121,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "si_000VcDsgrKIeUmikE1rwvqah",
+                     *       "object": "subscription_item",
+                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "price": "price_000VcDsg6ZrAQ9LqMiTILSQr",
+                     *       "quantity": 2,
+                     *       "credit_rollover": false,
+                     *       "included_units": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:37.630Z",
+                     *       "updated_at": "2026-11-28T00:24:37.630Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionItem"];
                 };
             };
@@ -7242,6 +9160,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "quantity": 3
+                 *     }
+                 */
                 "application/json": {
                     credit_rollover?: boolean;
                     included_units?: null | number;
@@ -7266,6 +9189,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "si_000VcDsgrKIeUmikE1rwvqah",
+                     *       "object": "subscription_item",
+                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "price": "price_000VcDsg6ZrAQ9LqMiTILSQr",
+                     *       "quantity": 3,
+                     *       "credit_rollover": false,
+                     *       "included_units": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:37.630Z",
+                     *       "updated_at": "2026-11-28T00:24:37.785Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionItem"];
                 };
             };
@@ -7302,6 +9239,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "si_000VcDsgrKIeUmikE1rwvqah",
+                     *       "object": "subscription_item",
+                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedSubscriptionItem"];
                 };
             };
@@ -7339,6 +9284,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "object": "subscription",
+                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "status": "active",
+                     *           "collection_method": "charge_automatically",
+                     *           "days_until_due": null,
+                     *           "currency": "ISK",
+                     *           "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *           "start_date": "2026-01-01T12:00:00.000Z",
+                     *           "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *           "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *           "cancel_at_period_end": false,
+                     *           "canceled_at": null,
+                     *           "ended_at": null,
+                     *           "trial_start": null,
+                     *           "trial_end": null,
+                     *           "pause_collection": null,
+                     *           "discount": null,
+                     *           "items": [
+                     *             {
+                     *               "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *               "object": "subscription_item",
+                     *               "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *               "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *               "quantity": 1,
+                     *               "credit_rollover": false,
+                     *               "included_units": null,
+                     *               "metadata": {},
+                     *               "created_at": "2026-11-28T00:24:36.466Z",
+                     *               "updated_at": "2026-11-28T00:24:36.466Z"
+                     *             }
+                     *           ],
+                     *           "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *           "metadata": {
+                     *             "order": "A-1001"
+                     *           },
+                     *           "created_at": "2026-01-01T12:00:00.000Z",
+                     *           "updated_at": "2026-11-28T00:24:36.463Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Subscription"][];
                         has_more: boolean;
@@ -7364,6 +9356,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "items": [
+                 *         {
+                 *           "price": "price_000VcDsfuYqW59FNMip8ypvu"
+                 *         }
+                 *       ],
+                 *       "metadata": {
+                 *         "order": "A-1001"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     collection_method?: "charge_automatically" | "send_invoice";
@@ -7405,6 +9410,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:36.466Z",
+                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "metadata": {
+                     *         "order": "A-1001"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:24:36.463Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7439,6 +9486,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:36.466Z",
+                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "metadata": {
+                     *         "order": "A-1001"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:24:36.463Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7464,6 +9553,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "order": "A-1001",
+                 *         "channel": "web"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     cancel_at_period_end?: boolean;
                     /** @enum {string} */
@@ -7494,6 +9591,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:36.466Z",
+                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "metadata": {
+                     *         "order": "A-1001",
+                     *         "channel": "web"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:24:37.388Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7522,6 +9662,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "at_period_end": true
+                 *     }
+                 */
                 "application/json": {
                     at_period_end?: boolean;
                 };
@@ -7538,6 +9683,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": true,
+                     *       "canceled_at": "2026-01-01T12:00:00.000Z",
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:36.466Z",
+                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *         },
+                     *         {
+                     *           "id": "si_000VcDsgyPDfTelTwkXTL4v5",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsgCcDtaWxsDbFBmsQs",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:38.065Z",
+                     *           "updated_at": "2026-11-28T00:24:38.065Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "metadata": {
+                     *         "order": "A-1001",
+                     *         "channel": "web"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:24:38.609Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7576,6 +9776,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "status": "paused",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": {
+                     *         "behavior": "void",
+                     *         "paused_at": "2026-01-01T12:00:00.000Z"
+                     *       },
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:36.466Z",
+                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *         },
+                     *         {
+                     *           "id": "si_000VcDsgyPDfTelTwkXTL4v5",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsgCcDtaWxsDbFBmsQs",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:38.065Z",
+                     *           "updated_at": "2026-11-28T00:24:38.065Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "metadata": {
+                     *         "order": "A-1001",
+                     *         "channel": "web"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:24:38.216Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7612,6 +9870,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:36.466Z",
+                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *         },
+                     *         {
+                     *           "id": "si_000VcDsgyPDfTelTwkXTL4v5",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsgCcDtaWxsDbFBmsQs",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:38.065Z",
+                     *           "updated_at": "2026-11-28T00:24:38.065Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "metadata": {
+                     *         "order": "A-1001",
+                     *         "channel": "web"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:24:38.416Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7648,6 +9961,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:36.466Z",
+                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *         },
+                     *         {
+                     *           "id": "si_000VcDsgyPDfTelTwkXTL4v5",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "price": "price_000VcDsgCcDtaWxsDbFBmsQs",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:24:38.065Z",
+                     *           "updated_at": "2026-11-28T00:24:38.065Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "metadata": {
+                     *         "order": "A-1001",
+                     *         "channel": "web"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:24:38.804Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7674,6 +10042,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_number": "4242424242424242",
+                 *       "exp_month": 12,
+                 *       "exp_year": 2030,
+                 *       "cvc": "123"
+                 *     }
+                 */
                 "application/json": {
                     card_number: string;
                     cardholder_name?: string | null;
@@ -7696,6 +10072,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *       "object": "payment_method",
+                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "type": "card",
+                     *       "card": {
+                     *         "brand": "visa",
+                     *         "last4": "4242",
+                     *         "exp_month": 12,
+                     *         "exp_year": 2030
+                     *       },
+                     *       "is_default": true,
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentMethod"];
                 };
             };
@@ -7733,6 +10125,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "has_more": false,
+                     *       "cursor": "WyIyMDI2LTExLTI4VDAwOjI0OjQzLjMxMloiLCIiXQ"
+                     *     }
+                     */
                     "application/json": {
                         cursor: string;
                         data: components["schemas"]["Event"][];
@@ -7761,6 +10160,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     amount?: number;
                 };
@@ -7777,6 +10177,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_000VcDshqNtmsADBpxo57CzE",
+                     *       "object": "invoice",
+                     *       "number": "INV-000003",
+                     *       "customer": "cus_000VcDshpaNil995sGwX7FqW",
+                     *       "subscription": "sub_000VcDshqE1zJYmscAs5AncA",
+                     *       "payment": null,
+                     *       "status": "paid",
+                     *       "billing_reason": "subscription_create",
+                     *       "currency": "ISK",
+                     *       "subtotal": 4990,
+                     *       "discount_amount": 0,
+                     *       "total": 4990,
+                     *       "vat_amount": 966,
+                     *       "total_excluding_vat": 4024,
+                     *       "prices_include_vat": true,
+                     *       "vat_breakdown": [
+                     *         {
+                     *           "vat_rate": "standard",
+                     *           "percent": 24,
+                     *           "amount_excluding_vat": 4024,
+                     *           "vat_amount": 966,
+                     *           "amount_including_vat": 4990
+                     *         }
+                     *       ],
+                     *       "amount_due": 4990,
+                     *       "amount_paid": 4990,
+                     *       "amount_remaining": 0,
+                     *       "period_start": "2026-11-28T00:24:41.319Z",
+                     *       "period_end": "2026-12-28T00:24:41.319Z",
+                     *       "due_date": "2026-12-12T00:24:41.382Z",
+                     *       "finalized_at": "2026-11-28T00:24:41.382Z",
+                     *       "paid_at": "2026-11-28T00:24:41.682Z",
+                     *       "voided_at": null,
+                     *       "next_payment_attempt": null,
+                     *       "last_payment_error": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:24:41.319Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "ili_000VcDshqNuLY1Q1RrSZgQ03",
+                     *           "object": "invoice_line",
+                     *           "kind": "licensed",
+                     *           "description": "Streymi",
+                     *           "amount": 4990,
+                     *           "unit_amount": 4990,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 966,
+                     *           "period_start": "2026-11-28T00:24:41.319Z",
+                     *           "period_end": "2026-12-28T00:24:41.319Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -7814,6 +10273,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *           "object": "test_clock",
+                     *           "name": "Tour",
+                     *           "frozen_time": "2026-01-01T12:00:00.000Z",
+                     *           "status": "ready",
+                     *           "created_at": "2026-11-28T00:24:35.103Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TestClock"][];
                         has_more: boolean;
@@ -7839,6 +10313,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "frozen_time": "2026-01-01T12:00:00Z",
+                 *       "name": "Tour"
+                 *     }
+                 */
                 "application/json": {
                     frozen_time: string;
                     name?: string | null;
@@ -7856,6 +10336,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "object": "test_clock",
+                     *       "name": "Tour",
+                     *       "frozen_time": "2026-01-01T12:00:00.000Z",
+                     *       "status": "ready",
+                     *       "created_at": "2026-11-28T00:24:35.103Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
@@ -7889,6 +10379,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "object": "test_clock",
+                     *       "name": "Tour",
+                     *       "frozen_time": "2026-01-01T12:00:00.000Z",
+                     *       "status": "ready",
+                     *       "created_at": "2026-11-28T00:24:35.103Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
@@ -7920,6 +10420,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "object": "test_clock",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedTestClock"];
                 };
             };
@@ -7946,6 +10453,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "frozen_time": "2026-02-01T13:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     frozen_time: string;
                 };
@@ -7962,6 +10474,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "object": "test_clock",
+                     *       "name": "Tour",
+                     *       "frozen_time": "2026-02-01T13:00:00.000Z",
+                     *       "status": "advancing",
+                     *       "created_at": "2026-11-28T00:24:35.103Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
@@ -7990,6 +10512,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_000VcDsgYYO0nHhQ3oN1bmj1"
+                 *     }
+                 */
                 "application/json": {
                     customer: string;
                 };
@@ -8006,6 +10533,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "object": "test_clock",
+                     *       "name": "Tour",
+                     *       "frozen_time": "2026-01-01T12:00:00.000Z",
+                     *       "status": "ready",
+                     *       "created_at": "2026-11-28T00:24:35.103Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
@@ -8041,6 +10578,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "trial_balance",
+                     *       "as_of": "2026-11-28T00:24:44.695Z",
+                     *       "customer": null,
+                     *       "currencies": [
+                     *         {
+                     *           "currency": "ISK",
+                     *           "accounts": [
+                     *             {
+                     *               "account": "accounts_receivable",
+                     *               "debit": 46010,
+                     *               "credit": 45020,
+                     *               "balance": 990
+                     *             },
+                     *             {
+                     *               "account": "bank_claim_clearing",
+                     *               "debit": 4990,
+                     *               "credit": 0,
+                     *               "balance": 4990
+                     *             },
+                     *             {
+                     *               "account": "card_clearing",
+                     *               "debit": 30150,
+                     *               "credit": 3900,
+                     *               "balance": 26250
+                     *             },
+                     *             {
+                     *               "account": "revenue",
+                     *               "debit": 7967,
+                     *               "credit": 33958,
+                     *               "balance": -25991
+                     *             },
+                     *             {
+                     *               "account": "vat_payable:standard",
+                     *               "debit": 1913,
+                     *               "credit": 8152,
+                     *               "balance": -6239
+                     *             }
+                     *           ],
+                     *           "total_debit": 91030,
+                     *           "total_credit": 91030
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["TrialBalance"];
                 };
             };
@@ -8069,6 +10652,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "vat_settings",
+                     *       "country": "IS",
+                     *       "default_vat_rate": "standard",
+                     *       "prices_include_vat": true,
+                     *       "rates": [
+                     *         {
+                     *           "id": "standard",
+                     *           "percent": 24
+                     *         },
+                     *         {
+                     *           "id": "reduced",
+                     *           "percent": 11
+                     *         },
+                     *         {
+                     *           "id": "exempt",
+                     *           "percent": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VatSettings"];
                 };
             };
@@ -8091,6 +10696,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "country": "IS",
+                 *       "default_vat_rate": "standard",
+                 *       "prices_include_vat": true
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     country?: "IS";
@@ -8111,6 +10723,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "vat_settings",
+                     *       "country": "IS",
+                     *       "default_vat_rate": "standard",
+                     *       "prices_include_vat": true,
+                     *       "rates": [
+                     *         {
+                     *           "id": "standard",
+                     *           "percent": 24
+                     *         },
+                     *         {
+                     *           "id": "reduced",
+                     *           "percent": 11
+                     *         },
+                     *         {
+                     *           "id": "exempt",
+                     *           "percent": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VatSettings"];
                 };
             };
@@ -8149,6 +10783,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "del_000VcDsjEju9UeV9uXR5Qwm2",
+                     *           "object": "webhook_delivery",
+                     *           "endpoint": "we_000VcDsjE0iVHH1eC79Nv5Rb",
+                     *           "event": "evt_000VcDsjER5k59yLiTGKJJsj",
+                     *           "event_type": "customer.created",
+                     *           "status": "pending",
+                     *           "attempt_count": 0,
+                     *           "status_code": null,
+                     *           "latency_ms": null,
+                     *           "error": null,
+                     *           "last_attempt_at": null,
+                     *           "next_retry_at": null,
+                     *           "created_at": "2026-11-28T00:24:46.694Z",
+                     *           "attempts": []
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         has_more: boolean;
@@ -8182,6 +10839,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "del_000VcDsjEju9UeV9uXR5Qwm2",
+                     *       "object": "webhook_delivery",
+                     *       "endpoint": "we_000VcDsjE0iVHH1eC79Nv5Rb",
+                     *       "event": "evt_000VcDsjER5k59yLiTGKJJsj",
+                     *       "event_type": "customer.created",
+                     *       "status": "succeeded",
+                     *       "attempt_count": 1,
+                     *       "status_code": 200,
+                     *       "latency_ms": 40,
+                     *       "error": null,
+                     *       "last_attempt_at": "2026-11-28T00:24:46.979Z",
+                     *       "next_retry_at": null,
+                     *       "created_at": "2026-11-28T00:24:46.694Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "trigger": "automatic",
+                     *           "status_code": 200,
+                     *           "latency_ms": 40,
+                     *           "error": null,
+                     *           "response_body": "answer 200",
+                     *           "attempted_at": "2026-11-28T00:24:46.979Z",
+                     *           "next_retry_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -8217,6 +10903,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "del_000VcDsjEju9UeV9uXR5Qwm2",
+                     *       "object": "webhook_delivery",
+                     *       "endpoint": "we_000VcDsjE0iVHH1eC79Nv5Rb",
+                     *       "event": "evt_000VcDsjER5k59yLiTGKJJsj",
+                     *       "event_type": "customer.created",
+                     *       "status": "pending",
+                     *       "attempt_count": 1,
+                     *       "status_code": 200,
+                     *       "latency_ms": 40,
+                     *       "error": null,
+                     *       "last_attempt_at": "2026-11-28T00:24:46.979Z",
+                     *       "next_retry_at": "2026-11-28T00:24:47.176Z",
+                     *       "created_at": "2026-11-28T00:24:46.694Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "trigger": "automatic",
+                     *           "status_code": 200,
+                     *           "latency_ms": 40,
+                     *           "error": null,
+                     *           "response_body": "answer 200",
+                     *           "attempted_at": "2026-11-28T00:24:46.979Z",
+                     *           "next_retry_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -8252,6 +10967,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *           "object": "webhook_endpoint",
+                     *           "url": "https://hooks.example.com/billing",
+                     *           "events": [
+                     *             "invoice.paid",
+                     *             "invoice.payment_failed"
+                     *           ],
+                     *           "description": "Accounting system",
+                     *           "status": "enabled",
+                     *           "created_at": "2026-11-28T00:24:45.037Z",
+                     *           "updated_at": "2026-11-28T00:24:45.037Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"][];
                         has_more: boolean;
@@ -8277,6 +11012,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/billing",
+                 *       "events": [
+                 *         "invoice.paid",
+                 *         "invoice.payment_failed"
+                 *       ],
+                 *       "description": "Accounting system"
+                 *     }
+                 */
                 "application/json": {
                     description?: string | null;
                     events: string[];
@@ -8295,6 +11040,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *       "object": "webhook_endpoint",
+                     *       "url": "https://hooks.example.com/billing",
+                     *       "events": [
+                     *         "invoice.paid",
+                     *         "invoice.payment_failed"
+                     *       ],
+                     *       "description": "Accounting system",
+                     *       "status": "enabled",
+                     *       "secret": "whsec_REDACTED",
+                     *       "created_at": "2026-11-28T00:24:45.037Z",
+                     *       "updated_at": "2026-11-28T00:24:45.037Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -8328,6 +11089,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *       "object": "webhook_endpoint",
+                     *       "url": "https://hooks.example.com/billing",
+                     *       "events": [
+                     *         "invoice.paid",
+                     *         "invoice.payment_failed"
+                     *       ],
+                     *       "description": "Accounting system",
+                     *       "status": "enabled",
+                     *       "created_at": "2026-11-28T00:24:45.037Z",
+                     *       "updated_at": "2026-11-28T00:24:45.037Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -8359,6 +11135,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *       "object": "webhook_endpoint",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedObject"];
                 };
             };
@@ -8381,6 +11164,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "invoice.paid"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     description?: string | null;
                     disabled?: boolean;
@@ -8399,6 +11189,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *       "object": "webhook_endpoint",
+                     *       "url": "https://hooks.example.com/billing",
+                     *       "events": [
+                     *         "invoice.paid"
+                     *       ],
+                     *       "description": "Accounting system",
+                     *       "status": "enabled",
+                     *       "created_at": "2026-11-28T00:24:45.037Z",
+                     *       "updated_at": "2026-11-28T00:24:45.122Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -8426,6 +11230,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expires_in": 3600
+                 *     }
+                 */
                 "application/json": {
                     expires_in?: number;
                 };
@@ -8442,6 +11251,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *       "object": "webhook_endpoint",
+                     *       "url": "https://hooks.example.com/billing",
+                     *       "events": [
+                     *         "invoice.paid"
+                     *       ],
+                     *       "description": "Accounting system",
+                     *       "status": "enabled",
+                     *       "secret": "whsec_REDACTED",
+                     *       "created_at": "2026-11-28T00:24:45.037Z",
+                     *       "updated_at": "2026-11-28T00:24:45.189Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -8480,6 +11304,408 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_000VcDsiTdVeSoaQZG3Hz9aM",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-11-28T00:24:43.773Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDsiRn56310h7LV6V3EI",
+                     *                 "kind": "payment",
+                     *                 "amount": 2500,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": null,
+                     *                 "vat_amount": 484,
+                     *                 "description": "Payment pay_000VcDsiQzVB4m2PVFjmkz7h",
+                     *                 "unit_amount": 2500,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": null
+                     *               }
+                     *             ],
+                     *             "total": 2500,
+                     *             "number": "INV-000007",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-11-28T00:24:43.692Z",
+                     *             "payment": "pay_000VcDsiQzVB4m2PVFjmkz7h",
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *             "due_date": null,
+                     *             "metadata": {},
+                     *             "subtotal": 2500,
+                     *             "voided_at": null,
+                     *             "amount_due": 2500,
+                     *             "created_at": "2026-11-28T00:24:43.646Z",
+                     *             "period_end": "2026-11-28T00:24:43.609Z",
+                     *             "vat_amount": 484,
+                     *             "amount_paid": 2500,
+                     *             "finalized_at": "2026-11-28T00:24:43.609Z",
+                     *             "period_start": "2026-11-28T00:24:43.609Z",
+                     *             "subscription": null,
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 484,
+                     *                 "amount_excluding_vat": 2016,
+                     *                 "amount_including_vat": 2500
+                     *               }
+                     *             ],
+                     *             "billing_reason": "payment",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 2016,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_000VcDsiMo20YrYjSFzOXeQl",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-11-28T00:24:43.350Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDsiLIOGYH3JAhnypL4W",
+                     *                 "kind": "payment",
+                     *                 "amount": 12900,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": null,
+                     *                 "vat_amount": 2497,
+                     *                 "description": "Annual pass",
+                     *                 "unit_amount": 12900,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": null
+                     *               }
+                     *             ],
+                     *             "total": 12900,
+                     *             "number": "INV-000006",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-11-28T00:24:43.222Z",
+                     *             "payment": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *             "due_date": null,
+                     *             "metadata": {},
+                     *             "subtotal": 12900,
+                     *             "voided_at": null,
+                     *             "amount_due": 12900,
+                     *             "created_at": "2026-11-28T00:24:43.253Z",
+                     *             "period_end": "2026-11-28T00:24:43.222Z",
+                     *             "vat_amount": 2497,
+                     *             "amount_paid": 12900,
+                     *             "finalized_at": "2026-11-28T00:24:43.222Z",
+                     *             "period_start": "2026-11-28T00:24:43.222Z",
+                     *             "subscription": null,
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 2497,
+                     *                 "amount_excluding_vat": 10403,
+                     *                 "amount_including_vat": 12900
+                     *               }
+                     *             ],
+                     *             "billing_reason": "payment",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 10403,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_000VcDshwcdarxG2NjNQ8gGd",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-11-28T00:24:41.682Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDshqNtmsADBpxo57CzE",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDshqNuLY1Q1RrSZgQ03",
+                     *                 "kind": "licensed",
+                     *                 "amount": 4990,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": "2026-12-28T00:24:41.319Z",
+                     *                 "vat_amount": 966,
+                     *                 "description": "Streymi",
+                     *                 "unit_amount": 4990,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-11-28T00:24:41.319Z"
+                     *               }
+                     *             ],
+                     *             "total": 4990,
+                     *             "number": "INV-000003",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-11-28T00:24:41.682Z",
+                     *             "payment": null,
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDshpaNil995sGwX7FqW",
+                     *             "due_date": "2026-12-12T00:24:41.382Z",
+                     *             "metadata": {},
+                     *             "subtotal": 4990,
+                     *             "voided_at": null,
+                     *             "amount_due": 4990,
+                     *             "created_at": "2026-11-28T00:24:41.319Z",
+                     *             "period_end": "2026-12-28T00:24:41.319Z",
+                     *             "vat_amount": 966,
+                     *             "amount_paid": 4990,
+                     *             "finalized_at": "2026-11-28T00:24:41.382Z",
+                     *             "period_start": "2026-11-28T00:24:41.319Z",
+                     *             "subscription": "sub_000VcDshqE1zJYmscAs5AncA",
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 966,
+                     *                 "amount_excluding_vat": 4024,
+                     *                 "amount_including_vat": 4990
+                     *               }
+                     *             ],
+                     *             "billing_reason": "subscription_create",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 4024,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_000VcDshTTtXkIqXXKqVA3Ed",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-02-01T12:00:00.000Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDshS19cgig6rbpLBEGs",
+                     *                 "kind": "licensed",
+                     *                 "amount": 4990,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": "2026-03-01T12:00:00.000Z",
+                     *                 "vat_amount": 966,
+                     *                 "description": "Streymi",
+                     *                 "unit_amount": 4990,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-02-01T12:00:00.000Z"
+                     *               },
+                     *               {
+                     *                 "id": "ili_000VcDshS10uap5UOyBaRlim",
+                     *                 "kind": "metered",
+                     *                 "amount": 300,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 20,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": "2026-02-01T12:00:00.000Z",
+                     *                 "vat_amount": 58,
+                     *                 "description": "Skýjageymsla",
+                     *                 "unit_amount": 15,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-01-01T12:00:00.000Z"
+                     *               },
+                     *               {
+                     *                 "id": "ili_000VcDshS1K3DplXtJynEC6b",
+                     *                 "kind": "proration",
+                     *                 "amount": 1980,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": true,
+                     *                 "period_end": "2026-02-01T12:00:00.000Z",
+                     *                 "vat_amount": 383,
+                     *                 "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
+                     *                 "unit_amount": 1980,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-01-01T12:00:00.000Z"
+                     *               },
+                     *               {
+                     *                 "id": "ili_000VcDshS1WyM7LsZUSJdIvX",
+                     *                 "kind": "proration",
+                     *                 "amount": -1980,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": true,
+                     *                 "period_end": "2026-02-01T12:00:00.000Z",
+                     *                 "vat_amount": -383,
+                     *                 "description": "Unused time on 2 × Streymi after 1 Jan 2026",
+                     *                 "unit_amount": -1980,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-01-01T12:00:00.000Z"
+                     *               },
+                     *               {
+                     *                 "id": "ili_000VcDshS1uBOMyYX086rzTE",
+                     *                 "kind": "proration",
+                     *                 "amount": 2970,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": true,
+                     *                 "period_end": "2026-02-01T12:00:00.000Z",
+                     *                 "vat_amount": 575,
+                     *                 "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
+                     *                 "unit_amount": 2970,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-01-01T12:00:00.000Z"
+                     *               },
+                     *               {
+                     *                 "id": "ili_000VcDshS13XyzV8M7zepCPJ",
+                     *                 "kind": "invoice_item",
+                     *                 "amount": 1500,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": null,
+                     *                 "vat_amount": 290,
+                     *                 "description": "Setup fee",
+                     *                 "unit_amount": 1500,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": null
+                     *               }
+                     *             ],
+                     *             "total": 9760,
+                     *             "number": "INV-000002",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-02-01T12:00:00.000Z",
+                     *             "payment": "pay_000VcDshTStmfChxRtZgimGq",
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *             "due_date": null,
+                     *             "metadata": {},
+                     *             "subtotal": 9760,
+                     *             "voided_at": null,
+                     *             "amount_due": 9760,
+                     *             "created_at": "2026-02-01T12:00:00.000Z",
+                     *             "period_end": "2026-03-01T12:00:00.000Z",
+                     *             "vat_amount": 1889,
+                     *             "amount_paid": 9760,
+                     *             "finalized_at": "2026-02-01T12:00:00.000Z",
+                     *             "period_start": "2026-02-01T12:00:00.000Z",
+                     *             "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 1889,
+                     *                 "amount_excluding_vat": 7871,
+                     *                 "amount_including_vat": 9760
+                     *               }
+                     *             ],
+                     *             "billing_reason": "subscription_cycle",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 7871,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_000VcDsgnIwzzxdRHpKUQP3l",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-01-01T12:00:00.000Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDsgZuo0c4D9629bk6KC",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDsgZuw8U8TQzfIy6JNh",
+                     *                 "kind": "licensed",
+                     *                 "amount": 4990,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": "2026-02-01T12:00:00.000Z",
+                     *                 "vat_amount": 966,
+                     *                 "description": "Streymi",
+                     *                 "unit_amount": 4990,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-01-01T12:00:00.000Z"
+                     *               }
+                     *             ],
+                     *             "total": 4990,
+                     *             "number": "INV-000001",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-01-01T12:00:00.000Z",
+                     *             "payment": "pay_000VcDsgnH9s6MPIdxHYpB1T",
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *             "due_date": null,
+                     *             "metadata": {},
+                     *             "subtotal": 4990,
+                     *             "voided_at": null,
+                     *             "amount_due": 4990,
+                     *             "created_at": "2026-01-01T12:00:00.000Z",
+                     *             "period_end": "2026-02-01T12:00:00.000Z",
+                     *             "vat_amount": 966,
+                     *             "amount_paid": 4990,
+                     *             "finalized_at": "2026-01-01T12:00:00.000Z",
+                     *             "period_start": "2026-01-01T12:00:00.000Z",
+                     *             "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 966,
+                     *                 "amount_excluding_vat": 4024,
+                     *                 "amount_including_vat": 4990
+                     *               }
+                     *             ],
+                     *             "billing_reason": "subscription_create",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 4024,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Event"][];
                         has_more: boolean;
@@ -8513,6 +11739,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_000VcDsiTdVeSoaQZG3Hz9aM",
+                     *       "object": "event",
+                     *       "type": "invoice.paid",
+                     *       "created_at": "2026-11-28T00:24:43.773Z",
+                     *       "data": {
+                     *         "id": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *         "lines": [
+                     *           {
+                     *             "id": "ili_000VcDsiRn56310h7LV6V3EI",
+                     *             "kind": "payment",
+                     *             "amount": 2500,
+                     *             "object": "invoice_line",
+                     *             "currency": "ISK",
+                     *             "quantity": 1,
+                     *             "vat_rate": "standard",
+                     *             "proration": false,
+                     *             "period_end": null,
+                     *             "vat_amount": 484,
+                     *             "description": "Payment pay_000VcDsiQzVB4m2PVFjmkz7h",
+                     *             "unit_amount": 2500,
+                     *             "vat_percent": 24,
+                     *             "period_start": null
+                     *           }
+                     *         ],
+                     *         "total": 2500,
+                     *         "number": "INV-000007",
+                     *         "object": "invoice",
+                     *         "status": "paid",
+                     *         "paid_at": "2026-11-28T00:24:43.692Z",
+                     *         "payment": "pay_000VcDsiQzVB4m2PVFjmkz7h",
+                     *         "currency": "ISK",
+                     *         "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *         "due_date": null,
+                     *         "metadata": {},
+                     *         "subtotal": 2500,
+                     *         "voided_at": null,
+                     *         "amount_due": 2500,
+                     *         "created_at": "2026-11-28T00:24:43.646Z",
+                     *         "period_end": "2026-11-28T00:24:43.609Z",
+                     *         "vat_amount": 484,
+                     *         "amount_paid": 2500,
+                     *         "finalized_at": "2026-11-28T00:24:43.609Z",
+                     *         "period_start": "2026-11-28T00:24:43.609Z",
+                     *         "subscription": null,
+                     *         "vat_breakdown": [
+                     *           {
+                     *             "percent": 24,
+                     *             "vat_rate": "standard",
+                     *             "vat_amount": 484,
+                     *             "amount_excluding_vat": 2016,
+                     *             "amount_including_vat": 2500
+                     *           }
+                     *         ],
+                     *         "billing_reason": "payment",
+                     *         "discount_amount": 0,
+                     *         "amount_remaining": 0,
+                     *         "last_payment_error": null,
+                     *         "prices_include_vat": true,
+                     *         "total_excluding_vat": 2016,
+                     *         "next_payment_attempt": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Event"];
                 };
             };
