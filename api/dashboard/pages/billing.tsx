@@ -1,6 +1,7 @@
 // Invoices and credit notes (filter by status; retry payment now and void through the one
 // command path; the bank claim of a bank invoice; documents), payments and refunds (with a refund
 // action), and usage per meter and customer as a chart.
+import { invoiceDueDate } from '../../../src/billing/invoice-due';
 import type { AppContext, AppDeps } from '../../context';
 import { errors } from '../../../src/errors';
 import { pageParams, parseBody, parseQuery, pathId, yup } from '../../validate';
@@ -105,7 +106,7 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
               ['Total', money(i.total, i.currency)],
               ['Paid', <span id="invoice-paid">{money(i.amountPaid, i.currency)}</span>],
               ['Period', `${day(i.periodStart)} – ${day(i.periodEnd)}`],
-              ['Due date', day(i.dueDate)],
+              ['Due date', day(invoiceDueDate(i))],
               ['Collection attempts', String(i.attemptCount)],
               ['Next automatic attempt', when(i.nextPaymentAttemptAt)],
               ['Paid at', when(i.paidAt)],

@@ -1,5 +1,6 @@
 // Home: MRR, revenue by month, new and canceled subscriptions, failed payments and invoices past
 // due as charts, and the list of what needs attention.
+import { invoiceDueDate } from '../../../src/billing/invoice-due';
 import type { AppDeps } from '../../context';
 import { billingOverview } from '../../../src/domain/dashboard-metrics/billing-overview';
 import { needsAttention } from '../../../src/domain/dashboard-metrics/needs-attention';
@@ -15,7 +16,7 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
     const d = dash(ctx);
     const now = new Date();
     const currency = d.merchant.defaultCurrency;
-    const [o, attention] = await Promise.all([billingOverview(d.db, d.tenant, { currency, now }), needsAttention(d.db, now)]);
+    const [o, attention] = await Promise.all([billingOverview(d.db, d.tenant, { currency, now }), needsAttention(d.db, d.tenant, now)]);
     const labels = o.months.map(month);
     const names = await customerNames(d.db, [
       ...attention.pastDueInvoices.map((i) => i.customerId),
@@ -69,7 +70,7 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
               <ul class="attention">
                 {attention.pastDueInvoices.map((i) => (
                   <li>
-                    <CustomerCell id={i.customerId} names={names} /> — {money(amountRemaining(i), i.currency)} past due since {day(i.dueDate)} · invoice{' '}
+                    <CustomerCell id={i.customerId} names={names} /> — {money(amountRemaining(i), i.currency)} past due since {day(invoiceDueDate(i))} · invoice{' '}
                     <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? i.id}</a>
                   </li>
                 ))}
