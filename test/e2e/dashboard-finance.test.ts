@@ -73,7 +73,7 @@ describe('a finance user in the dashboard (Chromium, e2e)', function () {
     readOnly = await newDashboardUser(env, a.id, 'read_only');
     browser = dashboardBrowser(env);
     const paid = await subscribe('Jón Jónsson', TEST_CARDS.visa);
-    assert.equal(paid.invoice.status, 'paid');
+    assert.equal(paid.invoice.status, 'paid', JSON.stringify(paid.invoice));
     await subscribe('Guðrún Ósk Þórsdóttir', TEST_CARDS.alwaysDeclines);
     const toVoid = await subscribe('Þórður Árnason', TEST_CARDS.alwaysDeclines);
     await ok(a.call('POST', `/v1/invoices/${toVoid.invoice.id}/void`));
@@ -91,6 +91,56 @@ describe('a finance user in the dashboard (Chromium, e2e)', function () {
     assert.match((await first.locator('td[data-cell=amount]').textContent()) ?? '', /4\.990 kr\. \/ month/);
     await page.goto(`${env.baseUrl}/dashboard/invoices`);
     assert.match((await page.locator('#invoices').textContent()) ?? '', /Jón Jónsson/);
+    await close();
+  });
+
+  it('past due agrees: the home figure, its chart and the attention panel match the API (the declined card invoice counts, the void one owes 0); a card invoice is due on its issue date everywhere', async () => {
+    type Inv = {
+      id: string;
+      number: string;
+      status: string;
+      collection_method: string | null;
+      attempt_count: number;
+      amount_remaining: number;
+      due_date: string | null;
+      finalized_at: string | null;
+    };
+    const invoices = (await ok(a.call('GET', '/v1/invoices?limit=100'))).data as Inv[];
+    const now = Date.now();
+    // docs/invoices.md "Due date and past due", applied to what the API says.
+    const pastDue = invoices.filter(
+      (i) => i.status === 'open' && i.amount_remaining > 0 && (i.collection_method === 'send_invoice' ? i.due_date !== null && Date.parse(i.due_date) < now : i.attempt_count > 0),
+    );
+    assert.equal(pastDue.length, 1, JSON.stringify(invoices.map((i) => [i.status, i.collection_method, i.attempt_count, i.amount_remaining])));
+    const amount = pastDue.reduce((sum, i) => sum + i.amount_remaining, 0);
+    assert.equal(amount, 4990);
+    const voided = invoices.find((i) => i.status === 'void')!;
+    assert.equal(voided.amount_remaining, 0);
+    for (const i of invoices) {
+      assert.equal(i.collection_method, 'charge_automatically');
+      assert.equal(i.due_date, i.finalized_at, `${i.number}: a card invoice is due on its issue date`);
+    }
+
+    const { page, close } = await browser.signedIn(finance);
+    assert.equal((await page.locator('#kpi-past-due').innerText()).trim(), `${pastDue.length} · 4.990 kr.`);
+    const chart = JSON.parse((await page.locator('script[data-chart=chart-past-due]').textContent()) ?? '{}') as { series: Array<{ data: number[] }> };
+    assert.equal(
+      chart.series[0]!.data.reduce((x, y) => x + y, 0),
+      amount,
+      'the ageing chart adds up to the figure (ISK has no minor unit)',
+    );
+    const attention = await page.locator('#attention li').allInnerTexts();
+    const listed = attention.filter((t) => /past due since/.test(t));
+    assert.equal(listed.length, pastDue.length, attention.join('\n'));
+    assert.match(listed[0]!, new RegExp(`Guðrún Ósk Þórsdóttir — 4\\.990 kr\\. past due since ${pastDue[0]!.due_date!.slice(0, 10)} · invoice ${pastDue[0]!.number}`));
+    await browser.shot(page, 'laptop-home-past-due');
+
+    await page.goto(`${env.baseUrl}/dashboard/invoices`);
+    const voidRow = page.locator(`#invoices tbody tr:has(a[href="/dashboard/invoices/${voided.id}"])`);
+    assert.equal((await voidRow.locator('td[data-label=Due]').innerText()).trim(), '0 kr.');
+    assert.equal((await voidRow.locator('td[data-label="Due date"]').innerText()).trim(), voided.due_date!.slice(0, 10));
+    await page.goto(`${env.baseUrl}/dashboard/invoices/${pastDue[0]!.id}`);
+    assert.match(await page.locator('dl.props').first().innerText(), new RegExp(`Due date\\s+${pastDue[0]!.due_date!.slice(0, 10)}`));
     await close();
   });
 
