@@ -91,6 +91,18 @@ describe('a finance user in the dashboard (Chromium, e2e)', function () {
     assert.match((await first.locator('td[data-cell=amount]').textContent()) ?? '', /4\.990 kr\. \/ month/);
     await page.goto(`${env.baseUrl}/dashboard/invoices`);
     assert.match((await page.locator('#invoices').textContent()) ?? '', /Jón Jónsson/);
+    // The search box: by customer name, then by invoice number.
+    await page.fill('#f-q', 'guðrún ósk');
+    await page.click('#filter-button');
+    const found = page.locator('#invoices tbody tr');
+    assert.equal(await found.count(), 1);
+    assert.match(await found.first().innerText(), /Guðrún Ósk Þórsdóttir/);
+    const number = (await found.first().locator('td[data-cell=title]').innerText()).trim();
+    await page.goto(`${env.baseUrl}/dashboard/invoices?q=${encodeURIComponent(number.toLowerCase())}`);
+    assert.deepEqual(
+      (await page.locator('#invoices tbody tr td[data-cell=title]').allInnerTexts()).map((t) => t.trim()),
+      [number],
+    );
     await close();
   });
 

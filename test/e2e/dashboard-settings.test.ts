@@ -164,7 +164,7 @@ describe('dashboard settings, documents and team lists in Chromium (e2e)', funct
 
     // The default account and VAT codes, checked against the provider's chart as the API does.
     await page.fill('#f-default_gl_account', '9999');
-    await page.fill('#f-vat_code_mapping-standard', 'S24');
+    await page.fill('#f-vat_code_mapping-standard', 'OUTPUT24');
     await page.click('#accounting-mapping-save');
     await page.locator('.field-error[data-field="default_gl_account"]').waitFor();
     assert.match((await page.locator('.field-error[data-field="default_gl_account"]').textContent()) ?? '', /not an account in the provider's chart/);
@@ -172,12 +172,12 @@ describe('dashboard settings, documents and team lists in Chromium (e2e)', funct
     await page.fill('#f-vat_code_mapping-reduced', 'NOPE');
     await page.click('#accounting-mapping-save');
     await page.locator('.field-error[data-field="vat_code_mapping.reduced"]').waitFor();
-    await page.fill('#f-vat_code_mapping-reduced', 'S11');
+    await page.fill('#f-vat_code_mapping-reduced', 'OUTPUT11');
     await page.click('#accounting-mapping-save');
     await page.waitForURL(/\/dashboard\/settings/);
     assert.equal(await page.inputValue('#f-default_gl_account'), '3000');
     const settings = await env.db.accountingLink.findFirstOrThrow({ where: { merchantId: m.id, status: 'active' } });
-    assert.deepEqual([settings.defaultGlAccount, settings.vatCodeMapping], ['3000', { standard: 'S24', reduced: 'S11' }]);
+    assert.deepEqual([settings.defaultGlAccount, settings.vatCodeMapping], ['3000', { standard: 'OUTPUT24', reduced: 'OUTPUT11' }]);
     const audit = await env.db.dashboardAuditEntry.findMany({ where: { merchantId: m.id, action: 'accounting_link.settings' }, orderBy: { createdAt: 'asc' } });
     assert.deepEqual(
       audit.map((e) => e.outcome),

@@ -29,12 +29,12 @@ export function CustomerCell({ id, names }: { id: string | null; names: Customer
   );
 }
 
-export function InvoicesTable({ rows, names }: { rows: Invoice[]; names: CustomerNames }) {
+export function InvoicesTable({ rows, names, empty }: { rows: Invoice[]; names: CustomerNames; empty?: string }) {
   return (
     <Table<Invoice>
       caption="Invoices"
       rows={rows}
-      empty="No invoices."
+      empty={empty ?? 'No invoices.'}
       columns={[
         { label: 'Invoice', role: 'title', cell: (i) => <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? 'Draft'}</a> },
         { label: 'Customer', cell: (i) => <CustomerCell id={i.customerId} names={names} /> },
