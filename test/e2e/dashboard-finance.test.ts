@@ -245,6 +245,46 @@ describe('a finance user in the dashboard (Chromium, e2e)', function () {
     '/dashboard/account',
   ];
 
+  it('Icelandic: ?lang=is (remembered) or Accept-Language turns the frame and the home page Icelandic, months as "nóv. 2026"; axe finds nothing serious at both widths', async function () {
+    this.timeout(600_000);
+    const found: string[] = [];
+    const thisMonth = new Intl.DateTimeFormat('en', { month: 'numeric', timeZone: 'UTC' }).format(new Date());
+    const IS_MONTHS = ['jan.', 'feb.', 'mars', 'apr.', 'maí', 'júní', 'júlí', 'ágú.', 'sep.', 'okt.', 'nóv.', 'des.'];
+    const label = `${IS_MONTHS[Number(thisMonth) - 1]} ${new Date().getUTCFullYear()}`;
+    for (const viewport of [LAPTOP, PHONE]) {
+      const { page, close } = await browser.signedIn(owner, viewport);
+      await page.goto(`${env.baseUrl}/dashboard?lang=is`);
+      assert.equal(await page.getAttribute('html', 'lang'), 'is');
+      assert.match(await page.locator('#content').innerText(), /Reikningar í vanskilum/);
+      assert.equal((await page.locator('#kpi-past-due').innerText()).trim(), '1 · 4.990 kr.');
+      const chart = JSON.parse((await page.locator('script[data-chart=chart-revenue]').textContent()) ?? '{}') as { labels: string[] };
+      assert.equal(chart.labels.at(-1), label, 'months as "nóv. 2026"');
+      assert.equal(chart.labels.length, 12);
+      await browser.shot(page, `is-${viewport.width}-home`);
+      // Remembered: the next page is Icelandic without asking again; the switch goes back.
+      await page.goto(`${env.baseUrl}/dashboard/invoices`);
+      assert.equal(await page.getAttribute('html', 'lang'), 'is');
+      assert.equal(await page.locator('#lang-switch').innerText(), 'English');
+      for (const url of PAGES) {
+        const res = await page.goto(`${env.baseUrl}${url}`);
+        assert.equal(res?.status(), 200, url);
+        const vs = await seriousViolations(page);
+        if (vs.length) found.push(describeViolations(`${url} (is) at ${viewport.width}px`, vs));
+        await browser.shot(page, `is-${viewport.width}-${url.replace(/^\/dashboard\/?/, '').replace(/\//g, '-') || 'home'}`);
+      }
+      await page.click('#lang-switch');
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      await close();
+    }
+    // A browser that asks for Icelandic first gets it with no choice made.
+    const ctx = await browser.signedIn(finance);
+    await ctx.page.context().setExtraHTTPHeaders({ 'Accept-Language': 'is-IS,is;q=0.9,en;q=0.5' });
+    await ctx.page.goto(`${env.baseUrl}/dashboard`);
+    assert.equal(await ctx.page.getAttribute('html', 'lang'), 'is');
+    await ctx.close();
+    assert.deepEqual(found, [], found.join('\n'));
+  });
+
   it('axe-core: no serious or critical violation on any dashboard page, laptop and phone', async function () {
     this.timeout(900_000);
     const found: string[] = [];
