@@ -5,7 +5,6 @@ import { CHART_MONEY_JS, DASHBOARD_JS } from '../../../api/dashboard/assets/dash
 import { SUPPORTED_CURRENCIES, displayStyleOf, formatAmount, minorUnitExponent } from '../../../src/billing/currency';
 
 type Style = ReturnType<typeof displayStyleOf>;
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
 const money = new Function(`${CHART_MONEY_JS}; return money;`)() as (v: number, style: Style) => string;
 
 describe('chart money formatter', () => {
