@@ -188,8 +188,8 @@ describe('dashboard metrics on a real database', function () {
 
     // Past due (isPastDue, src/billing/invoice-due.ts), by whole days past the due date.
     // Bank claims: open, due date passed.
-    await invoice('open', { due: 2000 }, { dueDate: new Date(NOW.getTime() - 5 * DAY) }); // 1–7 days
-    await invoice('open', { due: 100 }, { dueDate: new Date(NOW.getTime() - 7 * DAY) }); // exactly 7 days: still 1–7
+    await invoice('open', { due: 2000 }, { dueDate: new Date(NOW.getTime() - 5 * DAY) }); // 0–7 days
+    await invoice('open', { due: 100 }, { dueDate: new Date(NOW.getTime() - 7 * DAY) }); // exactly 7 days: still 0–7
     await invoice('open', { due: 7000, paid: 1000 }, { dueDate: new Date(NOW.getTime() - 45 * DAY) }); // 31–60 days, 6 000 left
     await invoice('open', { due: 500 }, { dueDate: new Date(NOW.getTime() - 165 * DAY) }); // over 60 days
     await invoice('open', { due: 4000 }, { dueDate: new Date(NOW.getTime() + 5 * DAY) }); // not due yet
