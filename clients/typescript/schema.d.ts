@@ -2406,7 +2406,9 @@ export interface components {
             amount_due: number;
             amount_paid: number;
             amount_remaining: number;
+            attempt_count: number;
             billing_reason: string | null;
+            collection_method: string | null;
             /** Format: date-time */
             created_at: string;
             currency: string;

@@ -133,10 +133,7 @@ function linkRows(link: AccountingLink): Array<[string, ComponentChildren]> {
       </span>,
     ]);
   if (link.disconnectedAt) rows.push(['Disconnected', when(link.disconnectedAt)]);
-  rows.push(
-    ['Default account', link.defaultGlAccount ?? 'not set yet (POST /v1/accounting_link/settings)'],
-    ['Sync workflow', <span class="mono">accounting-sync/{link.id}</span>],
-  );
+  rows.push(['Default account', link.defaultGlAccount ?? 'not set yet'], ['Sync workflow', <span class="mono">accounting-sync/{link.id}</span>]);
   return rows;
 }
 
