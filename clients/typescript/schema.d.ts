@@ -4516,31 +4516,31 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "key_000VcDsfYynAbV84xHXXQFnt",
+                     *           "id": "key_000VcDyBC75JhfsZOIcrrvBo",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "backend",
-                     *           "last4": "91Vl",
-                     *           "created_at": "2026-11-28T00:24:32.573Z"
+                     *           "last4": "Gf8n",
+                     *           "created_at": "2026-11-28T00:46:25.805Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcDsfGyX0HAdeFhDsGuD4",
+                     *           "id": "key_000VcDyB1oA30Q8zZ22AqXRg",
                      *           "object": "api_key",
                      *           "type": "publishable",
                      *           "mode": "test",
                      *           "label": "Default publishable test key",
-                     *           "last4": "1I06",
-                     *           "created_at": "2026-11-28T00:24:31.458Z"
+                     *           "last4": "Dt0X",
+                     *           "created_at": "2026-11-28T00:46:25.172Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcDsfFOKp9Bd2YFa3Budk",
+                     *           "id": "key_000VcDyB1GOmnrbeMhYK27Ee",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "Default secret test key",
-                     *           "last4": "jxQS",
-                     *           "created_at": "2026-11-28T00:24:31.413Z"
+                     *           "last4": "hBZv",
+                     *           "created_at": "2026-11-28T00:46:25.160Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -4600,14 +4600,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcDsfYynAbV84xHXXQFnt",
+                     *       "id": "key_000VcDyBC75JhfsZOIcrrvBo",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "91Vl",
-                     *       "created_at": "2026-11-28T00:24:32.573Z"
+                     *       "last4": "Gf8n",
+                     *       "created_at": "2026-11-28T00:46:25.805Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -4679,14 +4679,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcDsfYynAbV84xHXXQFnt",
+                     *       "id": "key_000VcDyBC75JhfsZOIcrrvBo",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "b2XI",
-                     *       "created_at": "2026-11-28T00:24:32.573Z"
+                     *       "last4": "QYdK",
+                     *       "created_at": "2026-11-28T00:46:25.805Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -4813,23 +4813,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cn_000VcDsicwM00OOmgfkNad7h",
+                     *       "id": "cn_000VcDyDeOGNT3kN482gZHmG",
                      *       "object": "credit_note",
-                     *       "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
-                     *       "refund": "ref_000VcDsiWE70HQ4KKxWxsWa2",
-                     *       "amount": 2900,
+                     *       "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *       "refund": "ref_000VcDyDb2LL6GBMHW92xaWV",
+                     *       "amount": 1000,
                      *       "currency": "ISK",
-                     *       "vat_amount": 561,
+                     *       "vat_amount": 194,
                      *       "vat_breakdown": [
                      *         {
                      *           "vat_rate": "standard",
                      *           "percent": 24,
-                     *           "amount_excluding_vat": 2339,
-                     *           "vat_amount": 561,
-                     *           "amount_including_vat": 2900
+                     *           "amount_excluding_vat": 806,
+                     *           "vat_amount": 194,
+                     *           "amount_including_vat": 1000
                      *         }
                      *       ],
-                     *       "reason": "requested_by_customer",
+                     *       "reason": "order_change",
                      *       "status": "issued",
                      *       "created_at": "2026-02-01T13:00:00.000Z"
                      *     }
@@ -4939,17 +4939,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cprt_000VcDsil9XqZTtadPMSw8Oy",
+                     *           "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
                      *           "object": "customer_portal",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "url": null,
                      *           "status": "active",
                      *           "reusable": true,
-                     *           "expires_at": "2026-11-28T01:24:44.856Z",
+                     *           "expires_at": "2026-11-28T01:46:35.738Z",
                      *           "revoked_at": null,
                      *           "last_accessed_at": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:44.856Z"
+                     *           "created_at": "2026-11-28T00:46:35.738Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -4982,7 +4982,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                  *       "expires_in": 3600
                  *     }
                  */
@@ -5010,17 +5010,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcDsil9XqZTtadPMSw8Oy",
+                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "url": "http://localhost:3000/portal/open/TOKEN_REDACTED",
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T01:24:44.856Z",
+                     *       "expires_at": "2026-11-28T01:46:35.738Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:44.856Z"
+                     *       "created_at": "2026-11-28T00:46:35.738Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -5058,17 +5058,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcDsil9XqZTtadPMSw8Oy",
+                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "url": null,
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T01:24:44.856Z",
+                     *       "expires_at": "2026-11-28T01:46:35.738Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:44.856Z"
+                     *       "created_at": "2026-11-28T00:46:35.738Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -5104,17 +5104,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcDsil9XqZTtadPMSw8Oy",
+                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "url": null,
                      *       "status": "revoked",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T01:24:44.856Z",
-                     *       "revoked_at": "2026-11-28T00:24:44.984Z",
+                     *       "expires_at": "2026-11-28T01:46:35.738Z",
+                     *       "revoked_at": "2026-11-28T00:46:35.851Z",
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:44.856Z"
+                     *       "created_at": "2026-11-28T00:46:35.738Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -5155,7 +5155,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "email": "anna@example.is",
                      *           "name": "Anna Jónsdóttir",
                      *           "phone": null,
@@ -5167,8 +5167,8 @@ export interface operations {
                      *             "crm_id": "42"
                      *           },
                      *           "billing_address": null,
-                     *           "created_at": "2026-11-28T00:24:35.287Z",
-                     *           "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC"
+                     *           "created_at": "2026-11-28T00:46:27.473Z",
+                     *           "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -5204,7 +5204,7 @@ export interface operations {
                  *       "email": "anna@example.is",
                  *       "name": "Anna Jónsdóttir",
                  *       "kennitala": "1201743399",
-                 *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                 *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
                  *       "metadata": {
                  *         "crm_id": "42"
                  *       }
@@ -5244,7 +5244,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -5256,8 +5256,8 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T00:24:35.287Z",
-                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC"
+                     *       "created_at": "2026-11-28T00:46:27.473Z",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -5295,7 +5295,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -5307,8 +5307,8 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T00:24:35.287Z",
-                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC"
+                     *       "created_at": "2026-11-28T00:46:27.473Z",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -5374,7 +5374,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": "+3545551234",
@@ -5392,8 +5392,8 @@ export interface operations {
                      *         "postal_code": "101",
                      *         "country": "IS"
                      *       },
-                     *       "created_at": "2026-11-28T00:24:35.287Z",
-                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC"
+                     *       "created_at": "2026-11-28T00:46:27.473Z",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -5441,37 +5441,37 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ue_000VcDshEp6fLesL9mOFGkYu",
+                     *           "id": "ue_000VcDyCDThO45jqlGPKvAyx",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "idempotency_key": "tour-2",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 3
                      *           },
-                     *           "received_at": "2026-11-28T00:24:39.014Z"
+                     *           "received_at": "2026-11-28T00:46:29.734Z"
                      *         },
                      *         {
-                     *           "id": "ue_000VcDshEp2WyUOWQliIibLA",
+                     *           "id": "ue_000VcDyCDTP4kU38ZeDyUulr",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "idempotency_key": "tour-3",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 5
                      *           },
-                     *           "received_at": "2026-11-28T00:24:39.014Z"
+                     *           "received_at": "2026-11-28T00:46:29.734Z"
                      *         },
                      *         {
-                     *           "id": "ue_000VcDshEAVVlhPZRJCFYIrh",
+                     *           "id": "ue_000VcDyCCWEZRN8k8gUpXIKH",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "idempotency_key": "tour-1",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 12
                      *           },
-                     *           "received_at": "2026-11-28T00:24:38.973Z"
+                     *           "received_at": "2026-11-28T00:46:29.676Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -5505,7 +5505,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "event_name": "storage_gb",
-                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                  *       "timestamp": "2026-01-01T12:00:00Z",
                  *       "idempotency_key": "tour-1",
                  *       "value": 12,
@@ -5552,15 +5552,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ue_000VcDshEAVVlhPZRJCFYIrh",
+                     *       "id": "ue_000VcDyCCWEZRN8k8gUpXIKH",
                      *       "event_name": "storage_gb",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "idempotency_key": "tour-1",
                      *       "timestamp": "2026-01-01T12:00:00.000Z",
                      *       "metadata": {
                      *         "gb": 12
                      *       },
-                     *       "received_at": "2026-11-28T00:24:38.973Z"
+                     *       "received_at": "2026-11-28T00:46:29.676Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UsageEvent"];
@@ -5593,7 +5593,7 @@ export interface operations {
                  *       "events": [
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-2",
                  *           "metadata": {
@@ -5602,7 +5602,7 @@ export interface operations {
                  *         },
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-3",
                  *           "metadata": {
@@ -5905,10 +5905,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ii_000VcDshHTU8tPqMx1yQlSKn",
+                     *           "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1500,
@@ -5923,10 +5923,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcDsgv6Dnt4JlCKvvzpQK",
+                     *           "id": "ii_000VcDyBz01FyqQv5J9jwxmZ",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 2970,
@@ -5941,10 +5941,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcDsgv5xbMOzbYMETfP4z",
+                     *           "id": "ii_000VcDyByzwnOhmuNSad81qY",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": -1980,
@@ -5959,10 +5959,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcDsgse0QSeVqd2LqvwJn",
+                     *           "id": "ii_000VcDyBwBV2nH3K00B8QaR6",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1980,
@@ -6007,11 +6007,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                  *       "amount": 1500,
                  *       "currency": "ISK",
                  *       "description": "Setup fee",
-                 *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba"
+                 *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha"
                  *     }
                  */
                 "application/json": {
@@ -6043,10 +6043,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcDshHTU8tPqMx1yQlSKn",
+                     *       "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -6096,10 +6096,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcDshHTU8tPqMx1yQlSKn",
+                     *       "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -6155,14 +6155,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *           "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
                      *           "object": "invoice",
                      *           "number": "INV-000002",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "payment": "pay_000VcDshTStmfChxRtZgimGq",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_cycle",
+                     *           "collection_method": "charge_automatically",
                      *           "currency": "ISK",
                      *           "subtotal": 9760,
                      *           "discount_amount": 0,
@@ -6184,24 +6185,26 @@ export interface operations {
                      *           "amount_remaining": 0,
                      *           "period_start": "2026-02-01T12:00:00.000Z",
                      *           "period_end": "2026-03-01T12:00:00.000Z",
-                     *           "due_date": null,
+                     *           "due_date": "2026-02-01T12:00:00.000Z",
                      *           "finalized_at": "2026-02-01T12:00:00.000Z",
                      *           "paid_at": "2026-02-01T12:00:00.000Z",
                      *           "voided_at": null,
                      *           "next_payment_attempt": null,
+                     *           "attempt_count": 1,
                      *           "last_payment_error": null,
                      *           "metadata": {},
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "inv_000VcDsgZuo0c4D9629bk6KC",
+                     *           "id": "inv_000VcDyBl93nB9WNiL56eCBP",
                      *           "object": "invoice",
                      *           "number": "INV-000001",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "payment": "pay_000VcDsgnH9s6MPIdxHYpB1T",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "payment": "pay_000VcDyBrdQ20vVvkSUV0Le6",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_create",
+                     *           "collection_method": "charge_automatically",
                      *           "currency": "ISK",
                      *           "subtotal": 4990,
                      *           "discount_amount": 0,
@@ -6223,11 +6226,12 @@ export interface operations {
                      *           "amount_remaining": 0,
                      *           "period_start": "2026-01-01T12:00:00.000Z",
                      *           "period_end": "2026-02-01T12:00:00.000Z",
-                     *           "due_date": null,
+                     *           "due_date": "2026-01-01T12:00:00.000Z",
                      *           "finalized_at": "2026-01-01T12:00:00.000Z",
                      *           "paid_at": "2026-01-01T12:00:00.000Z",
                      *           "voided_at": null,
                      *           "next_payment_attempt": null,
+                     *           "attempt_count": 1,
                      *           "last_payment_error": null,
                      *           "metadata": {},
                      *           "created_at": "2026-01-01T12:00:00.000Z"
@@ -6271,14 +6275,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *       "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
                      *       "object": "invoice",
                      *       "number": "INV-000002",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *       "payment": "pay_000VcDshTStmfChxRtZgimGq",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
                      *       "status": "paid",
                      *       "billing_reason": "subscription_cycle",
+                     *       "collection_method": "charge_automatically",
                      *       "currency": "ISK",
                      *       "subtotal": 9760,
                      *       "discount_amount": 0,
@@ -6300,17 +6305,18 @@ export interface operations {
                      *       "amount_remaining": 0,
                      *       "period_start": "2026-02-01T12:00:00.000Z",
                      *       "period_end": "2026-03-01T12:00:00.000Z",
-                     *       "due_date": null,
+                     *       "due_date": "2026-02-01T12:00:00.000Z",
                      *       "finalized_at": "2026-02-01T12:00:00.000Z",
                      *       "paid_at": "2026-02-01T12:00:00.000Z",
                      *       "voided_at": null,
                      *       "next_payment_attempt": null,
+                     *       "attempt_count": 1,
                      *       "last_payment_error": null,
                      *       "metadata": {},
                      *       "created_at": "2026-02-01T12:00:00.000Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDshS19cgig6rbpLBEGs",
+                     *           "id": "ili_000VcDyCKRbc7FiUxnOZc7Hc",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6326,7 +6332,7 @@ export interface operations {
                      *           "period_end": "2026-03-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDshS10uap5UOyBaRlim",
+                     *           "id": "ili_000VcDyCKRCQmpqcf78y6kUX",
                      *           "object": "invoice_line",
                      *           "kind": "metered",
                      *           "description": "Skýjageymsla",
@@ -6342,7 +6348,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDshS1K3DplXtJynEC6b",
+                     *           "id": "ili_000VcDyCKRt6C6n1Ob2H2rXA",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
@@ -6358,7 +6364,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDshS1WyM7LsZUSJdIvX",
+                     *           "id": "ili_000VcDyCKR568R74gcHk1VOj",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Unused time on 2 × Streymi after 1 Jan 2026",
@@ -6374,7 +6380,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDshS1uBOMyYX086rzTE",
+                     *           "id": "ili_000VcDyCKR2J6ZFUhf2YqAwl",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
@@ -6390,7 +6396,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDshS13XyzV8M7zepCPJ",
+                     *           "id": "ili_000VcDyCKRH2HLKzpRaVq5kC",
                      *           "object": "invoice_line",
                      *           "kind": "invoice_item",
                      *           "description": "Setup fee",
@@ -6479,14 +6485,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDshxtRfilwzG4EbmxV4",
+                     *       "id": "inv_000VcDyCugtfSr3laD3WzC1a",
                      *       "object": "invoice",
                      *       "number": "INV-000004",
-                     *       "customer": "cus_000VcDshpaNil995sGwX7FqW",
-                     *       "subscription": "sub_000VcDshxiiF2kUS3lwkZ0B8",
+                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
+                     *       "subscription": "sub_000VcDyCuOne8IUL7i7pUEMZ",
                      *       "payment": null,
                      *       "status": "open",
                      *       "billing_reason": "subscription_create",
+                     *       "collection_method": "send_invoice",
                      *       "currency": "ISK",
                      *       "subtotal": 990,
                      *       "discount_amount": 0,
@@ -6506,19 +6513,20 @@ export interface operations {
                      *       "amount_due": 990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 990,
-                     *       "period_start": "2026-11-28T00:24:41.781Z",
-                     *       "period_end": "2026-12-28T00:24:41.781Z",
-                     *       "due_date": "2026-12-12T00:24:41.834Z",
-                     *       "finalized_at": "2026-11-28T00:24:41.834Z",
+                     *       "period_start": "2026-11-28T00:46:32.384Z",
+                     *       "period_end": "2026-12-28T00:46:32.384Z",
+                     *       "due_date": "2026-12-12T00:46:32.432Z",
+                     *       "finalized_at": "2026-11-28T00:46:32.432Z",
                      *       "paid_at": null,
                      *       "voided_at": null,
-                     *       "next_payment_attempt": "2026-12-12T00:24:41.834Z",
+                     *       "next_payment_attempt": "2026-12-12T00:46:32.432Z",
+                     *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:41.781Z",
+                     *       "created_at": "2026-11-28T00:46:32.384Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDshxt2lLxYKSEHFTfZU",
+                     *           "id": "ili_000VcDyCugTB64Uv38hTdyzl",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6530,8 +6538,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 192,
-                     *           "period_start": "2026-11-28T00:24:41.781Z",
-                     *           "period_end": "2026-12-28T00:24:41.781Z"
+                     *           "period_start": "2026-11-28T00:46:32.384Z",
+                     *           "period_end": "2026-12-28T00:46:32.384Z"
                      *         }
                      *       ]
                      *     }
@@ -6609,14 +6617,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDsiCRQ1XVcy9Iya05TD",
+                     *       "id": "inv_000VcDyD8BwJ5n4KHEXWXus7",
                      *       "object": "invoice",
                      *       "number": "INV-000005",
-                     *       "customer": "cus_000VcDshpaNil995sGwX7FqW",
-                     *       "subscription": "sub_000VcDsiC7RQR0OsLFQna09K",
+                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
+                     *       "subscription": "sub_000VcDyD7yfD4DwXQvdA2Aw8",
                      *       "payment": null,
                      *       "status": "void",
                      *       "billing_reason": "subscription_create",
+                     *       "collection_method": "send_invoice",
                      *       "currency": "ISK",
                      *       "subtotal": 4990,
                      *       "discount_amount": 0,
@@ -6636,19 +6645,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T00:24:42.653Z",
-                     *       "period_end": "2026-12-28T00:24:42.653Z",
-                     *       "due_date": "2026-12-12T00:24:42.735Z",
-                     *       "finalized_at": "2026-11-28T00:24:42.735Z",
+                     *       "period_start": "2026-11-28T00:46:33.221Z",
+                     *       "period_end": "2026-12-28T00:46:33.221Z",
+                     *       "due_date": "2026-12-12T00:46:33.326Z",
+                     *       "finalized_at": "2026-11-28T00:46:33.326Z",
                      *       "paid_at": null,
-                     *       "voided_at": "2026-11-28T00:24:43.024Z",
+                     *       "voided_at": "2026-11-28T00:46:33.871Z",
                      *       "next_payment_attempt": null,
+                     *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:42.653Z",
+                     *       "created_at": "2026-11-28T00:46:33.221Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDsiCRQAAZFn4gxIasJr",
+                     *           "id": "ili_000VcDyD8BKuqin1EFI85EoR",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6660,8 +6670,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T00:24:42.653Z",
-                     *           "period_end": "2026-12-28T00:24:42.653Z"
+                     *           "period_start": "2026-11-28T00:46:33.221Z",
+                     *           "period_end": "2026-12-28T00:46:33.221Z"
                      *         }
                      *       ]
                      *     }
@@ -6712,379 +6722,379 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "be_000VcDsigzzNmeysF2evXGT7",
+                     *           "id": "be_000VcDyDeToYAG0SHDCX8Msr",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsigzz65PdUDJHi3NGF",
+                     *           "posting": "bp_000VcDyDeTxO13YPGUhnRKxX",
                      *           "kind": "refund",
                      *           "account": "accounts_receivable",
                      *           "debit": 1000,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:24:44.432Z"
+                     *           "created_at": "2026-11-28T00:46:35.222Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsigzZphWvq7HK5px8k",
+                     *           "id": "be_000VcDyDeTOCMScXCkXQUj6X",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsigzz65PdUDJHi3NGF",
+                     *           "posting": "bp_000VcDyDeTxO13YPGUhnRKxX",
                      *           "kind": "refund",
                      *           "account": "card_clearing",
                      *           "debit": 0,
                      *           "credit": 1000,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:24:44.432Z"
+                     *           "created_at": "2026-11-28T00:46:35.222Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsigvzygP0ZlQNld14e",
+                     *           "id": "be_000VcDyDeRtskYhBlsLw54s2",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsigvtAMYC2tQJeOKeN",
+                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
                      *           "kind": "credit_note",
-                     *           "account": "revenue",
-                     *           "debit": 806,
-                     *           "credit": 0,
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 1000,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "vat_rate": "standard",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:24:44.432Z"
+                     *           "created_at": "2026-11-28T00:46:35.222Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsigvwHV17Kt1i2jdbH",
+                     *           "id": "be_000VcDyDeRWQuZUiPxrKeESD",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsigvtAMYC2tQJeOKeN",
+                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
                      *           "kind": "credit_note",
                      *           "account": "vat_payable:standard",
                      *           "debit": 194,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:24:44.432Z"
+                     *           "created_at": "2026-11-28T00:46:35.222Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsigv4lUVDqqJsEDfNu",
+                     *           "id": "be_000VcDyDeRS8jithgXI1GtKf",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsigvtAMYC2tQJeOKeN",
+                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
                      *           "kind": "credit_note",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 0,
-                     *           "credit": 1000,
+                     *           "account": "revenue",
+                     *           "debit": 806,
+                     *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "vat_rate": null,
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:24:44.432Z"
+                     *           "created_at": "2026-11-28T00:46:35.222Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsidEvHNeMXdQUVlixe",
+                     *           "id": "be_000VcDyDdH4w6uVdWIf8q2B1",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsidE2rs0QwVk2Bizgb",
+                     *           "posting": "bp_000VcDyDdHXYxo2rTLK6TgqK",
                      *           "kind": "refund",
                      *           "account": "accounts_receivable",
                      *           "debit": 2900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:24:44.288Z"
+                     *           "created_at": "2026-11-28T00:46:35.139Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsidEsuHuaLTDab6JeM",
+                     *           "id": "be_000VcDyDdH2lRG0511kYM4OF",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsidE2rs0QwVk2Bizgb",
+                     *           "posting": "bp_000VcDyDdHXYxo2rTLK6TgqK",
                      *           "kind": "refund",
                      *           "account": "card_clearing",
                      *           "debit": 0,
                      *           "credit": 2900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:24:44.288Z"
+                     *           "created_at": "2026-11-28T00:46:35.139Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsid5rystsznY68sPCe",
+                     *           "id": "be_000VcDyDdFul58xpg46HY6xB",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsid5VqHVrWcXdyq9C6",
+                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
                      *           "kind": "credit_note",
                      *           "account": "revenue",
                      *           "debit": 2339,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:24:44.288Z"
+                     *           "created_at": "2026-11-28T00:46:35.139Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsid5UyCkZ76jn4Y63B",
+                     *           "id": "be_000VcDyDdFmGApf3oDkEccil",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsid5VqHVrWcXdyq9C6",
-                     *           "kind": "credit_note",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 561,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:24:44.288Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDsid587W6lnzht1SQjn",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsid5VqHVrWcXdyq9C6",
+                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
                      *           "kind": "credit_note",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:24:44.288Z"
+                     *           "created_at": "2026-11-28T00:46:35.139Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiVNXXzp19ueDL2LyB",
+                     *           "id": "be_000VcDyDdFkakpaKUBThiRh0",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiVNNY36ij68k2lKJG",
-                     *           "kind": "invoice_voided",
+                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
+                     *           "kind": "credit_note",
                      *           "account": "vat_payable:standard",
-                     *           "debit": 192,
+                     *           "debit": 561,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T00:24:43.859Z",
-                     *           "created_at": "2026-11-28T00:24:43.857Z"
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.139Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiVN2SUsDDK0Ns1mQR",
+                     *           "id": "be_000VcDyDVyQ6D3hcHrdpoV2d",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiVNNY36ij68k2lKJG",
+                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
                      *           "kind": "invoice_voided",
                      *           "account": "revenue",
                      *           "debit": 798,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T00:24:43.859Z",
-                     *           "created_at": "2026-11-28T00:24:43.857Z"
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.690Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiVN28fBgL1MKN3XCu",
+                     *           "id": "be_000VcDyDVy8I1kbz2ZH5iO0W",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiVNNY36ij68k2lKJG",
+                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
+                     *           "kind": "invoice_voided",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 192,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.690Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDVy5ykHQU6nVflEmb",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
                      *           "kind": "invoice_voided",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 990,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
-                     *           "occurred_at": "2026-11-28T00:24:43.859Z",
-                     *           "created_at": "2026-11-28T00:24:43.857Z"
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.690Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiUiUi1sbPMSG1iATN",
+                     *           "id": "be_000VcDyDUfrvxkA3FYdRXm0Q",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiUiiRzTFsWWa4Enb4",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 0,
-                     *           "credit": 192,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T00:24:43.830Z",
-                     *           "created_at": "2026-11-28T00:24:43.831Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDsiUiP47NRFteVVlz9U",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiUiiRzTFsWWa4Enb4",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "revenue",
-                     *           "debit": 0,
-                     *           "credit": 798,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T00:24:43.830Z",
-                     *           "created_at": "2026-11-28T00:24:43.831Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDsiUiF80VXEBNlGt6Zf",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiUiiRzTFsWWa4Enb4",
+                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
                      *           "kind": "invoice_finalized",
                      *           "account": "accounts_receivable",
                      *           "debit": 990,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
-                     *           "occurred_at": "2026-11-28T00:24:43.830Z",
-                     *           "created_at": "2026-11-28T00:24:43.831Z"
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.616Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiTRyeVlk4oRUKqf6q",
+                     *           "id": "be_000VcDyDUfKKX6MK963Nxl2J",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiTRRMn0h7jgxi26d0",
+                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 192,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.616Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDUf8MAtgBX2u26Jdf",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 798,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.616Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDRMr7xL5ut5CMwmS4",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDRMFtdAi65qOqnaCG",
                      *           "kind": "invoice_paid",
                      *           "account": "card_clearing",
                      *           "debit": 2500,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
-                     *           "occurred_at": "2026-11-28T00:24:43.692Z",
-                     *           "created_at": "2026-11-28T00:24:43.736Z"
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.411Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiTRuN4KVJKYKICf4e",
+                     *           "id": "be_000VcDyDRMTKomhCuIAOPWhX",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiTRRMn0h7jgxi26d0",
+                     *           "posting": "bp_000VcDyDRMFtdAi65qOqnaCG",
                      *           "kind": "invoice_paid",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2500,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
-                     *           "occurred_at": "2026-11-28T00:24:43.692Z",
-                     *           "created_at": "2026-11-28T00:24:43.736Z"
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.411Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiRrqY1qo7E2ohrX1o",
+                     *           "id": "be_000VcDyDPJwaG6wz468XfGov",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiRrswTscWJGVTr61m",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "revenue",
-                     *           "debit": 0,
-                     *           "credit": 2016,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T00:24:43.609Z",
-                     *           "created_at": "2026-11-28T00:24:43.610Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDsiRrLbNlzywroL0Ole",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiRrswTscWJGVTr61m",
+                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
                      *           "kind": "invoice_finalized",
                      *           "account": "vat_payable:standard",
                      *           "debit": 0,
                      *           "credit": 484,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T00:24:43.609Z",
-                     *           "created_at": "2026-11-28T00:24:43.610Z"
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.280Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiRrJCvk92p5LOBCbo",
+                     *           "id": "be_000VcDyDPJmXsfvCJSo4AvE8",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiRrswTscWJGVTr61m",
+                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
                      *           "kind": "invoice_finalized",
                      *           "account": "accounts_receivable",
                      *           "debit": 2500,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
-                     *           "occurred_at": "2026-11-28T00:24:43.609Z",
-                     *           "created_at": "2026-11-28T00:24:43.610Z"
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.280Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiMloIJzHu2hZkzmXU",
+                     *           "id": "be_000VcDyDPJ6RC6HTecQRPofn",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiMlV9SDjqTRp2pAhU",
-                     *           "kind": "invoice_paid",
-                     *           "account": "accounts_receivable",
+                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
                      *           "debit": 0,
-                     *           "credit": 12900,
+                     *           "credit": 2016,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-11-28T00:24:43.222Z",
-                     *           "created_at": "2026-11-28T00:24:43.308Z"
+                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.280Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiMl7tFQGfTlQ6xgdv",
+                     *           "id": "be_000VcDyDMdVhf4b9EEmEoC6A",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiMlV9SDjqTRp2pAhU",
+                     *           "posting": "bp_000VcDyDMdEhIwrPFFcSKIiA",
                      *           "kind": "invoice_paid",
                      *           "account": "card_clearing",
                      *           "debit": 12900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
-                     *           "occurred_at": "2026-11-28T00:24:43.222Z",
-                     *           "created_at": "2026-11-28T00:24:43.308Z"
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.113Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiLPl3kV4dI87t1rNw",
+                     *           "id": "be_000VcDyDMdTtW95OVlKmT6uT",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiLPVipfqcOQyrRGSF",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "revenue",
+                     *           "posting": "bp_000VcDyDMdEhIwrPFFcSKIiA",
+                     *           "kind": "invoice_paid",
+                     *           "account": "accounts_receivable",
                      *           "debit": 0,
-                     *           "credit": 10403,
+                     *           "credit": 12900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T00:24:43.222Z",
-                     *           "created_at": "2026-11-28T00:24:43.223Z"
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.113Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDsiLPTMmbWjW23xHrqt",
+                     *           "id": "be_000VcDyDLTsUWNH2vtv4l5o9",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDsiLPVipfqcOQyrRGSF",
+                     *           "posting": "bp_000VcDyDLT43QYQmv44oqz0r",
                      *           "kind": "invoice_finalized",
                      *           "account": "accounts_receivable",
                      *           "debit": 12900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "vat_rate": null,
-                     *           "occurred_at": "2026-11-28T00:24:43.222Z",
-                     *           "created_at": "2026-11-28T00:24:43.223Z"
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.027Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDLTemiNtn6Th4S6Gm",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDLT43QYQmv44oqz0r",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 10403,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.027Z"
                      *         }
                      *       ],
                      *       "has_more": true
@@ -7123,9 +7133,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcDsf7llZjVjz615H1SwG",
+                     *       "id": "merch_000VcDyAyWGVHLPSBl24P6vq",
                      *       "name": "Test merchant 1",
-                     *       "created_at": "2026-11-28T00:24:31.270Z"
+                     *       "created_at": "2026-11-28T00:46:25.102Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CurrentMerchant"];
@@ -7224,7 +7234,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "mtr_000VcDsg7bozXQcHQ3y616yh",
+                     *           "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
                      *           "name": "Storage",
                      *           "event_name": "storage_gb",
                      *           "aggregate_type": "sum",
@@ -7234,7 +7244,7 @@ export interface operations {
                      *           "unit_multiplier": 1,
                      *           "archived": false,
                      *           "archived_at": null,
-                     *           "created_at": "2026-11-28T00:24:34.742Z"
+                     *           "created_at": "2026-11-28T00:46:27.182Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -7299,7 +7309,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcDsg7bozXQcHQ3y616yh",
+                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7309,7 +7319,7 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T00:24:34.742Z"
+                     *       "created_at": "2026-11-28T00:46:27.182Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7347,7 +7357,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcDsg7bozXQcHQ3y616yh",
+                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7357,7 +7367,7 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T00:24:34.742Z"
+                     *       "created_at": "2026-11-28T00:46:27.182Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7393,7 +7403,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcDsg7bozXQcHQ3y616yh",
+                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7402,8 +7412,8 @@ export interface operations {
                      *       "unit_label": "GB",
                      *       "unit_multiplier": 1,
                      *       "archived": true,
-                     *       "archived_at": "2026-11-28T00:24:45.541Z",
-                     *       "created_at": "2026-11-28T00:24:34.742Z"
+                     *       "archived_at": "2026-11-28T00:46:36.336Z",
+                     *       "created_at": "2026-11-28T00:46:27.182Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7444,8 +7454,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "meter": "mtr_000VcDsg7bozXQcHQ3y616yh",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "meter": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "period_start": "2026-01-01T00:00:00.000Z",
                      *       "period_end": "2026-02-01T00:00:00.000Z",
                      *       "quantity": 20
@@ -7512,9 +7522,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pm_000VcDsgSc3LCb0EcRQ4Vp1M",
+                     *           "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "mastercard",
@@ -7526,9 +7536,9 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *           "id": "pm_000VcDyBgglhDywuLjYye21A",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "visa",
@@ -7578,9 +7588,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *       "id": "pm_000VcDyBgglhDywuLjYye21A",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -7625,7 +7635,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDsgSc3LCb0EcRQ4Vp1M",
+                     *       "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
                      *       "object": "payment_method",
                      *       "deleted": true
                      *     }
@@ -7668,9 +7678,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDsgSc3LCb0EcRQ4Vp1M",
+                     *       "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "mastercard",
@@ -7711,7 +7721,7 @@ export interface operations {
                  *       "amount": 4990,
                  *       "currency": "ISK",
                  *       "description": "Streymi",
-                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                  *       "return_url": "https://shop.example.is/thanks",
                  *       "cancel_url": "https://shop.example.is/cart"
                  *     }
@@ -7752,16 +7762,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcDsij3ipQqhZpPydEzM6",
+                     *       "id": "ps_000VcDyDkhHMjwXc5nwmdcxc",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcDsij3ipQqhZpPydEzM6",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcDyDkhHMjwXc5nwmdcxc",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcDsijEXRAPXI1IrGyC5n",
+                     *       "payment": "pay_000VcDyDkm61BM2SySDD82WV",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -7776,9 +7786,9 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T00:24:44.729Z",
+                     *       "expires_at": "2026-11-29T00:46:35.635Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T00:24:44.729Z"
+                     *       "created_at": "2026-11-28T00:46:35.635Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
@@ -7836,16 +7846,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcDsij3ipQqhZpPydEzM6",
+                     *       "id": "ps_000VcDyDkhHMjwXc5nwmdcxc",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcDsij3ipQqhZpPydEzM6",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcDyDkhHMjwXc5nwmdcxc",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcDsijEXRAPXI1IrGyC5n",
+                     *       "payment": "pay_000VcDyDkm61BM2SySDD82WV",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -7860,9 +7870,9 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T00:24:44.729Z",
+                     *       "expires_at": "2026-11-29T00:46:35.635Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T00:24:44.729Z"
+                     *       "created_at": "2026-11-28T00:46:35.635Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
@@ -7905,37 +7915,37 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *           "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 12900,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "description": "Annual pass",
-                     *           "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
-                     *           "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
                      *           "metadata": {
                      *             "order": "B-7"
                      *           },
-                     *           "succeeded_at": "2026-11-28T00:24:43.222Z",
+                     *           "succeeded_at": "2026-02-01T13:00:00.000Z",
                      *           "canceled_at": null,
-                     *           "created_at": "2026-11-28T00:24:43.242Z"
+                     *           "created_at": "2026-02-01T13:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcDshTStmfChxRtZgimGq",
+                     *           "id": "pay_000VcDyCLOvIlkLz8fsyAYW7",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 9760,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "description": "Invoice INV-000002",
-                     *           "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
-                     *           "invoice": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -7945,16 +7955,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcDsgnH9s6MPIdxHYpB1T",
+                     *           "id": "pay_000VcDyBrdQ20vVvkSUV0Le6",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 4990,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "description": "Invoice INV-000001",
-                     *           "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
-                     *           "invoice": "inv_000VcDsgZuo0c4D9629bk6KC",
+                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *           "invoice": "inv_000VcDyBl93nB9WNiL56eCBP",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -7997,8 +8007,8 @@ export interface operations {
                  *       "amount": 12900,
                  *       "currency": "ISK",
                  *       "description": "Annual pass",
-                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                 *       "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
                  *       "confirm": true,
                  *       "metadata": {
                  *         "order": "B-7"
@@ -8033,25 +8043,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *       "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
-                     *       "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
                      *       "metadata": {
                      *         "order": "B-7"
                      *       },
-                     *       "succeeded_at": "2026-11-28T00:24:43.222Z",
+                     *       "succeeded_at": "2026-02-01T13:00:00.000Z",
                      *       "canceled_at": null,
-                     *       "created_at": "2026-11-28T00:24:43.242Z"
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Payment"];
@@ -8090,25 +8100,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *       "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
-                     *       "invoice": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
                      *       "metadata": {
                      *         "order": "B-7"
                      *       },
-                     *       "succeeded_at": "2026-11-28T00:24:43.222Z",
+                     *       "succeeded_at": "2026-02-01T13:00:00.000Z",
                      *       "canceled_at": null,
-                     *       "created_at": "2026-11-28T00:24:43.242Z"
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Payment"];
@@ -8148,23 +8158,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDsiUYg0Hstod5SF7wv2",
+                     *       "id": "pay_000VcDyDUCNB515l0KHkYEX5",
                      *       "object": "payment",
                      *       "status": "canceled",
                      *       "amount": 990,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "description": null,
                      *       "payment_method": null,
-                     *       "invoice": "inv_000VcDsiUdzXLbOSpLPbA93y",
+                     *       "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
                      *       "metadata": {},
                      *       "succeeded_at": null,
-                     *       "canceled_at": "2026-11-28T00:24:43.859Z",
-                     *       "created_at": "2026-11-28T00:24:43.834Z"
+                     *       "canceled_at": "2026-02-01T13:00:00.000Z",
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Payment"];
@@ -8195,7 +8205,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU"
+                 *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A"
                  *     }
                  */
                 "application/json": {
@@ -8216,23 +8226,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDsiQzVB4m2PVFjmkz7h",
+                     *       "id": "pay_000VcDyDOdkVx92OSOvm4TxY",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 2500,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "description": null,
-                     *       "payment_method": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
-                     *       "invoice": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
                      *       "metadata": {},
-                     *       "succeeded_at": "2026-11-28T00:24:43.692Z",
+                     *       "succeeded_at": "2026-02-01T13:00:00.000Z",
                      *       "canceled_at": null,
-                     *       "created_at": "2026-11-28T00:24:43.639Z"
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Payment"];
@@ -8279,8 +8289,8 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "price_000VcDsfuYqW59FNMip8ypvu",
-                     *           "product": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *           "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
                      *           "currency": "ISK",
                      *           "type": "recurring",
                      *           "unit_amount": 4990,
@@ -8298,7 +8308,7 @@ export interface operations {
                      *           "vat_rate": null,
                      *           "active": true,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:33.956Z"
+                     *           "created_at": "2026-11-28T00:46:26.838Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -8331,7 +8341,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                 *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
                  *       "type": "recurring",
                  *       "currency": "ISK",
                  *       "unit_amount": 4990,
@@ -8388,8 +8398,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcDsfuYqW59FNMip8ypvu",
-                     *       "product": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8407,7 +8417,7 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:33.956Z"
+                     *       "created_at": "2026-11-28T00:46:26.838Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -8445,8 +8455,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcDsfuYqW59FNMip8ypvu",
-                     *       "product": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8464,7 +8474,7 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:33.956Z"
+                     *       "created_at": "2026-11-28T00:46:26.838Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -8520,8 +8530,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcDsfuYqW59FNMip8ypvu",
-                     *       "product": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8541,7 +8551,7 @@ export interface operations {
                      *       "metadata": {
                      *         "plan": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:24:33.956Z"
+                     *       "created_at": "2026-11-28T00:46:26.838Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -8585,7 +8595,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *           "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
                      *           "name": "Streymi",
                      *           "description": "Streaming, monthly",
                      *           "active": true,
@@ -8593,8 +8603,8 @@ export interface operations {
                      *           "metadata": {
                      *             "tier": "standard"
                      *           },
-                     *           "created_at": "2026-11-28T00:24:33.615Z",
-                     *           "updated_at": "2026-11-28T00:24:33.615Z"
+                     *           "created_at": "2026-11-28T00:46:26.620Z",
+                     *           "updated_at": "2026-11-28T00:46:26.620Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -8660,7 +8670,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -8668,8 +8678,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:24:33.615Z",
-                     *       "updated_at": "2026-11-28T00:24:33.615Z"
+                     *       "created_at": "2026-11-28T00:46:26.620Z",
+                     *       "updated_at": "2026-11-28T00:46:26.620Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -8707,7 +8717,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -8715,8 +8725,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:24:33.615Z",
-                     *       "updated_at": "2026-11-28T00:24:33.615Z"
+                     *       "created_at": "2026-11-28T00:46:26.620Z",
+                     *       "updated_at": "2026-11-28T00:46:26.620Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -8771,7 +8781,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcDsfpNWYkUeCXEQ2bMQW",
+                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
                      *       "name": "Streymi",
                      *       "description": "Streaming in HD, monthly",
                      *       "active": true,
@@ -8779,8 +8789,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:24:33.615Z",
-                     *       "updated_at": "2026-11-28T00:24:33.816Z"
+                     *       "created_at": "2026-11-28T00:46:26.620Z",
+                     *       "updated_at": "2026-11-28T00:46:26.771Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -8881,9 +8891,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ref_000VcDsiWE70HQ4KKxWxsWa2",
+                     *           "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
                      *           "object": "refund",
-                     *           "payment": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *           "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
                      *           "amount": 2900,
                      *           "currency": "ISK",
                      *           "status": "pending",
@@ -8926,7 +8936,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                 *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
                  *       "amount": 2900,
                  *       "reason": "requested_by_customer"
                  *     }
@@ -8955,9 +8965,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcDsiWE70HQ4KKxWxsWa2",
+                     *       "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -9005,9 +9015,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcDsiWE70HQ4KKxWxsWa2",
+                     *       "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -9045,8 +9055,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                 *       "price": "price_000VcDsg6ZrAQ9LqMiTILSQr",
+                 *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                 *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
                  *       "quantity": 2
                  *     }
                  */
@@ -9078,16 +9088,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDsgrKIeUmikE1rwvqah",
+                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *       "price": "price_000VcDsg6ZrAQ9LqMiTILSQr",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:37.630Z",
-                     *       "updated_at": "2026-11-28T00:24:37.630Z"
+                     *       "created_at": "2026-11-28T00:46:28.655Z",
+                     *       "updated_at": "2026-11-28T00:46:28.655Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9125,16 +9135,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDsgrKIeUmikE1rwvqah",
+                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *       "price": "price_000VcDsg6ZrAQ9LqMiTILSQr",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:37.630Z",
-                     *       "updated_at": "2026-11-28T00:24:37.630Z"
+                     *       "created_at": "2026-11-28T00:46:28.655Z",
+                     *       "updated_at": "2026-11-28T00:46:28.655Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9193,16 +9203,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDsgrKIeUmikE1rwvqah",
+                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *       "price": "price_000VcDsg6ZrAQ9LqMiTILSQr",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
                      *       "quantity": 3,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:37.630Z",
-                     *       "updated_at": "2026-11-28T00:24:37.785Z"
+                     *       "created_at": "2026-11-28T00:46:28.655Z",
+                     *       "updated_at": "2026-11-28T00:46:28.830Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9243,9 +9253,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDsgrKIeUmikE1rwvqah",
+                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *       "deleted": true
                      *     }
                      */
@@ -9290,9 +9300,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *           "id": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *           "object": "subscription",
-                     *           "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *           "status": "active",
                      *           "collection_method": "charge_automatically",
                      *           "days_until_due": null,
@@ -9310,24 +9320,24 @@ export interface operations {
                      *           "discount": null,
                      *           "items": [
                      *             {
-                     *               "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *               "id": "si_000VcDyBkjz50kF8pJxLqrao",
                      *               "object": "subscription_item",
-                     *               "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *               "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *               "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *               "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
                      *               "quantity": 1,
                      *               "credit_rollover": false,
                      *               "included_units": null,
                      *               "metadata": {},
-                     *               "created_at": "2026-11-28T00:24:36.466Z",
-                     *               "updated_at": "2026-11-28T00:24:36.466Z"
+                     *               "created_at": "2026-11-28T00:46:27.955Z",
+                     *               "updated_at": "2026-11-28T00:46:27.955Z"
                      *             }
                      *           ],
-                     *           "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *           "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *           "metadata": {
                      *             "order": "A-1001"
                      *           },
                      *           "created_at": "2026-01-01T12:00:00.000Z",
-                     *           "updated_at": "2026-11-28T00:24:36.463Z"
+                     *           "updated_at": "2026-11-28T00:46:27.942Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -9360,10 +9370,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                  *       "items": [
                  *         {
-                 *           "price": "price_000VcDsfuYqW59FNMip8ypvu"
+                 *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J"
                  *         }
                  *       ],
                  *       "metadata": {
@@ -9414,9 +9424,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9434,24 +9444,24 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:36.466Z",
-                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:24:36.463Z"
+                     *       "updated_at": "2026-11-28T00:46:27.942Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -9490,9 +9500,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9510,24 +9520,24 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:36.466Z",
-                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:24:36.463Z"
+                     *       "updated_at": "2026-11-28T00:46:27.942Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -9595,9 +9605,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9615,25 +9625,25 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:36.466Z",
-                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:24:37.388Z"
+                     *       "updated_at": "2026-11-28T00:46:28.477Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -9687,9 +9697,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9707,37 +9717,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:36.466Z",
-                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDsgyPDfTelTwkXTL4v5",
+                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsgCcDtaWxsDbFBmsQs",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:38.065Z",
-                     *           "updated_at": "2026-11-28T00:24:38.065Z"
+                     *           "created_at": "2026-11-28T00:46:29.019Z",
+                     *           "updated_at": "2026-11-28T00:46:29.019Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:24:38.609Z"
+                     *       "updated_at": "2026-11-28T00:46:29.416Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -9780,9 +9790,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "status": "paused",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9803,37 +9813,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:36.466Z",
-                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDsgyPDfTelTwkXTL4v5",
+                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsgCcDtaWxsDbFBmsQs",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:38.065Z",
-                     *           "updated_at": "2026-11-28T00:24:38.065Z"
+                     *           "created_at": "2026-11-28T00:46:29.019Z",
+                     *           "updated_at": "2026-11-28T00:46:29.019Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:24:38.216Z"
+                     *       "updated_at": "2026-11-28T00:46:29.113Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -9874,9 +9884,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9894,37 +9904,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:36.466Z",
-                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDsgyPDfTelTwkXTL4v5",
+                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsgCcDtaWxsDbFBmsQs",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:38.065Z",
-                     *           "updated_at": "2026-11-28T00:24:38.065Z"
+                     *           "created_at": "2026-11-28T00:46:29.019Z",
+                     *           "updated_at": "2026-11-28T00:46:29.019Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:24:38.416Z"
+                     *       "updated_at": "2026-11-28T00:46:29.264Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -9965,9 +9975,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9985,37 +9995,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDsgZlHDjeKDtGYjD7q1",
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsfuYqW59FNMip8ypvu",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:36.466Z",
-                     *           "updated_at": "2026-11-28T00:24:36.466Z"
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDsgyPDfTelTwkXTL4v5",
+                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
-                     *           "price": "price_000VcDsgCcDtaWxsDbFBmsQs",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:24:38.065Z",
-                     *           "updated_at": "2026-11-28T00:24:38.065Z"
+                     *           "created_at": "2026-11-28T00:46:29.019Z",
+                     *           "updated_at": "2026-11-28T00:46:29.019Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:24:38.804Z"
+                     *       "updated_at": "2026-11-28T00:46:29.564Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10076,9 +10086,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDsgQc2DuS5Cf9q0SdzU",
+                     *       "id": "pm_000VcDyBgglhDywuLjYye21A",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcDsgGRubfZDn1InElWfy",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -10131,7 +10141,7 @@ export interface operations {
                      * @example {
                      *       "data": [],
                      *       "has_more": false,
-                     *       "cursor": "WyIyMDI2LTExLTI4VDAwOjI0OjQzLjMxMloiLCIiXQ"
+                     *       "cursor": "WyIyMDI2LTExLTI4VDAwOjQ2OjM0LjA4MVoiLCIiXQ"
                      *     }
                      */
                     "application/json": {
@@ -10181,14 +10191,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDshqNtmsADBpxo57CzE",
+                     *       "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
                      *       "object": "invoice",
                      *       "number": "INV-000003",
-                     *       "customer": "cus_000VcDshpaNil995sGwX7FqW",
-                     *       "subscription": "sub_000VcDshqE1zJYmscAs5AncA",
+                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
+                     *       "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
                      *       "payment": null,
                      *       "status": "paid",
                      *       "billing_reason": "subscription_create",
+                     *       "collection_method": "send_invoice",
                      *       "currency": "ISK",
                      *       "subtotal": 4990,
                      *       "discount_amount": 0,
@@ -10208,19 +10219,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 4990,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T00:24:41.319Z",
-                     *       "period_end": "2026-12-28T00:24:41.319Z",
-                     *       "due_date": "2026-12-12T00:24:41.382Z",
-                     *       "finalized_at": "2026-11-28T00:24:41.382Z",
-                     *       "paid_at": "2026-11-28T00:24:41.682Z",
+                     *       "period_start": "2026-11-28T00:46:31.736Z",
+                     *       "period_end": "2026-12-28T00:46:31.736Z",
+                     *       "due_date": "2026-12-12T00:46:31.817Z",
+                     *       "finalized_at": "2026-11-28T00:46:31.817Z",
+                     *       "paid_at": "2026-11-28T00:46:32.181Z",
                      *       "voided_at": null,
                      *       "next_payment_attempt": null,
+                     *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:24:41.319Z",
+                     *       "created_at": "2026-11-28T00:46:31.736Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDshqNuLY1Q1RrSZgQ03",
+                     *           "id": "ili_000VcDyCkBvgapLvERm7QFBR",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -10232,8 +10244,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T00:24:41.319Z",
-                     *           "period_end": "2026-12-28T00:24:41.319Z"
+                     *           "period_start": "2026-11-28T00:46:31.736Z",
+                     *           "period_end": "2026-12-28T00:46:31.736Z"
                      *         }
                      *       ]
                      *     }
@@ -10279,12 +10291,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *           "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *           "object": "test_clock",
                      *           "name": "Tour",
                      *           "frozen_time": "2026-01-01T12:00:00.000Z",
                      *           "status": "ready",
-                     *           "created_at": "2026-11-28T00:24:35.103Z"
+                     *           "created_at": "2026-11-28T00:46:27.402Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -10340,12 +10352,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T00:24:35.103Z"
+                     *       "created_at": "2026-11-28T00:46:27.402Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -10383,12 +10395,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T00:24:35.103Z"
+                     *       "created_at": "2026-11-28T00:46:27.402Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -10424,7 +10436,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "object": "test_clock",
                      *       "deleted": true
                      *     }
@@ -10478,12 +10490,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-02-01T13:00:00.000Z",
                      *       "status": "advancing",
-                     *       "created_at": "2026-11-28T00:24:35.103Z"
+                     *       "created_at": "2026-11-28T00:46:27.402Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -10516,7 +10528,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDsgYYO0nHhQ3oN1bmj1"
+                 *       "customer": "cus_000VcDyBjSLUWd8vCELH7ovp"
                  *     }
                  */
                 "application/json": {
@@ -10537,12 +10549,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDsgDZYeCj5v5yLpzZjC",
+                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T00:24:35.103Z"
+                     *       "created_at": "2026-11-28T00:46:27.402Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -10583,7 +10595,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "trial_balance",
-                     *       "as_of": "2026-11-28T00:24:44.695Z",
+                     *       "as_of": "2026-11-28T00:46:35.477Z",
                      *       "customer": null,
                      *       "currencies": [
                      *         {
@@ -10789,10 +10801,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "del_000VcDsjEju9UeV9uXR5Qwm2",
+                     *           "id": "del_000VcDyEEJiMiTDo5Q9dS227",
                      *           "object": "webhook_delivery",
-                     *           "endpoint": "we_000VcDsjE0iVHH1eC79Nv5Rb",
-                     *           "event": "evt_000VcDsjER5k59yLiTGKJJsj",
+                     *           "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
+                     *           "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
                      *           "event_type": "customer.created",
                      *           "status": "pending",
                      *           "attempt_count": 0,
@@ -10801,7 +10813,7 @@ export interface operations {
                      *           "error": null,
                      *           "last_attempt_at": null,
                      *           "next_retry_at": null,
-                     *           "created_at": "2026-11-28T00:24:46.694Z",
+                     *           "created_at": "2026-11-28T00:46:37.472Z",
                      *           "attempts": []
                      *         }
                      *       ],
@@ -10843,28 +10855,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcDsjEju9UeV9uXR5Qwm2",
+                     *       "id": "del_000VcDyEEJiMiTDo5Q9dS227",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcDsjE0iVHH1eC79Nv5Rb",
-                     *       "event": "evt_000VcDsjER5k59yLiTGKJJsj",
+                     *       "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
+                     *       "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
                      *       "event_type": "customer.created",
                      *       "status": "succeeded",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 40,
+                     *       "latency_ms": 17,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T00:24:46.979Z",
+                     *       "last_attempt_at": "2026-11-28T00:46:37.681Z",
                      *       "next_retry_at": null,
-                     *       "created_at": "2026-11-28T00:24:46.694Z",
+                     *       "created_at": "2026-11-28T00:46:37.472Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 40,
+                     *           "latency_ms": 17,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T00:24:46.979Z",
+                     *           "attempted_at": "2026-11-28T00:46:37.681Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -10907,28 +10919,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcDsjEju9UeV9uXR5Qwm2",
+                     *       "id": "del_000VcDyEEJiMiTDo5Q9dS227",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcDsjE0iVHH1eC79Nv5Rb",
-                     *       "event": "evt_000VcDsjER5k59yLiTGKJJsj",
+                     *       "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
+                     *       "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
                      *       "event_type": "customer.created",
                      *       "status": "pending",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 40,
+                     *       "latency_ms": 17,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T00:24:46.979Z",
-                     *       "next_retry_at": "2026-11-28T00:24:47.176Z",
-                     *       "created_at": "2026-11-28T00:24:46.694Z",
+                     *       "last_attempt_at": "2026-11-28T00:46:37.681Z",
+                     *       "next_retry_at": "2026-11-28T00:46:37.856Z",
+                     *       "created_at": "2026-11-28T00:46:37.472Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 40,
+                     *           "latency_ms": 17,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T00:24:46.979Z",
+                     *           "attempted_at": "2026-11-28T00:46:37.681Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -10973,7 +10985,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *           "id": "we_000VcDyDopLt64yMcTI2xXru",
                      *           "object": "webhook_endpoint",
                      *           "url": "https://hooks.example.com/billing",
                      *           "events": [
@@ -10982,8 +10994,8 @@ export interface operations {
                      *           ],
                      *           "description": "Accounting system",
                      *           "status": "enabled",
-                     *           "created_at": "2026-11-28T00:24:45.037Z",
-                     *           "updated_at": "2026-11-28T00:24:45.037Z"
+                     *           "created_at": "2026-11-28T00:46:35.893Z",
+                     *           "updated_at": "2026-11-28T00:46:35.893Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -11044,7 +11056,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -11054,8 +11066,8 @@ export interface operations {
                      *       "description": "Accounting system",
                      *       "status": "enabled",
                      *       "secret": "whsec_REDACTED",
-                     *       "created_at": "2026-11-28T00:24:45.037Z",
-                     *       "updated_at": "2026-11-28T00:24:45.037Z"
+                     *       "created_at": "2026-11-28T00:46:35.893Z",
+                     *       "updated_at": "2026-11-28T00:46:35.893Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -11093,7 +11105,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -11102,8 +11114,8 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T00:24:45.037Z",
-                     *       "updated_at": "2026-11-28T00:24:45.037Z"
+                     *       "created_at": "2026-11-28T00:46:35.893Z",
+                     *       "updated_at": "2026-11-28T00:46:35.893Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -11139,7 +11151,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
                      *       "object": "webhook_endpoint",
                      *       "deleted": true
                      *     }
@@ -11193,7 +11205,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -11201,8 +11213,8 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T00:24:45.037Z",
-                     *       "updated_at": "2026-11-28T00:24:45.122Z"
+                     *       "created_at": "2026-11-28T00:46:35.893Z",
+                     *       "updated_at": "2026-11-28T00:46:35.968Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -11255,7 +11267,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDsinz18muKa38MFwzTd",
+                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -11264,8 +11276,8 @@ export interface operations {
                      *       "description": "Accounting system",
                      *       "status": "enabled",
                      *       "secret": "whsec_REDACTED",
-                     *       "created_at": "2026-11-28T00:24:45.037Z",
-                     *       "updated_at": "2026-11-28T00:24:45.189Z"
+                     *       "created_at": "2026-11-28T00:46:35.893Z",
+                     *       "updated_at": "2026-11-28T00:46:35.998Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -11310,15 +11322,80 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "evt_000VcDsiTdVeSoaQZG3Hz9aM",
+                     *           "id": "evt_000VcDyCsZ9JQYXnaXB5YN7A",
                      *           "object": "event",
                      *           "type": "invoice.paid",
-                     *           "created_at": "2026-11-28T00:24:43.773Z",
+                     *           "created_at": "2026-11-28T00:46:32.181Z",
                      *           "data": {
-                     *             "id": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *             "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDsiRn56310h7LV6V3EI",
+                     *                 "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *                 "kind": "licensed",
+                     *                 "amount": 4990,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": "2026-12-28T00:46:31.736Z",
+                     *                 "vat_amount": 966,
+                     *                 "description": "Streymi",
+                     *                 "unit_amount": 4990,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-11-28T00:46:31.736Z"
+                     *               }
+                     *             ],
+                     *             "total": 4990,
+                     *             "number": "INV-000003",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-11-28T00:46:32.181Z",
+                     *             "payment": null,
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
+                     *             "due_date": "2026-12-12T00:46:31.817Z",
+                     *             "metadata": {},
+                     *             "subtotal": 4990,
+                     *             "voided_at": null,
+                     *             "amount_due": 4990,
+                     *             "created_at": "2026-11-28T00:46:31.736Z",
+                     *             "period_end": "2026-12-28T00:46:31.736Z",
+                     *             "vat_amount": 966,
+                     *             "amount_paid": 4990,
+                     *             "finalized_at": "2026-11-28T00:46:31.817Z",
+                     *             "period_start": "2026-11-28T00:46:31.736Z",
+                     *             "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *             "attempt_count": 0,
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 966,
+                     *                 "amount_excluding_vat": 4024,
+                     *                 "amount_including_vat": 4990
+                     *               }
+                     *             ],
+                     *             "billing_reason": "subscription_create",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "collection_method": "send_invoice",
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 4024,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_000VcDyDRb8tpnnGFRimnIKd",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-02-01T13:00:00.000Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDyDPDJ0ji2W4gJSKqwq",
                      *                 "kind": "payment",
                      *                 "amount": 2500,
                      *                 "object": "invoice_line",
@@ -11328,7 +11405,7 @@ export interface operations {
                      *                 "proration": false,
                      *                 "period_end": null,
                      *                 "vat_amount": 484,
-                     *                 "description": "Payment pay_000VcDsiQzVB4m2PVFjmkz7h",
+                     *                 "description": "Payment pay_000VcDyDOdkVx92OSOvm4TxY",
                      *                 "unit_amount": 2500,
                      *                 "vat_percent": 24,
                      *                 "period_start": null
@@ -11338,22 +11415,23 @@ export interface operations {
                      *             "number": "INV-000007",
                      *             "object": "invoice",
                      *             "status": "paid",
-                     *             "paid_at": "2026-11-28T00:24:43.692Z",
-                     *             "payment": "pay_000VcDsiQzVB4m2PVFjmkz7h",
+                     *             "paid_at": "2026-02-01T13:00:00.000Z",
+                     *             "payment": "pay_000VcDyDOdkVx92OSOvm4TxY",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *             "due_date": null,
+                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 2500,
                      *             "voided_at": null,
                      *             "amount_due": 2500,
-                     *             "created_at": "2026-11-28T00:24:43.646Z",
-                     *             "period_end": "2026-11-28T00:24:43.609Z",
+                     *             "created_at": "2026-02-01T13:00:00.000Z",
+                     *             "period_end": "2026-02-01T13:00:00.000Z",
                      *             "vat_amount": 484,
                      *             "amount_paid": 2500,
-                     *             "finalized_at": "2026-11-28T00:24:43.609Z",
-                     *             "period_start": "2026-11-28T00:24:43.609Z",
+                     *             "finalized_at": "2026-02-01T13:00:00.000Z",
+                     *             "period_start": "2026-02-01T13:00:00.000Z",
                      *             "subscription": null,
+                     *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
                      *                 "percent": 24,
@@ -11366,6 +11444,7 @@ export interface operations {
                      *             "billing_reason": "payment",
                      *             "discount_amount": 0,
                      *             "amount_remaining": 0,
+                     *             "collection_method": "charge_automatically",
                      *             "last_payment_error": null,
                      *             "prices_include_vat": true,
                      *             "total_excluding_vat": 2016,
@@ -11373,15 +11452,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDsiMo20YrYjSFzOXeQl",
+                     *           "id": "evt_000VcDyDMldASBElxCZIDgqz",
                      *           "object": "event",
                      *           "type": "invoice.paid",
-                     *           "created_at": "2026-11-28T00:24:43.350Z",
+                     *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDsiLAwzTYrY0ZRxlAsj",
+                     *             "id": "inv_000VcDyDL7KO8y42faLSrDJO",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDsiLIOGYH3JAhnypL4W",
+                     *                 "id": "ili_000VcDyDLHA3MTqtO7xIxzv9",
                      *                 "kind": "payment",
                      *                 "amount": 12900,
                      *                 "object": "invoice_line",
@@ -11401,22 +11480,23 @@ export interface operations {
                      *             "number": "INV-000006",
                      *             "object": "invoice",
                      *             "status": "paid",
-                     *             "paid_at": "2026-11-28T00:24:43.222Z",
-                     *             "payment": "pay_000VcDsiKkOxQoNTZElGfC8T",
+                     *             "paid_at": "2026-02-01T13:00:00.000Z",
+                     *             "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *             "due_date": null,
+                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 12900,
                      *             "voided_at": null,
                      *             "amount_due": 12900,
-                     *             "created_at": "2026-11-28T00:24:43.253Z",
-                     *             "period_end": "2026-11-28T00:24:43.222Z",
+                     *             "created_at": "2026-02-01T13:00:00.000Z",
+                     *             "period_end": "2026-02-01T13:00:00.000Z",
                      *             "vat_amount": 2497,
                      *             "amount_paid": 12900,
-                     *             "finalized_at": "2026-11-28T00:24:43.222Z",
-                     *             "period_start": "2026-11-28T00:24:43.222Z",
+                     *             "finalized_at": "2026-02-01T13:00:00.000Z",
+                     *             "period_start": "2026-02-01T13:00:00.000Z",
                      *             "subscription": null,
+                     *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
                      *                 "percent": 24,
@@ -11429,6 +11509,7 @@ export interface operations {
                      *             "billing_reason": "payment",
                      *             "discount_amount": 0,
                      *             "amount_remaining": 0,
+                     *             "collection_method": "charge_automatically",
                      *             "last_payment_error": null,
                      *             "prices_include_vat": true,
                      *             "total_excluding_vat": 10403,
@@ -11436,78 +11517,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDshwcdarxG2NjNQ8gGd",
-                     *           "object": "event",
-                     *           "type": "invoice.paid",
-                     *           "created_at": "2026-11-28T00:24:41.682Z",
-                     *           "data": {
-                     *             "id": "inv_000VcDshqNtmsADBpxo57CzE",
-                     *             "lines": [
-                     *               {
-                     *                 "id": "ili_000VcDshqNuLY1Q1RrSZgQ03",
-                     *                 "kind": "licensed",
-                     *                 "amount": 4990,
-                     *                 "object": "invoice_line",
-                     *                 "currency": "ISK",
-                     *                 "quantity": 1,
-                     *                 "vat_rate": "standard",
-                     *                 "proration": false,
-                     *                 "period_end": "2026-12-28T00:24:41.319Z",
-                     *                 "vat_amount": 966,
-                     *                 "description": "Streymi",
-                     *                 "unit_amount": 4990,
-                     *                 "vat_percent": 24,
-                     *                 "period_start": "2026-11-28T00:24:41.319Z"
-                     *               }
-                     *             ],
-                     *             "total": 4990,
-                     *             "number": "INV-000003",
-                     *             "object": "invoice",
-                     *             "status": "paid",
-                     *             "paid_at": "2026-11-28T00:24:41.682Z",
-                     *             "payment": null,
-                     *             "currency": "ISK",
-                     *             "customer": "cus_000VcDshpaNil995sGwX7FqW",
-                     *             "due_date": "2026-12-12T00:24:41.382Z",
-                     *             "metadata": {},
-                     *             "subtotal": 4990,
-                     *             "voided_at": null,
-                     *             "amount_due": 4990,
-                     *             "created_at": "2026-11-28T00:24:41.319Z",
-                     *             "period_end": "2026-12-28T00:24:41.319Z",
-                     *             "vat_amount": 966,
-                     *             "amount_paid": 4990,
-                     *             "finalized_at": "2026-11-28T00:24:41.382Z",
-                     *             "period_start": "2026-11-28T00:24:41.319Z",
-                     *             "subscription": "sub_000VcDshqE1zJYmscAs5AncA",
-                     *             "vat_breakdown": [
-                     *               {
-                     *                 "percent": 24,
-                     *                 "vat_rate": "standard",
-                     *                 "vat_amount": 966,
-                     *                 "amount_excluding_vat": 4024,
-                     *                 "amount_including_vat": 4990
-                     *               }
-                     *             ],
-                     *             "billing_reason": "subscription_create",
-                     *             "discount_amount": 0,
-                     *             "amount_remaining": 0,
-                     *             "last_payment_error": null,
-                     *             "prices_include_vat": true,
-                     *             "total_excluding_vat": 4024,
-                     *             "next_payment_attempt": null
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "evt_000VcDshTTtXkIqXXKqVA3Ed",
+                     *           "id": "evt_000VcDyCLPrBLX5r9diSK7PG",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDshS0Latk8vQ7NkGcJF",
+                     *             "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDshS19cgig6rbpLBEGs",
+                     *                 "id": "ili_000VcDyCKRbc7FiUxnOZc7Hc",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -11523,7 +11541,7 @@ export interface operations {
                      *                 "period_start": "2026-02-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDshS10uap5UOyBaRlim",
+                     *                 "id": "ili_000VcDyCKRCQmpqcf78y6kUX",
                      *                 "kind": "metered",
                      *                 "amount": 300,
                      *                 "object": "invoice_line",
@@ -11539,7 +11557,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDshS1K3DplXtJynEC6b",
+                     *                 "id": "ili_000VcDyCKRt6C6n1Ob2H2rXA",
                      *                 "kind": "proration",
                      *                 "amount": 1980,
                      *                 "object": "invoice_line",
@@ -11555,7 +11573,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDshS1WyM7LsZUSJdIvX",
+                     *                 "id": "ili_000VcDyCKR568R74gcHk1VOj",
                      *                 "kind": "proration",
                      *                 "amount": -1980,
                      *                 "object": "invoice_line",
@@ -11571,7 +11589,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDshS1uBOMyYX086rzTE",
+                     *                 "id": "ili_000VcDyCKR2J6ZFUhf2YqAwl",
                      *                 "kind": "proration",
                      *                 "amount": 2970,
                      *                 "object": "invoice_line",
@@ -11587,7 +11605,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDshS13XyzV8M7zepCPJ",
+                     *                 "id": "ili_000VcDyCKRH2HLKzpRaVq5kC",
                      *                 "kind": "invoice_item",
                      *                 "amount": 1500,
                      *                 "object": "invoice_line",
@@ -11608,10 +11626,10 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcDshTStmfChxRtZgimGq",
+                     *             "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *             "due_date": null,
+                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "due_date": "2026-02-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 9760,
                      *             "voided_at": null,
@@ -11622,7 +11640,8 @@ export interface operations {
                      *             "amount_paid": 9760,
                      *             "finalized_at": "2026-02-01T12:00:00.000Z",
                      *             "period_start": "2026-02-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *             "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
                      *                 "percent": 24,
@@ -11635,6 +11654,7 @@ export interface operations {
                      *             "billing_reason": "subscription_cycle",
                      *             "discount_amount": 0,
                      *             "amount_remaining": 0,
+                     *             "collection_method": "charge_automatically",
                      *             "last_payment_error": null,
                      *             "prices_include_vat": true,
                      *             "total_excluding_vat": 7871,
@@ -11642,15 +11662,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDsgnIwzzxdRHpKUQP3l",
+                     *           "id": "evt_000VcDyBrfF887TAcus4r7hM",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-01-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDsgZuo0c4D9629bk6KC",
+                     *             "id": "inv_000VcDyBl93nB9WNiL56eCBP",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDsgZuw8U8TQzfIy6JNh",
+                     *                 "id": "ili_000VcDyBl9eIb5Kc0JxhI4h5",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -11671,10 +11691,10 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-01-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcDsgnH9s6MPIdxHYpB1T",
+                     *             "payment": "pay_000VcDyBrdQ20vVvkSUV0Le6",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *             "due_date": null,
+                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "due_date": "2026-01-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
                      *             "voided_at": null,
@@ -11685,7 +11705,8 @@ export interface operations {
                      *             "amount_paid": 4990,
                      *             "finalized_at": "2026-01-01T12:00:00.000Z",
                      *             "period_start": "2026-01-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcDsgZhtq5W854ErEx9ba",
+                     *             "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
                      *                 "percent": 24,
@@ -11698,6 +11719,7 @@ export interface operations {
                      *             "billing_reason": "subscription_create",
                      *             "discount_amount": 0,
                      *             "amount_remaining": 0,
+                     *             "collection_method": "charge_automatically",
                      *             "last_payment_error": null,
                      *             "prices_include_vat": true,
                      *             "total_excluding_vat": 4024,
@@ -11743,65 +11765,67 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "evt_000VcDsiTdVeSoaQZG3Hz9aM",
+                     *       "id": "evt_000VcDyCsZ9JQYXnaXB5YN7A",
                      *       "object": "event",
                      *       "type": "invoice.paid",
-                     *       "created_at": "2026-11-28T00:24:43.773Z",
+                     *       "created_at": "2026-11-28T00:46:32.181Z",
                      *       "data": {
-                     *         "id": "inv_000VcDsiRU6Mzq0UEkLjsZJf",
+                     *         "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
                      *         "lines": [
                      *           {
-                     *             "id": "ili_000VcDsiRn56310h7LV6V3EI",
-                     *             "kind": "payment",
-                     *             "amount": 2500,
+                     *             "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *             "kind": "licensed",
+                     *             "amount": 4990,
                      *             "object": "invoice_line",
                      *             "currency": "ISK",
                      *             "quantity": 1,
                      *             "vat_rate": "standard",
                      *             "proration": false,
-                     *             "period_end": null,
-                     *             "vat_amount": 484,
-                     *             "description": "Payment pay_000VcDsiQzVB4m2PVFjmkz7h",
-                     *             "unit_amount": 2500,
+                     *             "period_end": "2026-12-28T00:46:31.736Z",
+                     *             "vat_amount": 966,
+                     *             "description": "Streymi",
+                     *             "unit_amount": 4990,
                      *             "vat_percent": 24,
-                     *             "period_start": null
+                     *             "period_start": "2026-11-28T00:46:31.736Z"
                      *           }
                      *         ],
-                     *         "total": 2500,
-                     *         "number": "INV-000007",
+                     *         "total": 4990,
+                     *         "number": "INV-000003",
                      *         "object": "invoice",
                      *         "status": "paid",
-                     *         "paid_at": "2026-11-28T00:24:43.692Z",
-                     *         "payment": "pay_000VcDsiQzVB4m2PVFjmkz7h",
+                     *         "paid_at": "2026-11-28T00:46:32.181Z",
+                     *         "payment": null,
                      *         "currency": "ISK",
-                     *         "customer": "cus_000VcDsgGRubfZDn1InElWfy",
-                     *         "due_date": null,
+                     *         "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
+                     *         "due_date": "2026-12-12T00:46:31.817Z",
                      *         "metadata": {},
-                     *         "subtotal": 2500,
+                     *         "subtotal": 4990,
                      *         "voided_at": null,
-                     *         "amount_due": 2500,
-                     *         "created_at": "2026-11-28T00:24:43.646Z",
-                     *         "period_end": "2026-11-28T00:24:43.609Z",
-                     *         "vat_amount": 484,
-                     *         "amount_paid": 2500,
-                     *         "finalized_at": "2026-11-28T00:24:43.609Z",
-                     *         "period_start": "2026-11-28T00:24:43.609Z",
-                     *         "subscription": null,
+                     *         "amount_due": 4990,
+                     *         "created_at": "2026-11-28T00:46:31.736Z",
+                     *         "period_end": "2026-12-28T00:46:31.736Z",
+                     *         "vat_amount": 966,
+                     *         "amount_paid": 4990,
+                     *         "finalized_at": "2026-11-28T00:46:31.817Z",
+                     *         "period_start": "2026-11-28T00:46:31.736Z",
+                     *         "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *         "attempt_count": 0,
                      *         "vat_breakdown": [
                      *           {
                      *             "percent": 24,
                      *             "vat_rate": "standard",
-                     *             "vat_amount": 484,
-                     *             "amount_excluding_vat": 2016,
-                     *             "amount_including_vat": 2500
+                     *             "vat_amount": 966,
+                     *             "amount_excluding_vat": 4024,
+                     *             "amount_including_vat": 4990
                      *           }
                      *         ],
-                     *         "billing_reason": "payment",
+                     *         "billing_reason": "subscription_create",
                      *         "discount_amount": 0,
                      *         "amount_remaining": 0,
+                     *         "collection_method": "send_invoice",
                      *         "last_payment_error": null,
                      *         "prices_include_vat": true,
-                     *         "total_excluding_vat": 2016,
+                     *         "total_excluding_vat": 4024,
                      *         "next_payment_attempt": null
                      *       }
                      *     }
