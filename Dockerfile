@@ -19,6 +19,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma/migrations ./prisma/migrations
 COPY --from=build /app/bin ./bin
+# The API reference attaches the recorded examples from this file (docs/openapi.md "Examples").
+COPY --from=build /app/docs/openapi-examples.json ./docs/openapi-examples.json
 COPY package.json ./
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node

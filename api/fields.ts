@@ -4,6 +4,7 @@ import { yup } from './validate';
 import { isStorableText, longerThan } from '../src/validation/text';
 import { SUPPORTED_CURRENCIES } from '../src/billing/currency';
 import { VAT_RATE_IDS } from '../src/billing';
+import { METADATA_LIMITS } from '../src/validation/metadata';
 
 /** A string of at most `max` characters that PostgreSQL can store (no NUL, no lone surrogate). */
 export function text(max: number) {
@@ -16,9 +17,24 @@ export function text(max: number) {
   );
 }
 
-/** Any JSON value here; the domain applies the metadata rules (src/validation/metadata.ts). */
+/**
+ * Any JSON value here; the domain applies the metadata rules (src/validation/metadata.ts). The
+ * OpenAPI document gives its shape: an object of string values (in an update, a `null` value
+ * removes its key and `metadata: null` removes them all).
+ */
 export function metadataField() {
-  return yup.mixed<Record<string, string>>().nullable();
+  return yup
+    .mixed<Record<string, string>>()
+    .nullable()
+    .meta({
+      jsonSchema: {
+        type: ['object', 'null'],
+        propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.maxKeyLength, pattern: '^[^\\[\\]]+$' },
+        additionalProperties: { type: ['string', 'null'], maxLength: METADATA_LIMITS.maxValueLength },
+        maxProperties: METADATA_LIMITS.maxKeys,
+        description: `Keys to string values (at most ${METADATA_LIMITS.maxKeys}). In an update a key set to null is removed, and \`metadata: null\` removes every key.`,
+      },
+    });
 }
 
 /** A non-negative safe integer (amounts in minor units, units). */

@@ -48,6 +48,8 @@ export function sendPage(
   ctx.body = documentHtml({
     title: opts.title,
     charts: opts.charts,
+    lang: d.locale,
+    suffix: d.t.title_suffix,
     body: (
       <Page d={d} title={opts.title} active={opts.active} notice={notice}>
         {opts.body}

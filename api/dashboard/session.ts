@@ -1,6 +1,7 @@
 // Who is signed in, and may they do this. Every dashboard page but sign-in and invitations goes
 // through requireSession; every state change through checkCsrf and act() (./actions.ts), which
 // checks the role on the server whatever the page showed.
+import { DASHBOARD_MESSAGES, pickDashboardLocale, type DashboardLocale, type DashboardMessages } from './i18n';
 import type { Next } from 'koa';
 import type { AppContext, AppDeps } from '../context';
 import { errors } from '../../src/errors';
@@ -23,6 +24,9 @@ export interface Dashboard {
   userAgent: string | null;
   form: FormBody;
   can(permission: Permission): boolean;
+  /** The page language (./i18n.ts) and its texts. */
+  locale: DashboardLocale;
+  t: DashboardMessages;
 }
 
 declare module '../context' {
@@ -54,6 +58,7 @@ export async function loadDashboard(ctx: AppContext, deps: AppDeps): Promise<Das
   // Live data only once the merchant is live, whatever the session last chose.
   const mode = session.viewMode === 'live' && merchant.liveEnabledAt ? 'live' : 'test';
   const tenant: Tenant = { merchantId: merchant.id, mode };
+  const locale = pickDashboardLocale(ctx);
   return {
     deps,
     session,
@@ -66,6 +71,8 @@ export async function loadDashboard(ctx: AppContext, deps: AppDeps): Promise<Das
     userAgent: userAgent(ctx),
     form: ctx.state.dashboardForm ?? {},
     can: (p) => roleAllows(session.user.role, p),
+    locale,
+    t: DASHBOARD_MESSAGES[locale],
   };
 }
 

@@ -62,9 +62,20 @@ export interface RouteDoc {
   also?: ExtraResponse[];
   /** Error codes specific to the route, beyond those of its auth, body and path (docs/errors.md). */
   errors?: ErrorCode[];
+  /** Examples of this operation (they win over recorded ones in docs/openapi-examples.json). */
+  examples?: OperationExample;
   /** Served by a middleware before the router rather than a router route (so not in app.router.stack). */
   outsideRouter?: boolean;
 }
+
+/** An example request body and answer of one operation. */
+export interface OperationExample {
+  request?: unknown;
+  response: { status: number; body: unknown };
+}
+
+/** Recorded examples by `"<METHOD> <OpenAPI path>"` (`"POST /v1/customers"`, `"GET /v1/customers/{id}"`). */
+export type RecordedExamples = Record<string, OperationExample>;
 
 /** Declares a route's descriptor (a typed identity: the type checks the descriptor). */
 export function doc(d: RouteDoc): RouteDoc {

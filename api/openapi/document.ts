@@ -2,6 +2,8 @@
 // the yup schemas the routes validate with (converted by @sodaru/yup-to-json-schema), the public
 // objects' schemas (src/objects/schemas.ts) and the error catalog (src/errors.ts). Served at
 // GET /v1/openapi.json and committed as docs/openapi.json (`npm run openapi`); docs/openapi.md.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { convertSchema } from '@sodaru/yup-to-json-schema';
 import { errorCatalog } from '../../src/errors';
 import { OBJECT_SCHEMAS } from '../../src/objects/schemas';
@@ -9,7 +11,7 @@ import { arrayOf, bool, object, ref, str, type JsonSchema } from '../../src/obje
 import { PAGE_DEFAULT, PAGE_MAX, type yup } from '../validate';
 import { DASHBOARD_SESSION_COOKIE } from '../middleware/auth';
 import { PORTAL_COOKIE } from '../portal/router';
-import { openApiPath, type BodyKind, type RouteAuth, type RouteDoc } from './describe';
+import { openApiPath, type BodyKind, type OperationExample, type RecordedExamples, type RouteAuth, type RouteDoc } from './describe';
 import { API_SCHEMAS, TAGS } from './components';
 import { declarationsOf, type Area } from '../route';
 
@@ -214,14 +216,31 @@ function operation(d: RouteDoc, statusOf: Map<string, number>): OperationObject 
   return op;
 }
 
-function build(areas: readonly Area[]): OpenApiDocument {
+/** Recorded examples, when docs/openapi-examples.json exists (issue 33's recorder writes it); none otherwise. */
+export const EXAMPLES_FILE = path.resolve(__dirname, '..', '..', '..', 'docs', 'openapi-examples.json');
+export function recordedExamples(file = EXAMPLES_FILE): RecordedExamples {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RecordedExamples) : {};
+}
+
+/** Attaches an example's request body and answer to the operation (only where it has a JSON body and answer). */
+function attachExample(op: OperationObject, example: OperationExample): void {
+  const request = (op.requestBody as { content?: Record<string, Record<string, unknown>> } | undefined)?.content?.['application/json'];
+  if (request && example.request !== undefined) request.example = example.request;
+  const answer = op.responses[String(example.response.status)]?.content?.['application/json'] as Record<string, unknown> | undefined;
+  if (answer) answer.example = example.response.body;
+}
+
+function build(areas: readonly Area[], examples: RecordedExamples): OpenApiDocument {
   const statusOf = new Map(errorCatalog().map((e) => [e.code, e.status]));
   const paths: OpenApiDocument['paths'] = {};
   for (const d of declarationsOf(areas)) {
     const p = openApiPath(d.path);
     paths[p] ??= {};
     if (paths[p]![d.method]) throw new Error(`two descriptors for ${d.method.toUpperCase()} ${d.path}`);
-    paths[p]![d.method] = operation(d, statusOf);
+    const op = operation(d, statusOf);
+    const example = d.examples ?? examples[`${d.method.toUpperCase()} ${p}`];
+    if (example) attachExample(op, example);
+    paths[p]![d.method] = op;
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   return {
@@ -295,8 +314,9 @@ function build(areas: readonly Area[]): OpenApiDocument {
 
 const built = new WeakMap<readonly Area[], OpenApiDocument>();
 /** The document of these areas' routes (built once per list). */
-export function buildOpenApiDocument(areas: readonly Area[]): OpenApiDocument {
+export function buildOpenApiDocument(areas: readonly Area[], examples?: RecordedExamples): OpenApiDocument {
+  if (examples) return build(areas, examples);
   let doc = built.get(areas);
-  if (!doc) built.set(areas, (doc = build(areas)));
+  if (!doc) built.set(areas, (doc = build(areas, recordedExamples())));
   return doc;
 }

@@ -3,6 +3,7 @@
 // the checkout pages; no inline script or style: the CSP (api/checkout/security.ts, shared)
 // allows only /portal/assets/portal.{js,css}. Forms carry no name attributes and no action:
 // the page's script sends each action as JSON with the CSRF token and the form's one-time key.
+import { invoiceDueDate } from '../../src/billing/invoice-due';
 import { amountRemaining } from '../../src/billing/invoice-amounts';
 import { customerMayPayInvoice } from '../../src/domain/invoices/invoice-payability';
 import { randomToken } from '../../src/ids';
@@ -76,6 +77,12 @@ function subscriptionCard(ps: PortalSubscription, o: PortalOverview, t: PortalMe
     </article>`;
 }
 
+/** The invoice's due date (invoiceDueDate: the issue date for a card, the claim's for a bank invoice). */
+function dueOn(inv: Parameters<typeof invoiceDueDate>[0], t: PortalMessages, locale: PortalLocale): string {
+  const due = invoiceDueDate(inv);
+  return due ? `<br /><span class="hint">${esc(fill(t.due_on, { date: formatDate(due, locale) }))}</span>` : '';
+}
+
 function invoicesSection(o: PortalOverview, t: PortalMessages, locale: PortalLocale): string {
   if (!o.settings.showInvoiceHistory) return '';
   const canPay = o.settings.allowPayInvoices;
@@ -94,7 +101,7 @@ function invoicesSection(o: PortalOverview, t: PortalMessages, locale: PortalLoc
         <td data-label="${esc(t.date)}">${esc(formatDate(inv.finalizedAt ?? inv.createdAt, locale))}</td>
         <td data-label="${esc(t.status)}"><span class="badge inv-${esc(inv.status)}">${esc((t as Record<string, string>)[`inv_${inv.status}`] ?? inv.status)}</span></td>
         <td class="num" data-label="${esc(t.total)}">${esc(formatMoney(Number(inv.total), inv.currency))}</td>
-        <td class="num" data-label="${esc(t.due)}">${inv.status === 'open' ? esc(formatMoney(remaining, inv.currency)) : ''}</td>
+        <td class="num" data-label="${esc(t.due)}">${inv.status === 'open' ? `${esc(formatMoney(remaining, inv.currency))}${dueOn(inv, t, locale)}` : ''}</td>
         <td class="docs" data-label="${esc(t.documents)}"><a href="/portal/invoices/${esc(inv.id)}" target="_blank" rel="noopener">${esc(t.view)}</a> <a class="pdf" href="/portal/invoices/${esc(inv.id)}/pdf" download>${esc(t.pdf)}</a></td>
         <td>${pay}</td>
       </tr>`;

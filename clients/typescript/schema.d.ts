@@ -2406,7 +2406,9 @@ export interface components {
             amount_due: number;
             amount_paid: number;
             amount_remaining: number;
+            attempt_count: number;
             billing_reason: string | null;
+            collection_method: string | null;
             /** Format: date-time */
             created_at: string;
             currency: string;
@@ -4510,6 +4512,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "key_000VcDyBC75JhfsZOIcrrvBo",
+                     *           "object": "api_key",
+                     *           "type": "secret",
+                     *           "mode": "test",
+                     *           "label": "backend",
+                     *           "last4": "Gf8n",
+                     *           "created_at": "2026-11-28T00:46:25.805Z"
+                     *         },
+                     *         {
+                     *           "id": "key_000VcDyB1oA30Q8zZ22AqXRg",
+                     *           "object": "api_key",
+                     *           "type": "publishable",
+                     *           "mode": "test",
+                     *           "label": "Default publishable test key",
+                     *           "last4": "Dt0X",
+                     *           "created_at": "2026-11-28T00:46:25.172Z"
+                     *         },
+                     *         {
+                     *           "id": "key_000VcDyB1GOmnrbeMhYK27Ee",
+                     *           "object": "api_key",
+                     *           "type": "secret",
+                     *           "mode": "test",
+                     *           "label": "Default secret test key",
+                     *           "last4": "hBZv",
+                     *           "created_at": "2026-11-28T00:46:25.160Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
                         has_more: boolean;
@@ -4535,6 +4571,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "secret",
+                 *       "mode": "test",
+                 *       "label": "backend"
+                 *     }
+                 */
                 "application/json": {
                     label?: string | null;
                     /** @enum {string} */
@@ -4555,6 +4598,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_000VcDyBC75JhfsZOIcrrvBo",
+                     *       "object": "api_key",
+                     *       "type": "secret",
+                     *       "mode": "test",
+                     *       "label": "backend",
+                     *       "key": "sk_test_REDACTED",
+                     *       "last4": "Gf8n",
+                     *       "created_at": "2026-11-28T00:46:25.805Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
@@ -4622,6 +4677,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_000VcDyBC75JhfsZOIcrrvBo",
+                     *       "object": "api_key",
+                     *       "type": "secret",
+                     *       "mode": "test",
+                     *       "label": "backend",
+                     *       "key": "sk_test_REDACTED",
+                     *       "last4": "QYdK",
+                     *       "created_at": "2026-11-28T00:46:25.805Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
@@ -4705,6 +4772,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CreditNote"][];
                         has_more: boolean;
@@ -4738,6 +4811,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cn_000VcDyDeOGNT3kN482gZHmG",
+                     *       "object": "credit_note",
+                     *       "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *       "refund": "ref_000VcDyDb2LL6GBMHW92xaWV",
+                     *       "amount": 1000,
+                     *       "currency": "ISK",
+                     *       "vat_amount": 194,
+                     *       "vat_breakdown": [
+                     *         {
+                     *           "vat_rate": "standard",
+                     *           "percent": 24,
+                     *           "amount_excluding_vat": 806,
+                     *           "vat_amount": 194,
+                     *           "amount_including_vat": 1000
+                     *         }
+                     *       ],
+                     *       "reason": "order_change",
+                     *       "status": "issued",
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreditNote"];
                 };
             };
@@ -4839,6 +4935,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *           "object": "customer_portal",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "url": null,
+                     *           "status": "active",
+                     *           "reusable": true,
+                     *           "expires_at": "2026-11-28T01:46:35.738Z",
+                     *           "revoked_at": null,
+                     *           "last_accessed_at": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:35.738Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomerPortal"][];
                         has_more: boolean;
@@ -4864,10 +4980,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "expires_in": 3600
+                 *     }
+                 */
                 "application/json": {
                     customer: string;
                     expires_in?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     reusable?: boolean | null;
                 };
             };
@@ -4883,6 +5008,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *       "object": "customer_portal",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "url": "http://localhost:3000/portal/open/TOKEN_REDACTED",
+                     *       "status": "active",
+                     *       "reusable": true,
+                     *       "expires_at": "2026-11-28T01:46:35.738Z",
+                     *       "revoked_at": null,
+                     *       "last_accessed_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:35.738Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerPortal"];
                 };
             };
@@ -4916,6 +5056,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *       "object": "customer_portal",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "url": null,
+                     *       "status": "active",
+                     *       "reusable": true,
+                     *       "expires_at": "2026-11-28T01:46:35.738Z",
+                     *       "revoked_at": null,
+                     *       "last_accessed_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:35.738Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerPortal"];
                 };
             };
@@ -4947,6 +5102,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *       "object": "customer_portal",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "url": null,
+                     *       "status": "revoked",
+                     *       "reusable": true,
+                     *       "expires_at": "2026-11-28T01:46:35.738Z",
+                     *       "revoked_at": "2026-11-28T00:46:35.851Z",
+                     *       "last_accessed_at": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:35.738Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerPortal"];
                 };
             };
@@ -4981,6 +5151,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "email": "anna@example.is",
+                     *           "name": "Anna Jónsdóttir",
+                     *           "phone": null,
+                     *           "kennitala": "1201743399",
+                     *           "external_id": null,
+                     *           "vat_number": null,
+                     *           "currency": null,
+                     *           "metadata": {
+                     *             "crm_id": "42"
+                     *           },
+                     *           "billing_address": null,
+                     *           "created_at": "2026-11-28T00:46:27.473Z",
+                     *           "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Customer"][];
                         has_more: boolean;
@@ -5006,6 +5199,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "anna@example.is",
+                 *       "name": "Anna Jónsdóttir",
+                 *       "kennitala": "1201743399",
+                 *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                 *       "metadata": {
+                 *         "crm_id": "42"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     billing_address_line1?: string | null;
                     billing_address_line2?: string | null;
@@ -5016,7 +5220,10 @@ export interface operations {
                     email: string;
                     external_id?: string | null;
                     kennitala?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name?: string | null;
                     phone?: string | null;
                     test_clock?: string | null;
@@ -5035,6 +5242,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "email": "anna@example.is",
+                     *       "name": "Anna Jónsdóttir",
+                     *       "phone": null,
+                     *       "kennitala": "1201743399",
+                     *       "external_id": null,
+                     *       "vat_number": null,
+                     *       "currency": null,
+                     *       "metadata": {
+                     *         "crm_id": "42"
+                     *       },
+                     *       "billing_address": null,
+                     *       "created_at": "2026-11-28T00:46:27.473Z",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -5068,6 +5293,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "email": "anna@example.is",
+                     *       "name": "Anna Jónsdóttir",
+                     *       "phone": null,
+                     *       "kennitala": "1201743399",
+                     *       "external_id": null,
+                     *       "vat_number": null,
+                     *       "currency": null,
+                     *       "metadata": {
+                     *         "crm_id": "42"
+                     *       },
+                     *       "billing_address": null,
+                     *       "created_at": "2026-11-28T00:46:27.473Z",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -5090,6 +5333,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "phone": "+3545551234",
+                 *       "billing_address_line1": "Laugavegur 1",
+                 *       "billing_city": "Reykjavík",
+                 *       "billing_postal_code": "101",
+                 *       "billing_country": "IS"
+                 *     }
+                 */
                 "application/json": {
                     billing_address_line1?: string | null;
                     billing_address_line2?: string | null;
@@ -5100,7 +5352,10 @@ export interface operations {
                     email?: string;
                     external_id?: string | null;
                     kennitala?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name?: string | null;
                     phone?: string | null;
                     vat_number?: string | null;
@@ -5117,6 +5372,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "email": "anna@example.is",
+                     *       "name": "Anna Jónsdóttir",
+                     *       "phone": "+3545551234",
+                     *       "kennitala": "1201743399",
+                     *       "external_id": null,
+                     *       "vat_number": null,
+                     *       "currency": null,
+                     *       "metadata": {
+                     *         "crm_id": "42"
+                     *       },
+                     *       "billing_address": {
+                     *         "line1": "Laugavegur 1",
+                     *         "line2": null,
+                     *         "city": "Reykjavík",
+                     *         "postal_code": "101",
+                     *         "country": "IS"
+                     *       },
+                     *       "created_at": "2026-11-28T00:46:27.473Z",
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
@@ -5158,6 +5437,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ue_000VcDyCDThO45jqlGPKvAyx",
+                     *           "event_name": "storage_gb",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "idempotency_key": "tour-2",
+                     *           "timestamp": "2026-01-01T12:00:00.000Z",
+                     *           "metadata": {
+                     *             "gb": 3
+                     *           },
+                     *           "received_at": "2026-11-28T00:46:29.734Z"
+                     *         },
+                     *         {
+                     *           "id": "ue_000VcDyCDTP4kU38ZeDyUulr",
+                     *           "event_name": "storage_gb",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "idempotency_key": "tour-3",
+                     *           "timestamp": "2026-01-01T12:00:00.000Z",
+                     *           "metadata": {
+                     *             "gb": 5
+                     *           },
+                     *           "received_at": "2026-11-28T00:46:29.734Z"
+                     *         },
+                     *         {
+                     *           "id": "ue_000VcDyCCWEZRN8k8gUpXIKH",
+                     *           "event_name": "storage_gb",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "idempotency_key": "tour-1",
+                     *           "timestamp": "2026-01-01T12:00:00.000Z",
+                     *           "metadata": {
+                     *             "gb": 12
+                     *           },
+                     *           "received_at": "2026-11-28T00:46:29.676Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["UsageEvent"][];
                         has_more: boolean;
@@ -5183,6 +5502,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event_name": "storage_gb",
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "timestamp": "2026-01-01T12:00:00Z",
+                 *       "idempotency_key": "tour-1",
+                 *       "value": 12,
+                 *       "metadata": {
+                 *         "gb": 12
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     customer: string;
                     event_name: string;
@@ -5219,6 +5550,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ue_000VcDyCCWEZRN8k8gUpXIKH",
+                     *       "event_name": "storage_gb",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "idempotency_key": "tour-1",
+                     *       "timestamp": "2026-01-01T12:00:00.000Z",
+                     *       "metadata": {
+                     *         "gb": 12
+                     *       },
+                     *       "received_at": "2026-11-28T00:46:29.676Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageEvent"];
                 };
             };
@@ -5244,6 +5588,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "event_name": "storage_gb",
+                 *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *           "timestamp": "2026-01-01T12:00:00Z",
+                 *           "idempotency_key": "tour-2",
+                 *           "metadata": {
+                 *             "gb": 3
+                 *           }
+                 *         },
+                 *         {
+                 *           "event_name": "storage_gb",
+                 *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *           "timestamp": "2026-01-01T12:00:00Z",
+                 *           "idempotency_key": "tour-3",
+                 *           "metadata": {
+                 *             "gb": 5
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     events: ({
                         customer: string;
@@ -5269,6 +5637,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ingested": 2,
+                     *       "duplicates": 0,
+                     *       "errors": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageBatchResult"];
                 };
             };
@@ -5526,6 +5901,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
+                     *           "object": "invoice_item",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "invoice": null,
+                     *           "pending": true,
+                     *           "amount": 1500,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "description": "Setup fee",
+                     *           "proration": false,
+                     *           "vat_rate": null,
+                     *           "period_start": null,
+                     *           "period_end": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ii_000VcDyBz01FyqQv5J9jwxmZ",
+                     *           "object": "invoice_item",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "invoice": null,
+                     *           "pending": true,
+                     *           "amount": 2970,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
+                     *           "proration": true,
+                     *           "vat_rate": null,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z",
+                     *           "metadata": {},
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ii_000VcDyByzwnOhmuNSad81qY",
+                     *           "object": "invoice_item",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "invoice": null,
+                     *           "pending": true,
+                     *           "amount": -1980,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "description": "Unused time on 2 × Streymi after 1 Jan 2026",
+                     *           "proration": true,
+                     *           "vat_rate": null,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z",
+                     *           "metadata": {},
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ii_000VcDyBwBV2nH3K00B8QaR6",
+                     *           "object": "invoice_item",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "invoice": null,
+                     *           "pending": true,
+                     *           "amount": 1980,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
+                     *           "proration": true,
+                     *           "vat_rate": null,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z",
+                     *           "metadata": {},
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoiceItem"][];
                         has_more: boolean;
@@ -5551,12 +6005,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "amount": 1500,
+                 *       "currency": "ISK",
+                 *       "description": "Setup fee",
+                 *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha"
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                     currency?: string | null;
                     customer: string;
                     description: string;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     quantity?: null | number;
                     subscription?: string | null;
                     /** @enum {string|null} */
@@ -5575,6 +6041,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
+                     *       "object": "invoice_item",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "invoice": null,
+                     *       "pending": true,
+                     *       "amount": 1500,
+                     *       "quantity": 1,
+                     *       "currency": "ISK",
+                     *       "description": "Setup fee",
+                     *       "proration": false,
+                     *       "vat_rate": null,
+                     *       "period_start": null,
+                     *       "period_end": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InvoiceItem"];
                 };
             };
@@ -5608,6 +6094,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
+                     *       "object": "invoice_item",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "invoice": null,
+                     *       "pending": true,
+                     *       "amount": 1500,
+                     *       "quantity": 1,
+                     *       "currency": "ISK",
+                     *       "description": "Setup fee",
+                     *       "proration": false,
+                     *       "vat_rate": null,
+                     *       "period_start": null,
+                     *       "period_end": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InvoiceItem"];
                 };
             };
@@ -5645,6 +6151,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "object": "invoice",
+                     *           "number": "INV-000002",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *           "status": "paid",
+                     *           "billing_reason": "subscription_cycle",
+                     *           "collection_method": "charge_automatically",
+                     *           "currency": "ISK",
+                     *           "subtotal": 9760,
+                     *           "discount_amount": 0,
+                     *           "total": 9760,
+                     *           "vat_amount": 1889,
+                     *           "total_excluding_vat": 7871,
+                     *           "prices_include_vat": true,
+                     *           "vat_breakdown": [
+                     *             {
+                     *               "vat_rate": "standard",
+                     *               "percent": 24,
+                     *               "amount_excluding_vat": 7871,
+                     *               "vat_amount": 1889,
+                     *               "amount_including_vat": 9760
+                     *             }
+                     *           ],
+                     *           "amount_due": 9760,
+                     *           "amount_paid": 9760,
+                     *           "amount_remaining": 0,
+                     *           "period_start": "2026-02-01T12:00:00.000Z",
+                     *           "period_end": "2026-03-01T12:00:00.000Z",
+                     *           "due_date": "2026-02-01T12:00:00.000Z",
+                     *           "finalized_at": "2026-02-01T12:00:00.000Z",
+                     *           "paid_at": "2026-02-01T12:00:00.000Z",
+                     *           "voided_at": null,
+                     *           "next_payment_attempt": null,
+                     *           "attempt_count": 1,
+                     *           "last_payment_error": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "inv_000VcDyBl93nB9WNiL56eCBP",
+                     *           "object": "invoice",
+                     *           "number": "INV-000001",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "payment": "pay_000VcDyBrdQ20vVvkSUV0Le6",
+                     *           "status": "paid",
+                     *           "billing_reason": "subscription_create",
+                     *           "collection_method": "charge_automatically",
+                     *           "currency": "ISK",
+                     *           "subtotal": 4990,
+                     *           "discount_amount": 0,
+                     *           "total": 4990,
+                     *           "vat_amount": 966,
+                     *           "total_excluding_vat": 4024,
+                     *           "prices_include_vat": true,
+                     *           "vat_breakdown": [
+                     *             {
+                     *               "vat_rate": "standard",
+                     *               "percent": 24,
+                     *               "amount_excluding_vat": 4024,
+                     *               "vat_amount": 966,
+                     *               "amount_including_vat": 4990
+                     *             }
+                     *           ],
+                     *           "amount_due": 4990,
+                     *           "amount_paid": 4990,
+                     *           "amount_remaining": 0,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z",
+                     *           "due_date": "2026-01-01T12:00:00.000Z",
+                     *           "finalized_at": "2026-01-01T12:00:00.000Z",
+                     *           "paid_at": "2026-01-01T12:00:00.000Z",
+                     *           "voided_at": null,
+                     *           "next_payment_attempt": null,
+                     *           "attempt_count": 1,
+                     *           "last_payment_error": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invoice"][];
                         has_more: boolean;
@@ -5678,6 +6273,147 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *       "object": "invoice",
+                     *       "number": "INV-000002",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *       "status": "paid",
+                     *       "billing_reason": "subscription_cycle",
+                     *       "collection_method": "charge_automatically",
+                     *       "currency": "ISK",
+                     *       "subtotal": 9760,
+                     *       "discount_amount": 0,
+                     *       "total": 9760,
+                     *       "vat_amount": 1889,
+                     *       "total_excluding_vat": 7871,
+                     *       "prices_include_vat": true,
+                     *       "vat_breakdown": [
+                     *         {
+                     *           "vat_rate": "standard",
+                     *           "percent": 24,
+                     *           "amount_excluding_vat": 7871,
+                     *           "vat_amount": 1889,
+                     *           "amount_including_vat": 9760
+                     *         }
+                     *       ],
+                     *       "amount_due": 9760,
+                     *       "amount_paid": 9760,
+                     *       "amount_remaining": 0,
+                     *       "period_start": "2026-02-01T12:00:00.000Z",
+                     *       "period_end": "2026-03-01T12:00:00.000Z",
+                     *       "due_date": "2026-02-01T12:00:00.000Z",
+                     *       "finalized_at": "2026-02-01T12:00:00.000Z",
+                     *       "paid_at": "2026-02-01T12:00:00.000Z",
+                     *       "voided_at": null,
+                     *       "next_payment_attempt": null,
+                     *       "attempt_count": 1,
+                     *       "last_payment_error": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-02-01T12:00:00.000Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "ili_000VcDyCKRbc7FiUxnOZc7Hc",
+                     *           "object": "invoice_line",
+                     *           "kind": "licensed",
+                     *           "description": "Streymi",
+                     *           "amount": 4990,
+                     *           "unit_amount": 4990,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 966,
+                     *           "period_start": "2026-02-01T12:00:00.000Z",
+                     *           "period_end": "2026-03-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ili_000VcDyCKRCQmpqcf78y6kUX",
+                     *           "object": "invoice_line",
+                     *           "kind": "metered",
+                     *           "description": "Skýjageymsla",
+                     *           "amount": 300,
+                     *           "unit_amount": 15,
+                     *           "quantity": 20,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 58,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ili_000VcDyCKRt6C6n1Ob2H2rXA",
+                     *           "object": "invoice_line",
+                     *           "kind": "proration",
+                     *           "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
+                     *           "amount": 1980,
+                     *           "unit_amount": 1980,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": true,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 383,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ili_000VcDyCKR568R74gcHk1VOj",
+                     *           "object": "invoice_line",
+                     *           "kind": "proration",
+                     *           "description": "Unused time on 2 × Streymi after 1 Jan 2026",
+                     *           "amount": -1980,
+                     *           "unit_amount": -1980,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": true,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": -383,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ili_000VcDyCKR2J6ZFUhf2YqAwl",
+                     *           "object": "invoice_line",
+                     *           "kind": "proration",
+                     *           "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
+                     *           "amount": 2970,
+                     *           "unit_amount": 2970,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": true,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 575,
+                     *           "period_start": "2026-01-01T12:00:00.000Z",
+                     *           "period_end": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "ili_000VcDyCKRH2HLKzpRaVq5kC",
+                     *           "object": "invoice_line",
+                     *           "kind": "invoice_item",
+                     *           "description": "Setup fee",
+                     *           "amount": 1500,
+                     *           "unit_amount": 1500,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 290,
+                     *           "period_start": null,
+                     *           "period_end": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -5747,6 +6483,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_000VcDyCugtfSr3laD3WzC1a",
+                     *       "object": "invoice",
+                     *       "number": "INV-000004",
+                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
+                     *       "subscription": "sub_000VcDyCuOne8IUL7i7pUEMZ",
+                     *       "payment": null,
+                     *       "status": "open",
+                     *       "billing_reason": "subscription_create",
+                     *       "collection_method": "send_invoice",
+                     *       "currency": "ISK",
+                     *       "subtotal": 990,
+                     *       "discount_amount": 0,
+                     *       "total": 990,
+                     *       "vat_amount": 192,
+                     *       "total_excluding_vat": 798,
+                     *       "prices_include_vat": true,
+                     *       "vat_breakdown": [
+                     *         {
+                     *           "vat_rate": "standard",
+                     *           "percent": 24,
+                     *           "amount_excluding_vat": 798,
+                     *           "vat_amount": 192,
+                     *           "amount_including_vat": 990
+                     *         }
+                     *       ],
+                     *       "amount_due": 990,
+                     *       "amount_paid": 0,
+                     *       "amount_remaining": 990,
+                     *       "period_start": "2026-11-28T00:46:32.384Z",
+                     *       "period_end": "2026-12-28T00:46:32.384Z",
+                     *       "due_date": "2026-12-12T00:46:32.432Z",
+                     *       "finalized_at": "2026-11-28T00:46:32.432Z",
+                     *       "paid_at": null,
+                     *       "voided_at": null,
+                     *       "next_payment_attempt": "2026-12-12T00:46:32.432Z",
+                     *       "attempt_count": 0,
+                     *       "last_payment_error": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:32.384Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "ili_000VcDyCugTB64Uv38hTdyzl",
+                     *           "object": "invoice_line",
+                     *           "kind": "licensed",
+                     *           "description": "Streymi",
+                     *           "amount": 990,
+                     *           "unit_amount": 990,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 192,
+                     *           "period_start": "2026-11-28T00:46:32.384Z",
+                     *           "period_end": "2026-12-28T00:46:32.384Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -5818,6 +6615,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_000VcDyD8BwJ5n4KHEXWXus7",
+                     *       "object": "invoice",
+                     *       "number": "INV-000005",
+                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
+                     *       "subscription": "sub_000VcDyD7yfD4DwXQvdA2Aw8",
+                     *       "payment": null,
+                     *       "status": "void",
+                     *       "billing_reason": "subscription_create",
+                     *       "collection_method": "send_invoice",
+                     *       "currency": "ISK",
+                     *       "subtotal": 4990,
+                     *       "discount_amount": 0,
+                     *       "total": 4990,
+                     *       "vat_amount": 966,
+                     *       "total_excluding_vat": 4024,
+                     *       "prices_include_vat": true,
+                     *       "vat_breakdown": [
+                     *         {
+                     *           "vat_rate": "standard",
+                     *           "percent": 24,
+                     *           "amount_excluding_vat": 4024,
+                     *           "vat_amount": 966,
+                     *           "amount_including_vat": 4990
+                     *         }
+                     *       ],
+                     *       "amount_due": 4990,
+                     *       "amount_paid": 0,
+                     *       "amount_remaining": 0,
+                     *       "period_start": "2026-11-28T00:46:33.221Z",
+                     *       "period_end": "2026-12-28T00:46:33.221Z",
+                     *       "due_date": "2026-12-12T00:46:33.326Z",
+                     *       "finalized_at": "2026-11-28T00:46:33.326Z",
+                     *       "paid_at": null,
+                     *       "voided_at": "2026-11-28T00:46:33.871Z",
+                     *       "next_payment_attempt": null,
+                     *       "attempt_count": 0,
+                     *       "last_payment_error": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:33.221Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "ili_000VcDyD8BKuqin1EFI85EoR",
+                     *           "object": "invoice_line",
+                     *           "kind": "licensed",
+                     *           "description": "Streymi",
+                     *           "amount": 4990,
+                     *           "unit_amount": 4990,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 966,
+                     *           "period_start": "2026-11-28T00:46:33.221Z",
+                     *           "period_end": "2026-12-28T00:46:33.221Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -5860,6 +6718,388 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "be_000VcDyDeToYAG0SHDCX8Msr",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDeTxO13YPGUhnRKxX",
+                     *           "kind": "refund",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 1000,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.222Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDeTOCMScXCkXQUj6X",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDeTxO13YPGUhnRKxX",
+                     *           "kind": "refund",
+                     *           "account": "card_clearing",
+                     *           "debit": 0,
+                     *           "credit": 1000,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.222Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDeRtskYhBlsLw54s2",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
+                     *           "kind": "credit_note",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 1000,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.222Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDeRWQuZUiPxrKeESD",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
+                     *           "kind": "credit_note",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 194,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.222Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDeRS8jithgXI1GtKf",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
+                     *           "kind": "credit_note",
+                     *           "account": "revenue",
+                     *           "debit": 806,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.222Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDdH4w6uVdWIf8q2B1",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDdHXYxo2rTLK6TgqK",
+                     *           "kind": "refund",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 2900,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDdH2lRG0511kYM4OF",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDdHXYxo2rTLK6TgqK",
+                     *           "kind": "refund",
+                     *           "account": "card_clearing",
+                     *           "debit": 0,
+                     *           "credit": 2900,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDdFul58xpg46HY6xB",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
+                     *           "kind": "credit_note",
+                     *           "account": "revenue",
+                     *           "debit": 2339,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDdFmGApf3oDkEccil",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
+                     *           "kind": "credit_note",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 2900,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDdFkakpaKUBThiRh0",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
+                     *           "kind": "credit_note",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 561,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDVyQ6D3hcHrdpoV2d",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
+                     *           "kind": "invoice_voided",
+                     *           "account": "revenue",
+                     *           "debit": 798,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.690Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDVy8I1kbz2ZH5iO0W",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
+                     *           "kind": "invoice_voided",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 192,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.690Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDVy5ykHQU6nVflEmb",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
+                     *           "kind": "invoice_voided",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 990,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.690Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDUfrvxkA3FYdRXm0Q",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 990,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.616Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDUfKKX6MK963Nxl2J",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 192,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.616Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDUf8MAtgBX2u26Jdf",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 798,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.616Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDRMr7xL5ut5CMwmS4",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDRMFtdAi65qOqnaCG",
+                     *           "kind": "invoice_paid",
+                     *           "account": "card_clearing",
+                     *           "debit": 2500,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.411Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDRMTKomhCuIAOPWhX",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDRMFtdAi65qOqnaCG",
+                     *           "kind": "invoice_paid",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 2500,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.411Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDPJwaG6wz468XfGov",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 484,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.280Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDPJmXsfvCJSo4AvE8",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 2500,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.280Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDPJ6RC6HTecQRPofn",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 2016,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.280Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDMdVhf4b9EEmEoC6A",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDMdEhIwrPFFcSKIiA",
+                     *           "kind": "invoice_paid",
+                     *           "account": "card_clearing",
+                     *           "debit": 12900,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.113Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDMdTtW95OVlKmT6uT",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDMdEhIwrPFFcSKIiA",
+                     *           "kind": "invoice_paid",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 12900,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.113Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDLTsUWNH2vtv4l5o9",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDLT43QYQmv44oqz0r",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 12900,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.027Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcDyDLTemiNtn6Th4S6Gm",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcDyDLT43QYQmv44oqz0r",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 10403,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T00:46:34.027Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["LedgerEntry"][];
                         has_more: boolean;
@@ -5891,6 +7131,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "merch_000VcDyAyWGVHLPSBl24P6vq",
+                     *       "name": "Test merchant 1",
+                     *       "created_at": "2026-11-28T00:46:25.102Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CurrentMerchant"];
                 };
             };
@@ -5983,6 +7230,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *           "name": "Storage",
+                     *           "event_name": "storage_gb",
+                     *           "aggregate_type": "sum",
+                     *           "aggregate_property": "gb",
+                     *           "filter": {},
+                     *           "unit_label": "GB",
+                     *           "unit_multiplier": 1,
+                     *           "archived": false,
+                     *           "archived_at": null,
+                     *           "created_at": "2026-11-28T00:46:27.182Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Meter"][];
                         has_more: boolean;
@@ -6008,6 +7275,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Storage",
+                 *       "event_name": "storage_gb",
+                 *       "aggregate_type": "sum",
+                 *       "aggregate_property": "gb",
+                 *       "unit_label": "GB"
+                 *     }
+                 */
                 "application/json": {
                     aggregate_property?: string | null;
                     /** @enum {string} */
@@ -6031,6 +7307,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "name": "Storage",
+                     *       "event_name": "storage_gb",
+                     *       "aggregate_type": "sum",
+                     *       "aggregate_property": "gb",
+                     *       "filter": {},
+                     *       "unit_label": "GB",
+                     *       "unit_multiplier": 1,
+                     *       "archived": false,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-28T00:46:27.182Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Meter"];
                 };
             };
@@ -6064,6 +7355,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "name": "Storage",
+                     *       "event_name": "storage_gb",
+                     *       "aggregate_type": "sum",
+                     *       "aggregate_property": "gb",
+                     *       "filter": {},
+                     *       "unit_label": "GB",
+                     *       "unit_multiplier": 1,
+                     *       "archived": false,
+                     *       "archived_at": null,
+                     *       "created_at": "2026-11-28T00:46:27.182Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Meter"];
                 };
             };
@@ -6095,6 +7401,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "name": "Storage",
+                     *       "event_name": "storage_gb",
+                     *       "aggregate_type": "sum",
+                     *       "aggregate_property": "gb",
+                     *       "filter": {},
+                     *       "unit_label": "GB",
+                     *       "unit_multiplier": 1,
+                     *       "archived": true,
+                     *       "archived_at": "2026-11-28T00:46:36.336Z",
+                     *       "created_at": "2026-11-28T00:46:27.182Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Meter"];
                 };
             };
@@ -6131,6 +7452,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "meter": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "period_start": "2026-01-01T00:00:00.000Z",
+                     *       "period_end": "2026-02-01T00:00:00.000Z",
+                     *       "quantity": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["MeterQuantity"];
                 };
             };
@@ -6188,6 +7518,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
+                     *           "object": "payment_method",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "type": "card",
+                     *           "card": {
+                     *             "brand": "mastercard",
+                     *             "last4": "4444",
+                     *             "exp_month": 6,
+                     *             "exp_year": 2031
+                     *           },
+                     *           "is_default": false,
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "pm_000VcDyBgglhDywuLjYye21A",
+                     *           "object": "payment_method",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "type": "card",
+                     *           "card": {
+                     *             "brand": "visa",
+                     *             "last4": "4242",
+                     *             "exp_month": 12,
+                     *             "exp_year": 2030
+                     *           },
+                     *           "is_default": true,
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PaymentMethod"][];
                         has_more: boolean;
@@ -6221,6 +7586,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "object": "payment_method",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "type": "card",
+                     *       "card": {
+                     *         "brand": "visa",
+                     *         "last4": "4242",
+                     *         "exp_month": 12,
+                     *         "exp_year": 2030
+                     *       },
+                     *       "is_default": true,
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentMethod"];
                 };
             };
@@ -6252,6 +7633,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
+                     *       "object": "payment_method",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedObject"];
                 };
             };
@@ -6288,6 +7676,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
+                     *       "object": "payment_method",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "type": "card",
+                     *       "card": {
+                     *         "brand": "mastercard",
+                     *         "last4": "4444",
+                     *         "exp_month": 6,
+                     *         "exp_year": 2031
+                     *       },
+                     *       "is_default": true,
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentMethod"];
                 };
             };
@@ -6312,6 +7716,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 4990,
+                 *       "currency": "ISK",
+                 *       "description": "Streymi",
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "return_url": "https://shop.example.is/thanks",
+                 *       "cancel_url": "https://shop.example.is/cart"
+                 *     }
+                 */
                 "application/json": {
                     amount?: null | number;
                     cancel_url?: string | null;
@@ -6322,7 +7736,10 @@ export interface operations {
                     enabled_methods?: string[] | null;
                     external_reference?: string | null;
                     locale?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     /** @enum {string|null} */
                     mode?: "hosted" | "embedded" | null;
                     origin?: string | null;
@@ -6343,6 +7760,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "object": "payment_session",
+                     *       "mode": "hosted",
+                     *       "status": "open",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "client_secret": null,
+                     *       "payment": "pay_000VcDyDkm61BM2SySDD82WV",
+                     *       "amount": 4990,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer_email": "anna@example.is",
+                     *       "return_url": "https://shop.example.is/thanks",
+                     *       "cancel_url": "https://shop.example.is/cart",
+                     *       "origin": null,
+                     *       "enabled_methods": [
+                     *         "card",
+                     *         "apple_pay",
+                     *         "google_pay"
+                     *       ],
+                     *       "locale": null,
+                     *       "save_payment_method": false,
+                     *       "payment_method": null,
+                     *       "external_reference": null,
+                     *       "metadata": {},
+                     *       "expires_at": "2026-11-29T00:46:35.635Z",
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-28T00:46:35.635Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentSession"];
                 };
             };
@@ -6396,6 +7844,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "object": "payment_session",
+                     *       "mode": "hosted",
+                     *       "status": "open",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "client_secret": null,
+                     *       "payment": "pay_000VcDyDkm61BM2SySDD82WV",
+                     *       "amount": 4990,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer_email": "anna@example.is",
+                     *       "return_url": "https://shop.example.is/thanks",
+                     *       "cancel_url": "https://shop.example.is/cart",
+                     *       "origin": null,
+                     *       "enabled_methods": [
+                     *         "card",
+                     *         "apple_pay",
+                     *         "google_pay"
+                     *       ],
+                     *       "locale": null,
+                     *       "save_payment_method": false,
+                     *       "payment_method": null,
+                     *       "external_reference": null,
+                     *       "metadata": {},
+                     *       "expires_at": "2026-11-29T00:46:35.635Z",
+                     *       "completed_at": null,
+                     *       "created_at": "2026-11-28T00:46:35.635Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentSession"];
                 };
             };
@@ -6432,6 +7911,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *           "object": "payment",
+                     *           "status": "succeeded",
+                     *           "amount": 12900,
+                     *           "amount_refunded": 0,
+                     *           "currency": "ISK",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "description": "Annual pass",
+                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "external_reference": null,
+                     *           "failure_code": null,
+                     *           "failure_message": null,
+                     *           "metadata": {
+                     *             "order": "B-7"
+                     *           },
+                     *           "succeeded_at": "2026-02-01T13:00:00.000Z",
+                     *           "canceled_at": null,
+                     *           "created_at": "2026-02-01T13:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *           "object": "payment",
+                     *           "status": "succeeded",
+                     *           "amount": 9760,
+                     *           "amount_refunded": 0,
+                     *           "currency": "ISK",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "description": "Invoice INV-000002",
+                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "external_reference": null,
+                     *           "failure_code": null,
+                     *           "failure_message": null,
+                     *           "metadata": {},
+                     *           "succeeded_at": "2026-02-01T12:00:00.000Z",
+                     *           "canceled_at": null,
+                     *           "created_at": "2026-02-01T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "pay_000VcDyBrdQ20vVvkSUV0Le6",
+                     *           "object": "payment",
+                     *           "status": "succeeded",
+                     *           "amount": 4990,
+                     *           "amount_refunded": 0,
+                     *           "currency": "ISK",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "description": "Invoice INV-000001",
+                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *           "invoice": "inv_000VcDyBl93nB9WNiL56eCBP",
+                     *           "external_reference": null,
+                     *           "failure_code": null,
+                     *           "failure_message": null,
+                     *           "metadata": {},
+                     *           "succeeded_at": "2026-01-01T12:00:00.000Z",
+                     *           "canceled_at": null,
+                     *           "created_at": "2026-01-01T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Payment"][];
                         has_more: boolean;
@@ -6457,6 +8002,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 12900,
+                 *       "currency": "ISK",
+                 *       "description": "Annual pass",
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                 *       "confirm": true,
+                 *       "metadata": {
+                 *         "order": "B-7"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                     confirm?: boolean | null;
@@ -6464,7 +8022,10 @@ export interface operations {
                     customer?: string | null;
                     description?: string | null;
                     external_reference?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     payment_method?: string | null;
                 };
             };
@@ -6480,6 +8041,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "object": "payment",
+                     *       "status": "succeeded",
+                     *       "amount": 12900,
+                     *       "amount_refunded": 0,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "description": "Annual pass",
+                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *       "external_reference": null,
+                     *       "failure_code": null,
+                     *       "failure_message": null,
+                     *       "metadata": {
+                     *         "order": "B-7"
+                     *       },
+                     *       "succeeded_at": "2026-02-01T13:00:00.000Z",
+                     *       "canceled_at": null,
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6514,6 +8098,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "object": "payment",
+                     *       "status": "succeeded",
+                     *       "amount": 12900,
+                     *       "amount_refunded": 0,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "description": "Annual pass",
+                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *       "external_reference": null,
+                     *       "failure_code": null,
+                     *       "failure_message": null,
+                     *       "metadata": {
+                     *         "order": "B-7"
+                     *       },
+                     *       "succeeded_at": "2026-02-01T13:00:00.000Z",
+                     *       "canceled_at": null,
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6549,6 +8156,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_000VcDyDUCNB515l0KHkYEX5",
+                     *       "object": "payment",
+                     *       "status": "canceled",
+                     *       "amount": 990,
+                     *       "amount_refunded": 0,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "description": null,
+                     *       "payment_method": null,
+                     *       "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *       "external_reference": null,
+                     *       "failure_code": null,
+                     *       "failure_message": null,
+                     *       "metadata": {},
+                     *       "succeeded_at": null,
+                     *       "canceled_at": "2026-02-01T13:00:00.000Z",
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6575,6 +8203,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A"
+                 *     }
+                 */
                 "application/json": {
                     payment_method?: string | null;
                 };
@@ -6591,6 +8224,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_000VcDyDOdkVx92OSOvm4TxY",
+                     *       "object": "payment",
+                     *       "status": "succeeded",
+                     *       "amount": 2500,
+                     *       "amount_refunded": 0,
+                     *       "currency": "ISK",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "description": null,
+                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *       "external_reference": null,
+                     *       "failure_code": null,
+                     *       "failure_message": null,
+                     *       "metadata": {},
+                     *       "succeeded_at": "2026-02-01T13:00:00.000Z",
+                     *       "canceled_at": null,
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6631,6 +8285,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *           "currency": "ISK",
+                     *           "type": "recurring",
+                     *           "unit_amount": 4990,
+                     *           "recurring": {
+                     *             "interval": "month",
+                     *             "interval_count": 1,
+                     *             "usage_type": "licensed",
+                     *             "aggregate_usage": null
+                     *           },
+                     *           "tiers_mode": null,
+                     *           "tiers": null,
+                     *           "meter": null,
+                     *           "included_units": null,
+                     *           "accounting_code": null,
+                     *           "vat_rate": null,
+                     *           "active": true,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:26.838Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Price"][];
                         has_more: boolean;
@@ -6656,12 +8339,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                 *       "type": "recurring",
+                 *       "currency": "ISK",
+                 *       "unit_amount": 4990,
+                 *       "recurring": {
+                 *         "interval": "month"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     accounting_code?: string | null;
                     active?: boolean;
                     currency?: string | null;
                     included_units?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     meter?: string | null;
                     product: string;
                     recurring?: {
@@ -6699,6 +8396,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "currency": "ISK",
+                     *       "type": "recurring",
+                     *       "unit_amount": 4990,
+                     *       "recurring": {
+                     *         "interval": "month",
+                     *         "interval_count": 1,
+                     *         "usage_type": "licensed",
+                     *         "aggregate_usage": null
+                     *       },
+                     *       "tiers_mode": null,
+                     *       "tiers": null,
+                     *       "meter": null,
+                     *       "included_units": null,
+                     *       "accounting_code": null,
+                     *       "vat_rate": null,
+                     *       "active": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:26.838Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Price"];
                 };
             };
@@ -6732,6 +8453,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "currency": "ISK",
+                     *       "type": "recurring",
+                     *       "unit_amount": 4990,
+                     *       "recurring": {
+                     *         "interval": "month",
+                     *         "interval_count": 1,
+                     *         "usage_type": "licensed",
+                     *         "aggregate_usage": null
+                     *       },
+                     *       "tiers_mode": null,
+                     *       "tiers": null,
+                     *       "meter": null,
+                     *       "included_units": null,
+                     *       "accounting_code": null,
+                     *       "vat_rate": null,
+                     *       "active": true,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:26.838Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Price"];
                 };
             };
@@ -6754,10 +8499,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "plan": "standard"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     accounting_code?: string | null;
                     active?: boolean;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     /** @enum {string|null} */
                     vat_rate?: "standard" | "reduced" | "exempt" | null;
                 };
@@ -6773,6 +8528,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "currency": "ISK",
+                     *       "type": "recurring",
+                     *       "unit_amount": 4990,
+                     *       "recurring": {
+                     *         "interval": "month",
+                     *         "interval_count": 1,
+                     *         "usage_type": "licensed",
+                     *         "aggregate_usage": null
+                     *       },
+                     *       "tiers_mode": null,
+                     *       "tiers": null,
+                     *       "meter": null,
+                     *       "included_units": null,
+                     *       "accounting_code": null,
+                     *       "vat_rate": null,
+                     *       "active": true,
+                     *       "metadata": {
+                     *         "plan": "standard"
+                     *       },
+                     *       "created_at": "2026-11-28T00:46:26.838Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Price"];
                 };
             };
@@ -6810,6 +8591,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *           "name": "Streymi",
+                     *           "description": "Streaming, monthly",
+                     *           "active": true,
+                     *           "vat_rate": null,
+                     *           "metadata": {
+                     *             "tier": "standard"
+                     *           },
+                     *           "created_at": "2026-11-28T00:46:26.620Z",
+                     *           "updated_at": "2026-11-28T00:46:26.620Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"][];
                         has_more: boolean;
@@ -6835,10 +8635,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Streymi",
+                 *       "description": "Streaming, monthly",
+                 *       "metadata": {
+                 *         "tier": "standard"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean;
                     description?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name: string;
                     /** @enum {string|null} */
                     vat_rate?: "standard" | "reduced" | "exempt" | null;
@@ -6856,6 +8668,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "name": "Streymi",
+                     *       "description": "Streaming, monthly",
+                     *       "active": true,
+                     *       "vat_rate": null,
+                     *       "metadata": {
+                     *         "tier": "standard"
+                     *       },
+                     *       "created_at": "2026-11-28T00:46:26.620Z",
+                     *       "updated_at": "2026-11-28T00:46:26.620Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -6889,6 +8715,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "name": "Streymi",
+                     *       "description": "Streaming, monthly",
+                     *       "active": true,
+                     *       "vat_rate": null,
+                     *       "metadata": {
+                     *         "tier": "standard"
+                     *       },
+                     *       "created_at": "2026-11-28T00:46:26.620Z",
+                     *       "updated_at": "2026-11-28T00:46:26.620Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -6911,10 +8751,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Streaming in HD, monthly"
+                 *     }
+                 */
                 "application/json": {
                     active?: boolean;
                     description?: string | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     name?: string;
                     /** @enum {string|null} */
                     vat_rate?: "standard" | "reduced" | "exempt" | null;
@@ -6931,6 +8779,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "name": "Streymi",
+                     *       "description": "Streaming in HD, monthly",
+                     *       "active": true,
+                     *       "vat_rate": null,
+                     *       "metadata": {
+                     *         "tier": "standard"
+                     *       },
+                     *       "created_at": "2026-11-28T00:46:26.620Z",
+                     *       "updated_at": "2026-11-28T00:46:26.771Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -7025,6 +8887,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
+                     *           "object": "refund",
+                     *           "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *           "amount": 2900,
+                     *           "currency": "ISK",
+                     *           "status": "pending",
+                     *           "reason": "requested_by_customer",
+                     *           "failure_code": null,
+                     *           "failure_reason": null,
+                     *           "metadata": {},
+                     *           "succeeded_at": null,
+                     *           "failed_at": null,
+                     *           "created_at": "2026-02-01T13:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Refund"][];
                         has_more: boolean;
@@ -7050,9 +8934,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                 *       "amount": 2900,
+                 *       "reason": "requested_by_customer"
+                 *     }
+                 */
                 "application/json": {
                     amount?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     payment: string;
                     reason?: string | null;
                 };
@@ -7069,6 +8963,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
+                     *       "object": "refund",
+                     *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "amount": 2900,
+                     *       "currency": "ISK",
+                     *       "status": "pending",
+                     *       "reason": "requested_by_customer",
+                     *       "failure_code": null,
+                     *       "failure_reason": null,
+                     *       "metadata": {},
+                     *       "succeeded_at": null,
+                     *       "failed_at": null,
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -7102,6 +9013,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
+                     *       "object": "refund",
+                     *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "amount": 2900,
+                     *       "currency": "ISK",
+                     *       "status": "pending",
+                     *       "reason": "requested_by_customer",
+                     *       "failure_code": null,
+                     *       "failure_reason": null,
+                     *       "metadata": {},
+                     *       "succeeded_at": null,
+                     *       "failed_at": null,
+                     *       "created_at": "2026-02-01T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -7125,10 +9053,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                 *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                 *       "quantity": 2
+                 *     }
+                 */
                 "application/json": {
                     credit_rollover?: boolean;
                     included_units?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     price: string;
                     /** @enum {string} */
                     proration_behavior?: "create_prorations" | "always_invoice" | "none";
@@ -7148,6 +9086,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "object": "subscription_item",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                     *       "quantity": 2,
+                     *       "credit_rollover": false,
+                     *       "included_units": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:28.655Z",
+                     *       "updated_at": "2026-11-28T00:46:28.655Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionItem"];
                 };
             };
@@ -7181,6 +9133,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "object": "subscription_item",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                     *       "quantity": 2,
+                     *       "credit_rollover": false,
+                     *       "included_units": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:28.655Z",
+                     *       "updated_at": "2026-11-28T00:46:28.655Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionItem"];
                 };
             };
@@ -7206,10 +9172,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "quantity": 3
+                 *     }
+                 */
                 "application/json": {
                     credit_rollover?: boolean;
                     included_units?: null | number;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     /** @enum {string} */
                     proration_behavior?: "create_prorations" | "always_invoice" | "none";
                     quantity?: number;
@@ -7227,6 +9201,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "object": "subscription_item",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                     *       "quantity": 3,
+                     *       "credit_rollover": false,
+                     *       "included_units": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:28.655Z",
+                     *       "updated_at": "2026-11-28T00:46:28.830Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SubscriptionItem"];
                 };
             };
@@ -7263,6 +9251,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "object": "subscription_item",
+                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedSubscriptionItem"];
                 };
             };
@@ -7300,6 +9296,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "object": "subscription",
+                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "status": "active",
+                     *           "collection_method": "charge_automatically",
+                     *           "days_until_due": null,
+                     *           "currency": "ISK",
+                     *           "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *           "start_date": "2026-01-01T12:00:00.000Z",
+                     *           "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *           "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *           "cancel_at_period_end": false,
+                     *           "canceled_at": null,
+                     *           "ended_at": null,
+                     *           "trial_start": null,
+                     *           "trial_end": null,
+                     *           "pause_collection": null,
+                     *           "discount": null,
+                     *           "items": [
+                     *             {
+                     *               "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *               "object": "subscription_item",
+                     *               "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *               "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *               "quantity": 1,
+                     *               "credit_rollover": false,
+                     *               "included_units": null,
+                     *               "metadata": {},
+                     *               "created_at": "2026-11-28T00:46:27.955Z",
+                     *               "updated_at": "2026-11-28T00:46:27.955Z"
+                     *             }
+                     *           ],
+                     *           "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *           "metadata": {
+                     *             "order": "A-1001"
+                     *           },
+                     *           "created_at": "2026-01-01T12:00:00.000Z",
+                     *           "updated_at": "2026-11-28T00:46:27.942Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Subscription"][];
                         has_more: boolean;
@@ -7325,6 +9368,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "items": [
+                 *         {
+                 *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J"
+                 *         }
+                 *       ],
+                 *       "metadata": {
+                 *         "order": "A-1001"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     collection_method?: "charge_automatically" | "send_invoice";
@@ -7340,11 +9396,17 @@ export interface operations {
                     items: {
                         credit_rollover?: boolean;
                         included_units?: null | number;
-                        metadata?: unknown;
+                        /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                        metadata?: {
+                            [key: string]: string | null;
+                        } | null;
                         price: string;
                         quantity?: number;
                     }[];
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                     trial_period_days?: null | number;
                 };
             };
@@ -7360,6 +9422,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "metadata": {
+                     *         "order": "A-1001"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:46:27.942Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7394,6 +9498,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "metadata": {
+                     *         "order": "A-1001"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:46:27.942Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7419,6 +9565,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "order": "A-1001",
+                 *         "channel": "web"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     cancel_at_period_end?: boolean;
                     /** @enum {string} */
@@ -7431,7 +9585,10 @@ export interface operations {
                         duration_in_months?: null | number;
                         percent_off?: number | null;
                     } | null;
-                    metadata?: unknown;
+                    /** @description Keys to string values (at most 50). In an update a key set to null is removed, and `metadata: null` removes every key. */
+                    metadata?: {
+                        [key: string]: string | null;
+                    } | null;
                 };
             };
         };
@@ -7446,6 +9603,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "metadata": {
+                     *         "order": "A-1001",
+                     *         "channel": "web"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:46:28.477Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7474,6 +9674,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "at_period_end": true
+                 *     }
+                 */
                 "application/json": {
                     at_period_end?: boolean;
                 };
@@ -7490,6 +9695,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": true,
+                     *       "canceled_at": "2026-01-01T12:00:00.000Z",
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *         },
+                     *         {
+                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:29.019Z",
+                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "metadata": {
+                     *         "order": "A-1001",
+                     *         "channel": "web"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:46:29.416Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7528,6 +9788,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "status": "paused",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": {
+                     *         "behavior": "void",
+                     *         "paused_at": "2026-01-01T12:00:00.000Z"
+                     *       },
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *         },
+                     *         {
+                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:29.019Z",
+                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "metadata": {
+                     *         "order": "A-1001",
+                     *         "channel": "web"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:46:29.113Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7564,6 +9882,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *         },
+                     *         {
+                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:29.019Z",
+                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "metadata": {
+                     *         "order": "A-1001",
+                     *         "channel": "web"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:46:29.264Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7600,6 +9973,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "object": "subscription",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "status": "active",
+                     *       "collection_method": "charge_automatically",
+                     *       "days_until_due": null,
+                     *       "currency": "ISK",
+                     *       "billing_cycle_anchor": "2026-01-01T12:00:00.000Z",
+                     *       "start_date": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_start": "2026-01-01T12:00:00.000Z",
+                     *       "current_period_end": "2026-02-01T12:00:00.000Z",
+                     *       "cancel_at_period_end": false,
+                     *       "canceled_at": null,
+                     *       "ended_at": null,
+                     *       "trial_start": null,
+                     *       "trial_end": null,
+                     *       "pause_collection": null,
+                     *       "discount": null,
+                     *       "items": [
+                     *         {
+                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:27.955Z",
+                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *         },
+                     *         {
+                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "object": "subscription_item",
+                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "quantity": 1,
+                     *           "credit_rollover": false,
+                     *           "included_units": null,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-28T00:46:29.019Z",
+                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *         }
+                     *       ],
+                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "metadata": {
+                     *         "order": "A-1001",
+                     *         "channel": "web"
+                     *       },
+                     *       "created_at": "2026-01-01T12:00:00.000Z",
+                     *       "updated_at": "2026-11-28T00:46:29.564Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
@@ -7626,6 +10054,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_number": "4242424242424242",
+                 *       "exp_month": 12,
+                 *       "exp_year": 2030,
+                 *       "cvc": "123"
+                 *     }
+                 */
                 "application/json": {
                     card_number: string;
                     cardholder_name?: string | null;
@@ -7648,6 +10084,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "object": "payment_method",
+                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "type": "card",
+                     *       "card": {
+                     *         "brand": "visa",
+                     *         "last4": "4242",
+                     *         "exp_month": 12,
+                     *         "exp_year": 2030
+                     *       },
+                     *       "is_default": true,
+                     *       "created_at": "2026-01-01T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentMethod"];
                 };
             };
@@ -7685,6 +10137,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "has_more": false,
+                     *       "cursor": "WyIyMDI2LTExLTI4VDAwOjQ2OjM0LjA4MVoiLCIiXQ"
+                     *     }
+                     */
                     "application/json": {
                         cursor: string;
                         data: components["schemas"]["Event"][];
@@ -7713,6 +10172,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     amount?: number;
                 };
@@ -7729,6 +10189,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
+                     *       "object": "invoice",
+                     *       "number": "INV-000003",
+                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
+                     *       "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *       "payment": null,
+                     *       "status": "paid",
+                     *       "billing_reason": "subscription_create",
+                     *       "collection_method": "send_invoice",
+                     *       "currency": "ISK",
+                     *       "subtotal": 4990,
+                     *       "discount_amount": 0,
+                     *       "total": 4990,
+                     *       "vat_amount": 966,
+                     *       "total_excluding_vat": 4024,
+                     *       "prices_include_vat": true,
+                     *       "vat_breakdown": [
+                     *         {
+                     *           "vat_rate": "standard",
+                     *           "percent": 24,
+                     *           "amount_excluding_vat": 4024,
+                     *           "vat_amount": 966,
+                     *           "amount_including_vat": 4990
+                     *         }
+                     *       ],
+                     *       "amount_due": 4990,
+                     *       "amount_paid": 4990,
+                     *       "amount_remaining": 0,
+                     *       "period_start": "2026-11-28T00:46:31.736Z",
+                     *       "period_end": "2026-12-28T00:46:31.736Z",
+                     *       "due_date": "2026-12-12T00:46:31.817Z",
+                     *       "finalized_at": "2026-11-28T00:46:31.817Z",
+                     *       "paid_at": "2026-11-28T00:46:32.181Z",
+                     *       "voided_at": null,
+                     *       "next_payment_attempt": null,
+                     *       "attempt_count": 0,
+                     *       "last_payment_error": null,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-28T00:46:31.736Z",
+                     *       "lines": [
+                     *         {
+                     *           "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *           "object": "invoice_line",
+                     *           "kind": "licensed",
+                     *           "description": "Streymi",
+                     *           "amount": 4990,
+                     *           "unit_amount": 4990,
+                     *           "quantity": 1,
+                     *           "currency": "ISK",
+                     *           "proration": false,
+                     *           "vat_rate": "standard",
+                     *           "vat_percent": 24,
+                     *           "vat_amount": 966,
+                     *           "period_start": "2026-11-28T00:46:31.736Z",
+                     *           "period_end": "2026-12-28T00:46:31.736Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -7766,6 +10287,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *           "object": "test_clock",
+                     *           "name": "Tour",
+                     *           "frozen_time": "2026-01-01T12:00:00.000Z",
+                     *           "status": "ready",
+                     *           "created_at": "2026-11-28T00:46:27.402Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TestClock"][];
                         has_more: boolean;
@@ -7791,6 +10327,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "frozen_time": "2026-01-01T12:00:00Z",
+                 *       "name": "Tour"
+                 *     }
+                 */
                 "application/json": {
                     frozen_time: string;
                     name?: string | null;
@@ -7808,6 +10350,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "object": "test_clock",
+                     *       "name": "Tour",
+                     *       "frozen_time": "2026-01-01T12:00:00.000Z",
+                     *       "status": "ready",
+                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
@@ -7841,6 +10393,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "object": "test_clock",
+                     *       "name": "Tour",
+                     *       "frozen_time": "2026-01-01T12:00:00.000Z",
+                     *       "status": "ready",
+                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
@@ -7872,6 +10434,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "object": "test_clock",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedTestClock"];
                 };
             };
@@ -7898,6 +10467,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "frozen_time": "2026-02-01T13:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     frozen_time: string;
                 };
@@ -7914,6 +10488,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "object": "test_clock",
+                     *       "name": "Tour",
+                     *       "frozen_time": "2026-02-01T13:00:00.000Z",
+                     *       "status": "advancing",
+                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
@@ -7942,6 +10526,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": "cus_000VcDyBjSLUWd8vCELH7ovp"
+                 *     }
+                 */
                 "application/json": {
                     customer: string;
                 };
@@ -7958,6 +10547,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "object": "test_clock",
+                     *       "name": "Tour",
+                     *       "frozen_time": "2026-01-01T12:00:00.000Z",
+                     *       "status": "ready",
+                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
@@ -7993,6 +10592,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "trial_balance",
+                     *       "as_of": "2026-11-28T00:46:35.477Z",
+                     *       "customer": null,
+                     *       "currencies": [
+                     *         {
+                     *           "currency": "ISK",
+                     *           "accounts": [
+                     *             {
+                     *               "account": "accounts_receivable",
+                     *               "debit": 46010,
+                     *               "credit": 45020,
+                     *               "balance": 990
+                     *             },
+                     *             {
+                     *               "account": "bank_claim_clearing",
+                     *               "debit": 4990,
+                     *               "credit": 0,
+                     *               "balance": 4990
+                     *             },
+                     *             {
+                     *               "account": "card_clearing",
+                     *               "debit": 30150,
+                     *               "credit": 3900,
+                     *               "balance": 26250
+                     *             },
+                     *             {
+                     *               "account": "revenue",
+                     *               "debit": 7967,
+                     *               "credit": 33958,
+                     *               "balance": -25991
+                     *             },
+                     *             {
+                     *               "account": "vat_payable:standard",
+                     *               "debit": 1913,
+                     *               "credit": 8152,
+                     *               "balance": -6239
+                     *             }
+                     *           ],
+                     *           "total_debit": 91030,
+                     *           "total_credit": 91030
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["TrialBalance"];
                 };
             };
@@ -8021,6 +10666,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "vat_settings",
+                     *       "country": "IS",
+                     *       "default_vat_rate": "standard",
+                     *       "prices_include_vat": true,
+                     *       "rates": [
+                     *         {
+                     *           "id": "standard",
+                     *           "percent": 24
+                     *         },
+                     *         {
+                     *           "id": "reduced",
+                     *           "percent": 11
+                     *         },
+                     *         {
+                     *           "id": "exempt",
+                     *           "percent": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VatSettings"];
                 };
             };
@@ -8043,6 +10710,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "country": "IS",
+                 *       "default_vat_rate": "standard",
+                 *       "prices_include_vat": true
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     country?: "IS";
@@ -8063,6 +10737,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "vat_settings",
+                     *       "country": "IS",
+                     *       "default_vat_rate": "standard",
+                     *       "prices_include_vat": true,
+                     *       "rates": [
+                     *         {
+                     *           "id": "standard",
+                     *           "percent": 24
+                     *         },
+                     *         {
+                     *           "id": "reduced",
+                     *           "percent": 11
+                     *         },
+                     *         {
+                     *           "id": "exempt",
+                     *           "percent": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VatSettings"];
                 };
             };
@@ -8101,6 +10797,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "del_000VcDyEEJiMiTDo5Q9dS227",
+                     *           "object": "webhook_delivery",
+                     *           "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
+                     *           "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
+                     *           "event_type": "customer.created",
+                     *           "status": "pending",
+                     *           "attempt_count": 0,
+                     *           "status_code": null,
+                     *           "latency_ms": null,
+                     *           "error": null,
+                     *           "last_attempt_at": null,
+                     *           "next_retry_at": null,
+                     *           "created_at": "2026-11-28T00:46:37.472Z",
+                     *           "attempts": []
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         has_more: boolean;
@@ -8134,6 +10853,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "del_000VcDyEEJiMiTDo5Q9dS227",
+                     *       "object": "webhook_delivery",
+                     *       "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
+                     *       "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
+                     *       "event_type": "customer.created",
+                     *       "status": "succeeded",
+                     *       "attempt_count": 1,
+                     *       "status_code": 200,
+                     *       "latency_ms": 17,
+                     *       "error": null,
+                     *       "last_attempt_at": "2026-11-28T00:46:37.681Z",
+                     *       "next_retry_at": null,
+                     *       "created_at": "2026-11-28T00:46:37.472Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "trigger": "automatic",
+                     *           "status_code": 200,
+                     *           "latency_ms": 17,
+                     *           "error": null,
+                     *           "response_body": "answer 200",
+                     *           "attempted_at": "2026-11-28T00:46:37.681Z",
+                     *           "next_retry_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -8169,6 +10917,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "del_000VcDyEEJiMiTDo5Q9dS227",
+                     *       "object": "webhook_delivery",
+                     *       "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
+                     *       "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
+                     *       "event_type": "customer.created",
+                     *       "status": "pending",
+                     *       "attempt_count": 1,
+                     *       "status_code": 200,
+                     *       "latency_ms": 17,
+                     *       "error": null,
+                     *       "last_attempt_at": "2026-11-28T00:46:37.681Z",
+                     *       "next_retry_at": "2026-11-28T00:46:37.856Z",
+                     *       "created_at": "2026-11-28T00:46:37.472Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attempt_number": 1,
+                     *           "trigger": "automatic",
+                     *           "status_code": 200,
+                     *           "latency_ms": 17,
+                     *           "error": null,
+                     *           "response_body": "answer 200",
+                     *           "attempted_at": "2026-11-28T00:46:37.681Z",
+                     *           "next_retry_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -8204,6 +10981,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *           "object": "webhook_endpoint",
+                     *           "url": "https://hooks.example.com/billing",
+                     *           "events": [
+                     *             "invoice.paid",
+                     *             "invoice.payment_failed"
+                     *           ],
+                     *           "description": "Accounting system",
+                     *           "status": "enabled",
+                     *           "created_at": "2026-11-28T00:46:35.893Z",
+                     *           "updated_at": "2026-11-28T00:46:35.893Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"][];
                         has_more: boolean;
@@ -8229,6 +11026,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/billing",
+                 *       "events": [
+                 *         "invoice.paid",
+                 *         "invoice.payment_failed"
+                 *       ],
+                 *       "description": "Accounting system"
+                 *     }
+                 */
                 "application/json": {
                     description?: string | null;
                     events: string[];
@@ -8247,6 +11054,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "object": "webhook_endpoint",
+                     *       "url": "https://hooks.example.com/billing",
+                     *       "events": [
+                     *         "invoice.paid",
+                     *         "invoice.payment_failed"
+                     *       ],
+                     *       "description": "Accounting system",
+                     *       "status": "enabled",
+                     *       "secret": "whsec_REDACTED",
+                     *       "created_at": "2026-11-28T00:46:35.893Z",
+                     *       "updated_at": "2026-11-28T00:46:35.893Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -8280,6 +11103,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "object": "webhook_endpoint",
+                     *       "url": "https://hooks.example.com/billing",
+                     *       "events": [
+                     *         "invoice.paid",
+                     *         "invoice.payment_failed"
+                     *       ],
+                     *       "description": "Accounting system",
+                     *       "status": "enabled",
+                     *       "created_at": "2026-11-28T00:46:35.893Z",
+                     *       "updated_at": "2026-11-28T00:46:35.893Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -8311,6 +11149,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "object": "webhook_endpoint",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedObject"];
                 };
             };
@@ -8333,6 +11178,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "invoice.paid"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     description?: string | null;
                     disabled?: boolean;
@@ -8351,6 +11203,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "object": "webhook_endpoint",
+                     *       "url": "https://hooks.example.com/billing",
+                     *       "events": [
+                     *         "invoice.paid"
+                     *       ],
+                     *       "description": "Accounting system",
+                     *       "status": "enabled",
+                     *       "created_at": "2026-11-28T00:46:35.893Z",
+                     *       "updated_at": "2026-11-28T00:46:35.968Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -8378,6 +11244,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expires_in": 3600
+                 *     }
+                 */
                 "application/json": {
                     expires_in?: number;
                 };
@@ -8394,6 +11265,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "object": "webhook_endpoint",
+                     *       "url": "https://hooks.example.com/billing",
+                     *       "events": [
+                     *         "invoice.paid"
+                     *       ],
+                     *       "description": "Accounting system",
+                     *       "status": "enabled",
+                     *       "secret": "whsec_REDACTED",
+                     *       "created_at": "2026-11-28T00:46:35.893Z",
+                     *       "updated_at": "2026-11-28T00:46:35.998Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -8432,6 +11318,418 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_000VcDyCsZ9JQYXnaXB5YN7A",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-11-28T00:46:32.181Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *                 "kind": "licensed",
+                     *                 "amount": 4990,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": "2026-12-28T00:46:31.736Z",
+                     *                 "vat_amount": 966,
+                     *                 "description": "Streymi",
+                     *                 "unit_amount": 4990,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-11-28T00:46:31.736Z"
+                     *               }
+                     *             ],
+                     *             "total": 4990,
+                     *             "number": "INV-000003",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-11-28T00:46:32.181Z",
+                     *             "payment": null,
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
+                     *             "due_date": "2026-12-12T00:46:31.817Z",
+                     *             "metadata": {},
+                     *             "subtotal": 4990,
+                     *             "voided_at": null,
+                     *             "amount_due": 4990,
+                     *             "created_at": "2026-11-28T00:46:31.736Z",
+                     *             "period_end": "2026-12-28T00:46:31.736Z",
+                     *             "vat_amount": 966,
+                     *             "amount_paid": 4990,
+                     *             "finalized_at": "2026-11-28T00:46:31.817Z",
+                     *             "period_start": "2026-11-28T00:46:31.736Z",
+                     *             "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *             "attempt_count": 0,
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 966,
+                     *                 "amount_excluding_vat": 4024,
+                     *                 "amount_including_vat": 4990
+                     *               }
+                     *             ],
+                     *             "billing_reason": "subscription_create",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "collection_method": "send_invoice",
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 4024,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_000VcDyDRb8tpnnGFRimnIKd",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-02-01T13:00:00.000Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDyDPDJ0ji2W4gJSKqwq",
+                     *                 "kind": "payment",
+                     *                 "amount": 2500,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": null,
+                     *                 "vat_amount": 484,
+                     *                 "description": "Payment pay_000VcDyDOdkVx92OSOvm4TxY",
+                     *                 "unit_amount": 2500,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": null
+                     *               }
+                     *             ],
+                     *             "total": 2500,
+                     *             "number": "INV-000007",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-02-01T13:00:00.000Z",
+                     *             "payment": "pay_000VcDyDOdkVx92OSOvm4TxY",
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "due_date": "2026-02-01T13:00:00.000Z",
+                     *             "metadata": {},
+                     *             "subtotal": 2500,
+                     *             "voided_at": null,
+                     *             "amount_due": 2500,
+                     *             "created_at": "2026-02-01T13:00:00.000Z",
+                     *             "period_end": "2026-02-01T13:00:00.000Z",
+                     *             "vat_amount": 484,
+                     *             "amount_paid": 2500,
+                     *             "finalized_at": "2026-02-01T13:00:00.000Z",
+                     *             "period_start": "2026-02-01T13:00:00.000Z",
+                     *             "subscription": null,
+                     *             "attempt_count": 1,
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 484,
+                     *                 "amount_excluding_vat": 2016,
+                     *                 "amount_including_vat": 2500
+                     *               }
+                     *             ],
+                     *             "billing_reason": "payment",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "collection_method": "charge_automatically",
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 2016,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_000VcDyDMldASBElxCZIDgqz",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-02-01T13:00:00.000Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDyDLHA3MTqtO7xIxzv9",
+                     *                 "kind": "payment",
+                     *                 "amount": 12900,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": null,
+                     *                 "vat_amount": 2497,
+                     *                 "description": "Annual pass",
+                     *                 "unit_amount": 12900,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": null
+                     *               }
+                     *             ],
+                     *             "total": 12900,
+                     *             "number": "INV-000006",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-02-01T13:00:00.000Z",
+                     *             "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "due_date": "2026-02-01T13:00:00.000Z",
+                     *             "metadata": {},
+                     *             "subtotal": 12900,
+                     *             "voided_at": null,
+                     *             "amount_due": 12900,
+                     *             "created_at": "2026-02-01T13:00:00.000Z",
+                     *             "period_end": "2026-02-01T13:00:00.000Z",
+                     *             "vat_amount": 2497,
+                     *             "amount_paid": 12900,
+                     *             "finalized_at": "2026-02-01T13:00:00.000Z",
+                     *             "period_start": "2026-02-01T13:00:00.000Z",
+                     *             "subscription": null,
+                     *             "attempt_count": 1,
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 2497,
+                     *                 "amount_excluding_vat": 10403,
+                     *                 "amount_including_vat": 12900
+                     *               }
+                     *             ],
+                     *             "billing_reason": "payment",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "collection_method": "charge_automatically",
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 10403,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_000VcDyCLPrBLX5r9diSK7PG",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-02-01T12:00:00.000Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDyCKRbc7FiUxnOZc7Hc",
+                     *                 "kind": "licensed",
+                     *                 "amount": 4990,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": "2026-03-01T12:00:00.000Z",
+                     *                 "vat_amount": 966,
+                     *                 "description": "Streymi",
+                     *                 "unit_amount": 4990,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-02-01T12:00:00.000Z"
+                     *               },
+                     *               {
+                     *                 "id": "ili_000VcDyCKRCQmpqcf78y6kUX",
+                     *                 "kind": "metered",
+                     *                 "amount": 300,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 20,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": "2026-02-01T12:00:00.000Z",
+                     *                 "vat_amount": 58,
+                     *                 "description": "Skýjageymsla",
+                     *                 "unit_amount": 15,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-01-01T12:00:00.000Z"
+                     *               },
+                     *               {
+                     *                 "id": "ili_000VcDyCKRt6C6n1Ob2H2rXA",
+                     *                 "kind": "proration",
+                     *                 "amount": 1980,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": true,
+                     *                 "period_end": "2026-02-01T12:00:00.000Z",
+                     *                 "vat_amount": 383,
+                     *                 "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
+                     *                 "unit_amount": 1980,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-01-01T12:00:00.000Z"
+                     *               },
+                     *               {
+                     *                 "id": "ili_000VcDyCKR568R74gcHk1VOj",
+                     *                 "kind": "proration",
+                     *                 "amount": -1980,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": true,
+                     *                 "period_end": "2026-02-01T12:00:00.000Z",
+                     *                 "vat_amount": -383,
+                     *                 "description": "Unused time on 2 × Streymi after 1 Jan 2026",
+                     *                 "unit_amount": -1980,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-01-01T12:00:00.000Z"
+                     *               },
+                     *               {
+                     *                 "id": "ili_000VcDyCKR2J6ZFUhf2YqAwl",
+                     *                 "kind": "proration",
+                     *                 "amount": 2970,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": true,
+                     *                 "period_end": "2026-02-01T12:00:00.000Z",
+                     *                 "vat_amount": 575,
+                     *                 "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
+                     *                 "unit_amount": 2970,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-01-01T12:00:00.000Z"
+                     *               },
+                     *               {
+                     *                 "id": "ili_000VcDyCKRH2HLKzpRaVq5kC",
+                     *                 "kind": "invoice_item",
+                     *                 "amount": 1500,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": null,
+                     *                 "vat_amount": 290,
+                     *                 "description": "Setup fee",
+                     *                 "unit_amount": 1500,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": null
+                     *               }
+                     *             ],
+                     *             "total": 9760,
+                     *             "number": "INV-000002",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-02-01T12:00:00.000Z",
+                     *             "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "due_date": "2026-02-01T12:00:00.000Z",
+                     *             "metadata": {},
+                     *             "subtotal": 9760,
+                     *             "voided_at": null,
+                     *             "amount_due": 9760,
+                     *             "created_at": "2026-02-01T12:00:00.000Z",
+                     *             "period_end": "2026-03-01T12:00:00.000Z",
+                     *             "vat_amount": 1889,
+                     *             "amount_paid": 9760,
+                     *             "finalized_at": "2026-02-01T12:00:00.000Z",
+                     *             "period_start": "2026-02-01T12:00:00.000Z",
+                     *             "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *             "attempt_count": 1,
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 1889,
+                     *                 "amount_excluding_vat": 7871,
+                     *                 "amount_including_vat": 9760
+                     *               }
+                     *             ],
+                     *             "billing_reason": "subscription_cycle",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "collection_method": "charge_automatically",
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 7871,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_000VcDyBrfF887TAcus4r7hM",
+                     *           "object": "event",
+                     *           "type": "invoice.paid",
+                     *           "created_at": "2026-01-01T12:00:00.000Z",
+                     *           "data": {
+                     *             "id": "inv_000VcDyBl93nB9WNiL56eCBP",
+                     *             "lines": [
+                     *               {
+                     *                 "id": "ili_000VcDyBl9eIb5Kc0JxhI4h5",
+                     *                 "kind": "licensed",
+                     *                 "amount": 4990,
+                     *                 "object": "invoice_line",
+                     *                 "currency": "ISK",
+                     *                 "quantity": 1,
+                     *                 "vat_rate": "standard",
+                     *                 "proration": false,
+                     *                 "period_end": "2026-02-01T12:00:00.000Z",
+                     *                 "vat_amount": 966,
+                     *                 "description": "Streymi",
+                     *                 "unit_amount": 4990,
+                     *                 "vat_percent": 24,
+                     *                 "period_start": "2026-01-01T12:00:00.000Z"
+                     *               }
+                     *             ],
+                     *             "total": 4990,
+                     *             "number": "INV-000001",
+                     *             "object": "invoice",
+                     *             "status": "paid",
+                     *             "paid_at": "2026-01-01T12:00:00.000Z",
+                     *             "payment": "pay_000VcDyBrdQ20vVvkSUV0Le6",
+                     *             "currency": "ISK",
+                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "due_date": "2026-01-01T12:00:00.000Z",
+                     *             "metadata": {},
+                     *             "subtotal": 4990,
+                     *             "voided_at": null,
+                     *             "amount_due": 4990,
+                     *             "created_at": "2026-01-01T12:00:00.000Z",
+                     *             "period_end": "2026-02-01T12:00:00.000Z",
+                     *             "vat_amount": 966,
+                     *             "amount_paid": 4990,
+                     *             "finalized_at": "2026-01-01T12:00:00.000Z",
+                     *             "period_start": "2026-01-01T12:00:00.000Z",
+                     *             "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *             "attempt_count": 1,
+                     *             "vat_breakdown": [
+                     *               {
+                     *                 "percent": 24,
+                     *                 "vat_rate": "standard",
+                     *                 "vat_amount": 966,
+                     *                 "amount_excluding_vat": 4024,
+                     *                 "amount_including_vat": 4990
+                     *               }
+                     *             ],
+                     *             "billing_reason": "subscription_create",
+                     *             "discount_amount": 0,
+                     *             "amount_remaining": 0,
+                     *             "collection_method": "charge_automatically",
+                     *             "last_payment_error": null,
+                     *             "prices_include_vat": true,
+                     *             "total_excluding_vat": 4024,
+                     *             "next_payment_attempt": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Event"][];
                         has_more: boolean;
@@ -8465,6 +11763,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_000VcDyCsZ9JQYXnaXB5YN7A",
+                     *       "object": "event",
+                     *       "type": "invoice.paid",
+                     *       "created_at": "2026-11-28T00:46:32.181Z",
+                     *       "data": {
+                     *         "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
+                     *         "lines": [
+                     *           {
+                     *             "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *             "kind": "licensed",
+                     *             "amount": 4990,
+                     *             "object": "invoice_line",
+                     *             "currency": "ISK",
+                     *             "quantity": 1,
+                     *             "vat_rate": "standard",
+                     *             "proration": false,
+                     *             "period_end": "2026-12-28T00:46:31.736Z",
+                     *             "vat_amount": 966,
+                     *             "description": "Streymi",
+                     *             "unit_amount": 4990,
+                     *             "vat_percent": 24,
+                     *             "period_start": "2026-11-28T00:46:31.736Z"
+                     *           }
+                     *         ],
+                     *         "total": 4990,
+                     *         "number": "INV-000003",
+                     *         "object": "invoice",
+                     *         "status": "paid",
+                     *         "paid_at": "2026-11-28T00:46:32.181Z",
+                     *         "payment": null,
+                     *         "currency": "ISK",
+                     *         "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
+                     *         "due_date": "2026-12-12T00:46:31.817Z",
+                     *         "metadata": {},
+                     *         "subtotal": 4990,
+                     *         "voided_at": null,
+                     *         "amount_due": 4990,
+                     *         "created_at": "2026-11-28T00:46:31.736Z",
+                     *         "period_end": "2026-12-28T00:46:31.736Z",
+                     *         "vat_amount": 966,
+                     *         "amount_paid": 4990,
+                     *         "finalized_at": "2026-11-28T00:46:31.817Z",
+                     *         "period_start": "2026-11-28T00:46:31.736Z",
+                     *         "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *         "attempt_count": 0,
+                     *         "vat_breakdown": [
+                     *           {
+                     *             "percent": 24,
+                     *             "vat_rate": "standard",
+                     *             "vat_amount": 966,
+                     *             "amount_excluding_vat": 4024,
+                     *             "amount_including_vat": 4990
+                     *           }
+                     *         ],
+                     *         "billing_reason": "subscription_create",
+                     *         "discount_amount": 0,
+                     *         "amount_remaining": 0,
+                     *         "collection_method": "send_invoice",
+                     *         "last_payment_error": null,
+                     *         "prices_include_vat": true,
+                     *         "total_excluding_vat": 4024,
+                     *         "next_payment_attempt": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Event"];
                 };
             };

@@ -2,6 +2,7 @@
 // Only finalized invoices have a document (open, paid, void, uncollectible): a draft is still
 // being assembled (409 invalid_state). Every credit note has one. An id of another merchant or
 // mode is unknown (404 resource_missing), as everywhere.
+import { invoiceDueDate } from '../billing/invoice-due';
 import type { Tenant, TenantDb } from '../db/tenancy';
 import type { Customer, Invoice, InvoiceLine, MerchantBusinessDetails, Prisma } from '../generated/prisma/client';
 import { presentVatBreakdown } from '../objects/vat-breakdown';
@@ -84,7 +85,7 @@ export async function loadInvoiceDocument(db: TenantDb, tenant: Tenant, invoiceI
     number: invoice.number,
     status: invoice.status,
     issueDate,
-    dueDate: invoice.dueDate ?? issueDate,
+    dueDate: invoiceDueDate(invoice),
     periodStart: invoice.billingReason === 'payment' ? null : invoice.periodStart,
     periodEnd: invoice.billingReason === 'payment' ? null : invoice.periodEnd,
     currency: invoice.currency,

@@ -1,5 +1,6 @@
 // Invoices as the API returns them: `lines` only when given (retrieve and invoice.* events),
 // never in list items. Amounts are minor units.
+import { invoiceDueDate } from '../billing/invoice-due';
 import type { Invoice, InvoiceLine } from '../generated/prisma/client';
 import { amountRemaining } from '../billing/invoice-amounts';
 import { iso } from './iso';
@@ -34,6 +35,8 @@ export function presentInvoice(inv: Invoice, lines?: InvoiceLine[]) {
     payment: inv.paymentId,
     status: inv.status,
     billing_reason: inv.billingReason,
+    /** `charge_automatically` (a card) or `send_invoice` (a bank claim): what the due date and past due mean (docs/invoices.md). */
+    collection_method: inv.collectionMethod,
     currency: inv.currency,
     subtotal: Number(inv.subtotal),
     discount_amount: Number(inv.discountAmount),
@@ -48,12 +51,15 @@ export function presentInvoice(inv: Invoice, lines?: InvoiceLine[]) {
     amount_remaining: amountRemaining(inv),
     period_start: iso(inv.periodStart),
     period_end: iso(inv.periodEnd),
-    due_date: iso(inv.dueDate),
+    /** Card invoices: the issue date; bank claims: the claim's due date (invoiceDueDate, docs/invoices.md). */
+    due_date: iso(invoiceDueDate(inv)),
     finalized_at: iso(inv.finalizedAt),
     paid_at: iso(inv.paidAt),
     voided_at: iso(inv.voidedAt),
     /** When the next automatic collection attempt is due; null when none is (paid, void, or waiting for the merchant). */
     next_payment_attempt: iso(inv.nextPaymentAttemptAt),
+    /** Collection attempts made; an open card invoice with one or more is in payment retry (past due). */
+    attempt_count: inv.attemptCount,
     /** The last failed collection attempt: a decline, or an outside system's refusal (docs/subscriptions.md "Refusals"). */
     last_payment_error:
       inv.lastPaymentErrorCode === null ? null : { code: inv.lastPaymentErrorCode, message: inv.lastPaymentErrorMessage, occurred_at: iso(inv.lastPaymentErrorAt) },

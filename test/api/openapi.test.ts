@@ -103,6 +103,26 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries(openApiDocument().paths)) {
       for (const [method, op] of Object.entries(item)) if (op.requestBody) assert.ok(op.responses['413'] && op.responses['415'], `${method} ${path}: 413 and 415`);
     }
+    let typedMetadata = 0;
+    for (const [path, item] of Object.entries(openApiDocument().paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const schema = (
+          op.requestBody as { content?: Record<string, { schema?: { properties?: Record<string, { type?: unknown; additionalProperties?: { type?: unknown } }> } }> } | undefined
+        )?.content?.['application/json']?.schema;
+        const m = schema?.properties?.metadata;
+        if (!m || path === '/v1/events') continue;
+        typedMetadata++;
+        assert.deepEqual(
+          [m.type, m.additionalProperties?.type],
+          [
+            ['object', 'null'],
+            ['string', 'null'],
+          ],
+          `${method} ${path}: request metadata is an object of strings`,
+        );
+      }
+    }
+    assert.ok(typedMetadata >= 14, `only ${typedMetadata} bodies with metadata`);
     const limit = (openApiDocument().components.parameters as Record<string, { schema: unknown }>).Limit!.schema;
     assert.deepEqual(limit, { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: PAGE_DEFAULT }, 'limit is bounded as pageParams clamps it');
     const list = openApiDocument().paths['/v1/customers']!.get!;

@@ -9,6 +9,10 @@ import { createDb, type Db } from '../../src/db/client';
 import { dropDatabase, ensureDatabase, migrate } from '../../src/db/migrate';
 import { scopedDb, type Tenant } from '../../src/db/tenancy';
 import { billingOverview } from '../../src/domain/dashboard-metrics/billing-overview';
+import { needsAttention } from '../../src/domain/dashboard-metrics/needs-attention';
+import { invoiceDueDateSql, pastDueSql } from '../../src/domain/invoices/past-due-sql';
+import { amountRemaining } from '../../src/billing/invoice-amounts';
+import { invoiceDueDate, isPastDue } from '../../src/billing/invoice-due';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -108,9 +112,17 @@ describe('dashboard metrics on a real database', function () {
   }
 
   async function invoice(
-    status: 'open' | 'paid' | 'void',
+    status: 'open' | 'paid' | 'void' | 'uncollectible',
     amounts: { due: number; paid?: number },
-    opts: { currency?: string; paidAt?: Date; dueDate?: Date; merchantId?: string; mode?: 'test' | 'live' } = {},
+    opts: {
+      currency?: string;
+      paidAt?: Date;
+      dueDate?: Date;
+      merchantId?: string;
+      mode?: 'test' | 'live';
+      /** A bank claim (send_invoice) unless `card`. */
+      card?: { finalizedAt: Date; attempts: number };
+    } = {},
   ) {
     return db.invoice.create({
       data: {
@@ -118,6 +130,7 @@ describe('dashboard metrics on a real database', function () {
         merchantId: opts.merchantId ?? M,
         mode: opts.mode ?? 'test',
         billingReason: 'manual',
+        collectionMethod: opts.card ? 'charge_automatically' : 'send_invoice',
         currency: opts.currency ?? 'ISK',
         status,
         periodStart: new Date('2026-01-01T00:00:00.000Z'),
@@ -128,6 +141,8 @@ describe('dashboard metrics on a real database', function () {
         amountPaid: BigInt(amounts.paid ?? 0),
         paidAt: opts.paidAt ?? null,
         dueDate: opts.dueDate ?? null,
+        finalizedAt: opts.card?.finalizedAt ?? null,
+        attemptCount: opts.card?.attempts ?? 0,
       },
     });
   }
@@ -171,14 +186,22 @@ describe('dashboard metrics on a real database', function () {
     await invoice('paid', { due: 9000, paid: 9000 }, { paidAt: new Date('2026-06-02T10:00:00.000Z'), mode: 'live' });
     await invoice('paid', { due: 9000, paid: 9000 }, { paidAt: new Date('2026-06-02T10:00:00.000Z'), merchantId: OTHER });
 
-    // Past due: open invoices whose due date has passed, by days past it.
-    await invoice('open', { due: 2000 }, { dueDate: new Date(NOW.getTime() - 5 * DAY) }); // 1–7 days
-    await invoice('open', { due: 100 }, { dueDate: new Date(NOW.getTime() - 7 * DAY) }); // exactly 7 days: still 1–7
+    // Past due (isPastDue, src/billing/invoice-due.ts), by whole days past the due date.
+    // Bank claims: open, due date passed.
+    await invoice('open', { due: 2000 }, { dueDate: new Date(NOW.getTime() - 5 * DAY) }); // 0–7 days
+    await invoice('open', { due: 100 }, { dueDate: new Date(NOW.getTime() - 7 * DAY) }); // exactly 7 days: still 0–7
     await invoice('open', { due: 7000, paid: 1000 }, { dueDate: new Date(NOW.getTime() - 45 * DAY) }); // 31–60 days, 6 000 left
     await invoice('open', { due: 500 }, { dueDate: new Date(NOW.getTime() - 165 * DAY) }); // over 60 days
     await invoice('open', { due: 4000 }, { dueDate: new Date(NOW.getTime() + 5 * DAY) }); // not due yet
     await invoice('open', { due: 4000 }, { dueDate: new Date(NOW.getTime() - 5 * DAY), currency: 'EUR' });
     await invoice('paid', { due: 4000, paid: 4000 }, { dueDate: new Date(NOW.getTime() - 5 * DAY), paidAt: new Date(NOW.getTime() - 6 * DAY) });
+    // Card invoices: due on their issue date; past due once an attempt has failed.
+    await invoice('open', { due: 4990 }, { card: { finalizedAt: new Date(NOW.getTime() - 3 * DAY), attempts: 1 } }); // declined: 0–7 days
+    await invoice('open', { due: 1000 }, { card: { finalizedAt: new Date(NOW.getTime() - 20 * DAY), attempts: 3 } }); // in retry: 8–30 days
+    await invoice('open', { due: 2500 }, { card: { finalizedAt: new Date(NOW.getTime() - 1 * DAY), attempts: 0 } }); // not charged yet: not past due
+    await invoice('void', { due: 4990 }, { card: { finalizedAt: new Date(NOW.getTime() - 3 * DAY), attempts: 1 } }); // void: owes 0
+    await invoice('uncollectible', { due: 4990 }, { card: { finalizedAt: new Date(NOW.getTime() - 40 * DAY), attempts: 4 } }); // written off: owes 0
+    await invoice('void', { due: 3000 }, { dueDate: new Date(NOW.getTime() - 9 * DAY) }); // a void bank claim: owes 0
 
     // Failed payments by the month they were made (a count, whatever the currency).
     await payment('failed', new Date('2026-06-03T00:00:00.000Z'));
@@ -209,8 +232,9 @@ describe('dashboard metrics on a real database', function () {
     assert.deepEqual(o.newSubscriptionsByMonth, byMonth({ '2026-02': 1, '2026-06': 11 }));
     assert.deepEqual(o.canceledSubscriptionsByMonth, byMonth({ '2026-05': 1 }));
     assert.deepEqual(o.failedPaymentsByMonth, byMonth({ '2026-04': 1, '2026-06': 1 }));
-    assert.deepEqual(o.pastDue, { count: 4, amount: 8600 });
-    assert.deepEqual(o.pastDueAging, { labels: ['1–7 days', '8–30 days', '31–60 days', 'over 60 days'], counts: [2, 0, 1, 1], amounts: [2100, 0, 6000, 500] });
+    // Bank claims 2 000 + 100 + 6 000 (of 7 000) + 500, and the declined card invoices 4 990 + 1 000.
+    assert.deepEqual(o.pastDue, { count: 6, amount: 14_590 });
+    assert.deepEqual(o.pastDueAging, { labels: ['0–7 days', '8–30 days', '31–60 days', 'over 60 days'], counts: [3, 1, 1, 1], amounts: [7090, 1000, 6000, 500] });
   });
 
   it('EUR is its own figure; live mode and another merchant see none of the test data', async () => {
@@ -228,5 +252,43 @@ describe('dashboard metrics on a real database', function () {
     const other = await billingOverview(scopedDb(db, otherTenant), otherTenant, { currency: 'ISK', now: NOW });
     assert.deepEqual([other.mrr, other.activeSubscriptions], [50_000, 1]);
     assert.deepEqual(other.failedPaymentsByMonth, byMonth({}));
+  });
+
+  it('past due and the due date: the SQL form agrees with isPastDue and invoiceDueDate on every row; void and uncollectible owe 0', async () => {
+    const rows = await db.invoice.findMany({ where: { merchantId: M, mode: 'test' }, orderBy: { id: 'asc' } });
+    const sql = await db.$queryRaw<Array<{ id: string; past_due: boolean; due: Date | null }>>`
+      SELECT id, ${pastDueSql(NOW)} AS past_due, ${invoiceDueDateSql()} AS due FROM invoices WHERE merchant_id = ${M} AND mode = 'test' ORDER BY id`;
+    assert.equal(sql.length, rows.length);
+    for (const [i, r] of rows.entries()) {
+      assert.equal(sql[i]!.past_due, isPastDue(r, NOW), `${r.id} ${r.status} ${r.collectionMethod}`);
+      assert.equal(sql[i]!.due?.toISOString() ?? null, invoiceDueDate(r)?.toISOString() ?? null, r.id);
+    }
+    const pastDue = rows.filter((r) => isPastDue(r, NOW) && r.currency === 'ISK');
+    assert.equal(pastDue.length, 6);
+    assert.equal(
+      pastDue.reduce((sum, r) => sum + amountRemaining(r), 0),
+      14_590,
+    );
+    for (const r of rows.filter((x) => x.status === 'void' || x.status === 'uncollectible')) {
+      assert.equal(amountRemaining(r), 0, r.id);
+      assert.equal(isPastDue(r, NOW), false, r.id);
+    }
+    // A card invoice is due on its issue date; a bank claim on its own due date.
+    const card = rows.find((r) => r.collectionMethod === 'charge_automatically' && r.attemptCount === 1 && r.status === 'open')!;
+    assert.equal(invoiceDueDate(card)?.toISOString(), new Date(NOW.getTime() - 3 * DAY).toISOString());
+  });
+
+  it('the attention panel lists the same past-due invoices as the figure, the longest overdue first', async () => {
+    const attention = await needsAttention(scopedDb(db, tenant), tenant, NOW);
+    const expected = (await db.invoice.findMany({ where: { merchantId: M, mode: 'test' } }))
+      .filter((r) => isPastDue(r, NOW))
+      .sort((x, y) => invoiceDueDate(x)!.getTime() - invoiceDueDate(y)!.getTime() || (x.id < y.id ? -1 : 1))
+      .slice(0, 5)
+      .map((r) => r.id);
+    assert.equal(expected.length, 5);
+    assert.deepEqual(
+      attention.pastDueInvoices.map((i) => i.id),
+      expected,
+    );
   });
 });

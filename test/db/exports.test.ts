@@ -154,7 +154,7 @@ describe('exports on a real database', function () {
     assert.equal(r.total, '4990');
     assert.equal(r.total_formatted, '4.990 kr.');
     assert.equal(r.issued_at, '2026-11-01T00:00:00.000Z');
-    assert.equal(r.due_date, '');
+    assert.equal(r.due_date, '2026-11-01T00:00:00.000Z', 'a card invoice is due on its issue date (invoiceDueDate)');
     assert.ok(out.includes('\r\n'), 'CRLF line ends (RFC 4180)');
   });
 

@@ -58,8 +58,9 @@ describe('a finance user in the dashboard (Chromium, e2e)', function () {
     const invoice = await eventually(async () => {
       const inv = (await ok(a.call('GET', `/v1/invoices?subscription=${subscription.id}`))).data[0];
       if (!inv) return undefined;
-      const row = await env.db.invoice.findUnique({ where: { id: inv.id } });
-      return inv.status === 'paid' || (inv.status === 'open' && row!.attemptCount >= 1) ? inv : undefined;
+      // The API's own attempt_count: reading the row separately raced the charge (the row counted
+      // the attempt after the API had answered `open` with 0).
+      return inv.status === 'paid' || (inv.status === 'open' && inv.attempt_count >= 1) ? inv : undefined;
     }, `${name}'s first invoice to be charged`);
     return { customer, subscription, invoice };
   }
@@ -73,7 +74,7 @@ describe('a finance user in the dashboard (Chromium, e2e)', function () {
     readOnly = await newDashboardUser(env, a.id, 'read_only');
     browser = dashboardBrowser(env);
     const paid = await subscribe('Jón Jónsson', TEST_CARDS.visa);
-    assert.equal(paid.invoice.status, 'paid');
+    assert.equal(paid.invoice.status, 'paid', JSON.stringify(paid.invoice));
     await subscribe('Guðrún Ósk Þórsdóttir', TEST_CARDS.alwaysDeclines);
     const toVoid = await subscribe('Þórður Árnason', TEST_CARDS.alwaysDeclines);
     await ok(a.call('POST', `/v1/invoices/${toVoid.invoice.id}/void`));
@@ -91,6 +92,68 @@ describe('a finance user in the dashboard (Chromium, e2e)', function () {
     assert.match((await first.locator('td[data-cell=amount]').textContent()) ?? '', /4\.990 kr\. \/ month/);
     await page.goto(`${env.baseUrl}/dashboard/invoices`);
     assert.match((await page.locator('#invoices').textContent()) ?? '', /Jón Jónsson/);
+    // The search box: by customer name, then by invoice number.
+    await page.fill('#f-q', 'guðrún ósk');
+    await page.click('#filter-button');
+    const found = page.locator('#invoices tbody tr');
+    assert.equal(await found.count(), 1);
+    assert.match(await found.first().innerText(), /Guðrún Ósk Þórsdóttir/);
+    const number = (await found.first().locator('td[data-cell=title]').innerText()).trim();
+    await page.goto(`${env.baseUrl}/dashboard/invoices?q=${encodeURIComponent(number.toLowerCase())}`);
+    assert.deepEqual(
+      (await page.locator('#invoices tbody tr td[data-cell=title]').allInnerTexts()).map((t) => t.trim()),
+      [number],
+    );
+    await close();
+  });
+
+  it('past due agrees: the home figure, its chart and the attention panel match the API (the declined card invoice counts, the void one owes 0); a card invoice is due on its issue date everywhere', async () => {
+    type Inv = {
+      id: string;
+      number: string;
+      status: string;
+      collection_method: string | null;
+      attempt_count: number;
+      amount_remaining: number;
+      due_date: string | null;
+      finalized_at: string | null;
+    };
+    const invoices = (await ok(a.call('GET', '/v1/invoices?limit=100'))).data as Inv[];
+    const now = Date.now();
+    // docs/invoices.md "Due date and past due", applied to what the API says.
+    const pastDue = invoices.filter(
+      (i) => i.status === 'open' && i.amount_remaining > 0 && (i.collection_method === 'send_invoice' ? i.due_date !== null && Date.parse(i.due_date) < now : i.attempt_count > 0),
+    );
+    assert.equal(pastDue.length, 1, JSON.stringify(invoices.map((i) => [i.status, i.collection_method, i.attempt_count, i.amount_remaining])));
+    const amount = pastDue.reduce((sum, i) => sum + i.amount_remaining, 0);
+    assert.equal(amount, 4990);
+    const voided = invoices.find((i) => i.status === 'void')!;
+    assert.equal(voided.amount_remaining, 0);
+    for (const i of invoices) {
+      assert.equal(i.collection_method, 'charge_automatically');
+      assert.equal(i.due_date, i.finalized_at, `${i.number}: a card invoice is due on its issue date`);
+    }
+
+    const { page, close } = await browser.signedIn(finance);
+    assert.equal((await page.locator('#kpi-past-due').innerText()).trim(), `${pastDue.length} · 4.990 kr.`);
+    const chart = JSON.parse((await page.locator('script[data-chart=chart-past-due]').textContent()) ?? '{}') as { series: Array<{ data: number[] }> };
+    assert.equal(
+      chart.series[0]!.data.reduce((x, y) => x + y, 0),
+      amount,
+      'the ageing chart adds up to the figure (ISK has no minor unit)',
+    );
+    const attention = await page.locator('#attention li').allInnerTexts();
+    const listed = attention.filter((t) => /past due since/.test(t));
+    assert.equal(listed.length, pastDue.length, attention.join('\n'));
+    assert.match(listed[0]!, new RegExp(`Guðrún Ósk Þórsdóttir — 4\\.990 kr\\. past due since ${pastDue[0]!.due_date!.slice(0, 10)} · invoice ${pastDue[0]!.number}`));
+    await browser.shot(page, 'laptop-home-past-due');
+
+    await page.goto(`${env.baseUrl}/dashboard/invoices`);
+    const voidRow = page.locator(`#invoices tbody tr:has(a[href="/dashboard/invoices/${voided.id}"])`);
+    assert.equal((await voidRow.locator('td[data-label=Due]').innerText()).trim(), '0 kr.');
+    assert.equal((await voidRow.locator('td[data-label="Due date"]').innerText()).trim(), voided.due_date!.slice(0, 10));
+    await page.goto(`${env.baseUrl}/dashboard/invoices/${pastDue[0]!.id}`);
+    assert.match(await page.locator('dl.props').first().innerText(), new RegExp(`Due date\\s+${pastDue[0]!.due_date!.slice(0, 10)}`));
     await close();
   });
 
@@ -182,6 +245,48 @@ describe('a finance user in the dashboard (Chromium, e2e)', function () {
     '/dashboard/audit',
     '/dashboard/account',
   ];
+
+  it('Icelandic: ?lang=is (remembered) or Accept-Language turns the frame and the home page Icelandic, months as "nóv. 2026"; axe finds nothing serious at both widths', async function () {
+    this.timeout(600_000);
+    const found: string[] = [];
+    const thisMonth = new Intl.DateTimeFormat('en', { month: 'numeric', timeZone: 'UTC' }).format(new Date());
+    const IS_MONTHS = ['jan.', 'feb.', 'mars', 'apr.', 'maí', 'júní', 'júlí', 'ágú.', 'sep.', 'okt.', 'nóv.', 'des.'];
+    const label = `${IS_MONTHS[Number(thisMonth) - 1]} ${new Date().getUTCFullYear()}`;
+    for (const viewport of [LAPTOP, PHONE]) {
+      const { page, close } = await browser.signedIn(owner, viewport);
+      await page.goto(`${env.baseUrl}/dashboard?lang=is`);
+      assert.equal(await page.getAttribute('html', 'lang'), 'is');
+      assert.match(await page.locator('#content').innerText(), /Reikningar í vanskilum/);
+      assert.equal((await page.locator('#kpi-past-due').innerText()).trim(), '1 · 4.990 kr.');
+      const chart = JSON.parse((await page.locator('script[data-chart=chart-revenue]').textContent()) ?? '{}') as { labels: string[] };
+      assert.equal(chart.labels.at(-1), label, 'months as "nóv. 2026"');
+      assert.equal(chart.labels.length, 12);
+      await browser.shot(page, `is-${viewport.width}-home`);
+      // Remembered: the next page is Icelandic without asking again; the switch goes back.
+      await page.goto(`${env.baseUrl}/dashboard/invoices`);
+      assert.equal(await page.getAttribute('html', 'lang'), 'is');
+      assert.equal(await page.locator('#lang-switch').innerText(), 'English');
+      for (const url of PAGES) {
+        const res = await page.goto(`${env.baseUrl}${url}`);
+        assert.equal(res?.status(), 200, url);
+        const vs = await seriousViolations(page);
+        if (vs.length) found.push(describeViolations(`${url} (is) at ${viewport.width}px`, vs));
+        await browser.shot(page, `is-${viewport.width}-${url.replace(/^\/dashboard\/?/, '').replace(/\//g, '-') || 'home'}`);
+      }
+      await page.click('#lang-switch');
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      await close();
+    }
+    // A browser that asks for Icelandic first gets it with no choice made (and English otherwise).
+    const ctx = await browser.signedIn(finance);
+    const langOf = (acceptLanguage: string) =>
+      ctx.page.evaluate(async (al) => /<html lang="(\w+)"/.exec(await (await fetch('/dashboard', { headers: { 'Accept-Language': al } })).text())?.[1], acceptLanguage);
+    assert.equal(await langOf('is-IS,is;q=0.9,en;q=0.5'), 'is');
+    assert.equal(await langOf('en-GB,en;q=0.9,is;q=0.5'), 'en');
+    assert.equal(await langOf('de'), 'en');
+    await ctx.close();
+    assert.deepEqual(found, [], found.join('\n'));
+  });
 
   it('axe-core: no serious or critical violation on any dashboard page, laptop and phone', async function () {
     this.timeout(900_000);

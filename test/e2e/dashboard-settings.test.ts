@@ -156,10 +156,33 @@ describe('dashboard settings, documents and team lists in Chromium (e2e)', funct
     assert.equal(await page.title(), 'Authorize access');
     await Promise.all([page.waitForURL(/\/v1\/accounting_link\/callback\/sandbox_oauth/), page.getByRole('button', { name: 'Allow' }).click()]);
     assert.equal(await page.locator('#status').innerText(), 'active');
-    await page.goto(settingsUrl());
+    // The way back: the callback page links to the dashboard's accounting settings.
+    await Promise.all([page.waitForURL(/\/dashboard\/settings#accounting$/), page.click('#back-to-dashboard')]);
     assert.equal(await page.locator('#accounting-status').getAttribute('data-status'), 'active');
     assert.equal(await page.locator('#accounting-provider').textContent(), 'Sandbox Books (OAuth)');
     assert.equal(await page.locator('#accounting-disconnect').count(), 1);
+
+    // The default account and VAT codes, checked against the provider's chart as the API does.
+    await page.fill('#f-default_gl_account', '9999');
+    await page.fill('#f-vat_code_mapping-standard', 'OUTPUT24');
+    await page.click('#accounting-mapping-save');
+    await page.locator('.field-error[data-field="default_gl_account"]').waitFor();
+    assert.match((await page.locator('.field-error[data-field="default_gl_account"]').textContent()) ?? '', /not an account in the provider's chart/);
+    await page.fill('#f-default_gl_account', '3000');
+    await page.fill('#f-vat_code_mapping-reduced', 'NOPE');
+    await page.click('#accounting-mapping-save');
+    await page.locator('.field-error[data-field="vat_code_mapping.reduced"]').waitFor();
+    await page.fill('#f-vat_code_mapping-reduced', 'OUTPUT11');
+    await page.click('#accounting-mapping-save');
+    await page.waitForURL(/\/dashboard\/settings/);
+    assert.equal(await page.inputValue('#f-default_gl_account'), '3000');
+    const settings = await env.db.accountingLink.findFirstOrThrow({ where: { merchantId: m.id, status: 'active' } });
+    assert.deepEqual([settings.defaultGlAccount, settings.vatCodeMapping], ['3000', { standard: 'OUTPUT24', reduced: 'OUTPUT11' }]);
+    const audit = await env.db.dashboardAuditEntry.findMany({ where: { merchantId: m.id, action: 'accounting_link.settings' }, orderBy: { createdAt: 'asc' } });
+    assert.deepEqual(
+      audit.map((e) => e.outcome),
+      ['failed', 'failed', 'succeeded'],
+    );
     await close();
 
     const ro = await browser.signedIn(readOnly);
@@ -168,6 +191,9 @@ describe('dashboard settings, documents and team lists in Chromium (e2e)', funct
     assert.equal(await ro.page.locator('#accounting-disconnect').count(), 0);
     assert.equal(await ro.page.locator('#business-details-form').count(), 0);
     assert.equal(await forgedPost(ro.page, '/dashboard/settings/accounting/disconnect'), 403);
+    assert.equal(await ro.page.locator('#accounting-mapping').count(), 0, 'read-only sees the codes, not the form');
+    assert.equal(await forgedPost(ro.page, '/dashboard/settings/accounting/mapping', { default_gl_account: '3001' }), 403);
+    assert.equal((await env.db.accountingLink.findFirstOrThrow({ where: { merchantId: m.id, status: 'active' } })).defaultGlAccount, '3000');
     assert.equal((await ok(m.call('GET', '/v1/accounting_link'))).status, 'active');
     await ro.close();
   });

@@ -1,6 +1,7 @@
 // Invoices and credit notes (filter by status; retry payment now and void through the one
 // command path; the bank claim of a bank invoice; documents), payments and refunds (with a refund
 // action), and usage per meter and customer as a chart.
+import { invoiceDueDate } from '../../../src/billing/invoice-due';
 import type { AppContext, AppDeps } from '../../context';
 import { errors } from '../../../src/errors';
 import { pageParams, parseBody, parseQuery, pathId, yup } from '../../validate';
@@ -30,9 +31,28 @@ import { InvoicesTable, PaymentsTable, customerNames } from '../views/tables';
 import { documentQuery, sendDocument } from '../../routes/documents/router';
 import { loadCreditNoteDocument, loadInvoiceDocument, type DocumentLocale } from '../../../src/documents';
 
-function StatusFilter({ action, statuses, current, hidden }: { action: string; statuses: readonly string[]; current?: string; hidden?: Record<string, string | undefined> }) {
+function StatusFilter({
+  action,
+  statuses,
+  current,
+  hidden,
+  search,
+}: {
+  action: string;
+  statuses: readonly string[];
+  current?: string;
+  hidden?: Record<string, string | undefined>;
+  /** A search box too: its current text and what it searches. */
+  search?: { value?: string; placeholder: string };
+}) {
   return (
-    <form method="get" action={action} class="filters">
+    <form method="get" action={action} class="filters" role={search ? 'search' : undefined}>
+      {search ? (
+        <div class="field">
+          <label for="f-q">Search</label>
+          <input id="f-q" name="q" type="search" value={search.value ?? ''} maxLength={200} placeholder={search.placeholder} />
+        </div>
+      ) : null}
       <div class="field">
         <label for="f-status">Status</label>
         <select id="f-status" name="status">
@@ -105,7 +125,7 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
               ['Total', money(i.total, i.currency)],
               ['Paid', <span id="invoice-paid">{money(i.amountPaid, i.currency)}</span>],
               ['Period', `${day(i.periodStart)} – ${day(i.periodEnd)}`],
-              ['Due date', day(i.dueDate)],
+              ['Due date', day(invoiceDueDate(i))],
               ['Collection attempts', String(i.attemptCount)],
               ['Next automatic attempt', when(i.nextPaymentAttemptAt)],
               ['Paid at', when(i.paidAt)],
@@ -356,9 +376,10 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
 
   router.get('/invoices', session, async (ctx) => {
     const d = dash(ctx);
-    const query = queryParams(ctx, ['status', 'customer', 'subscription', 'starting_after']);
-    const filter = parseQuery(listInvoicesQuery, query);
-    const page = await listInvoices(d.db, { status: filter.status, customerId: filter.customer, subscriptionId: filter.subscription }, pageParams(query));
+    const query = queryParams(ctx, ['status', 'customer', 'subscription', 'q', 'starting_after']);
+    const { q, ...apiQuery } = query;
+    const filter = parseQuery(listInvoicesQuery, apiQuery);
+    const page = await listInvoices(d.db, { status: filter.status, customerId: filter.customer, subscriptionId: filter.subscription, search: q }, pageParams(query));
     const names = await customerNames(
       d.db,
       page.data.map((i) => i.customerId),
@@ -367,14 +388,15 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
       title: 'Invoices',
       active: '/dashboard/invoices',
       body: (
-        <Panel title="Invoices" id="invoices">
+        <Panel title={q ? `Invoices matching “${q}”` : 'Invoices'} id="invoices">
           <StatusFilter
             action="/dashboard/invoices"
             statuses={INVOICE_STATUSES}
             current={filter.status}
             hidden={{ customer: filter.customer, subscription: filter.subscription }}
+            search={{ value: q, placeholder: 'number, name, e-mail or kennitala' }}
           />
-          <InvoicesTable rows={page.data} names={names} />
+          <InvoicesTable rows={page.data} names={names} empty={q ? 'No invoice matches.' : undefined} />
           <Pager basePath="/dashboard/invoices" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
       ),

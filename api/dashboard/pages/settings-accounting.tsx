@@ -132,10 +132,7 @@ function linkRows(d: Dashboard, link: AccountingLink): Array<[string, ComponentC
       </span>,
     ]);
   if (link.disconnectedAt) rows.push(['Disconnected', when(link.disconnectedAt)]);
-  rows.push(
-    ['Default account', link.defaultGlAccount ?? 'not set yet (POST /v1/accounting_link/settings)'],
-    ['Sync workflow', <span class="mono">{d.deps.workflows.accountingSync.workflowId(link.id)}</span>],
-  );
+  rows.push(['Default account', link.defaultGlAccount ?? 'not set yet'], ['Sync workflow', <span class="mono">{d.deps.workflows.accountingSync.workflowId(link.id)}</span>]);
   return rows;
 }
 

@@ -26,6 +26,7 @@ import type { Section, SettingsPost } from './settings-form';
 import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails, type BusinessDetailsPatch } from '../../../src/domain/merchants/business-details';
 import { PORTAL_SETTING_PARAMS, getPortalSettings, updatePortalSettings, type PortalSettings } from '../../../src/domain/customer-portals/portal-settings';
 import { AccountingPanelBody, accountingSettingsRoutes, loadAccountingView } from './settings-accounting';
+import { AccountingMappingForm, accountingMappingRoute } from './settings-accounting-mapping';
 
 interface PageExtra {
   failed?: { section: Section; state: FormState };
@@ -169,6 +170,7 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
         </Panel>
         <Panel title={`Accounting connection (${d.tenant.mode} mode)`} id="accounting">
           <AccountingPanelBody d={d} view={accounting} state={st('accounting')} authorizeUrl={extra.authorizeUrl} />
+          {accounting.progress?.link.status === 'active' ? <AccountingMappingForm d={d} link={accounting.progress.link} state={st('accounting')} /> : null}
         </Panel>
         <Panel title="Redirect domains (hosted checkout)" id="redirect-domains">
           <p class="muted">Return and cancel URLs of hosted checkout must be on one of these domains or a subdomain. Empty: any URL (https in live mode).</p>
@@ -346,4 +348,5 @@ export function settingsPages(router: DashboardRouter, deps: AppDeps): void {
   }));
 
   accountingSettingsRoutes(router, deps, session, post, (ctx, d, extra) => settingsPage(ctx, d, extra));
+  accountingMappingRoute(deps, post);
 }

@@ -5,38 +5,39 @@ import type { ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { Dashboard } from '../session';
 import { ROLE_LABELS } from '../../../src/domain/dashboard-users/roles';
+import type { DashboardLocale, DashboardMessages } from '../i18n';
 import { Csrf } from './ui';
 
 export const ASSET_VERSION = '4';
 
-const NAV: Array<{ group?: string; href: string; label: string; owner?: boolean }> = [
-  { href: '/dashboard', label: 'Home' },
-  { group: 'Billing', href: '/dashboard/customers', label: 'Customers' },
-  { href: '/dashboard/subscriptions', label: 'Subscriptions' },
-  { href: '/dashboard/invoices', label: 'Invoices' },
-  { href: '/dashboard/credit-notes', label: 'Credit notes' },
-  { href: '/dashboard/payments', label: 'Payments' },
-  { href: '/dashboard/refunds', label: 'Refunds' },
-  { href: '/dashboard/usage', label: 'Usage' },
-  { href: '/dashboard/exports', label: 'Exports' },
-  { group: 'Developers', href: '/dashboard/developers/api-keys', label: 'API keys' },
-  { href: '/dashboard/developers/webhooks', label: 'Webhooks' },
-  { href: '/dashboard/developers/deliveries', label: 'Deliveries' },
-  { href: '/dashboard/developers/events', label: 'Events' },
-  { group: 'Account', href: '/dashboard/settings', label: 'Settings' },
-  { href: '/dashboard/team', label: 'Team' },
-  { href: '/dashboard/audit', label: 'Audit log', owner: true },
-  { href: '/dashboard/account', label: 'Your account' },
+const NAV: Array<{ group?: keyof DashboardMessages; href: string; label: keyof DashboardMessages; owner?: boolean }> = [
+  { href: '/dashboard', label: 'nav_home' },
+  { group: 'group_billing', href: '/dashboard/customers', label: 'nav_customers' },
+  { href: '/dashboard/subscriptions', label: 'nav_subscriptions' },
+  { href: '/dashboard/invoices', label: 'nav_invoices' },
+  { href: '/dashboard/credit-notes', label: 'nav_credit_notes' },
+  { href: '/dashboard/payments', label: 'nav_payments' },
+  { href: '/dashboard/refunds', label: 'nav_refunds' },
+  { href: '/dashboard/usage', label: 'nav_usage' },
+  { href: '/dashboard/exports', label: 'nav_exports' },
+  { group: 'group_developers', href: '/dashboard/developers/api-keys', label: 'nav_api_keys' },
+  { href: '/dashboard/developers/webhooks', label: 'nav_webhooks' },
+  { href: '/dashboard/developers/deliveries', label: 'nav_deliveries' },
+  { href: '/dashboard/developers/events', label: 'nav_events' },
+  { group: 'group_account', href: '/dashboard/settings', label: 'nav_settings' },
+  { href: '/dashboard/team', label: 'nav_team' },
+  { href: '/dashboard/audit', label: 'nav_audit', owner: true },
+  { href: '/dashboard/account', label: 'nav_account' },
 ];
 
-export function documentHtml(opts: { title: string; body: ComponentChildren; charts?: boolean }): string {
+export function documentHtml(opts: { title: string; body: ComponentChildren; charts?: boolean; lang?: DashboardLocale; suffix?: string }): string {
   const charts = opts.charts ? `<script src="/dashboard/assets/chart.umd.js?v=${ASSET_VERSION}" defer></script>\n` : '';
   return `<!doctype html>
-<html lang="en">
+<html lang="${opts.lang ?? 'en'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeText(opts.title)} · Billing dashboard</title>
+<title>${escapeText(opts.title)} · ${escapeText(opts.suffix ?? 'Billing dashboard')}</title>
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css?v=${ASSET_VERSION}">
 ${charts}<script src="/dashboard/assets/dashboard.js?v=${ASSET_VERSION}" defer></script>
 </head>
@@ -62,10 +63,12 @@ export interface PageProps {
 
 export function Page({ d, title, active, notice, children }: PageProps) {
   const live = d.tenant.mode === 'live';
+  const t = d.t;
+  const other = d.locale === 'is' ? 'en' : 'is';
   return (
     <>
       <a class="skip" href="#content">
-        Skip to content
+        {t.skip}
       </a>
       <div class="shell">
         <aside class="side">
@@ -74,19 +77,19 @@ export function Page({ d, title, active, notice, children }: PageProps) {
             {d.merchant.name}
           </div>
           <details class="menu" open>
-            <summary>Menu</summary>
-            <nav aria-label="Dashboard">
+            <summary>{t.menu}</summary>
+            <nav aria-label={t.nav_label}>
               <ul>
                 {NAV.filter((n) => !n.owner || d.can('manage_team')).map((n) => (
                   <>
                     {n.group ? (
                       <li class="group" aria-hidden="true">
-                        {n.group}
+                        {t[n.group]}
                       </li>
                     ) : null}
                     <li>
                       <a href={n.href} aria-current={n.href === active ? 'page' : undefined}>
-                        {n.label}
+                        {t[n.label]}
                       </a>
                     </li>
                   </>
@@ -103,34 +106,38 @@ export function Page({ d, title, active, notice, children }: PageProps) {
                 <Csrf token={d.csrf} />
                 <input type="hidden" name="next" value={active} />
                 <label for="mode-switch" class="skip">
-                  Data mode
+                  {t.data_mode}
                 </label>
                 <select id="mode-switch" name="mode">
                   <option value="test" selected={!live}>
-                    Test data
+                    {t.test_data}
                   </option>
                   <option value="live" selected={live} disabled={!d.merchant.liveEnabledAt}>
-                    Live data{d.merchant.liveEnabledAt ? '' : ' (not live yet)'}
+                    {t.live_data}
+                    {d.merchant.liveEnabledAt ? '' : t.not_live_yet}
                   </option>
                 </select>{' '}
                 <button type="submit" class="secondary">
-                  Switch
+                  {t.switch}
                 </button>
               </form>
               <span>
                 <span id="user-email">{d.user.email}</span> · <span id="user-role">{ROLE_LABELS[d.user.role]}</span>
               </span>
+              <a href={`?lang=${other}`} id="lang-switch" lang={other} hreflang={other}>
+                {t.other_language}
+              </a>
               <form method="post" action="/dashboard/sign-out" class="inline">
                 <Csrf token={d.csrf} />
                 <button type="submit" class="secondary" id="sign-out">
-                  Sign out
+                  {t.sign_out}
                 </button>
               </form>
             </div>
           </div>
           {live ? null : (
             <div class="mode-test-banner" id="mode-banner">
-              <span class="badge test">Test mode</span> You are looking at test data. Nothing here moves real money.
+              <span class="badge test">{t.test_mode}</span> {t.test_banner}
             </div>
           )}
           {notice ? (

@@ -1,6 +1,7 @@
 // Tables of billing objects shared by several pages (a customer's page shows the same invoice
 // table as the invoices page). People first: each row leads with the customer's name (or e-mail),
 // the plan and the amount; ids are secondary (small, selectable to copy).
+import { invoiceDueDate } from '../../../src/billing/invoice-due';
 import type { Customer, Invoice, Payment, Price, Product, Subscription, SubscriptionItem } from '../../../src/generated/prisma/client';
 import type { TenantDb } from '../../../src/db/tenancy';
 import { amountRemaining } from '../../../src/billing/invoice-amounts';
@@ -28,12 +29,12 @@ export function CustomerCell({ id, names }: { id: string | null; names: Customer
   );
 }
 
-export function InvoicesTable({ rows, names }: { rows: Invoice[]; names: CustomerNames }) {
+export function InvoicesTable({ rows, names, empty }: { rows: Invoice[]; names: CustomerNames; empty?: string }) {
   return (
     <Table<Invoice>
       caption="Invoices"
       rows={rows}
-      empty="No invoices."
+      empty={empty ?? 'No invoices.'}
       columns={[
         { label: 'Invoice', role: 'title', cell: (i) => <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? 'Draft'}</a> },
         { label: 'Customer', cell: (i) => <CustomerCell id={i.customerId} names={names} /> },
@@ -44,7 +45,7 @@ export function InvoicesTable({ rows, names }: { rows: Invoice[]; names: Custome
           label: 'Collection',
           cell: (i) => (i.collectionMethod === 'send_invoice' ? 'bank claim' : i.collectionMethod === 'charge_automatically' ? 'card' : (i.collectionMethod ?? 'payment')),
         },
-        { label: 'Due date', nowrap: true, cell: (i) => day(i.dueDate) },
+        { label: 'Due date', nowrap: true, cell: (i) => day(invoiceDueDate(i)) },
         { label: 'Created', nowrap: true, cell: (i) => when(i.createdAt) },
         { label: 'Id', role: 'id', cell: (i) => <IdText id={i.id} /> },
       ]}

@@ -336,8 +336,8 @@ export function Props({ rows }: { rows: Array<[string, ComponentChildren]> }) {
 }
 
 /** "2026-11" → "Nov 2026": the dashboard's month labels (documents and the portal write "nóv. 2026"). */
-export function month(m: string): string {
-  return formatMonth(m, 'en');
+export function month(m: string, locale: 'is' | 'en' = 'en'): string {
+  return formatMonth(m, locale);
 }
 
 /**
@@ -349,9 +349,11 @@ export function Chart({
   id,
   title,
   spec,
+  emptyText = 'Nothing to show yet.',
 }: {
   id: string;
   title: string;
+  emptyText?: string;
   spec: { type?: 'bar' | 'line'; labels: string[]; series: Array<{ label: string; data: number[] }>; currency?: string };
 }) {
   const c = spec.currency?.toUpperCase();
@@ -375,7 +377,7 @@ export function Chart({
       </div>
       {allZero ? (
         <figcaption class="muted chart-empty" id={`${id}-empty`}>
-          Nothing to show yet.
+          {emptyText}
         </figcaption>
       ) : null}
       <script type="application/json" data-chart={id} dangerouslySetInnerHTML={{ __html: json }}></script>

@@ -113,7 +113,7 @@ export const accountingLinkRoutes = area('accounting-link', [
         if ((ctx.get('Accept') || '').includes('text/html')) {
           ctx.type = 'text/html; charset=utf-8';
           ctx.set('Content-Security-Policy', "default-src 'none'");
-          ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Accounting connected</title></head><body><main><h1>Accounting connected</h1><p>The link <code id="link">${htmlEscape(link.id)}</code> to ${htmlEscape(link.provider)} is <strong id="status">${link.status}</strong>. You can close this window.</p></main></body></html>`;
+          ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Accounting connected</title></head><body><main><h1>Accounting connected</h1><p>The link <code id="link">${htmlEscape(link.id)}</code> to ${htmlEscape(link.provider)} is <strong id="status">${link.status}</strong>. You can close this window.</p><p><a id="back-to-dashboard" href="/dashboard/settings#accounting">Back to the dashboard (Settings, accounting connection)</a></p></main></body></html>`;
         } else {
           ctx.body = presentAccountingLink(link);
         }

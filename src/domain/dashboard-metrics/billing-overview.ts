@@ -8,10 +8,12 @@
 //  - revenue by month: amount_paid of invoices paid in that month (UTC);
 //  - new / canceled subscriptions by month (created_at / canceled_at);
 //  - failed payments by month (payments whose status is failed, by created_at);
-//  - past due: open invoices whose due date has passed.
+//  - past due: isPastDue (src/billing/invoice-due.ts): open card invoices in payment retry and
+//    bank claims past their due date, at amount_remaining; aged by days since the due date.
 
 import type { TenantDb, Tenant } from '../../db/tenancy';
 import { amountRemainingSql } from '../invoices/amount-remaining-sql';
+import { invoiceDueDateSql, pastDueSql } from '../invoices/past-due-sql';
 
 export interface MonthPoint {
   /** `YYYY-MM` */
@@ -31,7 +33,7 @@ export interface BillingOverview {
   canceledSubscriptionsByMonth: number[];
   failedPaymentsByMonth: number[];
   pastDue: { count: number; amount: number };
-  /** Past-due invoices by days past the due date: 1–7, 8–30, 31–60, over 60. */
+  /** Past-due invoices by whole days past the due date: 0–7, 8–30, 31–60, over 60. */
   pastDueAging: { labels: string[]; counts: number[]; amounts: number[] };
 }
 
@@ -119,17 +121,17 @@ export async function billingOverview(db: Raw, tenant: Tenant, opts: { currency:
   const pastDue = await db.$queryRaw<Array<{ count: bigint; amount: bigint | null }>>`
     SELECT COUNT(*)::bigint AS count, SUM(${amountRemainingSql()})::bigint AS amount
     FROM invoices WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode" AND currency = ${currency}
-      AND status = 'open' AND due_date IS NOT NULL AND due_date < ${opts.now}`;
+      AND ${pastDueSql(opts.now)}`;
 
   const aging = await db.$queryRaw<Array<{ bucket: number; count: bigint; amount: bigint | null }>>`
-    SELECT CASE WHEN ${opts.now}::timestamptz - due_date <= interval '7 days' THEN 0
-                WHEN ${opts.now}::timestamptz - due_date <= interval '30 days' THEN 1
-                WHEN ${opts.now}::timestamptz - due_date <= interval '60 days' THEN 2 ELSE 3 END AS bucket,
-           COUNT(*)::bigint AS count, SUM(${amountRemainingSql()})::bigint AS amount
-    FROM invoices WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode" AND currency = ${currency}
-      AND status = 'open' AND due_date IS NOT NULL AND due_date < ${opts.now}
+    SELECT CASE WHEN days <= 7 THEN 0 WHEN days <= 30 THEN 1 WHEN days <= 60 THEN 2 ELSE 3 END AS bucket,
+           COUNT(*)::bigint AS count, SUM(remaining)::bigint AS amount
+    FROM (SELECT GREATEST(0, floor(extract(epoch FROM (${opts.now}::timestamptz - ${invoiceDueDateSql()})) / 86400))::int AS days,
+                 ${amountRemainingSql()} AS remaining
+          FROM invoices WHERE merchant_id = ${merchantId} AND mode = ${mode}::"Mode" AND currency = ${currency}
+            AND ${pastDueSql(opts.now)}) d
     GROUP BY 1`;
-  const agingLabels = ['1–7 days', '8–30 days', '31–60 days', 'over 60 days'];
+  const agingLabels = ['0–7 days', '8–30 days', '31–60 days', 'over 60 days'];
   const agingCounts = agingLabels.map((_, i) => Number(aging.find((a) => Number(a.bucket) === i)?.count ?? 0));
   const agingAmounts = agingLabels.map((_, i) => Number(aging.find((a) => Number(a.bucket) === i)?.amount ?? 0));
 

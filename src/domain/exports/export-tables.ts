@@ -2,6 +2,7 @@
 // falls in the period, read in keyset batches ordered by (date, id) so a year of a large merchant
 // is never in memory at once. Amounts are integers in minor units, each main amount also
 // formatted the way the dashboard and documents show it; instants are ISO 8601 in UTC.
+import { invoiceDueDate } from '../../billing/invoice-due';
 import type { TenantDb } from '../../db/tenancy';
 import type { CreditNote, Customer, Invoice, LedgerEntry, Payment, Refund } from '../../generated/prisma/client';
 import { formatAmount, isSupportedCurrency } from '../../billing/currency';
@@ -77,7 +78,7 @@ export const INVOICES: ExportTable<InvoiceRow> = {
     { name: 'period_start', value: (r) => iso(r.periodStart) },
     { name: 'period_end', value: (r) => iso(r.periodEnd) },
     { name: 'issued_at', value: (r) => iso(r.finalizedAt) },
-    { name: 'due_date', value: (r) => iso(r.dueDate) },
+    { name: 'due_date', value: (r) => iso(invoiceDueDate(r)) },
     { name: 'paid_at', value: (r) => iso(r.paidAt) },
     { name: 'voided_at', value: (r) => iso(r.voidedAt) },
     { name: 'uncollectible_at', value: (r) => iso(r.uncollectibleAt) },
