@@ -8,7 +8,6 @@
 import type { AppDeps } from '../../context';
 import type { AccountingLink } from '../../../src/generated/prisma/client';
 import { VAT_RATE_IDS } from '../../../src/billing';
-import { dispatchEvents } from '../../../src/events';
 import { updateAccountingSettings } from '../../../src/domain/accounting/update-accounting-settings';
 import type { Dashboard } from '../session';
 import { field } from '../http';
@@ -56,17 +55,14 @@ export function accountingMappingRoute(deps: AppDeps, post: SettingsPost): void 
     action: 'accounting_link.settings',
     objectType: 'accounting_link',
     stepwise: true,
-    run: async (): Promise<AccountingLink> => {
+    run: async (_tx, _after, scope): Promise<AccountingLink> => {
       const account = field(d.form, 'default_gl_account').trim();
       const mapping: Record<string, string> = {};
       for (const r of VAT_RATE_IDS) {
         const code = field(d.form, `vat_code_mapping.${r}`).trim();
         if (code) mapping[r] = code;
       }
-      return updateAccountingSettings(
-        { db: d.db, rootDb: deps.db, config: deps.config, onEvents: (events) => void dispatchEvents(deps, events).catch(() => undefined) },
-        { ...(account ? { default_gl_account: account } : {}), vat_code_mapping: mapping },
-      );
+      return updateAccountingSettings(deps, scope, { ...(account ? { default_gl_account: account } : {}), vat_code_mapping: mapping });
     },
     resultId: (link) => link.id,
     detail: (link) => ({ default_gl_account: link.defaultGlAccount, vat_code_mapping: link.vatCodeMapping }),
