@@ -39,6 +39,7 @@ import type { WebhookTestingOptions } from '../../../src/domain/webhooks/testing
 import { eventually, TEST_CARDS } from '../subscriptions/fixtures';
 import { payHosted } from '../payment-sessions/fixtures';
 import { testTls } from '../webhooks/harness';
+import { openPortal } from '../customer-portals/fixtures';
 
 const RUN = randomBytes(3).toString('hex');
 /** The API's pool, the worker's, and one for the planted worker-side cases (so they never meet the worker's real calls). */
@@ -469,6 +470,26 @@ describe('no transaction is held across a call to Temporal or an outside system'
     await api('POST', `/v1/subscriptions/${card.id}/cancel`, {});
     await api('POST', `/v1/subscriptions/${bank.id}/cancel`, {});
     assertNoneHeld(['acquirer.tokenizeCard', 'bank.payClaim', 'temporal.handle.signal']);
+  });
+
+  it('portal: cancel at period end and undo it, save a card, pay an open invoice', async () => {
+    const customer = await newCustomer({ kennitala: '1201743399' });
+    await saveCard(customer.id, TEST_CARDS.alwaysDeclines);
+    const sub = await api('POST', '/v1/subscriptions', { customer: customer.id, items: [{ price: (await monthly(3300)).id }] });
+    const open = await eventually(async () => (await invoicesOf(sub.id)).find((i) => i.status === 'open'), 'an open invoice after the decline');
+    const link = await api('POST', '/v1/customer_portals', { customer: customer.id });
+    const portal = await openPortal({ baseUrl } as TestEnv, `${baseUrl}${new URL(link.url).pathname}`);
+    seen.splice(0);
+    const ok = async (path: string, body: unknown = {}) => {
+      const res = await portal.action(path, body);
+      assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
+      return res.body;
+    };
+    await ok(`/portal/api/subscriptions/${sub.id}/cancel`);
+    await ok(`/portal/api/subscriptions/${sub.id}/uncancel`);
+    await ok('/portal/api/payment_methods', { card: { number: '5555 5555 5555 4444', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123' }, make_default: true });
+    assert.deepEqual(await ok(`/portal/api/invoices/${open.id}/pay`), { ok: true, notice: 'paid' });
+    assertNoneHeld(['acquirer.tokenizeCard', 'temporal.executeUpdateWithStart']);
   });
 
   it('the reconcilers: refunds, subscriptions, undispatched events, overdue payment sessions, the purge', async () => {
