@@ -40,6 +40,7 @@ import { eventually, TEST_CARDS } from '../subscriptions/fixtures';
 import { payHosted } from '../payment-sessions/fixtures';
 import { testTls } from '../webhooks/harness';
 import { openPortal } from '../customer-portals/fixtures';
+import { newDashboardUser, signInHttp } from '../../support/dashboard';
 
 const RUN = randomBytes(3).toString('hex');
 /** The API's pool, the worker's, and one for the planted worker-side cases (so they never meet the worker's real calls). */
@@ -490,6 +491,39 @@ describe('no transaction is held across a call to Temporal or an outside system'
     await ok('/portal/api/payment_methods', { card: { number: '5555 5555 5555 4444', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123' }, make_default: true });
     assert.deepEqual(await ok(`/portal/api/invoices/${open.id}/pay`), { ok: true, notice: 'paid' });
     assertNoneHeld(['acquirer.tokenizeCard', 'temporal.executeUpdateWithStart']);
+  });
+
+  it('dashboard: pay an open invoice, pause and resume its subscription, refund a payment, retry a delivery', async () => {
+    const customer = await newCustomer();
+    await saveCard(customer.id, TEST_CARDS.alwaysDeclines);
+    const sub = await api('POST', '/v1/subscriptions', { customer: customer.id, items: [{ price: (await monthly(4100)).id }] });
+    const open = await eventually(async () => (await invoicesOf(sub.id)).find((i) => i.status === 'open'), 'an open invoice after the decline');
+    const good = await saveCard(customer.id);
+    await api('POST', `/v1/payment_methods/${good.id}/set_default`, {});
+    const payment = await api('POST', '/v1/payments', { amount: 600, customer: customer.id, payment_method: good.id });
+    const delivery = await eventually(async () => {
+      const list = await api('GET', '/v1/webhook_deliveries?limit=100');
+      return (list.data as Array<{ id: string; status: string }>).find((d) => d.status === 'succeeded');
+    }, 'a delivered webhook');
+    const user = await newDashboardUser(env, m.id, 'owner');
+    const session = await signInHttp({ baseUrl }, user.email);
+    seen.splice(0);
+    const form = async (path: string, fields: Record<string, string> = {}) => {
+      const res = await fetch(`${baseUrl}/dashboard${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session.cookie, Origin: baseUrl },
+        body: new URLSearchParams({ _csrf: session.csrf, _idem: randomBytes(12).toString('hex'), ...fields }).toString(),
+      });
+      assert.equal(res.status, 303, `${path}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    };
+    await form(`/invoices/${open.id}/pay`);
+    await form(`/subscriptions/${sub.id}/pause`);
+    await form(`/subscriptions/${sub.id}/resume`);
+    await form(`/payments/${payment.id}/refund`, { amount: '100' });
+    await form(`/developers/deliveries/${delivery.id}/retry`);
+    assert.equal((await api('GET', `/v1/invoices/${open.id}`)).status, 'paid');
+    assertNoneHeld(['temporal.executeUpdateWithStart', 'temporal.start', 'temporal.signalWithStart']);
   });
 
   it('the reconcilers: refunds, subscriptions, undispatched events, overdue payment sessions, the purge', async () => {
