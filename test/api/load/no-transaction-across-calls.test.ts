@@ -442,7 +442,7 @@ describe('no transaction is held across a call to Temporal or an outside system'
     assertNoneHeld(['acquirer.tokenizeCard', 'acquirer.charge', 'temporal.start', 'temporal.handle.signal']);
   });
 
-  it('renewals on a test clock: a declined renewal paid by hand, a bank-claim invoice paid late and checked by hand, a cancellation', async () => {
+  it('renewals on a test clock: a declined renewal paid by hand, a bank-claim invoice paid late, another checked by hand and voided, a cancellation', async () => {
     const { clock, customer } = await clockCustomer('2031-03-01T12:00:00.000Z');
     const pm = await saveCard(customer.id, TEST_CARDS.recovering);
     const price = await monthly(2500);
@@ -468,9 +468,10 @@ describe('no transaction is held across a call to Temporal or an outside system'
     await advance(clock.id, '2031-04-02T00:00:00.000Z');
     const renewed = await eventually(async () => (await invoicesOf(bank.id)).find((i) => i.status === 'open'), 'the renewal bank invoice');
     await api('POST', `/v1/invoices/${renewed.id}/pay`, {}, [200, 402, 409]);
+    assert.equal((await api('POST', `/v1/invoices/${renewed.id}/void`, {})).status, 'void');
     await api('POST', `/v1/subscriptions/${card.id}/cancel`, {});
     await api('POST', `/v1/subscriptions/${bank.id}/cancel`, {});
-    assertNoneHeld(['acquirer.tokenizeCard', 'bank.payClaim', 'temporal.handle.signal']);
+    assertNoneHeld(['acquirer.tokenizeCard', 'bank.payClaim', 'temporal.handle.signal', 'temporal.executeUpdateWithStart']);
   });
 
   it('portal: cancel at period end and undo it, save a card, pay an open invoice', async () => {
