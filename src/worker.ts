@@ -1,6 +1,6 @@
 // createBillingWorker(deps): the Temporal worker with every workflow and activity.
 import v8 from 'node:v8';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkerInterceptors, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { MAX_WORKER_SHARDS } from './config';
 
@@ -84,6 +84,8 @@ export async function createBillingWorker(
     taskQueue: string;
     maxConcurrentActivities?: number;
     reuseV8Context?: boolean;
+    /** The SDK's interceptors (tests watch the worker's Temporal client and its activities). */
+    interceptors?: WorkerInterceptors;
   },
 ): Promise<WorkerHandle> {
   // Renewals run as local activities (workflows/subscription.ts) on the same database pool as the
@@ -124,6 +126,7 @@ export async function createBillingWorker(
           maxCachedWorkflows: split.cachedWorkflowsPerShard,
           stickyQueueScheduleToStartTimeout: deps.config.workerStickyTimeoutSeconds * 1000,
           reuseV8Context: deps.reuseV8Context,
+          ...(deps.interceptors ? { interceptors: deps.interceptors } : {}),
         }),
       );
     }
