@@ -22,6 +22,8 @@ export const customersRoutes = area('customers', [
     operationId: 'createCustomer',
     tag: 'Customers',
     summary: 'Create a customer',
+    description:
+      "Creates a customer of the calling merchant in the key's mode. `email` is required; `external_id` must be unique per merchant and mode (a taken value answers 409 resource_conflict with param external_id). With `test_clock` (test mode) the customer is attached to that clock in the same transaction, so a refused clock leaves no customer behind. Records a `customer.created` event.",
     auth: 'secret',
     body: createCustomerSchema,
     status: 201,
@@ -44,6 +46,8 @@ export const customersRoutes = area('customers', [
     operationId: 'listCustomers',
     tag: 'Customers',
     summary: 'List customers',
+    description:
+      "Lists the merchant's customers in the key's mode, newest first, one page at a time (`limit`, `starting_after`). Each customer carries the test clock it follows, if any. Reads only: records no event.",
     auth: 'secret',
     list: 'Customer',
     use: ({ auth }) => [auth()],
@@ -58,6 +62,8 @@ export const customersRoutes = area('customers', [
     operationId: 'retrieveCustomer',
     tag: 'Customers',
     summary: 'Retrieve a customer',
+    description:
+      'Retrieves one customer by id, with the test clock it follows (null: wall time). An id of another merchant or of the other mode answers 404 resource_missing, as an unknown one does. Reads only: records no event.',
     auth: 'secret',
     response: 'Customer',
     use: ({ auth }) => [auth()],
@@ -73,6 +79,8 @@ export const customersRoutes = area('customers', [
     operationId: 'updateCustomer',
     tag: 'Customers',
     summary: 'Update a customer',
+    description:
+      'Updates a customer with PATCH semantics: only supplied fields change, `null` clears an optional field and `metadata` replaces the whole object. `email` cannot be cleared and `external_id` must stay unique (409 resource_conflict otherwise); the test clock cannot be changed here. Records `customer.updated` only when a presented field really changed: a PATCH that sets what is already there records no event.',
     auth: 'secret',
     body: updateCustomerSchema,
     response: 'Customer',

@@ -19,6 +19,8 @@ export const pricesRoutes = area('prices', [
     operationId: 'createPrice',
     tag: 'Prices',
     summary: 'Create a price',
+    description:
+      "Creates a one-time or recurring price for an existing product (an unknown `product` answers 404 resource_not_found). A recurring price needs `recurring` (interval, interval_count, licensed or metered usage); a metered price needs a `meter` that is not archived; with `tiers_mode` the ascending `tiers` replace `unit_amount`. `currency` defaults to the merchant's default currency and must be supported. Amounts are integers in minor units. Records no event.",
     auth: 'secret',
     body: createPriceSchema,
     status: 201,
@@ -37,6 +39,8 @@ export const pricesRoutes = area('prices', [
     operationId: 'listPrices',
     tag: 'Prices',
     summary: 'List prices',
+    description:
+      "Lists the merchant's prices in the key's mode, newest first, one page at a time; `product` and `active` filter the list (a `product` the caller does not have answers 404 resource_not_found). Reads only: records no event.",
     auth: 'secret',
     query: listPricesQuery,
     list: 'Price',
@@ -53,6 +57,8 @@ export const pricesRoutes = area('prices', [
     operationId: 'retrievePrice',
     tag: 'Prices',
     summary: 'Retrieve a price',
+    description:
+      'Retrieves one price by id, with its recurring terms, tiers and meter. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
     auth: 'secret',
     response: 'Price',
     use: ({ auth }) => [auth()],
@@ -66,6 +72,8 @@ export const pricesRoutes = area('prices', [
     operationId: 'updatePrice',
     tag: 'Prices',
     summary: 'Update a price (active, metadata, accounting code)',
+    description:
+      'Updates what may change on a price after creation: `active`, `accounting_code`, `vat_rate` and `metadata`. Any other creation field (amount, currency, recurring terms, tiers, meter) is refused with 400 parameter_not_allowed: create a new price instead and move subscriptions to it. Deactivating a price keeps existing subscriptions on it. Records no event.',
     auth: 'secret',
     body: updatePriceSchema,
     response: 'Price',

@@ -18,6 +18,8 @@ export const productsRoutes = area('products', [
     operationId: 'createProduct',
     tag: 'Products',
     summary: 'Create a product',
+    description:
+      "Creates a product in the key's mode: a `name` (trimmed, not empty), an optional description, a VAT rate (null: the merchant's default), `active` (default true) and metadata. Prices are attached to a product afterwards with POST /v1/prices. Records no event.",
     auth: 'secret',
     body: createProductSchema,
     status: 201,
@@ -35,6 +37,8 @@ export const productsRoutes = area('products', [
     operationId: 'listProducts',
     tag: 'Products',
     summary: 'List products',
+    description:
+      "Lists the merchant's products in the key's mode, newest first, one page at a time; `active` filters on active or inactive products. Reads only: records no event.",
     auth: 'secret',
     query: listProductsQuery,
     list: 'Product',
@@ -51,6 +55,7 @@ export const productsRoutes = area('products', [
     operationId: 'retrieveProduct',
     tag: 'Products',
     summary: 'Retrieve a product',
+    description: 'Retrieves one product by id; an id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
     auth: 'secret',
     response: 'Product',
     use: ({ auth }) => [auth()],
@@ -64,6 +69,8 @@ export const productsRoutes = area('products', [
     operationId: 'updateProduct',
     tag: 'Products',
     summary: 'Update a product',
+    description:
+      "Updates a product's name, description, active flag, VAT rate or metadata; only supplied fields change and a body without changes returns the product as it is. Deactivating a product keeps existing subscriptions running, but new subscriptions refuse its prices. Records no event.",
     auth: 'secret',
     body: updateProductSchema,
     response: 'Product',
