@@ -15,6 +15,17 @@ const COVERED: Record<string, string[]> = {
   customers: ['post /v1/customers', 'get /v1/customers', 'get /v1/customers/:id', 'patch /v1/customers/:id'],
   products: ['post /v1/products', 'get /v1/products', 'get /v1/products/:id', 'patch /v1/products/:id'],
   prices: ['post /v1/prices', 'get /v1/prices', 'get /v1/prices/:id', 'patch /v1/prices/:id'],
+  subscriptions: [
+    'post /v1/subscriptions',
+    'get /v1/subscriptions',
+    'get /v1/subscriptions/:id',
+    'post /v1/subscriptions/:id',
+    'post /v1/subscriptions/:id/cancel',
+    'post /v1/subscriptions/:id/uncancel',
+    'post /v1/subscriptions/:id/pause',
+    'post /v1/subscriptions/:id/resume',
+  ],
+  'subscription items': ['post /v1/subscription_items', 'get /v1/subscription_items/:id', 'post /v1/subscription_items/:id', 'delete /v1/subscription_items/:id'],
 };
 
 const COVERED_KEYS = Object.values(COVERED).flat();

@@ -25,6 +25,8 @@ export const subscriptionItemsRoutes = area('subscription-items', [
     operationId: 'createSubscriptionItem',
     tag: 'Subscription items',
     summary: 'Add a price to a subscription',
+    description:
+      "Adds a price to a running subscription; the price must share the subscription's currency and interval and must not already be on it. With `proration_behavior` `create_prorations` (the default) a licensed change becomes pending proration items billed on the next invoice; `always_invoice` also invoices them at once; `none` prorates nothing. No prorations are made while trialing, paused or unpaid, nor for metered items. Applied by the subscription's workflow; answers 201 with the item and records `subscription.updated`.",
     auth: 'secret',
     body: createSubscriptionItemSchema,
     status: 201,
@@ -61,6 +63,8 @@ export const subscriptionItemsRoutes = area('subscription-items', [
     operationId: 'retrieveSubscriptionItem',
     tag: 'Subscription items',
     summary: 'Retrieve a subscription item',
+    description:
+      'Retrieves one subscription item by id: its price, quantity, included units and metadata. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
     auth: 'secret',
     response: 'SubscriptionItem',
     use: ({ auth }) => [auth()],
@@ -74,6 +78,8 @@ export const subscriptionItemsRoutes = area('subscription-items', [
     operationId: 'updateSubscriptionItem',
     tag: 'Subscription items',
     summary: 'Update a subscription item',
+    description:
+      "Changes a subscription item's quantity, `included_units`, `credit_rollover` (metered items) or metadata (a patch: null values remove keys); its price cannot change (add the new price and remove this item instead). `proration_behavior` decides whether a licensed change credits the unused time and charges the remaining time as pending invoice items (`create_prorations`, the default), also invoices them at once (`always_invoice`), or prorates nothing (`none`). Applied by the subscription's workflow; records `subscription.updated`.",
     auth: 'secret',
     body: updateSubscriptionItemSchema,
     response: 'SubscriptionItem',
@@ -107,6 +113,8 @@ export const subscriptionItemsRoutes = area('subscription-items', [
     operationId: 'deleteSubscriptionItem',
     tag: 'Subscription items',
     summary: 'Remove a price from a subscription',
+    description:
+      'Removes an item from a subscription: it is gone for the API and for billing at once. The last item cannot be removed (400 invalid_subscription: cancel the subscription instead). `proration_behavior` defaults to `none` here; `create_prorations` credits the unused time of a licensed item on the next invoice. Answers `{ id, object, subscription, deleted: true }` and records `subscription.updated`.',
     auth: 'secret',
     query: deleteSubscriptionItemQuery,
     response: 'DeletedSubscriptionItem',

@@ -34,6 +34,8 @@ export const subscriptionsRoutes = area('subscriptions', [
     operationId: 'createSubscription',
     tag: 'Subscriptions',
     summary: 'Create a subscription',
+    description:
+      "Subscribes an existing customer to 1–20 recurring prices of one currency and interval (one-time prices belong on invoice items). `charge_automatically` (the default) needs the customer's default payment method; `send_invoice` needs a kennitala and ISK. Without a trial the first invoice is written as a draft for the first period; with `trial_period_days` the subscription starts `trialing` and the trial is the first period. A customer on a test clock subscribes at the clock's time, and a clock that is advancing answers 409 invalid_state. Records `subscription.created`; the subscription's workflow, started after commit, finalizes and collects the first invoice and runs every later period.",
     auth: 'secret',
     body: createSubscriptionSchema,
     status: 201,
@@ -69,6 +71,8 @@ export const subscriptionsRoutes = area('subscriptions', [
     operationId: 'listSubscriptions',
     tag: 'Subscriptions',
     summary: 'List subscriptions',
+    description:
+      "Lists the merchant's subscriptions in the key's mode, newest first, one page at a time, each with its items; `customer` and `status` filter the list. Reads only: records no event.",
     auth: 'secret',
     query: listSubscriptionsQuery,
     list: 'Subscription',
@@ -85,6 +89,8 @@ export const subscriptionsRoutes = area('subscriptions', [
     operationId: 'retrieveSubscription',
     tag: 'Subscriptions',
     summary: 'Retrieve a subscription',
+    description:
+      'Retrieves one subscription by id with its items, status, current period, pending cancellation, pause and discount. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
     auth: 'secret',
     response: 'Subscription',
     use: ({ auth }) => [auth()],
@@ -99,6 +105,8 @@ export const subscriptionsRoutes = area('subscriptions', [
     operationId: 'updateSubscription',
     tag: 'Subscriptions',
     summary: 'Update a subscription',
+    description:
+      "Changes a subscription's `cancel_at_period_end`, `discount` (null removes it), `collection_method` (with `days_until_due`, under the rules of create; open invoices keep their method) or `metadata` (a patch: null values remove keys). The change is applied by the subscription's workflow under the same lock as its billing steps, and a subscription whose test clock is advancing answers 409 invalid_state. Answers the resulting subscription and records `subscription.updated`.",
     auth: 'secret',
     body: updateSubscriptionSchema,
     response: 'Subscription',
@@ -119,6 +127,8 @@ export const subscriptionsRoutes = area('subscriptions', [
     operationId: 'cancelSubscription',
     tag: 'Subscriptions',
     summary: 'Cancel a subscription (now or at period end)',
+    description:
+      'Cancels a subscription now (the default) or, with `at_period_end: true`, at the end of the current period. Now: the status becomes `canceled` with `canceled_at` and `ended_at` set, there is no final invoice and no proration credit, and invoices already issued are still collected; records `subscription.canceled`. At period end: `cancel_at_period_end` is set and the status is unchanged until the final period is billed; records `subscription.updated`. Canceling a canceled subscription returns it unchanged and records nothing.',
     auth: 'secret',
     body: cancelSubscriptionSchema,
     response: 'Subscription',
@@ -135,17 +145,36 @@ export const subscriptionsRoutes = area('subscriptions', [
   // Commands without a body: one route each.
   ...(
     [
-      { kind: 'uncancel', summary: 'Undo a cancellation at period end', errors: ['cannot_uncancel'] },
-      { kind: 'pause', summary: 'Pause collection', errors: ['cannot_pause'] },
-      { kind: 'resume', summary: 'Resume a paused subscription', errors: ['not_paused'] },
+      {
+        kind: 'uncancel',
+        summary: 'Undo a cancellation at period end',
+        description:
+          "Clears a pending cancellation set with `at_period_end: true`, so the subscription renews as before. A subscription without a pending cancellation, or one already canceled, answers 409 cannot_uncancel. Applied by the subscription's workflow; answers the subscription and records `subscription.updated`.",
+        errors: ['cannot_uncancel'],
+      },
+      {
+        kind: 'pause',
+        summary: 'Pause collection',
+        description:
+          'Pauses an `active` or `trialing` subscription (any other status answers 409 cannot_pause): its status becomes `paused` and billing stops. The period already paid in advance is not refunded; periods keep rolling without invoices and their usage is not billed, and a trial that ends while paused is over. Records `subscription.paused`.',
+        errors: ['cannot_pause'],
+      },
+      {
+        kind: 'resume',
+        summary: 'Resume a paused subscription',
+        description:
+          'Resumes a `paused` subscription (any other status answers 409 not_paused): it returns to `active`, or to `trialing` if its trial has not ended. The rest of the current period is free; billing resumes at its end, where the next invoice bills the next period in advance. Records `subscription.resumed`.',
+        errors: ['not_paused'],
+      },
     ] as const
-  ).map(({ kind, summary, errors }) =>
+  ).map(({ kind, summary, description, errors }) =>
     route({
       method: 'post',
       path: `/v1/subscriptions/:id/${kind}`,
       operationId: `${kind}Subscription`,
       tag: 'Subscriptions',
       summary,
+      description,
       auth: 'secret',
       response: 'Subscription',
       errors: [...errors],
