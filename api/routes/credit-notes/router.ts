@@ -12,6 +12,8 @@ export const creditNotesRoutes = area('credit-notes', [
     operationId: 'listCreditNotes',
     tag: 'Credit notes',
     summary: 'List credit notes',
+    description:
+      "Lists the merchant's credit notes in the key's mode, newest first, one page at a time; `invoice` restricts the list to one invoice's notes. Credit notes are issued by the service, one per succeeded refund, never through the API. Reads only: records no event.",
     auth: 'secret',
     query: listCreditNotesQuery,
     list: 'CreditNote',
@@ -28,6 +30,8 @@ export const creditNotesRoutes = area('credit-notes', [
     operationId: 'retrieveCreditNote',
     tag: 'Credit notes',
     summary: 'Retrieve a credit note',
+    description:
+      "Retrieves one credit note by id: the invoice and refund it belongs to, its amount and currency (the refund's), the reason copied from the refund and its status. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.",
     auth: 'secret',
     response: 'CreditNote',
     use: ({ auth }) => [auth()],

@@ -31,6 +31,8 @@ export const invoicesRoutes = area('invoices', [
     operationId: 'listInvoices',
     tag: 'Invoices',
     summary: 'List invoices',
+    description:
+      "Lists the merchant's invoices in the key's mode, newest first, one page at a time, without their lines (retrieve an invoice for them). `status` (draft, open, paid, void, uncollectible), `customer` and `subscription` filter the list; an unknown `customer` answers 404 resource_not_found. Invoices are never created through the API: the service issues them for payments and subscription periods. Reads only: records no event.",
     auth: 'secret',
     query: listInvoicesQuery,
     list: 'Invoice',
@@ -47,6 +49,8 @@ export const invoicesRoutes = area('invoices', [
     operationId: 'retrieveInvoice',
     tag: 'Invoices',
     summary: 'Retrieve an invoice with its lines',
+    description:
+      'Retrieves one invoice by id with its lines, amounts in minor units (`amount_due`, `amount_paid`, `amount_remaining`, VAT), its status and due date. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
     auth: 'secret',
     response: 'Invoice',
     use: ({ auth }) => [auth()],
@@ -60,6 +64,8 @@ export const invoicesRoutes = area('invoices', [
     operationId: 'payInvoice',
     tag: 'Invoices',
     summary: 'Attempt payment of an open invoice now',
+    description:
+      "Retries collection of a subscription invoice now: one more charge attempt with the customer's default payment method (`charge_automatically`, counted as an attempt of the retry schedule) or a read of the bank claim (`send_invoice`). Works on `open` and `uncollectible` invoices; a paid invoice is returned unchanged, so the call is safe twice, while `draft`, `void` and payment invoices answer 409 invalid_state. A declined charge is not an HTTP error: the invoice stays open. Records `invoice.paid` on success or `invoice.payment_failed` on a decline.",
     auth: 'secret',
     response: 'Invoice',
     errors: ['invalid_state', 'card_declined'],
@@ -78,6 +84,8 @@ export const invoicesRoutes = area('invoices', [
     operationId: 'voidInvoice',
     tag: 'Invoices',
     summary: 'Void an open invoice',
+    description:
+      "Voids an `open`, `draft` or `uncollectible` subscription invoice: it is no longer collectible, dunning stops, its bank claim is cancelled and the receivable it carried is reversed in the ledger. A void invoice is returned unchanged (safe twice); a paid invoice answers 409 invalid_state (refund it instead), as does a payment invoice, which follows its payment. Runs under the subscription's workflow lock and records `invoice.voided`.",
     auth: 'secret',
     response: 'Invoice',
     errors: ['invalid_state'],

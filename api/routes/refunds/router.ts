@@ -19,6 +19,8 @@ export const refundsRoutes = area('refunds', [
     operationId: 'createRefund',
     tag: 'Payments',
     summary: 'Refund a payment (in full or in part)',
+    description:
+      'Refunds a `succeeded` or `partially_refunded` payment, in full (the default `amount` is the remainder) or in part; more than the remainder left after pending and succeeded refunds answers 400 validation_failed, and a payment in another state or with nothing left answers 409 invalid_state. The payment row is locked, so concurrent refunds never exceed the charge. The refund answers 201 as `pending` and records `refund.created`; a workflow then asks the acquirer and records `refund.succeeded` with a credit note (`credit_note.created`) or `refund.failed`.',
     auth: 'secret',
     body: createRefundSchema,
     status: 201,
@@ -40,6 +42,8 @@ export const refundsRoutes = area('refunds', [
     operationId: 'listRefunds',
     tag: 'Payments',
     summary: 'List refunds',
+    description:
+      "Lists the merchant's refunds in the key's mode, newest first, one page at a time; `payment` restricts the list to one payment's refunds (an unknown payment answers 404 resource_not_found). Reads only: records no event.",
     auth: 'secret',
     query: listRefundsQuery,
     list: 'Refund',
@@ -56,6 +60,8 @@ export const refundsRoutes = area('refunds', [
     operationId: 'retrieveRefund',
     tag: 'Payments',
     summary: 'Retrieve a refund',
+    description:
+      'Retrieves one refund by id with its status (`pending`, `succeeded` or `failed`), amount, reason and failure code. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
     auth: 'secret',
     response: 'Refund',
     use: ({ auth }) => [auth()],
