@@ -30,6 +30,23 @@ const COVERED: Record<string, string[]> = {
   payments: ['post /v1/payments', 'get /v1/payments', 'get /v1/payments/:id', 'post /v1/payments/:id/confirm', 'post /v1/payments/:id/cancel'],
   refunds: ['post /v1/refunds', 'get /v1/refunds', 'get /v1/refunds/:id'],
   'credit notes': ['get /v1/credit_notes', 'get /v1/credit_notes/:id'],
+  'usage events': ['post /v1/events', 'post /v1/events/batch', 'get /v1/events'],
+  meters: ['post /v1/meters', 'get /v1/meters', 'get /v1/meters/:id', 'delete /v1/meters/:id', 'get /v1/meters/:id/quantities'],
+  'webhook endpoints': [
+    'post /v1/webhook_endpoints',
+    'get /v1/webhook_endpoints',
+    'get /v1/webhook_endpoints/:id',
+    'patch /v1/webhook_endpoints/:id',
+    'delete /v1/webhook_endpoints/:id',
+  ],
+  'test clocks': [
+    'post /v1/test_helpers/test_clocks',
+    'get /v1/test_helpers/test_clocks',
+    'get /v1/test_helpers/test_clocks/:id',
+    'post /v1/test_helpers/test_clocks/:id/advance',
+    'post /v1/test_helpers/test_clocks/:id/customers',
+    'delete /v1/test_helpers/test_clocks/:id',
+  ],
 };
 
 const COVERED_KEYS = Object.values(COVERED).flat();

@@ -27,6 +27,8 @@ export const metersRoutes = area('meters', [
     operationId: 'createMeter',
     tag: 'Meters',
     summary: 'Create a meter',
+    description:
+      'Creates a meter: which usage events it counts (`event_name`, stored exactly, and an optional `filter` on their metadata) and how it aggregates them (`count`, `sum`, `max`, `min`, `avg` or `unique` of `aggregate_property`, times `unit_multiplier`). Several meters may share an event name. A metered price names a meter to bill its quantity per period. Records no event.',
     auth: 'secret',
     body: createMeterSchema,
     status: 201,
@@ -45,6 +47,7 @@ export const metersRoutes = area('meters', [
     operationId: 'listMeters',
     tag: 'Meters',
     summary: 'List meters',
+    description: "Lists the merchant's meters in the key's mode, one page at a time. Archived meters are left out unless `archived=true` is given. Reads only: records no event.",
     auth: 'secret',
     query: listMetersQuery,
     list: 'Meter',
@@ -61,6 +64,7 @@ export const metersRoutes = area('meters', [
     operationId: 'retrieveMeter',
     tag: 'Meters',
     summary: 'Retrieve a meter',
+    description: 'Retrieves one meter by id, archived or not. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
     auth: 'secret',
     response: 'Meter',
     use: ({ auth }) => [auth()],
@@ -74,6 +78,8 @@ export const metersRoutes = area('meters', [
     operationId: 'archiveMeter',
     tag: 'Meters',
     summary: 'Archive a meter',
+    description:
+      'Archives a meter and answers it with `archived: true` and `archived_at` set; archiving an archived meter returns it unchanged. An archived meter stays retrievable and its history stays stable: only events received before archiving count, it cannot back new prices and it stops checking new events. Records no event.',
     auth: 'secret',
     response: 'Meter',
     errors: ['invalid_state'],
@@ -88,6 +94,8 @@ export const metersRoutes = area('meters', [
     operationId: 'retrieveMeterQuantity',
     tag: 'Meters',
     summary: "A customer's metered quantity over a period",
+    description:
+      "Answers a customer's quantity on a meter over `period_start`–`period_end` (inclusive), after `unit_multiplier`: the figure billing uses for metered prices. Empty periods give 0 for count, sum and unique and null for max, min and avg. An unknown meter answers 404 resource_missing and an unknown customer 404 resource_not_found. Reads only: records no event.",
     auth: 'secret',
     query: quantitiesQuery,
     response: 'MeterQuantity',

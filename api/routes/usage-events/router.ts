@@ -32,6 +32,8 @@ export const usageEventsRoutes = area('usage-events', [
     operationId: 'createUsageEvent',
     tag: 'Usage events',
     summary: 'Record a usage event (200 when the idempotency key was seen before)',
+    description:
+      "Records one usage event for a customer, named by `customer` or by the merchant's `external_customer_id` (exactly one); meters with the same `event_name` aggregate it into metered prices. `timestamp` defaults to now (the clock's time for a test-clock customer); backfill is unlimited but more than 5 minutes in the future is refused, as is a non-numeric value of a property a live meter aggregates. An `idempotency_key` seen before records nothing and answers 200 with the event recorded first; a new event answers 201. Records no webhook event.",
     auth: 'secret',
     bodyJson: usageEventBody,
     status: 201,
@@ -50,6 +52,8 @@ export const usageEventsRoutes = area('usage-events', [
     operationId: 'createUsageEventBatch',
     tag: 'Usage events',
     summary: 'Record a batch of usage events',
+    description:
+      'Records 1–1,000 usage events in one request, each checked on its own under the rules of POST /v1/events, so one bad event never blocks the rest. Answers 200 with `ingested` (recorded now), `duplicates` (idempotency keys already recorded) and `errors` (by position in the request); together they count every event sent. Records no webhook event.',
     auth: 'secret',
     bodyJson: object({ events: arrayOf(usageEventBody) }),
     response: 'UsageBatchResult',
@@ -65,6 +69,8 @@ export const usageEventsRoutes = area('usage-events', [
     operationId: 'listUsageEvents',
     tag: 'Usage events',
     summary: 'List usage events',
+    description:
+      'Lists recorded usage events, newest first by `timestamp` (ties by id), one page at a time; `customer`, `event_name`, `from` and `to` (inclusive, ISO 8601) filter the list. A `customer` filter naming an unknown customer returns an empty list. Reads only: records no event.',
     auth: 'secret',
     query: listEventsQuery,
     list: 'UsageEvent',

@@ -21,6 +21,8 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
     operationId: 'createWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Create a webhook endpoint (the signing secret is shown once)',
+    description:
+      'Registers an HTTPS URL to receive the listed event types (`["*"]`: every type, including later ones) of the key\'s mode; loopback, private and other refused addresses answer 400 url_not_allowed, and an unknown event type validation_failed. The answer is the only one that shows the `whsec_` signing secret, which is stored encrypted; a replay with the same Idempotency-Key shows `secret: null`. Records no event.',
     auth: 'secret',
     body: createWebhookEndpointSchema,
     status: 201,
@@ -43,6 +45,8 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
     operationId: 'listWebhookEndpoints',
     tag: 'Webhooks',
     summary: 'List webhook endpoints',
+    description:
+      "Lists the merchant's webhook endpoints in the key's mode, newest first, one page at a time, without their signing secrets. Deleted endpoints are not listed. Reads only: records no event.",
     auth: 'secret',
     list: 'WebhookEndpoint',
     use: ({ auth }) => [auth()],
@@ -57,6 +61,8 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
     operationId: 'retrieveWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Retrieve a webhook endpoint',
+    description:
+      'Retrieves one webhook endpoint by id: its URL, event types, description and status, never its signing secret. A deleted endpoint, or one of another merchant or mode, answers 404 resource_missing. Reads only: records no event.',
     auth: 'secret',
     response: 'WebhookEndpoint',
     use: ({ auth }) => [auth()],
@@ -70,6 +76,8 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
     operationId: 'updateWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Update a webhook endpoint',
+    description:
+      "Changes an endpoint's `url` (used from the next attempt on, also for deliveries already waiting), `events` (applies to events recorded from then on), `description` or `disabled`. Disabling stops pending retries at once (those deliveries become `failed`); enabling again does not revive them, and events recorded while disabled are never delivered. Records no event.",
     auth: 'secret',
     body: updateWebhookEndpointSchema,
     response: 'WebhookEndpoint',
@@ -89,6 +97,8 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
     operationId: 'deleteWebhookEndpoint',
     tag: 'Webhooks',
     summary: 'Delete a webhook endpoint',
+    description:
+      'Deletes a webhook endpoint: it disappears from the API at once, its pending retries stop (failed with `endpoint_deleted`) and nothing more is delivered to it. Its delivery records stay listed. Answers `{ id, object, deleted: true }` and records no event.',
     auth: 'secret',
     response: 'DeletedObject',
     use: ({ auth, tx }) => [auth(), tx],
