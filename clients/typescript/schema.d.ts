@@ -813,7 +813,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List credit notes */
+        /**
+         * List credit notes
+         * @description Lists the merchant's credit notes in the key's mode, newest first, one page at a time; `invoice` restricts the list to one invoice's notes. Credit notes are issued by the service, one per succeeded refund, never through the API. Reads only: records no event.
+         */
         get: operations["listCreditNotes"];
         put?: never;
         post?: never;
@@ -830,7 +833,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a credit note */
+        /**
+         * Retrieve a credit note
+         * @description Retrieves one credit note by id: the invoice and refund it belongs to, its amount and currency (the refund's), the reason copied from the refund and its status. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrieveCreditNote"];
         put?: never;
         post?: never;
@@ -917,10 +923,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers */
+        /**
+         * List customers
+         * @description Lists the merchant's customers in the key's mode, newest first, one page at a time (`limit`, `starting_after`). Each customer carries the test clock it follows, if any. Reads only: records no event.
+         */
         get: operations["listCustomers"];
         put?: never;
-        /** Create a customer */
+        /**
+         * Create a customer
+         * @description Creates a customer of the calling merchant in the key's mode. `email` is required; `external_id` must be unique per merchant and mode (a taken value answers 409 resource_conflict with param external_id). With `test_clock` (test mode) the customer is attached to that clock in the same transaction, so a refused clock leaves no customer behind. Records a `customer.created` event.
+         */
         post: operations["createCustomer"];
         delete?: never;
         options?: never;
@@ -935,14 +947,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a customer */
+        /**
+         * Retrieve a customer
+         * @description Retrieves one customer by id, with the test clock it follows (null: wall time). An id of another merchant or of the other mode answers 404 resource_missing, as an unknown one does. Reads only: records no event.
+         */
         get: operations["retrieveCustomer"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a customer */
+        /**
+         * Update a customer
+         * @description Updates a customer with PATCH semantics: only supplied fields change, `null` clears an optional field and `metadata` replaces the whole object. `email` cannot be cleared and `external_id` must stay unique (409 resource_conflict otherwise); the test clock cannot be changed here. Records `customer.updated` only when a presented field really changed: a PATCH that sets what is already there records no event.
+         */
         patch: operations["updateCustomer"];
         trace?: never;
     };
@@ -953,10 +971,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List usage events */
+        /**
+         * List usage events
+         * @description Lists recorded usage events, newest first by `timestamp` (ties by id), one page at a time; `customer`, `event_name`, `from` and `to` (inclusive, ISO 8601) filter the list. A `customer` filter naming an unknown customer returns an empty list. Reads only: records no event.
+         */
         get: operations["listUsageEvents"];
         put?: never;
-        /** Record a usage event (200 when the idempotency key was seen before) */
+        /**
+         * Record a usage event (200 when the idempotency key was seen before)
+         * @description Records one usage event for a customer, named by `customer` or by the merchant's `external_customer_id` (exactly one); meters with the same `event_name` aggregate it into metered prices. `timestamp` defaults to now (the clock's time for a test-clock customer); backfill is unlimited but more than 5 minutes in the future is refused, as is a non-numeric value of a property a live meter aggregates. An `idempotency_key` seen before records nothing and answers 200 with the event recorded first; a new event answers 201. Records no webhook event.
+         */
         post: operations["createUsageEvent"];
         delete?: never;
         options?: never;
@@ -973,7 +997,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record a batch of usage events */
+        /**
+         * Record a batch of usage events
+         * @description Records 1–1,000 usage events in one request, each checked on its own under the rules of POST /v1/events, so one bad event never blocks the rest. Answers 200 with `ingested` (recorded now), `duplicates` (idempotency keys already recorded) and `errors` (by position in the request); together they count every event sent. Records no webhook event.
+         */
         post: operations["createUsageEventBatch"];
         delete?: never;
         options?: never;
@@ -1160,7 +1187,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List invoices */
+        /**
+         * List invoices
+         * @description Lists the merchant's invoices in the key's mode, newest first, one page at a time, without their lines (retrieve an invoice for them). `status` (draft, open, paid, void, uncollectible), `customer` and `subscription` filter the list; an unknown `customer` answers 404 resource_not_found. Invoices are never created through the API: the service issues them for payments and subscription periods. Reads only: records no event.
+         */
         get: operations["listInvoices"];
         put?: never;
         post?: never;
@@ -1177,7 +1207,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve an invoice with its lines */
+        /**
+         * Retrieve an invoice with its lines
+         * @description Retrieves one invoice by id with its lines, amounts in minor units (`amount_due`, `amount_paid`, `amount_remaining`, VAT), its status and due date. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrieveInvoice"];
         put?: never;
         post?: never;
@@ -1213,7 +1246,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Attempt payment of an open invoice now */
+        /**
+         * Attempt payment of an open invoice now
+         * @description Retries collection of a subscription invoice now: one more charge attempt with the customer's default payment method (`charge_automatically`, counted as an attempt of the retry schedule) or a read of the bank claim (`send_invoice`). Works on `open` and `uncollectible` invoices; a paid invoice is returned unchanged, so the call is safe twice, while `draft`, `void` and payment invoices answer 409 invalid_state. A declined charge is not an HTTP error: the invoice stays open. Records `invoice.paid` on success or `invoice.payment_failed` on a decline.
+         */
         post: operations["payInvoice"];
         delete?: never;
         options?: never;
@@ -1247,7 +1283,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Void an open invoice */
+        /**
+         * Void an open invoice
+         * @description Voids an `open`, `draft` or `uncollectible` subscription invoice: it is no longer collectible, dunning stops, its bank claim is cancelled and the receivable it carried is reversed in the ledger. A void invoice is returned unchanged (safe twice); a paid invoice answers 409 invalid_state (refund it instead), as does a payment invoice, which follows its payment. Runs under the subscription's workflow lock and records `invoice.voided`.
+         */
         post: operations["voidInvoice"];
         delete?: never;
         options?: never;
@@ -1314,10 +1353,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List meters */
+        /**
+         * List meters
+         * @description Lists the merchant's meters in the key's mode, one page at a time. Archived meters are left out unless `archived=true` is given. Reads only: records no event.
+         */
         get: operations["listMeters"];
         put?: never;
-        /** Create a meter */
+        /**
+         * Create a meter
+         * @description Creates a meter: which usage events it counts (`event_name`, stored exactly, and an optional `filter` on their metadata) and how it aggregates them (`count`, `sum`, `max`, `min`, `avg` or `unique` of `aggregate_property`, times `unit_multiplier`). Several meters may share an event name. A metered price names a meter to bill its quantity per period. Records no event.
+         */
         post: operations["createMeter"];
         delete?: never;
         options?: never;
@@ -1332,11 +1377,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a meter */
+        /**
+         * Retrieve a meter
+         * @description Retrieves one meter by id, archived or not. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrieveMeter"];
         put?: never;
         post?: never;
-        /** Archive a meter */
+        /**
+         * Archive a meter
+         * @description Archives a meter and answers it with `archived: true` and `archived_at` set; archiving an archived meter returns it unchanged. An archived meter stays retrievable and its history stays stable: only events received before archiving count, it cannot back new prices and it stops checking new events. Records no event.
+         */
         delete: operations["archiveMeter"];
         options?: never;
         head?: never;
@@ -1350,7 +1401,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A customer's metered quantity over a period */
+        /**
+         * A customer's metered quantity over a period
+         * @description Answers a customer's quantity on a meter over `period_start`–`period_end` (inclusive), after `unit_multiplier`: the figure billing uses for metered prices. Empty periods give 0 for count, sum and unique and null for max, min and avg. An unknown meter answers 404 resource_missing and an unknown customer 404 resource_not_found. Reads only: records no event.
+         */
         get: operations["retrieveMeterQuantity"];
         put?: never;
         post?: never;
@@ -1474,10 +1528,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payments */
+        /**
+         * List payments
+         * @description Lists the merchant's payments in the key's mode, newest first, one page at a time; `status` and `customer` filter the list. Reads only: records no event.
+         */
         get: operations["listPayments"];
         put?: never;
-        /** Create a payment */
+        /**
+         * Create a payment
+         * @description Creates a one-off payment of `amount` (minor units) with its invoice, which is finalized and numbered at once (`invoice.finalized`). With a `payment_method` of the customer the card is charged right away (`confirm` defaults to true then); without one the payment waits in `requires_payment_method` for a payment session or a confirm. A decline is not an HTTP error: the payment is created with `status: failed` and `failure_code`, and `payment.failed` and `invoice.payment_failed` are recorded; a success records `payment.succeeded` and `invoice.paid`. Retry with the same Idempotency-Key after a 503: the card is never charged twice.
+         */
         post: operations["createPayment"];
         delete?: never;
         options?: never;
@@ -1492,7 +1552,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a payment */
+        /**
+         * Retrieve a payment
+         * @description Retrieves one payment by id with its status, amount refunded, payment method, invoice and last failure. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrievePayment"];
         put?: never;
         post?: never;
@@ -1511,7 +1574,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a payment */
+        /**
+         * Cancel a payment
+         * @description Cancels a payment that was never paid (`requires_payment_method` or `failed`): it becomes `canceled` and its invoice `void`, keeping its number. Repeating the call on a canceled payment returns it unchanged; any other state answers 409 invalid_state (refund a paid payment instead). Records `payment.canceled` and `invoice.voided`.
+         */
         post: operations["cancelPayment"];
         delete?: never;
         options?: never;
@@ -1528,7 +1594,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm a payment with a payment method */
+        /**
+         * Confirm a payment with a payment method
+         * @description Charges a payment in `requires_payment_method` or `failed` with `payment_method` (default: the one given at creation). A payment in another state, or one another request is charging, answers 409 invalid_state; when the acquirer does not answer the payment stays `processing` (503) and the next confirm resumes the same attempt. A decline answers 200 with `status: failed` and records `payment.failed` and `invoice.payment_failed`; a success records `payment.succeeded` and `invoice.paid`.
+         */
         post: operations["confirmPayment"];
         delete?: never;
         options?: never;
@@ -1543,10 +1612,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List prices */
+        /**
+         * List prices
+         * @description Lists the merchant's prices in the key's mode, newest first, one page at a time; `product` and `active` filter the list (a `product` the caller does not have answers 404 resource_not_found). Reads only: records no event.
+         */
         get: operations["listPrices"];
         put?: never;
-        /** Create a price */
+        /**
+         * Create a price
+         * @description Creates a one-time or recurring price for an existing product (an unknown `product` answers 404 resource_not_found). A recurring price needs `recurring` (interval, interval_count, licensed or metered usage); a metered price needs a `meter` that is not archived; with `tiers_mode` the ascending `tiers` replace `unit_amount`. `currency` defaults to the merchant's default currency and must be supported. Amounts are integers in minor units. Records no event.
+         */
         post: operations["createPrice"];
         delete?: never;
         options?: never;
@@ -1561,14 +1636,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a price */
+        /**
+         * Retrieve a price
+         * @description Retrieves one price by id, with its recurring terms, tiers and meter. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrievePrice"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a price (active, metadata, accounting code) */
+        /**
+         * Update a price (active, metadata, accounting code)
+         * @description Updates what may change on a price after creation: `active`, `accounting_code`, `vat_rate` and `metadata`. Any other creation field (amount, currency, recurring terms, tiers, meter) is refused with 400 parameter_not_allowed: create a new price instead and move subscriptions to it. Deactivating a price keeps existing subscriptions on it. Records no event.
+         */
         patch: operations["updatePrice"];
         trace?: never;
     };
@@ -1579,10 +1660,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List products */
+        /**
+         * List products
+         * @description Lists the merchant's products in the key's mode, newest first, one page at a time; `active` filters on active or inactive products. Reads only: records no event.
+         */
         get: operations["listProducts"];
         put?: never;
-        /** Create a product */
+        /**
+         * Create a product
+         * @description Creates a product in the key's mode: a `name` (trimmed, not empty), an optional description, a VAT rate (null: the merchant's default), `active` (default true) and metadata. Prices are attached to a product afterwards with POST /v1/prices. Records no event.
+         */
         post: operations["createProduct"];
         delete?: never;
         options?: never;
@@ -1597,14 +1684,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a product */
+        /**
+         * Retrieve a product
+         * @description Retrieves one product by id; an id of another merchant or mode answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrieveProduct"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a product */
+        /**
+         * Update a product
+         * @description Updates a product's name, description, active flag, VAT rate or metadata; only supplied fields change and a body without changes returns the product as it is. Deactivating a product keeps existing subscriptions running, but new subscriptions refuse its prices. Records no event.
+         */
         patch: operations["updateProduct"];
         trace?: never;
     };
@@ -1633,10 +1726,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List refunds */
+        /**
+         * List refunds
+         * @description Lists the merchant's refunds in the key's mode, newest first, one page at a time; `payment` restricts the list to one payment's refunds (an unknown payment answers 404 resource_not_found). Reads only: records no event.
+         */
         get: operations["listRefunds"];
         put?: never;
-        /** Refund a payment (in full or in part) */
+        /**
+         * Refund a payment (in full or in part)
+         * @description Refunds a `succeeded` or `partially_refunded` payment, in full (the default `amount` is the remainder) or in part; more than the remainder left after pending and succeeded refunds answers 400 validation_failed, and a payment in another state or with nothing left answers 409 invalid_state. The payment row is locked, so concurrent refunds never exceed the charge. The refund answers 201 as `pending` and records `refund.created`; a workflow then asks the acquirer and records `refund.succeeded` with a credit note (`credit_note.created`) or `refund.failed`.
+         */
         post: operations["createRefund"];
         delete?: never;
         options?: never;
@@ -1651,7 +1750,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a refund */
+        /**
+         * Retrieve a refund
+         * @description Retrieves one refund by id with its status (`pending`, `succeeded` or `failed`), amount, reason and failure code. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrieveRefund"];
         put?: never;
         post?: never;
@@ -1670,7 +1772,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a price to a subscription */
+        /**
+         * Add a price to a subscription
+         * @description Adds a price to a running subscription; the price must share the subscription's currency and interval and must not already be on it. With `proration_behavior` `create_prorations` (the default) a licensed change becomes pending proration items billed on the next invoice; `always_invoice` also invoices them at once; `none` prorates nothing. No prorations are made while trialing, paused or unpaid, nor for metered items. Applied by the subscription's workflow; answers 201 with the item and records `subscription.updated`.
+         */
         post: operations["createSubscriptionItem"];
         delete?: never;
         options?: never;
@@ -1685,12 +1790,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a subscription item */
+        /**
+         * Retrieve a subscription item
+         * @description Retrieves one subscription item by id: its price, quantity, included units and metadata. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrieveSubscriptionItem"];
         put?: never;
-        /** Update a subscription item */
+        /**
+         * Update a subscription item
+         * @description Changes a subscription item's quantity, `included_units`, `credit_rollover` (metered items) or metadata (a patch: null values remove keys); its price cannot change (add the new price and remove this item instead). `proration_behavior` decides whether a licensed change credits the unused time and charges the remaining time as pending invoice items (`create_prorations`, the default), also invoices them at once (`always_invoice`), or prorates nothing (`none`). Applied by the subscription's workflow; records `subscription.updated`.
+         */
         post: operations["updateSubscriptionItem"];
-        /** Remove a price from a subscription */
+        /**
+         * Remove a price from a subscription
+         * @description Removes an item from a subscription: it is gone for the API and for billing at once. The last item cannot be removed (400 invalid_subscription: cancel the subscription instead). `proration_behavior` defaults to `none` here; `create_prorations` credits the unused time of a licensed item on the next invoice. Answers `{ id, object, subscription, deleted: true }` and records `subscription.updated`.
+         */
         delete: operations["deleteSubscriptionItem"];
         options?: never;
         head?: never;
@@ -1704,10 +1818,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List subscriptions */
+        /**
+         * List subscriptions
+         * @description Lists the merchant's subscriptions in the key's mode, newest first, one page at a time, each with its items; `customer` and `status` filter the list. Reads only: records no event.
+         */
         get: operations["listSubscriptions"];
         put?: never;
-        /** Create a subscription */
+        /**
+         * Create a subscription
+         * @description Subscribes an existing customer to 1–20 recurring prices of one currency and interval (one-time prices belong on invoice items). `charge_automatically` (the default) needs the customer's default payment method; `send_invoice` needs a kennitala and ISK. Without a trial the first invoice is written as a draft for the first period; with `trial_period_days` the subscription starts `trialing` and the trial is the first period. A customer on a test clock subscribes at the clock's time, and a clock that is advancing answers 409 invalid_state. Records `subscription.created`; the subscription's workflow, started after commit, finalizes and collects the first invoice and runs every later period.
+         */
         post: operations["createSubscription"];
         delete?: never;
         options?: never;
@@ -1722,10 +1842,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a subscription */
+        /**
+         * Retrieve a subscription
+         * @description Retrieves one subscription by id with its items, status, current period, pending cancellation, pause and discount. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrieveSubscription"];
         put?: never;
-        /** Update a subscription */
+        /**
+         * Update a subscription
+         * @description Changes a subscription's `cancel_at_period_end`, `discount` (null removes it), `collection_method` (with `days_until_due`, under the rules of create; open invoices keep their method) or `metadata` (a patch: null values remove keys). The change is applied by the subscription's workflow under the same lock as its billing steps, and a subscription whose test clock is advancing answers 409 invalid_state. Answers the resulting subscription and records `subscription.updated`.
+         */
         post: operations["updateSubscription"];
         delete?: never;
         options?: never;
@@ -1742,7 +1868,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a subscription (now or at period end) */
+        /**
+         * Cancel a subscription (now or at period end)
+         * @description Cancels a subscription now (the default) or, with `at_period_end: true`, at the end of the current period. Now: the status becomes `canceled` with `canceled_at` and `ended_at` set, there is no final invoice and no proration credit, and invoices already issued are still collected; records `subscription.canceled`. At period end: `cancel_at_period_end` is set and the status is unchanged until the final period is billed; records `subscription.updated`. Canceling a canceled subscription returns it unchanged and records nothing.
+         */
         post: operations["cancelSubscription"];
         delete?: never;
         options?: never;
@@ -1759,7 +1888,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause collection */
+        /**
+         * Pause collection
+         * @description Pauses an `active` or `trialing` subscription (any other status answers 409 cannot_pause): its status becomes `paused` and billing stops. The period already paid in advance is not refunded; periods keep rolling without invoices and their usage is not billed, and a trial that ends while paused is over. Records `subscription.paused`.
+         */
         post: operations["pauseSubscription"];
         delete?: never;
         options?: never;
@@ -1776,7 +1908,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a paused subscription */
+        /**
+         * Resume a paused subscription
+         * @description Resumes a `paused` subscription (any other status answers 409 not_paused): it returns to `active`, or to `trialing` if its trial has not ended. The rest of the current period is free; billing resumes at its end, where the next invoice bills the next period in advance. Records `subscription.resumed`.
+         */
         post: operations["resumeSubscription"];
         delete?: never;
         options?: never;
@@ -1793,7 +1928,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Undo a cancellation at period end */
+        /**
+         * Undo a cancellation at period end
+         * @description Clears a pending cancellation set with `at_period_end: true`, so the subscription renews as before. A subscription without a pending cancellation, or one already canceled, answers 409 cannot_uncancel. Applied by the subscription's workflow; answers the subscription and records `subscription.updated`.
+         */
         post: operations["uncancelSubscription"];
         delete?: never;
         options?: never;
@@ -1870,13 +2008,13 @@ export interface paths {
         };
         /**
          * List test clocks
-         * @description Test mode only (a live key gets 403 test_mode_only).
+         * @description Test mode only (a live key gets 403 test_mode_only). Lists the test mode's test clocks, newest first, one page at a time. Reads only: records no event.
          */
         get: operations["listTestClocks"];
         put?: never;
         /**
          * Create a test clock
-         * @description Test mode only (a live key gets 403 test_mode_only).
+         * @description Test mode only (a live key gets 403 test_mode_only). Creates a test clock frozen at `frozen_time` (ISO 8601 with a zone, 2000–2099). Customers attached to it, and their subscriptions, invoices, payments and events, live in the clock's time instead of wall time, so months of billing run in seconds. Records no event.
          */
         post: operations["createTestClock"];
         delete?: never;
@@ -1894,14 +2032,14 @@ export interface paths {
         };
         /**
          * Retrieve a test clock
-         * @description Test mode only (a live key gets 403 test_mode_only).
+         * @description Test mode only (a live key gets 403 test_mode_only). Retrieves one test clock: its `frozen_time` and its `status` (`ready`, or `advancing` while its subscriptions catch up). Poll it after an advance until the status is `ready` again. Reads only: records no event.
          */
         get: operations["retrieveTestClock"];
         put?: never;
         post?: never;
         /**
          * Delete a test clock
-         * @description Test mode only (a live key gets 403 test_mode_only).
+         * @description Test mode only (a live key gets 403 test_mode_only). Deletes a test clock: it disappears from the API and every subscription of its customers that is not canceled yet is canceled immediately, at the clock's time (recording `subscription.canceled`). The customers stay attached to the deleted clock and new subscriptions for them are refused. Answers `{ id, object, deleted: true }`.
          */
         delete: operations["deleteTestClock"];
         options?: never;
@@ -1920,7 +2058,7 @@ export interface paths {
         put?: never;
         /**
          * Advance a test clock
-         * @description Test mode only (a live key gets 403 test_mode_only).
+         * @description Test mode only (a live key gets 403 test_mode_only). Moves the clock forward to `frozen_time` (strictly later than its current time, else validation_failed) and sets it `advancing`; a clock that is already advancing answers 409 invalid_state. After commit every subscription of the clock's customers runs everything due up to the new time, each step at its own instant (renewals, trial ends, retries, cancellations), recording the invoices, payments and events those steps record; the clock returns to `ready` when all have caught up. Subscription commands for those customers answer 409 invalid_state meanwhile.
          */
         post: operations["advanceTestClock"];
         delete?: never;
@@ -1940,7 +2078,7 @@ export interface paths {
         put?: never;
         /**
          * Attach a customer to a test clock
-         * @description Test mode only (a live key gets 403 test_mode_only).
+         * @description Test mode only (a live key gets 403 test_mode_only). Attaches an existing customer to the clock, so its subscriptions follow the clock's time. A customer is attached once and only before it has any subscription: one with subscriptions, or already on another clock, answers 409 invalid_state. Records `customer.updated`, dated at the clock's time.
          */
         post: operations["attachTestClockCustomer"];
         delete?: never;
@@ -2042,10 +2180,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints */
+        /**
+         * List webhook endpoints
+         * @description Lists the merchant's webhook endpoints in the key's mode, newest first, one page at a time, without their signing secrets. Deleted endpoints are not listed. Reads only: records no event.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Create a webhook endpoint (the signing secret is shown once) */
+        /**
+         * Create a webhook endpoint (the signing secret is shown once)
+         * @description Registers an HTTPS URL to receive the listed event types (`["*"]`: every type, including later ones) of the key's mode; loopback, private and other refused addresses answer 400 url_not_allowed, and an unknown event type validation_failed. The answer is the only one that shows the `whsec_` signing secret, which is stored encrypted; a replay with the same Idempotency-Key shows `secret: null`. Records no event.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -2060,15 +2204,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a webhook endpoint */
+        /**
+         * Retrieve a webhook endpoint
+         * @description Retrieves one webhook endpoint by id: its URL, event types, description and status, never its signing secret. A deleted endpoint, or one of another merchant or mode, answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrieveWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint */
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes a webhook endpoint: it disappears from the API at once, its pending retries stop (failed with `endpoint_deleted`) and nothing more is delivered to it. Its delivery records stay listed. Answers `{ id, object, deleted: true }` and records no event.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Update a webhook endpoint */
+        /**
+         * Update a webhook endpoint
+         * @description Changes an endpoint's `url` (used from the next attempt on, also for deliveries already waiting), `events` (applies to events recorded from then on), `description` or `disabled`. Disabling stops pending retries at once (those deliveries become `failed`); enabling again does not revive them, and events recorded while disabled are never delivered. Records no event.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
