@@ -1152,10 +1152,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List invoice items */
+        /**
+         * List invoice items
+         * @description Lists invoice items, one page at a time; `customer`, `subscription` and `pending` (true: only items not yet invoiced; false: only invoiced ones) filter the list. It includes the proration items the service creates, which may be negative. Reads only: records no event.
+         */
         get: operations["listInvoiceItems"];
         put?: never;
-        /** Create a pending invoice item */
+        /**
+         * Create a pending invoice item
+         * @description Adds a one-off charge (`amount` per unit, ≥ 1, times `quantity`) with a required `description` to the customer's next invoice, or to the next invoice of `subscription` when one is given (it must exist and belong to the customer). `currency` defaults to the customer's currency, else the merchant's default. The item stays pending until the subscription engine puts it on an invoice. Answers 201 and records no event.
+         */
         post: operations["createInvoiceItem"];
         delete?: never;
         options?: never;
@@ -1170,7 +1176,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve an invoice item */
+        /**
+         * Retrieve an invoice item
+         * @description Retrieves one invoice item by id: its unit amount, quantity, currency, description, whether it is still pending and the invoice it went on. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrieveInvoiceItem"];
         put?: never;
         post?: never;
@@ -1438,7 +1447,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payment methods */
+        /**
+         * List payment methods
+         * @description Lists saved payment methods, one page at a time; `customer` restricts the list to one customer's methods (an unknown customer answers 404 resource_not_found). Detached methods are not listed. Only the card's brand, last four digits and expiry are shown, never the number. Reads only: records no event.
+         */
         get: operations["listPaymentMethods"];
         put?: never;
         post?: never;
@@ -1455,11 +1467,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a payment method */
+        /**
+         * Retrieve a payment method
+         * @description Retrieves one saved payment method by id, with `is_default` telling whether it is its customer's default. A detached method, or one of another merchant or mode, answers 404 resource_missing. Reads only: records no event.
+         */
         get: operations["retrievePaymentMethod"];
         put?: never;
         post?: never;
-        /** Detach a payment method */
+        /**
+         * Detach a payment method
+         * @description Detaches a saved payment method, irreversibly: it is no longer listed, retrievable or charged, though payments that used it keep referring to it. Detaching the customer's default leaves the customer without a default (no other card is promoted: the merchant decides which card renewals use). Answers `{ id, object, deleted: true }` and records no event.
+         */
         delete: operations["detachPaymentMethod"];
         options?: never;
         head?: never;
@@ -1475,7 +1493,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a payment method its customer's default */
+        /**
+         * Make a payment method its customer's default
+         * @description Makes a saved payment method its customer's default: the one subscriptions charge from then on. A detached method answers 404 resource_missing. Records no event.
+         */
         post: operations["setDefaultPaymentMethod"];
         delete?: never;
         options?: never;

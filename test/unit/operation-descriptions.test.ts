@@ -27,6 +27,8 @@ const COVERED: Record<string, string[]> = {
   ],
   'subscription items': ['post /v1/subscription_items', 'get /v1/subscription_items/:id', 'post /v1/subscription_items/:id', 'delete /v1/subscription_items/:id'],
   invoices: ['get /v1/invoices', 'get /v1/invoices/:id', 'post /v1/invoices/:id/pay', 'post /v1/invoices/:id/void'],
+  'invoice items': ['post /v1/invoice_items', 'get /v1/invoice_items', 'get /v1/invoice_items/:id'],
+  'payment methods': ['get /v1/payment_methods', 'get /v1/payment_methods/:id', 'delete /v1/payment_methods/:id', 'post /v1/payment_methods/:id/set_default'],
   payments: ['post /v1/payments', 'get /v1/payments', 'get /v1/payments/:id', 'post /v1/payments/:id/confirm', 'post /v1/payments/:id/cancel'],
   refunds: ['post /v1/refunds', 'get /v1/refunds', 'get /v1/refunds/:id'],
   'credit notes': ['get /v1/credit_notes', 'get /v1/credit_notes/:id'],

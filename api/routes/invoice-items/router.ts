@@ -18,6 +18,8 @@ export const invoiceItemsRoutes = area('invoice-items', [
     operationId: 'createInvoiceItem',
     tag: 'Invoices',
     summary: 'Create a pending invoice item',
+    description:
+      "Adds a one-off charge (`amount` per unit, ≥ 1, times `quantity`) with a required `description` to the customer's next invoice, or to the next invoice of `subscription` when one is given (it must exist and belong to the customer). `currency` defaults to the customer's currency, else the merchant's default. The item stays pending until the subscription engine puts it on an invoice. Answers 201 and records no event.",
     auth: 'secret',
     body: createInvoiceItemSchema,
     status: 201,
@@ -47,6 +49,8 @@ export const invoiceItemsRoutes = area('invoice-items', [
     operationId: 'listInvoiceItems',
     tag: 'Invoices',
     summary: 'List invoice items',
+    description:
+      'Lists invoice items, one page at a time; `customer`, `subscription` and `pending` (true: only items not yet invoiced; false: only invoiced ones) filter the list. It includes the proration items the service creates, which may be negative. Reads only: records no event.',
     auth: 'secret',
     query: listInvoiceItemsQuery,
     list: 'InvoiceItem',
@@ -63,6 +67,8 @@ export const invoiceItemsRoutes = area('invoice-items', [
     operationId: 'retrieveInvoiceItem',
     tag: 'Invoices',
     summary: 'Retrieve an invoice item',
+    description:
+      'Retrieves one invoice item by id: its unit amount, quantity, currency, description, whether it is still pending and the invoice it went on. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
     auth: 'secret',
     response: 'InvoiceItem',
     use: ({ auth }) => [auth()],

@@ -18,6 +18,8 @@ export const paymentMethodsRoutes = area('payment-methods', [
     operationId: 'listPaymentMethods',
     tag: 'Payments',
     summary: 'List payment methods',
+    description:
+      "Lists saved payment methods, one page at a time; `customer` restricts the list to one customer's methods (an unknown customer answers 404 resource_not_found). Detached methods are not listed. Only the card's brand, last four digits and expiry are shown, never the number. Reads only: records no event.",
     auth: 'secret',
     query: listPaymentMethodsQuery,
     list: 'PaymentMethod',
@@ -34,6 +36,8 @@ export const paymentMethodsRoutes = area('payment-methods', [
     operationId: 'retrievePaymentMethod',
     tag: 'Payments',
     summary: 'Retrieve a payment method',
+    description:
+      "Retrieves one saved payment method by id, with `is_default` telling whether it is its customer's default. A detached method, or one of another merchant or mode, answers 404 resource_missing. Reads only: records no event.",
     auth: 'secret',
     response: 'PaymentMethod',
     use: ({ auth }) => [auth()],
@@ -48,6 +52,8 @@ export const paymentMethodsRoutes = area('payment-methods', [
     operationId: 'detachPaymentMethod',
     tag: 'Payments',
     summary: 'Detach a payment method',
+    description:
+      "Detaches a saved payment method, irreversibly: it is no longer listed, retrievable or charged, though payments that used it keep referring to it. Detaching the customer's default leaves the customer without a default (no other card is promoted: the merchant decides which card renewals use). Answers `{ id, object, deleted: true }` and records no event.",
     auth: 'secret',
     response: 'DeletedObject',
     errors: ['invalid_state'],
@@ -63,6 +69,8 @@ export const paymentMethodsRoutes = area('payment-methods', [
     operationId: 'setDefaultPaymentMethod',
     tag: 'Payments',
     summary: "Make a payment method its customer's default",
+    description:
+      "Makes a saved payment method its customer's default: the one subscriptions charge from then on. A detached method answers 404 resource_missing. Records no event.",
     auth: 'secret',
     response: 'PaymentMethod',
     use: ({ auth, tx }) => [auth(), tx],
