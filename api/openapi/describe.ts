@@ -68,10 +68,20 @@ export interface RouteDoc {
   outsideRouter?: boolean;
 }
 
-/** An example request body and answer of one operation. */
+/**
+ * An example of one operation (docs/openapi.md "Examples"): its request body, its path and query
+ * parameters, its success answer and an error answer per status, each recorded from a real call.
+ */
 export interface OperationExample {
   request?: unknown;
-  response: { status: number; body: unknown };
+  parameters?: Record<string, unknown>;
+  /**
+   * The success answer. `media` when not JSON; `summary` says what the example is when it is not
+   * the whole answer (an excerpt; a PDF's or ZIP's size and first bytes, with `body` null).
+   */
+  response?: { status: number; body: unknown; media?: string; summary?: string };
+  /** An error answer (the envelope) per status, `"404"`. */
+  errors?: Record<string, unknown>;
 }
 
 /** Recorded examples by `"<METHOD> <OpenAPI path>"` (`"POST /v1/customers"`, `"GET /v1/customers/{id}"`). */

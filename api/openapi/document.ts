@@ -222,13 +222,30 @@ export function recordedExamples(file = EXAMPLES_FILE): RecordedExamples {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RecordedExamples) : {};
 }
 
-/** Attaches an example's request body and answer to the operation (only where it has a JSON body and answer). */
+/** Attaches an example to the operation: request body, parameters, success answer (any media) and error answers. */
 function attachExample(op: OperationObject, example: OperationExample): void {
   const request = (op.requestBody as { content?: Record<string, Record<string, unknown>> } | undefined)?.content?.['application/json'];
   if (request && example.request !== undefined) request.example = example.request;
-  const answer = op.responses[String(example.response.status)]?.content?.['application/json'] as Record<string, unknown> | undefined;
-  if (answer) answer.example = example.response.body;
+  for (const p of op.parameters ?? []) {
+    const name = p.name as string | undefined;
+    if (name && (p.in === 'path' || p.in === 'query') && example.parameters && Object.hasOwn(example.parameters, name)) p.example = example.parameters[name];
+  }
+  const r = example.response;
+  const answer = r && (op.responses[String(r.status)]?.content?.[r.media ?? 'application/json'] as Record<string, unknown> | undefined);
+  if (r && answer) {
+    if (r.summary) answer.examples = { recorded: { summary: r.summary, ...(r.body !== null ? { value: r.body } : {}) } };
+    else answer.example = r.body;
+  }
+  // A listed error ($ref to components.responses.ErrorNNN) becomes that response with this operation's own recorded answer.
+  for (const [status, body] of Object.entries(example.errors ?? {})) {
+    const listed = op.responses[status] as { $ref?: string } | undefined;
+    const shared = listed?.$ref ? ERROR_RESPONSES()[listed.$ref.split('/').pop()!] : undefined;
+    if (shared) op.responses[status] = { ...shared, content: { 'application/json': { schema: ref('Error'), example: body } as { schema: JsonSchema } } };
+  }
 }
+
+let errorResponsesOnce: Record<string, ResponseObject> | undefined;
+const ERROR_RESPONSES = () => (errorResponsesOnce ??= errorResponses());
 
 function build(areas: readonly Area[], examples: RecordedExamples): OpenApiDocument {
   const statusOf = new Map(errorCatalog().map((e) => [e.code, e.status]));
@@ -252,7 +269,7 @@ function build(areas: readonly Area[], examples: RecordedExamples): OpenApiDocum
     paths: sortedPaths,
     components: {
       schemas: { Error: errorSchema(), ...OBJECT_SCHEMAS, ...API_SCHEMAS },
-      responses: errorResponses(),
+      responses: withErrorExamples(errorResponses(), examples),
       parameters: {
         Limit: {
           name: 'limit',
@@ -310,6 +327,17 @@ function build(areas: readonly Area[], examples: RecordedExamples): OpenApiDocum
       },
     },
   };
+}
+
+/** Each shared error response with an example: the first recorded answer of that status (operations in key order). */
+function withErrorExamples(responses: Record<string, ResponseObject>, examples: RecordedExamples): Record<string, ResponseObject> {
+  for (const key of Object.keys(examples).sort()) {
+    for (const [status, body] of Object.entries(examples[key]!.errors ?? {})) {
+      const media = responses[`Error${status}`]?.content?.['application/json'] as Record<string, unknown> | undefined;
+      if (media && media.example === undefined) media.example = body;
+    }
+  }
+  return responses;
 }
 
 const built = new WeakMap<readonly Area[], OpenApiDocument>();

@@ -41,7 +41,8 @@ export async function call<T = any>(env: Pick<TestEnv, 'baseUrl'>, method: strin
     headers['Content-Type'] ??= 'application/json';
   }
   const res = await fetch(`${opts.baseUrl ?? env.baseUrl}${path}`, { method, headers, body });
-  const text = await res.text();
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('utf8');
   let parsed: unknown = undefined;
   try {
     parsed = text ? JSON.parse(text) : undefined;
@@ -52,7 +53,7 @@ export async function call<T = any>(env: Pick<TestEnv, 'baseUrl'>, method: strin
   // Every response must match the OpenAPI document: a mismatch fails the test that made the call (docs/openapi.md).
   assertMatchesContract(method, path, response);
   // With RECORD_OPENAPI_EXAMPLES set, the first success per operation becomes its documented example.
-  recordExample(method, path, body, response);
+  recordExample(method, path, body, response, bytes);
   return response;
 }
 
