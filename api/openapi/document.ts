@@ -223,7 +223,7 @@ export function recordedExamples(file = EXAMPLES_FILE): RecordedExamples {
 }
 
 /** Attaches an example to the operation: request body, parameters, success answer (any media) and error answers. */
-function attachExample(op: OperationObject, example: OperationExample): void {
+function attachExample(op: OperationObject, example: OperationExample, shared: Record<string, ResponseObject>): void {
   const request = (op.requestBody as { content?: Record<string, Record<string, unknown>> } | undefined)?.content?.['application/json'];
   if (request && example.request !== undefined) request.example = example.request;
   for (const p of op.parameters ?? []) {
@@ -236,19 +236,21 @@ function attachExample(op: OperationObject, example: OperationExample): void {
     if (r.summary) answer.examples = { recorded: { summary: r.summary, ...(r.body !== null ? { value: r.body } : {}) } };
     else answer.example = r.body;
   }
-  // A listed error ($ref to components.responses.ErrorNNN) becomes that response with this operation's own recorded answer.
+  // A listed error ($ref to components.responses.ErrorNNN, which has an example of its own) becomes
+  // that response with this operation's own recorded answer, unless that is the shared example.
   for (const [status, body] of Object.entries(example.errors ?? {})) {
     const listed = op.responses[status] as { $ref?: string } | undefined;
-    const shared = listed?.$ref ? ERROR_RESPONSES()[listed.$ref.split('/').pop()!] : undefined;
-    if (shared) op.responses[status] = { ...shared, content: { 'application/json': { schema: ref('Error'), example: body } as { schema: JsonSchema } } };
+    const response = listed?.$ref ? shared[listed.$ref.split('/').pop()!] : undefined;
+    const sharedExample = (response?.content?.['application/json'] as { example?: unknown } | undefined)?.example;
+    if (response && JSON.stringify(sharedExample) !== JSON.stringify(body)) {
+      op.responses[status] = { ...response, content: { 'application/json': { schema: ref('Error'), example: body } as { schema: JsonSchema } } };
+    }
   }
 }
 
-let errorResponsesOnce: Record<string, ResponseObject> | undefined;
-const ERROR_RESPONSES = () => (errorResponsesOnce ??= errorResponses());
-
 function build(areas: readonly Area[], examples: RecordedExamples): OpenApiDocument {
   const statusOf = new Map(errorCatalog().map((e) => [e.code, e.status]));
+  const shared = withErrorExamples(errorResponses(), examples);
   const paths: OpenApiDocument['paths'] = {};
   for (const d of declarationsOf(areas)) {
     const p = openApiPath(d.path);
@@ -256,7 +258,7 @@ function build(areas: readonly Area[], examples: RecordedExamples): OpenApiDocum
     if (paths[p]![d.method]) throw new Error(`two descriptors for ${d.method.toUpperCase()} ${d.path}`);
     const op = operation(d, statusOf);
     const example = d.examples ?? examples[`${d.method.toUpperCase()} ${p}`];
-    if (example) attachExample(op, example);
+    if (example) attachExample(op, example, shared);
     paths[p]![d.method] = op;
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
@@ -269,7 +271,7 @@ function build(areas: readonly Area[], examples: RecordedExamples): OpenApiDocum
     paths: sortedPaths,
     components: {
       schemas: { Error: errorSchema(), ...OBJECT_SCHEMAS, ...API_SCHEMAS },
-      responses: withErrorExamples(errorResponses(), examples),
+      responses: shared,
       parameters: {
         Limit: {
           name: 'limit',

@@ -3085,6 +3085,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "oauth_state_invalid",
+                 *         "message": "The callback has no valid state: start again with POST /v1/accounting_link/connect",
+                 *         "param": "state",
+                 *         "doc_url": "/docs/errors#oauth_state_invalid",
+                 *         "request_id": "req_84bf1d57dd7749399777c8dd4c603129"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3095,6 +3107,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "authentication_error",
+                 *         "code": "unauthorized",
+                 *         "message": "No API key provided. Send Authorization: Bearer <API_KEY>.",
+                 *         "doc_url": "/docs/errors#unauthorized",
+                 *         "request_id": "req_32d2363e48344290a43a06035a172bff"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3105,6 +3128,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "card_declined",
+                 *         "message": "The card has insufficient funds. (insufficient_funds)",
+                 *         "param": "card_number",
+                 *         "doc_url": "/docs/errors#card_declined",
+                 *         "request_id": "req_e28bb68a9bbf42738ad01dd9d66687b0"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3115,6 +3150,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "permission_error",
+                 *         "code": "secret_key_required",
+                 *         "message": "Publishable keys may only create embedded payment sessions. Use a secret key.",
+                 *         "doc_url": "/docs/errors#secret_key_required",
+                 *         "request_id": "req_4251b08ed01545ce9fd09db4f85c3ff8"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3125,6 +3171,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "resource_missing",
+                 *         "message": "No such API key: 'xx_0000000000000000000000'",
+                 *         "param": "id",
+                 *         "doc_url": "/docs/errors#resource_missing",
+                 *         "request_id": "req_b3c651228af2445fa32499afc5befc46"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3145,6 +3203,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "invalid_state",
+                 *         "message": "The payment is succeeded; only a payment that requires a payment method or has failed can be canceled",
+                 *         "param": "id",
+                 *         "doc_url": "/docs/errors#invalid_state",
+                 *         "request_id": "req_82a8e2000b0f4646a3737f2bdde1b28d"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3155,6 +3225,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "body_too_large",
+                 *         "message": "Request body exceeds the limit of 1048576 bytes",
+                 *         "doc_url": "/docs/errors#body_too_large",
+                 *         "request_id": "req_662941a747884e6e90a91837f9a1e02b"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3165,6 +3246,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "unsupported_media_type",
+                 *         "message": "Request bodies must be JSON with Content-Type: application/json",
+                 *         "doc_url": "/docs/errors#unsupported_media_type",
+                 *         "request_id": "req_10240026587741579f58aa5fbd400462"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3176,6 +3268,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "rate_limit_error",
+                 *         "code": "rate_limited",
+                 *         "message": "Too many failed authentications from this address; retry in 7 s.",
+                 *         "doc_url": "/docs/errors#rate_limited",
+                 *         "request_id": "req_51135769060846878c64f1738694dcc1"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3206,6 +3309,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "api_error",
+                 *         "code": "accounting_provider_error",
+                 *         "message": "The accounting provider refused the request: temporarily unavailable",
+                 *         "doc_url": "/docs/errors#accounting_provider_error",
+                 *         "request_id": "req_11c87c6982824699ae062b52f646a97d"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3216,6 +3330,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "api_error",
+                 *         "code": "adapter_not_configured",
+                 *         "message": "No live adapter for dk bókhald is configured in this deployment",
+                 *         "param": "provider",
+                 *         "doc_url": "/docs/errors#adapter_not_configured",
+                 *         "request_id": "req_034378c46da1486183e6c855ec32f613"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4240,6 +4366,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "al_000VcERvZAbBdQ0KY5nnjnM4",
+                     *       "object": "accounting_link",
+                     *       "provider": "sandbox_oauth",
+                     *       "status": "active",
+                     *       "mode": "test",
+                     *       "status_reason": null,
+                     *       "settings": {
+                     *         "default_gl_account": null,
+                     *         "vat_code_mapping": {}
+                     *       },
+                     *       "created_at": "2026-11-28T02:44:35.581Z",
+                     *       "disconnected_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingLink"];
                 };
             };
@@ -4279,13 +4421,16 @@ export interface operations {
     completeAccountingLinkOAuth: {
         parameters: {
             query?: {
+                /** @example code_REDACTED */
                 code?: string;
                 error?: string;
                 error_description?: string;
+                /** @example state_REDACTED */
                 state?: string;
             };
             header?: never;
             path: {
+                /** @example sandbox_oauth */
                 provider: string;
             };
             cookie?: never;
@@ -4299,6 +4444,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "al_000VcERvZAbBdQ0KY5nnjnM4",
+                     *       "object": "accounting_link",
+                     *       "provider": "sandbox_oauth",
+                     *       "status": "active",
+                     *       "mode": "test",
+                     *       "status_reason": null,
+                     *       "settings": {
+                     *         "default_gl_account": null,
+                     *         "vat_code_mapping": {}
+                     *       },
+                     *       "created_at": "2026-11-28T02:44:35.581Z",
+                     *       "disconnected_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingLink"];
                     "text/html": string;
                 };
@@ -4327,6 +4488,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "1200",
+                     *           "name": "Viðskiptakröfur",
+                     *           "type": "asset"
+                     *         },
+                     *         {
+                     *           "code": "1710",
+                     *           "name": "Kortauppgjör",
+                     *           "type": "asset"
+                     *         },
+                     *         {
+                     *           "code": "1720",
+                     *           "name": "Bankakröfur í innheimtu",
+                     *           "type": "asset"
+                     *         },
+                     *         {
+                     *           "code": "2710",
+                     *           "name": "Útskattur",
+                     *           "type": "liability"
+                     *         },
+                     *         {
+                     *           "code": "3000",
+                     *           "name": "Sala",
+                     *           "type": "revenue"
+                     *         },
+                     *         {
+                     *           "code": "3010",
+                     *           "name": "Sala áskrifta",
+                     *           "type": "revenue"
+                     *         },
+                     *         {
+                     *           "code": "3020",
+                     *           "name": "Sala bóka og matvöru",
+                     *           "type": "revenue"
+                     *         },
+                     *         {
+                     *           "code": "3900",
+                     *           "name": "Afslættir",
+                     *           "type": "revenue"
+                     *         },
+                     *         {
+                     *           "code": "7800",
+                     *           "name": "Afskrifaðar kröfur",
+                     *           "type": "expense"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountingLedgerAccount"][];
                     };
@@ -4352,6 +4564,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "provider": "sandbox_form",
+                 *       "credentials": {
+                 *         "api_token": "api_token_REDACTED",
+                 *         "company_id": "co_3923e57a64e3"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     credentials: Record<string, never>;
                     provider: string;
@@ -4369,10 +4590,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "al_000VcERwNawcGqUZChuAbAV9",
+                     *       "object": "accounting_link",
+                     *       "provider": "sandbox_form",
+                     *       "status": "active",
+                     *       "mode": "test",
+                     *       "status_reason": null,
+                     *       "settings": {
+                     *         "default_gl_account": null,
+                     *         "vat_code_mapping": {}
+                     *       },
+                     *       "created_at": "2026-11-28T02:44:38.697Z",
+                     *       "disconnected_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingLink"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "credentials is a required field",
+                     *         "param": "credentials",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_2c634c19aeb145469ca70046922ac934"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -4396,6 +4654,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "provider": "sandbox_oauth",
+                 *       "mode": "test"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     mode?: "test" | "live";
@@ -4414,10 +4678,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "redirect_url": "https://sandbox-books.example/oauth/authorize?response_type=code&client_id=billing-service&redirect_uri=http%3A%2F%2Flocalhost%3A3000%2Fv1%2Faccounting_link%2Fcallback%2Fsandbox_oauth&scope=accounting.transactions+accounting.settings+offline_access&state=REDACTED",
+                     *       "auth_type": "oauth"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingConnect"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "provider must be a string",
+                     *         "param": "provider",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_f66e170be8a945039c14c9758b76e250"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -4425,7 +4716,28 @@ export interface operations {
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Service unavailable: the error envelope with one of `service_unavailable`, `adapter_not_configured`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "adapter_not_configured",
+                     *         "message": "No live adapter for Xero is configured in this deployment",
+                     *         "param": "provider",
+                     *         "doc_url": "/docs/errors#adapter_not_configured",
+                     *         "request_id": "req_d81f04c71179400d8f34cf9427504fed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -4447,6 +4759,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sandbox_oauth",
+                     *           "name": "Sandbox Books (OAuth)",
+                     *           "auth_type": "oauth",
+                     *           "mode": "test"
+                     *         },
+                     *         {
+                     *           "id": "sandbox_form",
+                     *           "name": "Sandbox Bókhald (API token)",
+                     *           "auth_type": "form",
+                     *           "mode": "test"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountingProvider"][];
                     };
@@ -4471,6 +4801,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "default_gl_account": "3000",
+                 *       "vat_code_mapping": {
+                 *         "exempt": "EXEMPTOUTPUT"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     default_gl_account?: string;
                     vat_code_mapping?: Record<string, never>;
@@ -4488,10 +4826,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "default_gl_account": "3000",
+                     *       "vat_code_mapping": {
+                     *         "exempt": "EXEMPTOUTPUT"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingSettings"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "default_gl_account must be a string",
+                     *         "param": "default_gl_account",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_3f940728a7fc47cc85178088b445173f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -4526,6 +4893,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "asr_000VcERw3stNHdZT0XCl0Y0D",
+                     *           "object": "accounting_sync_record",
+                     *           "link": "al_000VcERvZAbBdQ0KY5nnjnM4",
+                     *           "posting": "bp_000VcERw3srdLNAUecr23Zh2",
+                     *           "kind": "invoice_paid",
+                     *           "invoice": "inv_000VcERvzIVsRI9RrYS4ZpNX",
+                     *           "status": "pending",
+                     *           "attempts": 0,
+                     *           "provider_id": null,
+                     *           "provider_message": null,
+                     *           "last_attempt_at": null,
+                     *           "synced_at": null,
+                     *           "created_at": "2026-11-28T02:44:37.413Z"
+                     *         },
+                     *         {
+                     *           "id": "asr_000VcERw0O5goMtOadfjzOzU",
+                     *           "object": "accounting_sync_record",
+                     *           "link": "al_000VcERvZAbBdQ0KY5nnjnM4",
+                     *           "posting": "bp_000VcERw0O1JfFEuWM9ltTuI",
+                     *           "kind": "invoice_finalized",
+                     *           "invoice": "inv_000VcERvzIVsRI9RrYS4ZpNX",
+                     *           "status": "pending",
+                     *           "attempts": 0,
+                     *           "provider_id": null,
+                     *           "provider_message": null,
+                     *           "last_attempt_at": null,
+                     *           "synced_at": null,
+                     *           "created_at": "2026-11-28T02:44:37.043Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountingSyncRecord"][];
                         has_more: boolean;
@@ -4547,6 +4951,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example asr_000VcERw0O5goMtOadfjzOzU */
                 id: string;
             };
             cookie?: never;
@@ -4563,13 +4968,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "asr_000VcERw0O5goMtOadfjzOzU",
+                     *       "object": "accounting_sync_record",
+                     *       "link": "al_000VcERvZAbBdQ0KY5nnjnM4",
+                     *       "posting": "bp_000VcERw0O1JfFEuWM9ltTuI",
+                     *       "kind": "invoice_finalized",
+                     *       "invoice": "inv_000VcERvzIVsRI9RrYS4ZpNX",
+                     *       "status": "pending",
+                     *       "attempts": 1,
+                     *       "provider_id": null,
+                     *       "provider_message": null,
+                     *       "last_attempt_at": "2026-11-28T02:44:38.020Z",
+                     *       "synced_at": null,
+                     *       "created_at": "2026-11-28T02:44:37.043Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingSyncRecord"];
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such sync record: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_9ed7675aebab484791789a5974b647ac"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -4593,6 +5036,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "OUTPUT24",
+                     *           "name": "Output VAT 24%",
+                     *           "rate": 24
+                     *         },
+                     *         {
+                     *           "code": "OUTPUT11",
+                     *           "name": "Output VAT 11%",
+                     *           "rate": 11
+                     *         },
+                     *         {
+                     *           "code": "EXEMPTOUTPUT",
+                     *           "name": "No VAT",
+                     *           "rate": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountingVatCode"][];
                     };
@@ -4622,6 +5086,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "allowed_origins",
+                     *       "origins": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["AllowedOrigins"];
                 };
             };
@@ -4639,6 +5109,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "origins": [
+                 *         "https://shop.example.is"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     origins: string[];
                 };
@@ -4652,12 +5129,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "allowed_origins",
+                     *       "origins": [
+                     *         "https://shop.example.is"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["AllowedOrigins"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "origins must be an array of origins",
+                     *         "param": "origins",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_de5214cad40e46d4844620de1133cb45"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
+            /** @description Not permitted: the error envelope with one of `secret_key_required`, `merchant_mismatch`, `live_mode_not_enabled`, `wrong_auth_method`, `origin_not_allowed`, `test_mode_only`, `role_not_allowed`, `csrf_token_invalid`, `portal_action_not_allowed`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "csrf_token_invalid",
+                     *         "message": "This form has expired or did not come from the dashboard; reload the page and try again",
+                     *         "param": "_csrf",
+                     *         "doc_url": "/docs/errors#csrf_token_invalid",
+                     *         "request_id": "req_2b9c198a12db455fb950b4006e210244"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             default: components["responses"]["Error"];
@@ -4690,31 +5217,31 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "key_000VcDyBC75JhfsZOIcrrvBo",
+                     *           "id": "key_000VcERhPOTykjAeA62aJTFY",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "backend",
-                     *           "last4": "Gf8n",
-                     *           "created_at": "2026-11-28T00:46:25.805Z"
+                     *           "last4": "WnJD",
+                     *           "created_at": "2026-11-28T02:43:41.152Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcDyB1oA30Q8zZ22AqXRg",
+                     *           "id": "key_000VcERf57tFwjq4M32GbyIi",
                      *           "object": "api_key",
                      *           "type": "publishable",
                      *           "mode": "test",
                      *           "label": "Default publishable test key",
-                     *           "last4": "Dt0X",
-                     *           "created_at": "2026-11-28T00:46:25.172Z"
+                     *           "last4": "LtAG",
+                     *           "created_at": "2026-11-28T02:43:32.222Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcDyB1GOmnrbeMhYK27Ee",
+                     *           "id": "key_000VcERf3SjIajA120tOnlDA",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "Default secret test key",
-                     *           "last4": "hBZv",
-                     *           "created_at": "2026-11-28T00:46:25.160Z"
+                     *           "last4": "dHZ9",
+                     *           "created_at": "2026-11-28T02:43:32.161Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -4774,20 +5301,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcDyBC75JhfsZOIcrrvBo",
+                     *       "id": "key_000VcERhPOTykjAeA62aJTFY",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "Gf8n",
-                     *       "created_at": "2026-11-28T00:46:25.805Z"
+                     *       "last4": "WnJD",
+                     *       "created_at": "2026-11-28T02:43:41.152Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "mode is a required field",
+                     *         "param": "mode",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_cc0f61a649e54184a16eeede1e02b06b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -4802,6 +5350,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example key_000VcERhPOTykjAeA62aJTFY */
                 id: string;
             };
             cookie?: never;
@@ -4835,6 +5384,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example key_000VcERhPOTykjAeA62aJTFY */
                 id: string;
             };
             cookie?: never;
@@ -4853,14 +5403,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcDyBC75JhfsZOIcrrvBo",
+                     *       "id": "key_000VcERhPOTykjAeA62aJTFY",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "QYdK",
-                     *       "created_at": "2026-11-28T00:46:25.805Z"
+                     *       "last4": "tfcJ",
+                     *       "created_at": "2026-11-28T02:43:41.152Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -4869,7 +5419,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such API key: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_c32265f5645d4b2faa0069b44492dd22"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -4891,6 +5462,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "bank_invoice_settings",
+                     *       "default_days_until_due": 14,
+                     *       "claim_expiry_days": 30,
+                     *       "claim_recheck_days": 1,
+                     *       "editable": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["BankInvoiceSettings"];
                 };
             };
@@ -4918,7 +5498,27 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
+            /** @description Conflict: the error envelope with one of `idempotency_key_in_use`, `resource_conflict`, `invalid_state`, `cannot_uncancel`, `cannot_pause`, `not_paused`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_state",
+                     *         "message": "Bank-invoice settings are service-wide in this version (due date, claim expiry and re-check schedule in docs/subscriptions.md); they cannot be changed per merchant yet.",
+                     *         "doc_url": "/docs/errors#invalid_state",
+                     *         "request_id": "req_b60b0be7c7fc440f9c45dee36d61e9fe"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -4970,6 +5570,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cn_000VcERpmumdUM4uJsNHcr1m */
                 id: string;
             };
             cookie?: never;
@@ -4987,23 +5588,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cn_000VcDyDeOGNT3kN482gZHmG",
+                     *       "id": "cn_000VcERpmumdUM4uJsNHcr1m",
                      *       "object": "credit_note",
-                     *       "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *       "refund": "ref_000VcDyDb2LL6GBMHW92xaWV",
-                     *       "amount": 1000,
+                     *       "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *       "refund": "ref_000VcERpUh01g8woQR2mzH93",
+                     *       "amount": 2900,
                      *       "currency": "ISK",
-                     *       "vat_amount": 194,
+                     *       "vat_amount": 561,
                      *       "vat_breakdown": [
                      *         {
                      *           "vat_rate": "standard",
                      *           "percent": 24,
-                     *           "amount_excluding_vat": 806,
-                     *           "vat_amount": 194,
-                     *           "amount_including_vat": 1000
+                     *           "amount_excluding_vat": 2339,
+                     *           "vat_amount": 561,
+                     *           "amount_including_vat": 2900
                      *         }
                      *       ],
-                     *       "reason": "order_change",
+                     *       "reason": "requested_by_customer",
                      *       "status": "issued",
                      *       "created_at": "2026-02-01T13:00:00.000Z"
                      *     }
@@ -5014,7 +5615,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such credit note: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_99908076d76b4efbb48e4b4b0d815793"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -5026,6 +5648,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example cn_000VcERpmumdUM4uJsNHcr1m */
                 id: string;
             };
             cookie?: never;
@@ -5041,13 +5664,97 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">
+                     *     <head>
+                     *     <meta charset="utf-8">
+                     *     <meta name="viewport" content="width=device-width, initial-scale=1">
+                     *     <title>Credit note cn_000VcERpmumdUM4uJsNHcr1m</title>
+                     *     <style>
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:#eef0f3;color:#1d2330;font:14px/1.45 "DejaVu Sans",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+                     *     .page{max-width:820px;margin:24px auto;background:#fff;padding:48px 56px;box-shadow:0 1px 4px rgba(0,0,0,.12)}
+                     *     .test{background:#fff3cd;color:#7a5b00;border:1px solid #f0d68a;padding:6px 10px;font-weight:600;margin-bottom:24px;text-align:center}
+                     *     header{display:flex;justify-content:space-between;gap:24px;align-items:flex-start;border-bottom:2px solid #1d2330;padding-bottom:16px}
+                     *     h1{font-size:26px;margin:0 0 4px}
+                     *     .meta{margin:0;display:grid;grid-template-columns:auto auto;gap:2px 16px}
+                     *     .meta dt{color:#5b6474}.meta dd{margin:0;text-align:right;font-weight:600}
+                     *     .parties{display:grid;grid-template-columns:1fr 1fr;gap:32px;margin:24px 0}
+                     *     .party h2{font-size:12px;text-transform:uppercase;letter-spacing:.06em;color:#5b6474;margin:0 0 6px}
+                     *     .party p{margin:0}
+                     *     .party .name{font-weight:700}
+                     *     table{width:100%;border-collapse:collapse;margin-top:8px}
+                     *     th{font-size:12px;text-align:left;color:#5b6474;border-bottom:1px solid #c9ced8;padding:6px 4px}
+                     *     td{padding:8px 4px;border-bottom:1px solid #eceef2;vertical-align:top}
+                     *     .num{text-align:right;white-space:nowrap}
+                     *     .period{display:block;color:#5b6474;font-size:12px}
+                     *     .totals{margin-left:auto;margin-top:16px;width:340px}
+                     *     .totals td{border:0;padding:4px}
+                     *     .totals .grand td{border-top:2px solid #1d2330;font-weight:700;font-size:16px;padding-top:8px}
+                     *     .claim{margin-top:24px;padding:12px 14px;border:1px solid #c9ced8;background:#f7f8fa}
+                     *     .claim strong{font-size:16px;letter-spacing:.04em}
+                     *     footer{margin-top:32px;color:#5b6474;font-size:12px}
+                     *     @media print{body{background:#fff}.page{box-shadow:none;margin:0;max-width:none;padding:24px}}
+                     *     </style>
+                     *     </head>
+                     *     <body>
+                     *     <main class="page" id="document" data-kind="credit_note" data-id="cn_000VcERpmumdUM4uJsNHcr1m">
+                     *     <p class="test" id="test-mode">TEST MODE – not a real invoice</p>
+                     *     <header>
+                     *       <div><h1>Credit note</h1><p class="seller-name">Test merchant 1</p></div>
+                     *       <dl class="meta"><dt>Credit note</dt><dd>cn_000VcERpmumdUM4uJsNHcr1m</dd><dt>Credits invoice</dt><dd>INV-000006</dd><dt>Issue date</dt><dd>1 Feb 2026</dd><dt>Status</dt><dd>Issued</dd></dl>
+                     *     </header>
+                     *     <div class="parties">
+                     *       <section class="party" id="seller"><h2>From</h2><p class="name">Test merchant 1</p></section>
+                     *       <section class="party" id="buyer"><h2>Bill to</h2><p class="name">Anna Jónsdóttir</p><p>Laugavegur 1</p><p>101 Reykjavík</p><p>IS</p><p>Kennitala: <span class="kt">120174-3399</span></p><p>anna@example.is</p></section>
+                     *     </div>
+                     *     <table class="lines" id="lines">
+                     *       <thead><tr><th>Description</th><th class="num">Qty</th><th class="num">Unit price</th><th class="num">Amount</th></tr></thead>
+                     *       <tbody><tr class="line">
+                     *             <td>INV-000006</td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">-2.900 kr.</td>
+                     *
+                     *             <td class="num">-2.900 kr.</td>
+                     *           </tr></tbody>
+                     *     </table>
+                     *     <table class="totals" id="totals"><tbody><tr id="total-vat-24"><td>VAT 24 % of -2.339 kr.</td><td class="num">-561 kr.</td></tr><tr id="total-total" class="grand"><td>Amount credited</td><td class="num">-2.900 kr.</td></tr></tbody></table>
+                     *     <p id="reason">Reason: requested_by_customer</p>
+                     *
+                     *     <footer></footer>
+                     *     </main>
+                     *     </body>
+                     *     </html>
+                     */
                     "text/html": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such credit note: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_83af66c415fe48fd94cf515cff61177e"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -5059,6 +5766,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example cn_000VcERpmumdUM4uJsNHcr1m */
                 id: string;
             };
             cookie?: never;
@@ -5080,7 +5788,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such credit note: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_8166f43347904413a3e46e2509c96d5a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -5113,17 +5842,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *           "id": "cprt_000VcERtOzpU9B3D2DvJjdL9",
                      *           "object": "customer_portal",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "url": null,
                      *           "status": "active",
                      *           "reusable": true,
-                     *           "expires_at": "2026-11-28T01:46:35.738Z",
+                     *           "expires_at": "2026-11-28T03:44:27.222Z",
                      *           "revoked_at": null,
                      *           "last_accessed_at": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:35.738Z"
+                     *           "created_at": "2026-11-28T02:44:27.222Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -5156,7 +5885,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                  *       "expires_in": 3600
                  *     }
                  */
@@ -5184,23 +5913,44 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *       "id": "cprt_000VcERtOzpU9B3D2DvJjdL9",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "url": "http://localhost:3000/portal/open/TOKEN_REDACTED",
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T01:46:35.738Z",
+                     *       "expires_at": "2026-11-28T03:44:27.222Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:35.738Z"
+                     *       "created_at": "2026-11-28T02:44:27.222Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "customer must be a string",
+                     *         "param": "customer",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_4f0c1ecf3fab47fb989fe043ff999bdf"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -5215,6 +5965,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cprt_000VcERtOzpU9B3D2DvJjdL9 */
                 id: string;
             };
             cookie?: never;
@@ -5232,17 +5983,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *       "id": "cprt_000VcERtOzpU9B3D2DvJjdL9",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "url": null,
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T01:46:35.738Z",
+                     *       "expires_at": "2026-11-28T03:44:27.222Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:35.738Z"
+                     *       "created_at": "2026-11-28T02:44:27.222Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -5251,7 +6002,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such customer portal link: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_a8b231a59ee64d2f99accf91b1d1a213"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -5261,6 +6033,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cprt_000VcERtOzpU9B3D2DvJjdL9 */
                 id: string;
             };
             cookie?: never;
@@ -5278,17 +6051,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *       "id": "cprt_000VcERtOzpU9B3D2DvJjdL9",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "url": null,
                      *       "status": "revoked",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T01:46:35.738Z",
-                     *       "revoked_at": "2026-11-28T00:46:35.851Z",
+                     *       "expires_at": "2026-11-28T03:44:27.222Z",
+                     *       "revoked_at": "2026-11-28T02:44:27.414Z",
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:35.738Z"
+                     *       "created_at": "2026-11-28T02:44:27.222Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -5297,7 +6070,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such customer portal link: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_33f6dc9fb1c64f2094865a23c3f6da13"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -5329,7 +6123,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "id": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "email": "anna@example.is",
                      *           "name": "Anna Jónsdóttir",
                      *           "phone": null,
@@ -5341,8 +6135,8 @@ export interface operations {
                      *             "crm_id": "42"
                      *           },
                      *           "billing_address": null,
-                     *           "created_at": "2026-11-28T00:46:27.473Z",
-                     *           "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *           "created_at": "2026-11-28T02:43:48.382Z",
+                     *           "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -5378,7 +6172,7 @@ export interface operations {
                  *       "email": "anna@example.is",
                  *       "name": "Anna Jónsdóttir",
                  *       "kennitala": "1201743399",
-                 *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                 *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
                  *       "metadata": {
                  *         "crm_id": "42"
                  *       }
@@ -5418,7 +6212,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "id": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -5430,14 +6224,35 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T00:46:27.473Z",
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *       "created_at": "2026-11-28T02:43:48.382Z",
+                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "email must be a string",
+                     *         "param": "email",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_1569d7062c894dfc8619afef267098e0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -5452,6 +6267,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
                 id: string;
             };
             cookie?: never;
@@ -5469,7 +6285,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "id": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -5481,8 +6297,8 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T00:46:27.473Z",
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *       "created_at": "2026-11-28T02:43:48.382Z",
+                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -5491,7 +6307,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such customer: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_afc77421be1b43339a776435b146f416"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -5501,6 +6338,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
                 id: string;
             };
             cookie?: never;
@@ -5548,7 +6386,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "id": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": "+3545551234",
@@ -5566,17 +6404,59 @@ export interface operations {
                      *         "postal_code": "101",
                      *         "country": "IS"
                      *       },
-                     *       "created_at": "2026-11-28T00:46:27.473Z",
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *       "created_at": "2026-11-28T02:43:48.382Z",
+                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "email must be a string",
+                     *         "param": "email",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_ec1e5f2364fc4263871f0b6ef2fb9bdf"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such customer: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_21c45c338e504b3ea206a08f9b00406b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -5587,6 +6467,7 @@ export interface operations {
     listUsageEvents: {
         parameters: {
             query?: {
+                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
                 customer?: string;
                 event_name?: string;
                 from?: string;
@@ -5615,37 +6496,37 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ue_000VcDyCDThO45jqlGPKvAyx",
+                     *           "id": "ue_000VcERmkXr1qaXVcbYuvYyf",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "idempotency_key": "tour-2",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 3
                      *           },
-                     *           "received_at": "2026-11-28T00:46:29.734Z"
+                     *           "received_at": "2026-11-28T02:44:01.687Z"
                      *         },
                      *         {
-                     *           "id": "ue_000VcDyCDTP4kU38ZeDyUulr",
+                     *           "id": "ue_000VcERmkXczaxyJlChrvPfF",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "idempotency_key": "tour-3",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 5
                      *           },
-                     *           "received_at": "2026-11-28T00:46:29.734Z"
+                     *           "received_at": "2026-11-28T02:44:01.687Z"
                      *         },
                      *         {
-                     *           "id": "ue_000VcDyCCWEZRN8k8gUpXIKH",
+                     *           "id": "ue_000VcERmi7Vdyjnl2Fl6NWc4",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "idempotency_key": "tour-1",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 12
                      *           },
-                     *           "received_at": "2026-11-28T00:46:29.676Z"
+                     *           "received_at": "2026-11-28T02:44:01.531Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -5679,7 +6560,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "event_name": "storage_gb",
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                  *       "timestamp": "2026-01-01T12:00:00Z",
                  *       "idempotency_key": "tour-1",
                  *       "value": 12,
@@ -5726,21 +6607,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ue_000VcDyCCWEZRN8k8gUpXIKH",
+                     *       "id": "ue_000VcERmi7Vdyjnl2Fl6NWc4",
                      *       "event_name": "storage_gb",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "idempotency_key": "tour-1",
                      *       "timestamp": "2026-01-01T12:00:00.000Z",
                      *       "metadata": {
                      *         "gb": 12
                      *       },
-                     *       "received_at": "2026-11-28T00:46:29.676Z"
+                     *       "received_at": "2026-11-28T02:44:01.531Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UsageEvent"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "event_name must be a string",
+                     *         "param": "event_name",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_3e1b7e2f095d407a9c809ccde7f73738"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -5767,7 +6669,7 @@ export interface operations {
                  *       "events": [
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-2",
                  *           "metadata": {
@@ -5776,7 +6678,7 @@ export interface operations {
                  *         },
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-3",
                  *           "metadata": {
@@ -5821,7 +6723,28 @@ export interface operations {
                     "application/json": components["schemas"]["UsageBatchResult"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "events must be an array of 1 to 1,000 events",
+                     *         "param": "events",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_f33e858ee9c743ab9a021e52e71c1618"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -5834,7 +6757,9 @@ export interface operations {
     exportCreditNotes: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -5855,7 +6780,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_b21669f65f1c42d3903266ade4f99e0c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -5865,8 +6811,11 @@ export interface operations {
     exportInvoiceDocuments: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example en */
                 locale?: "is" | "en";
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -5887,7 +6836,28 @@ export interface operations {
                     "application/zip": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_e59750bed9514a16a8998a8443ee601e"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -5897,7 +6867,9 @@ export interface operations {
     exportInvoices: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -5918,7 +6890,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_9dabe749363f455f838cddc9b18bd998"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -5928,7 +6921,9 @@ export interface operations {
     exportLedgerEntries: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -5949,7 +6944,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_d2f7fdbd77974c319d7ec04ee6d1664c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -5959,7 +6975,9 @@ export interface operations {
     exportPayments: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -5980,7 +6998,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_e83df1c3b4894a0aaaa0f73b4767e638"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -5990,7 +7029,9 @@ export interface operations {
     exportRefunds: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -6011,7 +7052,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_ae9f62275d5d4463bc760f8459935115"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -6021,7 +7083,9 @@ export interface operations {
     exportTrialBalance: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -6042,7 +7106,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_775feda7ef544ee2b72c409a52243219"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -6052,6 +7137,7 @@ export interface operations {
     listInvoiceItems: {
         parameters: {
             query?: {
+                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
                 customer?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
@@ -6079,10 +7165,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
+                     *           "id": "ii_000VcERmwN9Q6RlQu5vvcKxh",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1500,
@@ -6097,10 +7183,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcDyBz01FyqQv5J9jwxmZ",
+                     *           "id": "ii_000VcERlhoLl58Om8VuO7Pb7",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 2970,
@@ -6115,10 +7201,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcDyByzwnOhmuNSad81qY",
+                     *           "id": "ii_000VcERlhnk5eYGVacvpMLLY",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": -1980,
@@ -6133,10 +7219,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcDyBwBV2nH3K00B8QaR6",
+                     *           "id": "ii_000VcERlLL61xtIdVwGcM5Yx",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1980,
@@ -6181,11 +7267,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                  *       "amount": 1500,
                  *       "currency": "ISK",
                  *       "description": "Setup fee",
-                 *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha"
+                 *       "subscription": "sub_000VcERkRUreIrmMUxvutETf"
                  *     }
                  */
                 "application/json": {
@@ -6217,10 +7303,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
+                     *       "id": "ii_000VcERmwN9Q6RlQu5vvcKxh",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -6238,7 +7324,28 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceItem"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "description is a required field",
+                     *         "param": "description",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_1786dfd814ff43f28f632b4fdf900a28"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -6253,6 +7360,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ii_000VcERmwN9Q6RlQu5vvcKxh */
                 id: string;
             };
             cookie?: never;
@@ -6270,10 +7378,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
+                     *       "id": "ii_000VcERmwN9Q6RlQu5vvcKxh",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -6294,7 +7402,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice item: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_17c24d410d884530b73294d2a29a5cc0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -6308,6 +7437,7 @@ export interface operations {
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 status?: "draft" | "open" | "paid" | "void" | "uncollectible";
+                /** @example sub_000VcERkRUreIrmMUxvutETf */
                 subscription?: string;
             };
             header?: never;
@@ -6329,12 +7459,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "id": "inv_000VcERnR35W3hj4hm8IHY8j",
                      *           "object": "invoice",
                      *           "number": "INV-000002",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "payment": "pay_000VcERnVkLWQXoVMJDjUtAW",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_cycle",
                      *           "collection_method": "charge_automatically",
@@ -6370,12 +7500,12 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "inv_000VcDyBl93nB9WNiL56eCBP",
+                     *           "id": "inv_000VcERkTyTuNxIaIrVGxx4Q",
                      *           "object": "invoice",
                      *           "number": "INV-000001",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "payment": "pay_000VcDyBrdQ20vVvkSUV0Le6",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "payment": "pay_000VcERl09XUrKNBqZx4pn2u",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_create",
                      *           "collection_method": "charge_automatically",
@@ -6432,6 +7562,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example inv_000VcERnR35W3hj4hm8IHY8j */
                 id: string;
             };
             cookie?: never;
@@ -6449,12 +7580,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *       "id": "inv_000VcERnR35W3hj4hm8IHY8j",
                      *       "object": "invoice",
                      *       "number": "INV-000002",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *       "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "payment": "pay_000VcERnVkLWQXoVMJDjUtAW",
                      *       "status": "paid",
                      *       "billing_reason": "subscription_cycle",
                      *       "collection_method": "charge_automatically",
@@ -6490,7 +7621,7 @@ export interface operations {
                      *       "created_at": "2026-02-01T12:00:00.000Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDyCKRbc7FiUxnOZc7Hc",
+                     *           "id": "ili_000VcERnR31DJeyw6jpLp4A9",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6506,7 +7637,7 @@ export interface operations {
                      *           "period_end": "2026-03-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDyCKRCQmpqcf78y6kUX",
+                     *           "id": "ili_000VcERnR3lrt8keCwq6RWB7",
                      *           "object": "invoice_line",
                      *           "kind": "metered",
                      *           "description": "Skýjageymsla",
@@ -6522,7 +7653,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDyCKRt6C6n1Ob2H2rXA",
+                     *           "id": "ili_000VcERnR3FmWaVXhk4OADt5",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
@@ -6538,7 +7669,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDyCKR568R74gcHk1VOj",
+                     *           "id": "ili_000VcERnR30r0u1l28Tdu9nP",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Unused time on 2 × Streymi after 1 Jan 2026",
@@ -6554,7 +7685,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDyCKR2J6ZFUhf2YqAwl",
+                     *           "id": "ili_000VcERnR3afG2st47HvT0FA",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
@@ -6570,7 +7701,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDyCKRH2HLKzpRaVq5kC",
+                     *           "id": "ili_000VcERnR32Hf9tHH8V67OIN",
                      *           "object": "invoice_line",
                      *           "kind": "invoice_item",
                      *           "description": "Setup fee",
@@ -6594,7 +7725,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_75a3ee8cce9747cdac5b1a9506b0844a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -6606,6 +7758,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example inv_000VcERnR35W3hj4hm8IHY8j */
                 id: string;
             };
             cookie?: never;
@@ -6621,13 +7774,127 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">
+                     *     <head>
+                     *     <meta charset="utf-8">
+                     *     <meta name="viewport" content="width=device-width, initial-scale=1">
+                     *     <title>Invoice INV-000002</title>
+                     *     <style>
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:#eef0f3;color:#1d2330;font:14px/1.45 "DejaVu Sans",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+                     *     .page{max-width:820px;margin:24px auto;background:#fff;padding:48px 56px;box-shadow:0 1px 4px rgba(0,0,0,.12)}
+                     *     .test{background:#fff3cd;color:#7a5b00;border:1px solid #f0d68a;padding:6px 10px;font-weight:600;margin-bottom:24px;text-align:center}
+                     *     header{display:flex;justify-content:space-between;gap:24px;align-items:flex-start;border-bottom:2px solid #1d2330;padding-bottom:16px}
+                     *     h1{font-size:26px;margin:0 0 4px}
+                     *     .meta{margin:0;display:grid;grid-template-columns:auto auto;gap:2px 16px}
+                     *     .meta dt{color:#5b6474}.meta dd{margin:0;text-align:right;font-weight:600}
+                     *     .parties{display:grid;grid-template-columns:1fr 1fr;gap:32px;margin:24px 0}
+                     *     .party h2{font-size:12px;text-transform:uppercase;letter-spacing:.06em;color:#5b6474;margin:0 0 6px}
+                     *     .party p{margin:0}
+                     *     .party .name{font-weight:700}
+                     *     table{width:100%;border-collapse:collapse;margin-top:8px}
+                     *     th{font-size:12px;text-align:left;color:#5b6474;border-bottom:1px solid #c9ced8;padding:6px 4px}
+                     *     td{padding:8px 4px;border-bottom:1px solid #eceef2;vertical-align:top}
+                     *     .num{text-align:right;white-space:nowrap}
+                     *     .period{display:block;color:#5b6474;font-size:12px}
+                     *     .totals{margin-left:auto;margin-top:16px;width:340px}
+                     *     .totals td{border:0;padding:4px}
+                     *     .totals .grand td{border-top:2px solid #1d2330;font-weight:700;font-size:16px;padding-top:8px}
+                     *     .claim{margin-top:24px;padding:12px 14px;border:1px solid #c9ced8;background:#f7f8fa}
+                     *     .claim strong{font-size:16px;letter-spacing:.04em}
+                     *     footer{margin-top:32px;color:#5b6474;font-size:12px}
+                     *     @media print{body{background:#fff}.page{box-shadow:none;margin:0;max-width:none;padding:24px}}
+                     *     </style>
+                     *     </head>
+                     *     <body>
+                     *     <main class="page" id="document" data-kind="invoice" data-id="inv_000VcERnR35W3hj4hm8IHY8j">
+                     *     <p class="test" id="test-mode">TEST MODE – not a real invoice</p>
+                     *     <header>
+                     *       <div><h1>Invoice</h1><p class="seller-name">Test merchant 1</p></div>
+                     *       <dl class="meta"><dt>Invoice number</dt><dd>INV-000002</dd><dt>Issue date</dt><dd>1 Feb 2026</dd><dt>Due date</dt><dd>1 Feb 2026</dd><dt>Period</dt><dd>1 Feb 2026 – 1 Mar 2026</dd><dt>Status</dt><dd>Paid</dd></dl>
+                     *     </header>
+                     *     <div class="parties">
+                     *       <section class="party" id="seller"><h2>From</h2><p class="name">Test merchant 1</p></section>
+                     *       <section class="party" id="buyer"><h2>Bill to</h2><p class="name">Anna Jónsdóttir</p><p>Laugavegur 1</p><p>101 Reykjavík</p><p>IS</p><p>Kennitala: <span class="kt">120174-3399</span></p><p>anna@example.is</p></section>
+                     *     </div>
+                     *     <table class="lines" id="lines">
+                     *       <thead><tr><th>Description</th><th class="num">Qty</th><th class="num">Unit price</th><th class="num">VAT</th><th class="num">Amount</th></tr></thead>
+                     *       <tbody><tr class="line">
+                     *             <td>Streymi<span class="period">1 Feb 2026 – 1 Mar 2026</span></td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">4.990 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">4.990 kr.</td>
+                     *           </tr><tr class="line">
+                     *             <td>Skýjageymsla<span class="period">1 Jan 2026 – 1 Feb 2026</span></td>
+                     *             <td class="num">20</td>
+                     *             <td class="num">15 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">300 kr.</td>
+                     *           </tr><tr class="line">
+                     *             <td>Remaining time on 2 × Streymi after 1 Jan 2026<span class="period">1 Jan 2026 – 1 Feb 2026</span></td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">1.980 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">1.980 kr.</td>
+                     *           </tr><tr class="line">
+                     *             <td>Unused time on 2 × Streymi after 1 Jan 2026<span class="period">1 Jan 2026 – 1 Feb 2026</span></td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">-1.980 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">-1.980 kr.</td>
+                     *           </tr><tr class="line">
+                     *             <td>Remaining time on 3 × Streymi after 1 Jan 2026<span class="period">1 Jan 2026 – 1 Feb 2026</span></td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">2.970 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">2.970 kr.</td>
+                     *           </tr><tr class="line">
+                     *             <td>Setup fee</td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">1.500 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">1.500 kr.</td>
+                     *           </tr></tbody>
+                     *     </table>
+                     *     <table class="totals" id="totals"><tbody><tr id="total-subtotal"><td>Subtotal</td><td class="num">9.760 kr.</td></tr><tr id="total-vat-24"><td>VAT 24 % of 7.871 kr.</td><td class="num">1.889 kr.</td></tr><tr id="total-vat-total"><td>VAT total</td><td class="num">1.889 kr.</td></tr><tr id="total-total" class="grand"><td>Total</td><td class="num">9.760 kr.</td></tr><tr id="total-amount-paid"><td>Amount paid</td><td class="num">9.760 kr.</td></tr><tr id="total-amount-due"><td>Amount due</td><td class="num">0 kr.</td></tr></tbody></table>
+                     *
+                     *
+                     *     <footer></footer>
+                     *     </main>
+                     *     </body>
+                     *     </html>
+                     */
                     "text/html": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_1696b87b49424289b18137aeafb50ce8"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -6641,6 +7908,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example inv_000VcERoQqGu1RaSZDENeSbG */
                 id: string;
             };
             cookie?: never;
@@ -6659,11 +7927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDyCugtfSr3laD3WzC1a",
+                     *       "id": "inv_000VcERoQqGu1RaSZDENeSbG",
                      *       "object": "invoice",
                      *       "number": "INV-000004",
-                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
-                     *       "subscription": "sub_000VcDyCuOne8IUL7i7pUEMZ",
+                     *       "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *       "subscription": "sub_000VcERoOQFy0qikadB1jeZs",
                      *       "payment": null,
                      *       "status": "open",
                      *       "billing_reason": "subscription_create",
@@ -6687,20 +7955,20 @@ export interface operations {
                      *       "amount_due": 990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 990,
-                     *       "period_start": "2026-11-28T00:46:32.384Z",
-                     *       "period_end": "2026-12-28T00:46:32.384Z",
-                     *       "due_date": "2026-12-12T00:46:32.432Z",
-                     *       "finalized_at": "2026-11-28T00:46:32.432Z",
+                     *       "period_start": "2026-11-28T02:44:07.899Z",
+                     *       "period_end": "2026-12-28T02:44:07.899Z",
+                     *       "due_date": "2026-12-12T02:44:08.217Z",
+                     *       "finalized_at": "2026-11-28T02:44:08.217Z",
                      *       "paid_at": null,
                      *       "voided_at": null,
-                     *       "next_payment_attempt": "2026-12-12T00:46:32.432Z",
+                     *       "next_payment_attempt": "2026-12-12T02:44:08.217Z",
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:32.384Z",
+                     *       "created_at": "2026-11-28T02:44:07.899Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDyCugTB64Uv38hTdyzl",
+                     *           "id": "ili_000VcERoQqVKfUm9WjPJLEBz",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6712,8 +7980,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 192,
-                     *           "period_start": "2026-11-28T00:46:32.384Z",
-                     *           "period_end": "2026-12-28T00:46:32.384Z"
+                     *           "period_start": "2026-11-28T02:44:07.899Z",
+                     *           "period_end": "2026-12-28T02:44:07.899Z"
                      *         }
                      *       ]
                      *     }
@@ -6725,7 +7993,28 @@ export interface operations {
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_92c4cdafc91d4ff69ef44e9f9446ab67"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -6734,10 +8023,12 @@ export interface operations {
     retrieveInvoicePdf: {
         parameters: {
             query?: {
+                /** @example is */
                 locale?: "is" | "en";
             };
             header?: never;
             path: {
+                /** @example inv_000VcERnR35W3hj4hm8IHY8j */
                 id: string;
             };
             cookie?: never;
@@ -6759,7 +8050,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_5f5badbe2d244a9ca9bc7613d2909671"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -6773,6 +8085,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example inv_000VcERocExvZ9RH1GFd1UiY */
                 id: string;
             };
             cookie?: never;
@@ -6791,11 +8104,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDyD8BwJ5n4KHEXWXus7",
+                     *       "id": "inv_000VcERocExvZ9RH1GFd1UiY",
                      *       "object": "invoice",
                      *       "number": "INV-000005",
-                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
-                     *       "subscription": "sub_000VcDyD7yfD4DwXQvdA2Aw8",
+                     *       "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *       "subscription": "sub_000VcERoc35QlF4ogNKAwi6c",
                      *       "payment": null,
                      *       "status": "void",
                      *       "billing_reason": "subscription_create",
@@ -6819,20 +8132,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T00:46:33.221Z",
-                     *       "period_end": "2026-12-28T00:46:33.221Z",
-                     *       "due_date": "2026-12-12T00:46:33.326Z",
-                     *       "finalized_at": "2026-11-28T00:46:33.326Z",
+                     *       "period_start": "2026-11-28T02:44:08.831Z",
+                     *       "period_end": "2026-12-28T02:44:08.831Z",
+                     *       "due_date": "2026-12-12T02:44:08.904Z",
+                     *       "finalized_at": "2026-11-28T02:44:08.904Z",
                      *       "paid_at": null,
-                     *       "voided_at": "2026-11-28T00:46:33.871Z",
+                     *       "voided_at": "2026-11-28T02:44:09.388Z",
                      *       "next_payment_attempt": null,
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:33.221Z",
+                     *       "created_at": "2026-11-28T02:44:08.831Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDyD8BKuqin1EFI85EoR",
+                     *           "id": "ili_000VcERocEmcENZUvQpMZM74",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6844,8 +8157,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T00:46:33.221Z",
-                     *           "period_end": "2026-12-28T00:46:33.221Z"
+                     *           "period_start": "2026-11-28T02:44:08.831Z",
+                     *           "period_end": "2026-12-28T02:44:08.831Z"
                      *         }
                      *       ]
                      *     }
@@ -6856,7 +8169,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_4caa20e4f08446949a40840b81ff298a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -6896,379 +8230,379 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "be_000VcDyDeToYAG0SHDCX8Msr",
+                     *           "id": "be_000VcERpnXtaaKzF7BNyoDs4",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDeTxO13YPGUhnRKxX",
-                     *           "kind": "refund",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 1000,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.222Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDeTOCMScXCkXQUj6X",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDeTxO13YPGUhnRKxX",
+                     *           "posting": "bp_000VcERpnXYV1sosHUamMIKB",
                      *           "kind": "refund",
                      *           "account": "card_clearing",
                      *           "debit": 0,
-                     *           "credit": 1000,
+                     *           "credit": 2900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.222Z"
+                     *           "created_at": "2026-11-28T02:44:13.098Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDeRtskYhBlsLw54s2",
+                     *           "id": "be_000VcERpnXsqYjM0tYXgEnX1",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
-                     *           "kind": "credit_note",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 0,
-                     *           "credit": 1000,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.222Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDeRWQuZUiPxrKeESD",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
-                     *           "kind": "credit_note",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 194,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.222Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDeRS8jithgXI1GtKf",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
-                     *           "kind": "credit_note",
-                     *           "account": "revenue",
-                     *           "debit": 806,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.222Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDdH4w6uVdWIf8q2B1",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDdHXYxo2rTLK6TgqK",
+                     *           "posting": "bp_000VcERpnXYV1sosHUamMIKB",
                      *           "kind": "refund",
                      *           "account": "accounts_receivable",
                      *           "debit": 2900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *           "created_at": "2026-11-28T02:44:13.098Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDdH2lRG0511kYM4OF",
+                     *           "id": "be_000VcERpnBY0pnwZ6vvJ6wsP",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDdHXYxo2rTLK6TgqK",
-                     *           "kind": "refund",
-                     *           "account": "card_clearing",
-                     *           "debit": 0,
-                     *           "credit": 2900,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.139Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDdFul58xpg46HY6xB",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
-                     *           "kind": "credit_note",
-                     *           "account": "revenue",
-                     *           "debit": 2339,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.139Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDdFmGApf3oDkEccil",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
+                     *           "posting": "bp_000VcERpnAPna715t54TY7Vv",
                      *           "kind": "credit_note",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *           "created_at": "2026-11-28T02:44:13.098Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDdFkakpaKUBThiRh0",
+                     *           "id": "be_000VcERpnBWCxkKasFVln6ah",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
+                     *           "posting": "bp_000VcERpnAPna715t54TY7Vv",
                      *           "kind": "credit_note",
                      *           "account": "vat_payable:standard",
                      *           "debit": 561,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *           "created_at": "2026-11-28T02:44:13.098Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDVyQ6D3hcHrdpoV2d",
+                     *           "id": "be_000VcERpnB679Bles9KM8vKU",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
-                     *           "kind": "invoice_voided",
+                     *           "posting": "bp_000VcERpnAPna715t54TY7Vv",
+                     *           "kind": "credit_note",
                      *           "account": "revenue",
-                     *           "debit": 798,
+                     *           "debit": 2339,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.690Z"
+                     *           "created_at": "2026-11-28T02:44:13.098Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDVy8I1kbz2ZH5iO0W",
+                     *           "id": "be_000VcERpRPsECRo7KLJqN1Vt",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
+                     *           "posting": "bp_000VcERpRPQxui43gEZ32dr3",
                      *           "kind": "invoice_voided",
                      *           "account": "vat_payable:standard",
                      *           "debit": 192,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.690Z"
+                     *           "created_at": "2026-11-28T02:44:11.971Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDVy5ykHQU6nVflEmb",
+                     *           "id": "be_000VcERpRPeWccHaywued63f",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
+                     *           "posting": "bp_000VcERpRPQxui43gEZ32dr3",
+                     *           "kind": "invoice_voided",
+                     *           "account": "revenue",
+                     *           "debit": 798,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T02:44:11.971Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcERpRPBOaJ0Kor0YXtKK",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcERpRPQxui43gEZ32dr3",
                      *           "kind": "invoice_voided",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 990,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.690Z"
+                     *           "created_at": "2026-11-28T02:44:11.971Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDUfrvxkA3FYdRXm0Q",
+                     *           "id": "be_000VcERpPhuCBwVCWcz7EJUO",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 990,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.616Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDUfKKX6MK963Nxl2J",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
+                     *           "posting": "bp_000VcERpPh1j4U1xpHOFSLyk",
                      *           "kind": "invoice_finalized",
                      *           "account": "vat_payable:standard",
                      *           "debit": 0,
                      *           "credit": 192,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.616Z"
+                     *           "created_at": "2026-11-28T02:44:11.784Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDUf8MAtgBX2u26Jdf",
+                     *           "id": "be_000VcERpPhRDrZNrJglTLr2A",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
+                     *           "posting": "bp_000VcERpPh1j4U1xpHOFSLyk",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 798,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.616Z"
+                     *           "created_at": "2026-11-28T02:44:11.784Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDRMr7xL5ut5CMwmS4",
+                     *           "id": "be_000VcERpPh35hwo1Rf8i6juW",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDRMFtdAi65qOqnaCG",
+                     *           "posting": "bp_000VcERpPh1j4U1xpHOFSLyk",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 990,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T02:44:11.784Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcERpJSpjlUsXQH32r2rX",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcERpJS7brQHsMp0iKskV",
                      *           "kind": "invoice_paid",
                      *           "account": "card_clearing",
                      *           "debit": 2500,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.411Z"
+                     *           "created_at": "2026-11-28T02:44:11.417Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDRMTKomhCuIAOPWhX",
+                     *           "id": "be_000VcERpJS4y5QkLDOa6eU6E",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDRMFtdAi65qOqnaCG",
+                     *           "posting": "bp_000VcERpJS7brQHsMp0iKskV",
                      *           "kind": "invoice_paid",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2500,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.411Z"
+                     *           "created_at": "2026-11-28T02:44:11.417Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDPJwaG6wz468XfGov",
+                     *           "id": "be_000VcERpDim7IXC98Vqk23y4",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 0,
-                     *           "credit": 484,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.280Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDPJmXsfvCJSo4AvE8",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 2500,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.280Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDPJ6RC6HTecQRPofn",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
+                     *           "posting": "bp_000VcERpDiRlKKLN63D60dgC",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 2016,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.280Z"
+                     *           "created_at": "2026-11-28T02:44:10.974Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDMdVhf4b9EEmEoC6A",
+                     *           "id": "be_000VcERpDim0143qhVm1NspI",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDMdEhIwrPFFcSKIiA",
-                     *           "kind": "invoice_paid",
-                     *           "account": "card_clearing",
-                     *           "debit": 12900,
+                     *           "posting": "bp_000VcERpDiRlKKLN63D60dgC",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 2500,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.113Z"
+                     *           "created_at": "2026-11-28T02:44:10.974Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDMdTtW95OVlKmT6uT",
+                     *           "id": "be_000VcERpDib2PXsnXCGAH9Nb",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDMdEhIwrPFFcSKIiA",
+                     *           "posting": "bp_000VcERpDiRlKKLN63D60dgC",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 484,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T02:44:10.974Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcERp5c23JiISEJhDBkpd",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcERp5c6IxZwcmiehbCmt",
                      *           "kind": "invoice_paid",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 12900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.113Z"
+                     *           "created_at": "2026-11-28T02:44:10.501Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDLTsUWNH2vtv4l5o9",
+                     *           "id": "be_000VcERp5c1DTYsOR8zNgkMZ",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDLT43QYQmv44oqz0r",
+                     *           "posting": "bp_000VcERp5c6IxZwcmiehbCmt",
+                     *           "kind": "invoice_paid",
+                     *           "account": "card_clearing",
+                     *           "debit": 12900,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T02:44:10.501Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcERozZyqfimfAi9LBqka",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcERozYF3w5NDgxV2Hb36",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 2497,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T02:44:09.988Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcERozYIGimQUwCqLor7f",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcERozYF3w5NDgxV2Hb36",
                      *           "kind": "invoice_finalized",
                      *           "account": "accounts_receivable",
                      *           "debit": 12900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.027Z"
+                     *           "created_at": "2026-11-28T02:44:09.988Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDLTemiNtn6Th4S6Gm",
+                     *           "id": "be_000VcERozY59pWmJGTvFcmB1",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDLT43QYQmv44oqz0r",
+                     *           "posting": "bp_000VcERozYF3w5NDgxV2Hb36",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 10403,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.027Z"
+                     *           "created_at": "2026-11-28T02:44:09.988Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcERonkiTYMlMgmqE4Il0",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcERonk4zxNCJc4kLLH3s",
+                     *           "kind": "invoice_voided",
+                     *           "account": "revenue",
+                     *           "debit": 4024,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcERocExvZ9RH1GFd1UiY",
+                     *           "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T02:44:09.388Z",
+                     *           "created_at": "2026-11-28T02:44:09.417Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcERonkQAtmwEUSM7TJjT",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcERonk4zxNCJc4kLLH3s",
+                     *           "kind": "invoice_voided",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 4990,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcERocExvZ9RH1GFd1UiY",
+                     *           "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T02:44:09.388Z",
+                     *           "created_at": "2026-11-28T02:44:09.417Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcERonkKaDTCpZ4YKgFco",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcERonk4zxNCJc4kLLH3s",
+                     *           "kind": "invoice_voided",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 966,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcERocExvZ9RH1GFd1UiY",
+                     *           "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T02:44:09.388Z",
+                     *           "created_at": "2026-11-28T02:44:09.417Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcERodujktux2zmbdthDq",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcERodu6Xt5CYmytyciss",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 4024,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcERocExvZ9RH1GFd1UiY",
+                     *           "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T02:44:08.904Z",
+                     *           "created_at": "2026-11-28T02:44:08.936Z"
                      *         }
                      *       ],
                      *       "has_more": true
@@ -7307,9 +8641,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcDyAyWGVHLPSBl24P6vq",
+                     *       "id": "merch_000VcERekdSOTiOKbWR1YxJ1",
                      *       "name": "Test merchant 1",
-                     *       "created_at": "2026-11-28T00:46:25.102Z"
+                     *       "created_at": "2026-11-28T02:43:32.058Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CurrentMerchant"];
@@ -7331,6 +8665,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Streymi ehf.",
+                 *       "default_currency": "ISK"
+                 *     }
+                 */
                 "application/json": {
                     default_currency?: string;
                     name?: string;
@@ -7345,10 +8685,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "merch_000VcERekdSOTiOKbWR1YxJ1",
+                     *       "object": "merchant",
+                     *       "name": "Streymi ehf.",
+                     *       "default_currency": "ISK",
+                     *       "live_enabled_at": null,
+                     *       "created_at": "2026-11-28T02:43:32.058Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DashboardMerchant"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "name must be 1 to 200 characters",
+                     *         "param": "name",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_8fe695b1cb654f2c8bedb0ac2f8fbea4"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
@@ -7372,6 +8743,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "merch_000VcERekdSOTiOKbWR1YxJ1",
+                     *       "object": "merchant",
+                     *       "name": "Streymi ehf.",
+                     *       "default_currency": "ISK",
+                     *       "live_enabled_at": "2026-11-28T02:44:34.822Z",
+                     *       "created_at": "2026-11-28T02:43:32.058Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DashboardMerchant"];
                 };
             };
@@ -7408,7 +8789,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *           "id": "mtr_000VcERirkt5sRsmhRHrEpaU",
                      *           "name": "Storage",
                      *           "event_name": "storage_gb",
                      *           "aggregate_type": "sum",
@@ -7418,7 +8799,7 @@ export interface operations {
                      *           "unit_multiplier": 1,
                      *           "archived": false,
                      *           "archived_at": null,
-                     *           "created_at": "2026-11-28T00:46:27.182Z"
+                     *           "created_at": "2026-11-28T02:43:46.767Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -7483,7 +8864,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "id": "mtr_000VcERirkt5sRsmhRHrEpaU",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7493,13 +8874,34 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T00:46:27.182Z"
+                     *       "created_at": "2026-11-28T02:43:46.767Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "aggregate_type is a required field",
+                     *         "param": "aggregate_type",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_b53c9b6f2aa44808bc711c0d3fefa699"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -7514,6 +8916,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example mtr_000VcERirkt5sRsmhRHrEpaU */
                 id: string;
             };
             cookie?: never;
@@ -7531,7 +8934,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "id": "mtr_000VcERirkt5sRsmhRHrEpaU",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7541,7 +8944,7 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T00:46:27.182Z"
+                     *       "created_at": "2026-11-28T02:43:46.767Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7550,7 +8953,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such meter: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_fe90bbd642d44d35aa332bbebb19eff1"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -7560,6 +8984,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example mtr_000VcERirkt5sRsmhRHrEpaU */
                 id: string;
             };
             cookie?: never;
@@ -7577,7 +9002,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "id": "mtr_000VcERirkt5sRsmhRHrEpaU",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7586,8 +9011,8 @@ export interface operations {
                      *       "unit_label": "GB",
                      *       "unit_multiplier": 1,
                      *       "archived": true,
-                     *       "archived_at": "2026-11-28T00:46:36.336Z",
-                     *       "created_at": "2026-11-28T00:46:27.182Z"
+                     *       "archived_at": "2026-11-28T02:44:28.455Z",
+                     *       "created_at": "2026-11-28T02:43:46.767Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7596,7 +9021,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such meter: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_30deedd1f8a743e59b0990ee9850671a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -7605,12 +9051,16 @@ export interface operations {
     retrieveMeterQuantity: {
         parameters: {
             query: {
+                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
                 customer: string;
+                /** @example 2026-02-01T00:00:00Z */
                 period_end: string;
+                /** @example 2026-01-01T00:00:00Z */
                 period_start: string;
             };
             header?: never;
             path: {
+                /** @example mtr_000VcERirkt5sRsmhRHrEpaU */
                 id: string;
             };
             cookie?: never;
@@ -7628,8 +9078,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "meter": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "meter": "mtr_000VcERirkt5sRsmhRHrEpaU",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "period_start": "2026-01-01T00:00:00.000Z",
                      *       "period_end": "2026-02-01T00:00:00.000Z",
                      *       "quantity": 20
@@ -7638,7 +9088,28 @@ export interface operations {
                     "application/json": components["schemas"]["MeterQuantity"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "period_end is a required field",
+                     *         "param": "period_end",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_bd73e4e34ded4394a8e9ad6b6fd1f237"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
@@ -7671,6 +9142,7 @@ export interface operations {
     listPaymentMethods: {
         parameters: {
             query?: {
+                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
                 customer?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
@@ -7696,9 +9168,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
+                     *           "id": "pm_000VcERjrOIUvrUH2p4SigNK",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "mastercard",
@@ -7710,9 +9182,9 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pm_000VcDyBgglhDywuLjYye21A",
+                     *           "id": "pm_000VcERjgc3FQxoad0GC43Ml",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "visa",
@@ -7745,6 +9217,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example pm_000VcERjgc3FQxoad0GC43Ml */
                 id: string;
             };
             cookie?: never;
@@ -7762,9 +9235,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "id": "pm_000VcERjgc3FQxoad0GC43Ml",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -7782,7 +9255,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment method: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_ef2cdc91d9c84de8892ec8b6cc407c70"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -7792,6 +9286,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example pm_000VcERjrOIUvrUH2p4SigNK */
                 id: string;
             };
             cookie?: never;
@@ -7809,7 +9304,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
+                     *       "id": "pm_000VcERjrOIUvrUH2p4SigNK",
                      *       "object": "payment_method",
                      *       "deleted": true
                      *     }
@@ -7820,7 +9315,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment method: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_ffa5fe2682bf4d46b78af13c636e2131"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -7834,6 +9350,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example pm_000VcERjrOIUvrUH2p4SigNK */
                 id: string;
             };
             cookie?: never;
@@ -7852,9 +9369,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
+                     *       "id": "pm_000VcERjrOIUvrUH2p4SigNK",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "mastercard",
@@ -7872,7 +9389,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment method: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_c2d7e8404ecd459082029c70b71ed9ee"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -7895,7 +9433,7 @@ export interface operations {
                  *       "amount": 4990,
                  *       "currency": "ISK",
                  *       "description": "Streymi",
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                  *       "return_url": "https://shop.example.is/thanks",
                  *       "cancel_url": "https://shop.example.is/cart"
                  *     }
@@ -7936,16 +9474,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "id": "ps_000VcERtIBqGjXOrrtAcCoo7",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcERtIBqGjXOrrtAcCoo7",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcDyDkm61BM2SySDD82WV",
+                     *       "payment": "pay_000VcERtIbtDxptTsTASRQwm",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -7960,15 +9498,36 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T00:46:35.635Z",
+                     *       "expires_at": "2026-11-29T02:44:26.827Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T00:46:35.635Z"
+                     *       "created_at": "2026-11-28T02:44:26.827Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "mode must be a string",
+                     *         "param": "mode",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_de8cef7165444f3b9c632c63461d4edf"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -8003,6 +9562,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ps_000VcERtIBqGjXOrrtAcCoo7 */
                 id: string;
             };
             cookie?: never;
@@ -8020,16 +9580,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "id": "ps_000VcERtIBqGjXOrrtAcCoo7",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcERtIBqGjXOrrtAcCoo7",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcDyDkm61BM2SySDD82WV",
+                     *       "payment": "pay_000VcERtIbtDxptTsTASRQwm",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -8044,9 +9604,9 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T00:46:35.635Z",
+                     *       "expires_at": "2026-11-29T02:44:26.827Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T00:46:35.635Z"
+                     *       "created_at": "2026-11-28T02:44:26.827Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
@@ -8055,7 +9615,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment session: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_4558ce2477424a6c9b2622e3d203fce5"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -8089,16 +9670,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *           "id": "pay_000VcERouL6GmQPmH58DgsMZ",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 12900,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "description": "Annual pass",
-                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
+                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -8110,16 +9691,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T13:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *           "id": "pay_000VcERnVkLWQXoVMJDjUtAW",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 9760,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "description": "Invoice INV-000002",
-                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
+                     *           "invoice": "inv_000VcERnR35W3hj4hm8IHY8j",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -8129,16 +9710,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcDyBrdQ20vVvkSUV0Le6",
+                     *           "id": "pay_000VcERl09XUrKNBqZx4pn2u",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 4990,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "description": "Invoice INV-000001",
-                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *           "invoice": "inv_000VcDyBl93nB9WNiL56eCBP",
+                     *           "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
+                     *           "invoice": "inv_000VcERkTyTuNxIaIrVGxx4Q",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -8181,8 +9762,8 @@ export interface operations {
                  *       "amount": 12900,
                  *       "currency": "ISK",
                  *       "description": "Annual pass",
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                 *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                 *       "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
                  *       "confirm": true,
                  *       "metadata": {
                  *         "order": "B-7"
@@ -8217,16 +9798,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "id": "pay_000VcERouL6GmQPmH58DgsMZ",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *       "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *       "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
+                     *       "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8241,7 +9822,28 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "amount must be a number",
+                     *         "param": "amount",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_ff811f94097644c2aebb36d6dcbb412c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
@@ -8257,6 +9859,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example pay_000VcERouL6GmQPmH58DgsMZ */
                 id: string;
             };
             cookie?: never;
@@ -8274,16 +9877,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "id": "pay_000VcERouL6GmQPmH58DgsMZ",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *       "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *       "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
+                     *       "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8301,7 +9904,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_3723b7cf4eae441f95df222430cbd71a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -8314,6 +9938,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example pay_000VcERpNI4lK0DIi15SezTn */
                 id: string;
             };
             cookie?: never;
@@ -8332,16 +9957,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDyDUCNB515l0KHkYEX5",
+                     *       "id": "pay_000VcERpNI4lK0DIi15SezTn",
                      *       "object": "payment",
                      *       "status": "canceled",
                      *       "amount": 990,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "description": null,
                      *       "payment_method": null,
-                     *       "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *       "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8357,7 +9982,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_3c06b9cd64a244cfb20eea0e19571394"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -8371,6 +10017,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example pay_000VcERpATHgtzn6SpMuIQa1 */
                 id: string;
             };
             cookie?: never;
@@ -8379,7 +10026,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A"
+                 *       "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml"
                  *     }
                  */
                 "application/json": {
@@ -8400,16 +10047,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDyDOdkVx92OSOvm4TxY",
+                     *       "id": "pay_000VcERpATHgtzn6SpMuIQa1",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 2500,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "description": null,
-                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *       "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *       "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
+                     *       "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8422,11 +10069,53 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "payment_method must be a string",
+                     *         "param": "payment_method",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_6dfb3bb7662f42d59a630c1363199fab"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_6998e2ef2c884024a0876cfff46ae6fd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -8463,8 +10152,8 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
-                     *           "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *           "id": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *           "product": "prod_000VcERhzRCJBamVg0Amzp7e",
                      *           "currency": "ISK",
                      *           "type": "recurring",
                      *           "unit_amount": 4990,
@@ -8482,7 +10171,7 @@ export interface operations {
                      *           "vat_rate": null,
                      *           "active": true,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:26.838Z"
+                     *           "created_at": "2026-11-28T02:43:44.561Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -8515,7 +10204,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                 *       "product": "prod_000VcERhzRCJBamVg0Amzp7e",
                  *       "type": "recurring",
                  *       "currency": "ISK",
                  *       "unit_amount": 4990,
@@ -8572,8 +10261,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
-                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *       "product": "prod_000VcERhzRCJBamVg0Amzp7e",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8591,13 +10280,34 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:26.838Z"
+                     *       "created_at": "2026-11-28T02:43:44.561Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "type is a required field",
+                     *         "param": "type",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_5125ef78f0da435ab3f2747c7a73cde3"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -8612,6 +10322,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example price_000VcERiGe09l1mBTTqpYbGE */
                 id: string;
             };
             cookie?: never;
@@ -8629,8 +10340,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
-                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *       "product": "prod_000VcERhzRCJBamVg0Amzp7e",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8648,7 +10359,7 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:26.838Z"
+                     *       "created_at": "2026-11-28T02:43:44.561Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -8657,7 +10368,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such price: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_8c517bb432894733be37da0f49467a58"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -8667,6 +10399,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example price_000VcERiGe09l1mBTTqpYbGE */
                 id: string;
             };
             cookie?: never;
@@ -8704,8 +10437,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
-                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *       "product": "prod_000VcERhzRCJBamVg0Amzp7e",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8725,16 +10458,58 @@ export interface operations {
                      *       "metadata": {
                      *         "plan": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:46:26.838Z"
+                     *       "created_at": "2026-11-28T02:43:44.561Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "active must be a boolean",
+                     *         "param": "active",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_39f57398eae14464b584263cc601c031"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such price: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_bbef8269c1284c568443faa48ef72d70"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -8769,7 +10544,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *           "id": "prod_000VcERhzRCJBamVg0Amzp7e",
                      *           "name": "Streymi",
                      *           "description": "Streaming, monthly",
                      *           "active": true,
@@ -8777,8 +10552,8 @@ export interface operations {
                      *           "metadata": {
                      *             "tier": "standard"
                      *           },
-                     *           "created_at": "2026-11-28T00:46:26.620Z",
-                     *           "updated_at": "2026-11-28T00:46:26.620Z"
+                     *           "created_at": "2026-11-28T02:43:43.398Z",
+                     *           "updated_at": "2026-11-28T02:43:43.398Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -8844,7 +10619,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "prod_000VcERhzRCJBamVg0Amzp7e",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -8852,14 +10627,35 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:46:26.620Z",
-                     *       "updated_at": "2026-11-28T00:46:26.620Z"
+                     *       "created_at": "2026-11-28T02:43:43.398Z",
+                     *       "updated_at": "2026-11-28T02:43:43.398Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "name must be a string",
+                     *         "param": "name",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_4ceb2fd6092c4d01a391db17823a6665"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -8874,6 +10670,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example prod_000VcERhzRCJBamVg0Amzp7e */
                 id: string;
             };
             cookie?: never;
@@ -8891,7 +10688,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "prod_000VcERhzRCJBamVg0Amzp7e",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -8899,8 +10696,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:46:26.620Z",
-                     *       "updated_at": "2026-11-28T00:46:26.620Z"
+                     *       "created_at": "2026-11-28T02:43:43.398Z",
+                     *       "updated_at": "2026-11-28T02:43:43.398Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -8909,7 +10706,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such product: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_da3a02ba345a47c9afc76a8bac15eb9b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -8919,6 +10737,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example prod_000VcERhzRCJBamVg0Amzp7e */
                 id: string;
             };
             cookie?: never;
@@ -8955,7 +10774,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "prod_000VcERhzRCJBamVg0Amzp7e",
                      *       "name": "Streymi",
                      *       "description": "Streaming in HD, monthly",
                      *       "active": true,
@@ -8963,17 +10782,59 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:46:26.620Z",
-                     *       "updated_at": "2026-11-28T00:46:26.771Z"
+                     *       "created_at": "2026-11-28T02:43:43.398Z",
+                     *       "updated_at": "2026-11-28T02:43:44.111Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "name must be a string",
+                     *         "param": "name",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_58e32c002b1744af83a721b628db1c63"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such product: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_c7e006e0d86d447ca86f420014e5e9c8"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -8996,6 +10857,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "redirect_domains",
+                     *       "domains": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["RedirectDomains"];
                 };
             };
@@ -9013,6 +10880,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domains": [
+                 *         "shop.example.is",
+                 *         "pay.example.com"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     domains: string[];
                 };
@@ -9026,10 +10901,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "redirect_domains",
+                     *       "domains": [
+                     *         "shop.example.is",
+                     *         "pay.example.com"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["RedirectDomains"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "domains must be an array of domain names",
+                     *         "param": "domains",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_32e51898613d419885b7d1ea80866d95"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
@@ -9065,9 +10970,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
+                     *           "id": "ref_000VcERpUh01g8woQR2mzH93",
                      *           "object": "refund",
-                     *           "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *           "payment": "pay_000VcERouL6GmQPmH58DgsMZ",
                      *           "amount": 2900,
                      *           "currency": "ISK",
                      *           "status": "pending",
@@ -9110,7 +11015,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                 *       "payment": "pay_000VcERouL6GmQPmH58DgsMZ",
                  *       "amount": 2900,
                  *       "reason": "requested_by_customer"
                  *     }
@@ -9139,9 +11044,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
+                     *       "id": "ref_000VcERpUh01g8woQR2mzH93",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "payment": "pay_000VcERouL6GmQPmH58DgsMZ",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -9157,7 +11062,28 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "payment must be a string",
+                     *         "param": "payment",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_bf36bb9e7a3942949b425ebd9e47be97"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -9172,6 +11098,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ref_000VcERpUh01g8woQR2mzH93 */
                 id: string;
             };
             cookie?: never;
@@ -9189,9 +11116,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
+                     *       "id": "ref_000VcERpUh01g8woQR2mzH93",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "payment": "pay_000VcERouL6GmQPmH58DgsMZ",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -9210,7 +11137,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such refund: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_52fca12d8345444293faff05516347ae"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -9229,8 +11177,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                 *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                 *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                 *       "price": "price_000VcERipNuyRXke29mATlSN",
                  *       "quantity": 2
                  *     }
                  */
@@ -9262,22 +11210,43 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "id": "si_000VcERlHTGRFbj2ie4l2MMJ",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "price": "price_000VcERipNuyRXke29mATlSN",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:28.655Z",
-                     *       "updated_at": "2026-11-28T00:46:28.655Z"
+                     *       "created_at": "2026-11-28T02:43:56.226Z",
+                     *       "updated_at": "2026-11-28T02:43:56.226Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "price is a required field",
+                     *         "param": "price",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_f7117ae835f64828a7e5980f77e222fb"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -9292,6 +11261,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example si_000VcERlHTGRFbj2ie4l2MMJ */
                 id: string;
             };
             cookie?: never;
@@ -9309,16 +11279,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "id": "si_000VcERlHTGRFbj2ie4l2MMJ",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "price": "price_000VcERipNuyRXke29mATlSN",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:28.655Z",
-                     *       "updated_at": "2026-11-28T00:46:28.655Z"
+                     *       "created_at": "2026-11-28T02:43:56.226Z",
+                     *       "updated_at": "2026-11-28T02:43:56.226Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9327,7 +11297,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription item: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_3d149066285d486480eaed3635869c2a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -9340,6 +11331,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example si_000VcERlHTGRFbj2ie4l2MMJ */
                 id: string;
             };
             cookie?: never;
@@ -9377,16 +11369,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "id": "si_000VcERlHTGRFbj2ie4l2MMJ",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "price": "price_000VcERipNuyRXke29mATlSN",
                      *       "quantity": 3,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:28.655Z",
-                     *       "updated_at": "2026-11-28T00:46:28.830Z"
+                     *       "created_at": "2026-11-28T02:43:56.226Z",
+                     *       "updated_at": "2026-11-28T02:43:57.635Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9395,7 +11387,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription item: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_538ca154049047c0a0f9318f38f50a8c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -9410,6 +11423,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example si_000VcERlHTGRFbj2ie4l2MMJ */
                 id: string;
             };
             cookie?: never;
@@ -9427,9 +11441,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "id": "si_000VcERlHTGRFbj2ie4l2MMJ",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
                      *       "deleted": true
                      *     }
                      */
@@ -9439,7 +11453,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription item: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_c35360d23ce341adbd1b60c187507fca"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -9474,9 +11509,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "id": "sub_000VcERkRUreIrmMUxvutETf",
                      *           "object": "subscription",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *           "status": "active",
                      *           "collection_method": "charge_automatically",
                      *           "days_until_due": null,
@@ -9494,24 +11529,24 @@ export interface operations {
                      *           "discount": null,
                      *           "items": [
                      *             {
-                     *               "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *               "id": "si_000VcERkSGuEewVUKXK7XWzX",
                      *               "object": "subscription_item",
-                     *               "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *               "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *               "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *               "price": "price_000VcERiGe09l1mBTTqpYbGE",
                      *               "quantity": 1,
                      *               "credit_rollover": false,
                      *               "included_units": null,
                      *               "metadata": {},
-                     *               "created_at": "2026-11-28T00:46:27.955Z",
-                     *               "updated_at": "2026-11-28T00:46:27.955Z"
+                     *               "created_at": "2026-11-28T02:43:52.871Z",
+                     *               "updated_at": "2026-11-28T02:43:52.871Z"
                      *             }
                      *           ],
-                     *           "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *           "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *           "metadata": {
                      *             "order": "A-1001"
                      *           },
                      *           "created_at": "2026-01-01T12:00:00.000Z",
-                     *           "updated_at": "2026-11-28T00:46:27.942Z"
+                     *           "updated_at": "2026-11-28T02:43:52.841Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -9544,10 +11579,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                  *       "items": [
                  *         {
-                 *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J"
+                 *           "price": "price_000VcERiGe09l1mBTTqpYbGE"
                  *         }
                  *       ],
                  *       "metadata": {
@@ -9598,9 +11633,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9618,30 +11653,51 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T02:43:52.871Z",
+                     *           "updated_at": "2026-11-28T02:43:52.871Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:27.942Z"
+                     *       "updated_at": "2026-11-28T02:43:52.841Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "items is a required field",
+                     *         "param": "items",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_207f28cb16fa4c4fa6b96b6a81c43fcc"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
@@ -9657,6 +11713,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example sub_000VcERkRUreIrmMUxvutETf */
                 id: string;
             };
             cookie?: never;
@@ -9674,9 +11731,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9694,24 +11751,24 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T02:43:52.871Z",
+                     *           "updated_at": "2026-11-28T02:43:52.871Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:27.942Z"
+                     *       "updated_at": "2026-11-28T02:43:52.841Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -9720,7 +11777,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_cb95b5e12017419b84fd4fbc33e5626d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -9733,6 +11811,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example sub_000VcERkRUreIrmMUxvutETf */
                 id: string;
             };
             cookie?: never;
@@ -9779,9 +11858,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9799,34 +11878,76 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T02:43:52.871Z",
+                     *           "updated_at": "2026-11-28T02:43:52.871Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:28.477Z"
+                     *       "updated_at": "2026-11-28T02:43:55.265Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "cancel_at_period_end must be a boolean",
+                     *         "param": "cancel_at_period_end",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_e02d60e16b1c46c88e7a03ecb6dba55f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_e45f3a47832f473b88512d69f3116f50"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -9842,6 +11963,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example sub_000VcERkRUreIrmMUxvutETf */
                 id: string;
             };
             cookie?: never;
@@ -9871,9 +11993,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9891,46 +12013,88 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T02:43:52.871Z",
+                     *           "updated_at": "2026-11-28T02:43:52.871Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "id": "si_000VcERlr41pytKgbNm2uwaW",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERj7Dw5Jeeg0nxA2fCe",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:29.019Z",
-                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *           "created_at": "2026-11-28T02:43:58.386Z",
+                     *           "updated_at": "2026-11-28T02:43:58.386Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:29.416Z"
+                     *       "updated_at": "2026-11-28T02:44:00.547Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "at_period_end must be a boolean",
+                     *         "param": "at_period_end",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_21d85512dc99445ea668b7959ea4fbfb"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_24a8713546a74be6a2a69b90b2264a5e"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -9946,6 +12110,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example sub_000VcERkRUreIrmMUxvutETf */
                 id: string;
             };
             cookie?: never;
@@ -9964,9 +12129,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "status": "paused",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -9987,37 +12152,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T02:43:52.871Z",
+                     *           "updated_at": "2026-11-28T02:43:52.871Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "id": "si_000VcERlr41pytKgbNm2uwaW",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERj7Dw5Jeeg0nxA2fCe",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:29.019Z",
-                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *           "created_at": "2026-11-28T02:43:58.386Z",
+                     *           "updated_at": "2026-11-28T02:43:58.386Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:29.113Z"
+                     *       "updated_at": "2026-11-28T02:43:58.891Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10026,7 +12191,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_b308e9159e1a44cb9c9fcb3949ccb4a8"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -10040,6 +12226,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example sub_000VcERkRUreIrmMUxvutETf */
                 id: string;
             };
             cookie?: never;
@@ -10058,9 +12245,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10078,37 +12265,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T02:43:52.871Z",
+                     *           "updated_at": "2026-11-28T02:43:52.871Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "id": "si_000VcERlr41pytKgbNm2uwaW",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERj7Dw5Jeeg0nxA2fCe",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:29.019Z",
-                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *           "created_at": "2026-11-28T02:43:58.386Z",
+                     *           "updated_at": "2026-11-28T02:43:58.386Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:29.264Z"
+                     *       "updated_at": "2026-11-28T02:43:59.756Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10117,7 +12304,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_13a245d1c64e4c5782366dbe22f13b99"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -10131,6 +12339,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example sub_000VcERkRUreIrmMUxvutETf */
                 id: string;
             };
             cookie?: never;
@@ -10149,9 +12358,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10169,37 +12378,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T02:43:52.871Z",
+                     *           "updated_at": "2026-11-28T02:43:52.871Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "id": "si_000VcERlr41pytKgbNm2uwaW",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "price": "price_000VcERj7Dw5Jeeg0nxA2fCe",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:29.019Z",
-                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *           "created_at": "2026-11-28T02:43:58.386Z",
+                     *           "updated_at": "2026-11-28T02:43:58.386Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:29.564Z"
+                     *       "updated_at": "2026-11-28T02:44:01.087Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10208,7 +12417,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_f552105204614f069f0b5633ab691041"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -10222,6 +12452,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
                 id: string;
             };
             cookie?: never;
@@ -10260,9 +12491,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "id": "pm_000VcERjgc3FQxoad0GC43Ml",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -10277,7 +12508,28 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethod"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "exp_year is a required field",
+                     *         "param": "exp_year",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_40eebccc53a94380a2eea0f51486e466"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
@@ -10294,6 +12546,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 types?: string;
+                /** @example 0 */
                 wait?: number;
             };
             header?: never;
@@ -10315,7 +12568,7 @@ export interface operations {
                      * @example {
                      *       "data": [],
                      *       "has_more": false,
-                     *       "cursor": "WyIyMDI2LTExLTI4VDAwOjQ2OjM0LjA4MVoiLCIiXQ"
+                     *       "cursor": "WyIyMDI2LTExLTI4VDAyOjQ0OjI2LjAxMFoiLCIiXQ"
                      *     }
                      */
                     "application/json": {
@@ -10340,6 +12593,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example inv_000VcERo5Zmmb3yQHfrjAXh8 */
                 id: string;
             };
             cookie?: never;
@@ -10365,11 +12619,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
+                     *       "id": "inv_000VcERo5Zmmb3yQHfrjAXh8",
                      *       "object": "invoice",
                      *       "number": "INV-000003",
-                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
-                     *       "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *       "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *       "subscription": "sub_000VcERo222eGYibcbajazud",
                      *       "payment": null,
                      *       "status": "paid",
                      *       "billing_reason": "subscription_create",
@@ -10393,20 +12647,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 4990,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T00:46:31.736Z",
-                     *       "period_end": "2026-12-28T00:46:31.736Z",
-                     *       "due_date": "2026-12-12T00:46:31.817Z",
-                     *       "finalized_at": "2026-11-28T00:46:31.817Z",
-                     *       "paid_at": "2026-11-28T00:46:32.181Z",
+                     *       "period_start": "2026-11-28T02:44:06.536Z",
+                     *       "period_end": "2026-12-28T02:44:06.536Z",
+                     *       "due_date": "2026-12-12T02:44:07.098Z",
+                     *       "finalized_at": "2026-11-28T02:44:07.098Z",
+                     *       "paid_at": "2026-11-28T02:44:07.554Z",
                      *       "voided_at": null,
                      *       "next_payment_attempt": null,
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:31.736Z",
+                     *       "created_at": "2026-11-28T02:44:06.536Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *           "id": "ili_000VcERo5Z1924KDxZvFD33A",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -10418,8 +12672,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T00:46:31.736Z",
-                     *           "period_end": "2026-12-28T00:46:31.736Z"
+                     *           "period_start": "2026-11-28T02:44:06.536Z",
+                     *           "period_end": "2026-12-28T02:44:06.536Z"
                      *         }
                      *       ]
                      *     }
@@ -10427,10 +12681,52 @@ export interface operations {
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "amount must be a number",
+                     *         "param": "amount",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_b1574e4006fc4c9c9f4e5db80524adf3"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_c338b1eec7c149c2816db51d2230ab22"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -10465,12 +12761,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *           "id": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *           "object": "test_clock",
                      *           "name": "Tour",
                      *           "frozen_time": "2026-01-01T12:00:00.000Z",
                      *           "status": "ready",
-                     *           "created_at": "2026-11-28T00:46:27.402Z"
+                     *           "created_at": "2026-11-28T02:43:47.821Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -10526,18 +12822,39 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "id": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *       "created_at": "2026-11-28T02:43:47.821Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "frozen_time must be a string",
+                     *         "param": "frozen_time",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_c8cbc34430f8467780b9bf91fc426f29"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -10552,6 +12869,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example clock_000VcERj8oc1zNoTPpofpxZg */
                 id: string;
             };
             cookie?: never;
@@ -10569,12 +12887,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "id": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *       "created_at": "2026-11-28T02:43:47.821Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -10583,7 +12901,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such test clock: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_1c24378bb6b440a698dd4f38e1bcfd0f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -10593,6 +12932,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example clock_000VcERj8oc1zNoTPpofpxZg */
                 id: string;
             };
             cookie?: never;
@@ -10610,7 +12950,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "id": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "object": "test_clock",
                      *       "deleted": true
                      *     }
@@ -10621,7 +12961,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such test clock: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_6bbf1ffad24846e0842df75ae6356b44"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -10635,6 +12996,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example clock_000VcERj8oc1zNoTPpofpxZg */
                 id: string;
             };
             cookie?: never;
@@ -10664,18 +13026,39 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "id": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-02-01T13:00:00.000Z",
                      *       "status": "advancing",
-                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *       "created_at": "2026-11-28T02:43:47.821Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "frozen_time is a required field",
+                     *         "param": "frozen_time",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_fda4d028942041c281bbabcc967f058d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
@@ -10694,6 +13077,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example clock_000VcERj8oc1zNoTPpofpxZg */
                 id: string;
             };
             cookie?: never;
@@ -10702,7 +13086,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDyBjSLUWd8vCELH7ovp"
+                 *       "customer": "cus_000VcERkHMsHBV7iONcB5CnW"
                  *     }
                  */
                 "application/json": {
@@ -10723,18 +13107,39 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "id": "clock_000VcERj8oc1zNoTPpofpxZg",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *       "created_at": "2026-11-28T02:43:47.821Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "customer is a required field",
+                     *         "param": "customer",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_336e510320fc4f39b300cadaa000bfc8"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
@@ -10769,7 +13174,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "trial_balance",
-                     *       "as_of": "2026-11-28T00:46:35.477Z",
+                     *       "as_of": "2026-11-28T02:44:14.273Z",
                      *       "customer": null,
                      *       "currencies": [
                      *         {
@@ -10777,8 +13182,8 @@ export interface operations {
                      *           "accounts": [
                      *             {
                      *               "account": "accounts_receivable",
-                     *               "debit": 46010,
-                     *               "credit": 45020,
+                     *               "debit": 45010,
+                     *               "credit": 44020,
                      *               "balance": 990
                      *             },
                      *             {
@@ -10790,24 +13195,24 @@ export interface operations {
                      *             {
                      *               "account": "card_clearing",
                      *               "debit": 30150,
-                     *               "credit": 3900,
-                     *               "balance": 26250
+                     *               "credit": 2900,
+                     *               "balance": 27250
                      *             },
                      *             {
                      *               "account": "revenue",
-                     *               "debit": 7967,
+                     *               "debit": 7161,
                      *               "credit": 33958,
-                     *               "balance": -25991
+                     *               "balance": -26797
                      *             },
                      *             {
                      *               "account": "vat_payable:standard",
-                     *               "debit": 1913,
+                     *               "debit": 1719,
                      *               "credit": 8152,
-                     *               "balance": -6239
+                     *               "balance": -6433
                      *             }
                      *           ],
-                     *           "total_debit": 91030,
-                     *           "total_credit": 91030
+                     *           "total_debit": 89030,
+                     *           "total_credit": 89030
                      *         }
                      *       ]
                      *     }
@@ -10936,7 +13341,28 @@ export interface operations {
                     "application/json": components["schemas"]["VatSettings"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "country must be a string",
+                     *         "param": "country",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_c507bfcbef9e46489d5f2557a8b2549a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -10949,6 +13375,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @example we_000VcERufjafPd6Dx0YQhazn */
                 endpoint?: string;
                 event?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -10975,10 +13402,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "del_000VcDyEEJiMiTDo5Q9dS227",
+                     *           "id": "del_000VcERui4IHL4JHKIWT2hrH",
                      *           "object": "webhook_delivery",
-                     *           "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
-                     *           "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
+                     *           "endpoint": "we_000VcERufjafPd6Dx0YQhazn",
+                     *           "event": "evt_000VcERugoA3eyEuwfIFG2hQ",
                      *           "event_type": "customer.created",
                      *           "status": "pending",
                      *           "attempt_count": 0,
@@ -10987,7 +13414,7 @@ export interface operations {
                      *           "error": null,
                      *           "last_attempt_at": null,
                      *           "next_retry_at": null,
-                     *           "created_at": "2026-11-28T00:46:37.472Z",
+                     *           "created_at": "2026-11-28T02:44:32.277Z",
                      *           "attempts": []
                      *         }
                      *       ],
@@ -11012,6 +13439,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example del_000VcERui4IHL4JHKIWT2hrH */
                 id: string;
             };
             cookie?: never;
@@ -11029,28 +13457,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcDyEEJiMiTDo5Q9dS227",
+                     *       "id": "del_000VcERui4IHL4JHKIWT2hrH",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
-                     *       "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
+                     *       "endpoint": "we_000VcERufjafPd6Dx0YQhazn",
+                     *       "event": "evt_000VcERugoA3eyEuwfIFG2hQ",
                      *       "event_type": "customer.created",
                      *       "status": "succeeded",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 17,
+                     *       "latency_ms": 55,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T00:46:37.681Z",
+                     *       "last_attempt_at": "2026-11-28T02:44:32.830Z",
                      *       "next_retry_at": null,
-                     *       "created_at": "2026-11-28T00:46:37.472Z",
+                     *       "created_at": "2026-11-28T02:44:32.277Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 17,
+                     *           "latency_ms": 55,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T00:46:37.681Z",
+                     *           "attempted_at": "2026-11-28T02:44:32.830Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -11062,7 +13490,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook delivery: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_761b036c8f784662a1e8b783d9ad669d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -11075,6 +13524,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example del_000VcERui4IHL4JHKIWT2hrH */
                 id: string;
             };
             cookie?: never;
@@ -11093,28 +13543,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcDyEEJiMiTDo5Q9dS227",
+                     *       "id": "del_000VcERui4IHL4JHKIWT2hrH",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
-                     *       "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
+                     *       "endpoint": "we_000VcERufjafPd6Dx0YQhazn",
+                     *       "event": "evt_000VcERugoA3eyEuwfIFG2hQ",
                      *       "event_type": "customer.created",
                      *       "status": "pending",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 17,
+                     *       "latency_ms": 55,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T00:46:37.681Z",
-                     *       "next_retry_at": "2026-11-28T00:46:37.856Z",
-                     *       "created_at": "2026-11-28T00:46:37.472Z",
+                     *       "last_attempt_at": "2026-11-28T02:44:32.830Z",
+                     *       "next_retry_at": "2026-11-28T02:44:33.430Z",
+                     *       "created_at": "2026-11-28T02:44:32.277Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 17,
+                     *           "latency_ms": 55,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T00:46:37.681Z",
+                     *           "attempted_at": "2026-11-28T02:44:32.830Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -11126,7 +13576,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook delivery: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_44fbb9c53a764209afe134bd7d2b1653"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -11159,7 +13630,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *           "id": "we_000VcERtT2wUz3PGszpkzqwZ",
                      *           "object": "webhook_endpoint",
                      *           "url": "https://hooks.example.com/billing",
                      *           "events": [
@@ -11168,8 +13639,8 @@ export interface operations {
                      *           ],
                      *           "description": "Accounting system",
                      *           "status": "enabled",
-                     *           "created_at": "2026-11-28T00:46:35.893Z",
-                     *           "updated_at": "2026-11-28T00:46:35.893Z"
+                     *           "created_at": "2026-11-28T02:44:27.502Z",
+                     *           "updated_at": "2026-11-28T02:44:27.502Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -11230,7 +13701,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "id": "we_000VcERtT2wUz3PGszpkzqwZ",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -11239,15 +13710,36 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "secret": "whsec_REDACTED",
-                     *       "created_at": "2026-11-28T00:46:35.893Z",
-                     *       "updated_at": "2026-11-28T00:46:35.893Z"
+                     *       "secret": "secret_REDACTED",
+                     *       "created_at": "2026-11-28T02:44:27.502Z",
+                     *       "updated_at": "2026-11-28T02:44:27.502Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "events is a required field",
+                     *         "param": "events",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_0977712fbbb54b6bb288f51ba2670da3"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -11262,6 +13754,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example we_000VcERtT2wUz3PGszpkzqwZ */
                 id: string;
             };
             cookie?: never;
@@ -11279,7 +13772,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "id": "we_000VcERtT2wUz3PGszpkzqwZ",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -11288,8 +13781,8 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T00:46:35.893Z",
-                     *       "updated_at": "2026-11-28T00:46:35.893Z"
+                     *       "created_at": "2026-11-28T02:44:27.502Z",
+                     *       "updated_at": "2026-11-28T02:44:27.502Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -11298,7 +13791,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_1b7ee8a237b34a84b498e93c86a25096"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -11308,6 +13822,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example we_000VcERtT2wUz3PGszpkzqwZ */
                 id: string;
             };
             cookie?: never;
@@ -11325,7 +13840,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "id": "we_000VcERtT2wUz3PGszpkzqwZ",
                      *       "object": "webhook_endpoint",
                      *       "deleted": true
                      *     }
@@ -11336,7 +13851,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_aedcadf078974ad394fca34ef6f6d948"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -11346,6 +13882,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example we_000VcERtT2wUz3PGszpkzqwZ */
                 id: string;
             };
             cookie?: never;
@@ -11379,7 +13916,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "id": "we_000VcERtT2wUz3PGszpkzqwZ",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -11387,17 +13924,59 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T00:46:35.893Z",
-                     *       "updated_at": "2026-11-28T00:46:35.968Z"
+                     *       "created_at": "2026-11-28T02:44:27.502Z",
+                     *       "updated_at": "2026-11-28T02:44:27.694Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "url must be a string",
+                     *         "param": "url",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_1cd4b888acff440d8e1f36e28ba0e92c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_6b1fd2b60f044c2da7e4d20a3b898c13"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -11412,6 +13991,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example we_000VcERtT2wUz3PGszpkzqwZ */
                 id: string;
             };
             cookie?: never;
@@ -11441,7 +14021,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "id": "we_000VcERtT2wUz3PGszpkzqwZ",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -11449,18 +14029,60 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "secret": "whsec_REDACTED",
-                     *       "created_at": "2026-11-28T00:46:35.893Z",
-                     *       "updated_at": "2026-11-28T00:46:35.998Z"
+                     *       "secret": "secret_REDACTED",
+                     *       "created_at": "2026-11-28T02:44:27.502Z",
+                     *       "updated_at": "2026-11-28T02:44:27.799Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "expires_in must be a number",
+                     *         "param": "expires_in",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_6476139443f04ad8ad0d0780bdb804d2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_1d8d16bcdd2a4d87aebd221b7c6d4708"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -11475,6 +14097,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
+                /** @example invoice.paid */
                 type?: "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment_method.attached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.voided" | "invoice.updated" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "subscription.paused" | "subscription.resumed" | "subscription.trial_will_end" | "refund.created" | "refund.succeeded" | "refund.failed" | "credit_note.created" | "customer.created" | "customer.updated" | "accounting_link.error";
             };
             header?: never;
@@ -11496,15 +14119,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "evt_000VcDyCsZ9JQYXnaXB5YN7A",
+                     *           "id": "evt_000VcERoJj3skvNrqyaHGAKq",
                      *           "object": "event",
                      *           "type": "invoice.paid",
-                     *           "created_at": "2026-11-28T00:46:32.181Z",
+                     *           "created_at": "2026-11-28T02:44:07.554Z",
                      *           "data": {
-                     *             "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
+                     *             "id": "inv_000VcERo5Zmmb3yQHfrjAXh8",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *                 "id": "ili_000VcERo5Z1924KDxZvFD33A",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -11512,34 +14135,34 @@ export interface operations {
                      *                 "quantity": 1,
                      *                 "vat_rate": "standard",
                      *                 "proration": false,
-                     *                 "period_end": "2026-12-28T00:46:31.736Z",
+                     *                 "period_end": "2026-12-28T02:44:06.536Z",
                      *                 "vat_amount": 966,
                      *                 "description": "Streymi",
                      *                 "unit_amount": 4990,
                      *                 "vat_percent": 24,
-                     *                 "period_start": "2026-11-28T00:46:31.736Z"
+                     *                 "period_start": "2026-11-28T02:44:06.536Z"
                      *               }
                      *             ],
                      *             "total": 4990,
                      *             "number": "INV-000003",
                      *             "object": "invoice",
                      *             "status": "paid",
-                     *             "paid_at": "2026-11-28T00:46:32.181Z",
+                     *             "paid_at": "2026-11-28T02:44:07.554Z",
                      *             "payment": null,
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
-                     *             "due_date": "2026-12-12T00:46:31.817Z",
+                     *             "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *             "due_date": "2026-12-12T02:44:07.098Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
                      *             "voided_at": null,
                      *             "amount_due": 4990,
-                     *             "created_at": "2026-11-28T00:46:31.736Z",
-                     *             "period_end": "2026-12-28T00:46:31.736Z",
+                     *             "created_at": "2026-11-28T02:44:06.536Z",
+                     *             "period_end": "2026-12-28T02:44:06.536Z",
                      *             "vat_amount": 966,
                      *             "amount_paid": 4990,
-                     *             "finalized_at": "2026-11-28T00:46:31.817Z",
-                     *             "period_start": "2026-11-28T00:46:31.736Z",
-                     *             "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *             "finalized_at": "2026-11-28T02:44:07.098Z",
+                     *             "period_start": "2026-11-28T02:44:06.536Z",
+                     *             "subscription": "sub_000VcERo222eGYibcbajazud",
                      *             "attempt_count": 0,
                      *             "vat_breakdown": [
                      *               {
@@ -11561,15 +14184,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDyDRb8tpnnGFRimnIKd",
+                     *           "id": "evt_000VcERpK3NChUPn9qqaHuzf",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *             "id": "inv_000VcERpCV88mi8otAaQC1Rn",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDyDPDJ0ji2W4gJSKqwq",
+                     *                 "id": "ili_000VcERpDJLIJuxro7IuSMW7",
                      *                 "kind": "payment",
                      *                 "amount": 2500,
                      *                 "object": "invoice_line",
@@ -11579,7 +14202,7 @@ export interface operations {
                      *                 "proration": false,
                      *                 "period_end": null,
                      *                 "vat_amount": 484,
-                     *                 "description": "Payment pay_000VcDyDOdkVx92OSOvm4TxY",
+                     *                 "description": "Payment pay_000VcERpATHgtzn6SpMuIQa1",
                      *                 "unit_amount": 2500,
                      *                 "vat_percent": 24,
                      *                 "period_start": null
@@ -11590,9 +14213,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T13:00:00.000Z",
-                     *             "payment": "pay_000VcDyDOdkVx92OSOvm4TxY",
+                     *             "payment": "pay_000VcERpATHgtzn6SpMuIQa1",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 2500,
@@ -11626,15 +14249,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDyDMldASBElxCZIDgqz",
+                     *           "id": "evt_000VcERp63ot59YVSSZjEsEk",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *             "id": "inv_000VcERowayHkK2tz8SX7gpg",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDyDLHA3MTqtO7xIxzv9",
+                     *                 "id": "ili_000VcERoz56FWw5ac4Lhmcs2",
                      *                 "kind": "payment",
                      *                 "amount": 12900,
                      *                 "object": "invoice_line",
@@ -11655,9 +14278,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T13:00:00.000Z",
-                     *             "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *             "payment": "pay_000VcERouL6GmQPmH58DgsMZ",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 12900,
@@ -11691,15 +14314,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDyCLPrBLX5r9diSK7PG",
+                     *           "id": "evt_000VcERnVlXcd4NYzzSB9pof",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *             "id": "inv_000VcERnR35W3hj4hm8IHY8j",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDyCKRbc7FiUxnOZc7Hc",
+                     *                 "id": "ili_000VcERnR31DJeyw6jpLp4A9",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -11715,7 +14338,7 @@ export interface operations {
                      *                 "period_start": "2026-02-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDyCKRCQmpqcf78y6kUX",
+                     *                 "id": "ili_000VcERnR3lrt8keCwq6RWB7",
                      *                 "kind": "metered",
                      *                 "amount": 300,
                      *                 "object": "invoice_line",
@@ -11731,7 +14354,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDyCKRt6C6n1Ob2H2rXA",
+                     *                 "id": "ili_000VcERnR3FmWaVXhk4OADt5",
                      *                 "kind": "proration",
                      *                 "amount": 1980,
                      *                 "object": "invoice_line",
@@ -11747,7 +14370,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDyCKR568R74gcHk1VOj",
+                     *                 "id": "ili_000VcERnR30r0u1l28Tdu9nP",
                      *                 "kind": "proration",
                      *                 "amount": -1980,
                      *                 "object": "invoice_line",
@@ -11763,7 +14386,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDyCKR2J6ZFUhf2YqAwl",
+                     *                 "id": "ili_000VcERnR3afG2st47HvT0FA",
                      *                 "kind": "proration",
                      *                 "amount": 2970,
                      *                 "object": "invoice_line",
@@ -11779,7 +14402,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDyCKRH2HLKzpRaVq5kC",
+                     *                 "id": "ili_000VcERnR32Hf9tHH8V67OIN",
                      *                 "kind": "invoice_item",
                      *                 "amount": 1500,
                      *                 "object": "invoice_line",
@@ -11800,9 +14423,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *             "payment": "pay_000VcERnVkLWQXoVMJDjUtAW",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *             "due_date": "2026-02-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 9760,
@@ -11814,7 +14437,7 @@ export interface operations {
                      *             "amount_paid": 9760,
                      *             "finalized_at": "2026-02-01T12:00:00.000Z",
                      *             "period_start": "2026-02-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *             "subscription": "sub_000VcERkRUreIrmMUxvutETf",
                      *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
@@ -11836,15 +14459,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDyBrfF887TAcus4r7hM",
+                     *           "id": "evt_000VcERl0AtuVN7KS89rLR9I",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-01-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDyBl93nB9WNiL56eCBP",
+                     *             "id": "inv_000VcERkTyTuNxIaIrVGxx4Q",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDyBl9eIb5Kc0JxhI4h5",
+                     *                 "id": "ili_000VcERkTyiL2QdGocBru5WD",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -11865,9 +14488,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-01-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcDyBrdQ20vVvkSUV0Le6",
+                     *             "payment": "pay_000VcERl09XUrKNBqZx4pn2u",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
                      *             "due_date": "2026-01-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
@@ -11879,7 +14502,7 @@ export interface operations {
                      *             "amount_paid": 4990,
                      *             "finalized_at": "2026-01-01T12:00:00.000Z",
                      *             "period_start": "2026-01-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *             "subscription": "sub_000VcERkRUreIrmMUxvutETf",
                      *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
@@ -11922,6 +14545,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example evt_000VcERoJj3skvNrqyaHGAKq */
                 id: string;
             };
             cookie?: never;
@@ -11939,15 +14563,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "evt_000VcDyCsZ9JQYXnaXB5YN7A",
+                     *       "id": "evt_000VcERoJj3skvNrqyaHGAKq",
                      *       "object": "event",
                      *       "type": "invoice.paid",
-                     *       "created_at": "2026-11-28T00:46:32.181Z",
+                     *       "created_at": "2026-11-28T02:44:07.554Z",
                      *       "data": {
-                     *         "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
+                     *         "id": "inv_000VcERo5Zmmb3yQHfrjAXh8",
                      *         "lines": [
                      *           {
-                     *             "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *             "id": "ili_000VcERo5Z1924KDxZvFD33A",
                      *             "kind": "licensed",
                      *             "amount": 4990,
                      *             "object": "invoice_line",
@@ -11955,34 +14579,34 @@ export interface operations {
                      *             "quantity": 1,
                      *             "vat_rate": "standard",
                      *             "proration": false,
-                     *             "period_end": "2026-12-28T00:46:31.736Z",
+                     *             "period_end": "2026-12-28T02:44:06.536Z",
                      *             "vat_amount": 966,
                      *             "description": "Streymi",
                      *             "unit_amount": 4990,
                      *             "vat_percent": 24,
-                     *             "period_start": "2026-11-28T00:46:31.736Z"
+                     *             "period_start": "2026-11-28T02:44:06.536Z"
                      *           }
                      *         ],
                      *         "total": 4990,
                      *         "number": "INV-000003",
                      *         "object": "invoice",
                      *         "status": "paid",
-                     *         "paid_at": "2026-11-28T00:46:32.181Z",
+                     *         "paid_at": "2026-11-28T02:44:07.554Z",
                      *         "payment": null,
                      *         "currency": "ISK",
-                     *         "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
-                     *         "due_date": "2026-12-12T00:46:31.817Z",
+                     *         "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *         "due_date": "2026-12-12T02:44:07.098Z",
                      *         "metadata": {},
                      *         "subtotal": 4990,
                      *         "voided_at": null,
                      *         "amount_due": 4990,
-                     *         "created_at": "2026-11-28T00:46:31.736Z",
-                     *         "period_end": "2026-12-28T00:46:31.736Z",
+                     *         "created_at": "2026-11-28T02:44:06.536Z",
+                     *         "period_end": "2026-12-28T02:44:06.536Z",
                      *         "vat_amount": 966,
                      *         "amount_paid": 4990,
-                     *         "finalized_at": "2026-11-28T00:46:31.817Z",
-                     *         "period_start": "2026-11-28T00:46:31.736Z",
-                     *         "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *         "finalized_at": "2026-11-28T02:44:07.098Z",
+                     *         "period_start": "2026-11-28T02:44:06.536Z",
+                     *         "subscription": "sub_000VcERo222eGYibcbajazud",
                      *         "attempt_count": 0,
                      *         "vat_breakdown": [
                      *           {
@@ -12010,7 +14634,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such event: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_19ecb3e6b81f43439d53df5265bfceef"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
