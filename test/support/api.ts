@@ -42,7 +42,7 @@ export async function call<T = any>(env: Pick<TestEnv, 'baseUrl'>, method: strin
   }
   const res = await fetch(`${opts.baseUrl ?? env.baseUrl}${path}`, { method, headers, body });
   const bytes = Buffer.from(await res.arrayBuffer());
-  const text = bytes.toString('utf8');
+  const text = new TextDecoder().decode(bytes); // as res.text() would (a byte order mark is dropped)
   let parsed: unknown = undefined;
   try {
     parsed = text ? JSON.parse(text) : undefined;

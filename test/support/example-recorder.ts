@@ -73,9 +73,10 @@ export function nameAddress(url: string, placeholder: string): void {
 /** A copy of a JSON value with every key and secret replaced by a placeholder. */
 export function redactSecrets(value: unknown, field?: string): unknown {
   if (typeof value === 'string') {
-    if (field && SECRET_FIELDS.has(field)) return `${field}_REDACTED`;
     let out = value;
     for (const [pattern, replace] of PLACEHOLDERS) out = out.replace(pattern, replace);
+    // A credential field keeps its recognisable placeholder (`whsec_REDACTED`), else becomes `<field>_REDACTED`.
+    if (field && SECRET_FIELDS.has(field)) return out !== value ? out : `${field}_REDACTED`;
     // A portal link carries its session token in the path: keep the shape, not the token.
     out = out.replace(/(\/portal\/open\/)[A-Za-z0-9_-]+/g, '$1TOKEN_REDACTED');
     for (const [origin, placeholder] of addresses) out = out.split(origin).join(placeholder);
@@ -157,7 +158,7 @@ function answerOf(key: string, res: { status: number; headers: Headers; body: un
   }
   if (media.startsWith('text/')) {
     const { body, summary } = excerpt(res.text.replace(/^\uFEFF/, ''));
-    const bom = res.text.startsWith('\uFEFF') ? 'Served with a UTF-8 byte order mark (left out here). ' : '';
+    const bom = bytes && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 'Served with a UTF-8 byte order mark (left out here). ' : '';
     return { status: res.status, media, body: redactSecrets(body), ...(summary || bom ? { summary: `${bom}${summary ?? 'The whole recorded answer'}` } : {}) };
   }
   if (media === 'application/pdf' || media === 'application/zip') {

@@ -205,7 +205,7 @@ describe('docs/openapi-examples.json (recorded examples)', () => {
       'OAuth values in a URL',
     );
     assert.deepEqual(
-      [...text.matchAll(/"(password|api_token|access_token|refresh_token|client_secret|secret)": "(?!\1_REDACTED")[^"]*"/g)].map((m) => m[0]),
+      [...text.matchAll(/"(password|api_token|access_token|refresh_token|client_secret|secret)": "(?!\1_REDACTED"|whsec_REDACTED")[^"]*"/g)].map((m) => m[0]),
       [],
       'a credential field',
     );
