@@ -3093,7 +3093,7 @@ export interface components {
                  *         "message": "The callback has no valid state: start again with POST /v1/accounting_link/connect",
                  *         "param": "state",
                  *         "doc_url": "/docs/errors#oauth_state_invalid",
-                 *         "request_id": "req_84bf1d57dd7749399777c8dd4c603129"
+                 *         "request_id": "req_dcb9811e74074237ac772d451d6c14b5"
                  *       }
                  *     }
                  */
@@ -3114,7 +3114,7 @@ export interface components {
                  *         "code": "unauthorized",
                  *         "message": "No API key provided. Send Authorization: Bearer <API_KEY>.",
                  *         "doc_url": "/docs/errors#unauthorized",
-                 *         "request_id": "req_32d2363e48344290a43a06035a172bff"
+                 *         "request_id": "req_6c8632dd2bda45bc894d10d2fe3021f7"
                  *       }
                  *     }
                  */
@@ -3136,7 +3136,7 @@ export interface components {
                  *         "message": "The card has insufficient funds. (insufficient_funds)",
                  *         "param": "card_number",
                  *         "doc_url": "/docs/errors#card_declined",
-                 *         "request_id": "req_e28bb68a9bbf42738ad01dd9d66687b0"
+                 *         "request_id": "req_a148c3c4a966449799eb0fee1597ede7"
                  *       }
                  *     }
                  */
@@ -3157,7 +3157,7 @@ export interface components {
                  *         "code": "secret_key_required",
                  *         "message": "Publishable keys may only create embedded payment sessions. Use a secret key.",
                  *         "doc_url": "/docs/errors#secret_key_required",
-                 *         "request_id": "req_4251b08ed01545ce9fd09db4f85c3ff8"
+                 *         "request_id": "req_8d990526d95542079b96dc0dc664ab7e"
                  *       }
                  *     }
                  */
@@ -3179,7 +3179,7 @@ export interface components {
                  *         "message": "No such API key: 'xx_0000000000000000000000'",
                  *         "param": "id",
                  *         "doc_url": "/docs/errors#resource_missing",
-                 *         "request_id": "req_b3c651228af2445fa32499afc5befc46"
+                 *         "request_id": "req_847eac58d69541b6b50d49ed5750c1b2"
                  *       }
                  *     }
                  */
@@ -3211,7 +3211,7 @@ export interface components {
                  *         "message": "The payment is succeeded; only a payment that requires a payment method or has failed can be canceled",
                  *         "param": "id",
                  *         "doc_url": "/docs/errors#invalid_state",
-                 *         "request_id": "req_82a8e2000b0f4646a3737f2bdde1b28d"
+                 *         "request_id": "req_5f66817f78294226b286a5d6640b4f7e"
                  *       }
                  *     }
                  */
@@ -3232,7 +3232,7 @@ export interface components {
                  *         "code": "body_too_large",
                  *         "message": "Request body exceeds the limit of 1048576 bytes",
                  *         "doc_url": "/docs/errors#body_too_large",
-                 *         "request_id": "req_662941a747884e6e90a91837f9a1e02b"
+                 *         "request_id": "req_fd36a435f5514dd38bbf33cc5fb4ac44"
                  *       }
                  *     }
                  */
@@ -3253,7 +3253,7 @@ export interface components {
                  *         "code": "unsupported_media_type",
                  *         "message": "Request bodies must be JSON with Content-Type: application/json",
                  *         "doc_url": "/docs/errors#unsupported_media_type",
-                 *         "request_id": "req_10240026587741579f58aa5fbd400462"
+                 *         "request_id": "req_5f2ca3954a134ed19a854ee6ba724773"
                  *       }
                  *     }
                  */
@@ -3273,9 +3273,9 @@ export interface components {
                  *       "error": {
                  *         "type": "rate_limit_error",
                  *         "code": "rate_limited",
-                 *         "message": "Too many failed authentications from this address; retry in 7 s.",
+                 *         "message": "Too many failed authentications from this address; retry in 51 s.",
                  *         "doc_url": "/docs/errors#rate_limited",
-                 *         "request_id": "req_51135769060846878c64f1738694dcc1"
+                 *         "request_id": "req_fbcaf03970df4bbbb5d03ff95691645d"
                  *       }
                  *     }
                  */
@@ -3316,7 +3316,7 @@ export interface components {
                  *         "code": "accounting_provider_error",
                  *         "message": "The accounting provider refused the request: temporarily unavailable",
                  *         "doc_url": "/docs/errors#accounting_provider_error",
-                 *         "request_id": "req_11c87c6982824699ae062b52f646a97d"
+                 *         "request_id": "req_bd07f1a6c62f4f6699f04fe21162a242"
                  *       }
                  *     }
                  */
@@ -3338,7 +3338,7 @@ export interface components {
                  *         "message": "No live adapter for dk bókhald is configured in this deployment",
                  *         "param": "provider",
                  *         "doc_url": "/docs/errors#adapter_not_configured",
-                 *         "request_id": "req_034378c46da1486183e6c855ec32f613"
+                 *         "request_id": "req_a107c099af604c83ad47187eba66dab4"
                  *       }
                  *     }
                  */
@@ -4368,7 +4368,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "al_000VcERvZAbBdQ0KY5nnjnM4",
+                     *       "id": "al_000VcEXEn45V1XfTQougyoco",
                      *       "object": "accounting_link",
                      *       "provider": "sandbox_oauth",
                      *       "status": "active",
@@ -4378,7 +4378,7 @@ export interface operations {
                      *         "default_gl_account": null,
                      *         "vat_code_mapping": {}
                      *       },
-                     *       "created_at": "2026-11-28T02:44:35.581Z",
+                     *       "created_at": "2026-11-28T03:05:41.163Z",
                      *       "disconnected_at": null
                      *     }
                      */
@@ -4446,7 +4446,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "al_000VcERvZAbBdQ0KY5nnjnM4",
+                     *       "id": "al_000VcEXEn45V1XfTQougyoco",
                      *       "object": "accounting_link",
                      *       "provider": "sandbox_oauth",
                      *       "status": "active",
@@ -4456,7 +4456,7 @@ export interface operations {
                      *         "default_gl_account": null,
                      *         "vat_code_mapping": {}
                      *       },
-                     *       "created_at": "2026-11-28T02:44:35.581Z",
+                     *       "created_at": "2026-11-28T03:05:41.163Z",
                      *       "disconnected_at": null
                      *     }
                      */
@@ -4569,7 +4569,7 @@ export interface operations {
                  *       "provider": "sandbox_form",
                  *       "credentials": {
                  *         "api_token": "api_token_REDACTED",
-                 *         "company_id": "co_3923e57a64e3"
+                 *         "company_id": "co_c72db170d995"
                  *       }
                  *     }
                  */
@@ -4592,7 +4592,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "al_000VcERwNawcGqUZChuAbAV9",
+                     *       "id": "al_000VcEXGN2g4EgBTe5p9Asrh",
                      *       "object": "accounting_link",
                      *       "provider": "sandbox_form",
                      *       "status": "active",
@@ -4602,7 +4602,7 @@ export interface operations {
                      *         "default_gl_account": null,
                      *         "vat_code_mapping": {}
                      *       },
-                     *       "created_at": "2026-11-28T02:44:38.697Z",
+                     *       "created_at": "2026-11-28T03:05:47.216Z",
                      *       "disconnected_at": null
                      *     }
                      */
@@ -4624,7 +4624,7 @@ export interface operations {
                      *         "message": "credentials is a required field",
                      *         "param": "credentials",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_2c634c19aeb145469ca70046922ac934"
+                     *         "request_id": "req_44e171b61b6d4a7da141c014203fa2e5"
                      *       }
                      *     }
                      */
@@ -4702,7 +4702,7 @@ export interface operations {
                      *         "message": "provider must be a string",
                      *         "param": "provider",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_f66e170be8a945039c14c9758b76e250"
+                     *         "request_id": "req_22cbd32563d647d8ad51bdeb8823c989"
                      *       }
                      *     }
                      */
@@ -4731,7 +4731,7 @@ export interface operations {
                      *         "message": "No live adapter for Xero is configured in this deployment",
                      *         "param": "provider",
                      *         "doc_url": "/docs/errors#adapter_not_configured",
-                     *         "request_id": "req_d81f04c71179400d8f34cf9427504fed"
+                     *         "request_id": "req_ca2fb7ff2f954d55a894406d97014484"
                      *       }
                      *     }
                      */
@@ -4852,7 +4852,7 @@ export interface operations {
                      *         "message": "default_gl_account must be a string",
                      *         "param": "default_gl_account",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_3f940728a7fc47cc85178088b445173f"
+                     *         "request_id": "req_470f0c59a6e847ada588371b3b65efbd"
                      *       }
                      *     }
                      */
@@ -4897,34 +4897,34 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "asr_000VcERw3stNHdZT0XCl0Y0D",
+                     *           "id": "asr_000VcEXFgo1lfMX79w8aHV3K",
                      *           "object": "accounting_sync_record",
-                     *           "link": "al_000VcERvZAbBdQ0KY5nnjnM4",
-                     *           "posting": "bp_000VcERw3srdLNAUecr23Zh2",
+                     *           "link": "al_000VcEXEn45V1XfTQougyoco",
+                     *           "posting": "bp_000VcEXFgo1Dke7ZqYybeX1f",
                      *           "kind": "invoice_paid",
-                     *           "invoice": "inv_000VcERvzIVsRI9RrYS4ZpNX",
+                     *           "invoice": "inv_000VcEXFX1wqOtuI4PrRsewA",
                      *           "status": "pending",
                      *           "attempts": 0,
                      *           "provider_id": null,
                      *           "provider_message": null,
                      *           "last_attempt_at": null,
                      *           "synced_at": null,
-                     *           "created_at": "2026-11-28T02:44:37.413Z"
+                     *           "created_at": "2026-11-28T03:05:44.320Z"
                      *         },
                      *         {
-                     *           "id": "asr_000VcERw0O5goMtOadfjzOzU",
+                     *           "id": "asr_000VcEXFZ0jfDUDGm6mMevnp",
                      *           "object": "accounting_sync_record",
-                     *           "link": "al_000VcERvZAbBdQ0KY5nnjnM4",
-                     *           "posting": "bp_000VcERw0O1JfFEuWM9ltTuI",
+                     *           "link": "al_000VcEXEn45V1XfTQougyoco",
+                     *           "posting": "bp_000VcEXFZ0Wi69kTOJIYN8p1",
                      *           "kind": "invoice_finalized",
-                     *           "invoice": "inv_000VcERvzIVsRI9RrYS4ZpNX",
-                     *           "status": "pending",
-                     *           "attempts": 0,
+                     *           "invoice": "inv_000VcEXFX1wqOtuI4PrRsewA",
+                     *           "status": "failed",
+                     *           "attempts": 1,
                      *           "provider_id": null,
-                     *           "provider_message": null,
-                     *           "last_attempt_at": null,
+                     *           "provider_message": "No VAT code is mapped for the rate 'standard': set vat_code_mapping.standard with POST /v1/accounting_link/settings, then re-sync",
+                     *           "last_attempt_at": "2026-11-28T03:05:44.688Z",
                      *           "synced_at": null,
-                     *           "created_at": "2026-11-28T02:44:37.043Z"
+                     *           "created_at": "2026-11-28T03:05:43.770Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -4951,7 +4951,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example asr_000VcERw0O5goMtOadfjzOzU */
+                /** @example asr_000VcEXFZ0jfDUDGm6mMevnp */
                 id: string;
             };
             cookie?: never;
@@ -4970,19 +4970,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "asr_000VcERw0O5goMtOadfjzOzU",
+                     *       "id": "asr_000VcEXFZ0jfDUDGm6mMevnp",
                      *       "object": "accounting_sync_record",
-                     *       "link": "al_000VcERvZAbBdQ0KY5nnjnM4",
-                     *       "posting": "bp_000VcERw0O1JfFEuWM9ltTuI",
+                     *       "link": "al_000VcEXEn45V1XfTQougyoco",
+                     *       "posting": "bp_000VcEXFZ0Wi69kTOJIYN8p1",
                      *       "kind": "invoice_finalized",
-                     *       "invoice": "inv_000VcERvzIVsRI9RrYS4ZpNX",
+                     *       "invoice": "inv_000VcEXFX1wqOtuI4PrRsewA",
                      *       "status": "pending",
                      *       "attempts": 1,
                      *       "provider_id": null,
                      *       "provider_message": null,
-                     *       "last_attempt_at": "2026-11-28T02:44:38.020Z",
+                     *       "last_attempt_at": "2026-11-28T03:05:44.688Z",
                      *       "synced_at": null,
-                     *       "created_at": "2026-11-28T02:44:37.043Z"
+                     *       "created_at": "2026-11-28T03:05:43.770Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AccountingSyncRecord"];
@@ -5006,7 +5006,7 @@ export interface operations {
                      *         "message": "No such sync record: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_9ed7675aebab484791789a5974b647ac"
+                     *         "request_id": "req_52006b67e4f143b184fbeb05c2bd7be5"
                      *       }
                      *     }
                      */
@@ -5155,7 +5155,7 @@ export interface operations {
                      *         "message": "origins must be an array of origins",
                      *         "param": "origins",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_de5214cad40e46d4844620de1133cb45"
+                     *         "request_id": "req_8f15dc4db4a946d7b54dc0b658415210"
                      *       }
                      *     }
                      */
@@ -5178,7 +5178,7 @@ export interface operations {
                      *         "message": "This form has expired or did not come from the dashboard; reload the page and try again",
                      *         "param": "_csrf",
                      *         "doc_url": "/docs/errors#csrf_token_invalid",
-                     *         "request_id": "req_2b9c198a12db455fb950b4006e210244"
+                     *         "request_id": "req_61813314bb3b463193ac71e669ed6e9f"
                      *       }
                      *     }
                      */
@@ -5217,31 +5217,31 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "key_000VcERhPOTykjAeA62aJTFY",
+                     *           "id": "key_000VcEWrJn1qJDJNygn396YV",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "backend",
-                     *           "last4": "WnJD",
-                     *           "created_at": "2026-11-28T02:43:41.152Z"
+                     *           "last4": "mHk3",
+                     *           "created_at": "2026-11-28T03:04:10.880Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcERf57tFwjq4M32GbyIi",
+                     *           "id": "key_000VcEWnudS4MhxJIz3EsnzI",
                      *           "object": "api_key",
                      *           "type": "publishable",
                      *           "mode": "test",
                      *           "label": "Default publishable test key",
-                     *           "last4": "LtAG",
-                     *           "created_at": "2026-11-28T02:43:32.222Z"
+                     *           "last4": "PPJJ",
+                     *           "created_at": "2026-11-28T03:03:57.866Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcERf3SjIajA120tOnlDA",
+                     *           "id": "key_000VcEWnqW9i9apHKOserYe8",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "Default secret test key",
-                     *           "last4": "dHZ9",
-                     *           "created_at": "2026-11-28T02:43:32.161Z"
+                     *           "last4": "VkTw",
+                     *           "created_at": "2026-11-28T03:03:57.652Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -5301,14 +5301,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcERhPOTykjAeA62aJTFY",
+                     *       "id": "key_000VcEWrJn1qJDJNygn396YV",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "WnJD",
-                     *       "created_at": "2026-11-28T02:43:41.152Z"
+                     *       "last4": "mHk3",
+                     *       "created_at": "2026-11-28T03:04:10.880Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -5329,7 +5329,7 @@ export interface operations {
                      *         "message": "mode is a required field",
                      *         "param": "mode",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_cc0f61a649e54184a16eeede1e02b06b"
+                     *         "request_id": "req_3e1437ce1e5343a994d6851409a73087"
                      *       }
                      *     }
                      */
@@ -5350,7 +5350,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example key_000VcERhPOTykjAeA62aJTFY */
+                /** @example key_000VcEWrJn1qJDJNygn396YV */
                 id: string;
             };
             cookie?: never;
@@ -5384,7 +5384,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example key_000VcERhPOTykjAeA62aJTFY */
+                /** @example key_000VcEWrJn1qJDJNygn396YV */
                 id: string;
             };
             cookie?: never;
@@ -5403,14 +5403,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcERhPOTykjAeA62aJTFY",
+                     *       "id": "key_000VcEWrJn1qJDJNygn396YV",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "tfcJ",
-                     *       "created_at": "2026-11-28T02:43:41.152Z"
+                     *       "last4": "nx51",
+                     *       "created_at": "2026-11-28T03:04:10.880Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -5434,7 +5434,7 @@ export interface operations {
                      *         "message": "No such API key: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_c32265f5645d4b2faa0069b44492dd22"
+                     *         "request_id": "req_d8818152c3d34657b3e2eaf75e231e9a"
                      *       }
                      *     }
                      */
@@ -5512,7 +5512,7 @@ export interface operations {
                      *         "code": "invalid_state",
                      *         "message": "Bank-invoice settings are service-wide in this version (due date, claim expiry and re-check schedule in docs/subscriptions.md); they cannot be changed per merchant yet.",
                      *         "doc_url": "/docs/errors#invalid_state",
-                     *         "request_id": "req_b60b0be7c7fc440f9c45dee36d61e9fe"
+                     *         "request_id": "req_aea8209ee9664a5f80ba7a7821b57b38"
                      *       }
                      *     }
                      */
@@ -5570,7 +5570,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cn_000VcERpmumdUM4uJsNHcr1m */
+                /** @example cn_000VcEX3nX6aNde7Lp529G5G */
                 id: string;
             };
             cookie?: never;
@@ -5588,10 +5588,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cn_000VcERpmumdUM4uJsNHcr1m",
+                     *       "id": "cn_000VcEX3nX6aNde7Lp529G5G",
                      *       "object": "credit_note",
-                     *       "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *       "refund": "ref_000VcERpUh01g8woQR2mzH93",
+                     *       "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *       "refund": "ref_000VcEX3FpbwUXVi525uAZ4c",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "vat_amount": 561,
@@ -5630,7 +5630,7 @@ export interface operations {
                      *         "message": "No such credit note: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_99908076d76b4efbb48e4b4b0d815793"
+                     *         "request_id": "req_0beb1b7e9c974ba497468816b9c6a7c7"
                      *       }
                      *     }
                      */
@@ -5648,7 +5648,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cn_000VcERpmumdUM4uJsNHcr1m */
+                /** @example cn_000VcEX3nX6aNde7Lp529G5G */
                 id: string;
             };
             cookie?: never;
@@ -5670,7 +5670,7 @@ export interface operations {
                      *     <head>
                      *     <meta charset="utf-8">
                      *     <meta name="viewport" content="width=device-width, initial-scale=1">
-                     *     <title>Credit note cn_000VcERpmumdUM4uJsNHcr1m</title>
+                     *     <title>Credit note cn_000VcEX3nX6aNde7Lp529G5G</title>
                      *     <style>
                      *     *{box-sizing:border-box}
                      *     body{margin:0;background:#eef0f3;color:#1d2330;font:14px/1.45 "DejaVu Sans",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
@@ -5699,11 +5699,11 @@ export interface operations {
                      *     </style>
                      *     </head>
                      *     <body>
-                     *     <main class="page" id="document" data-kind="credit_note" data-id="cn_000VcERpmumdUM4uJsNHcr1m">
+                     *     <main class="page" id="document" data-kind="credit_note" data-id="cn_000VcEX3nX6aNde7Lp529G5G">
                      *     <p class="test" id="test-mode">TEST MODE – not a real invoice</p>
                      *     <header>
                      *       <div><h1>Credit note</h1><p class="seller-name">Test merchant 1</p></div>
-                     *       <dl class="meta"><dt>Credit note</dt><dd>cn_000VcERpmumdUM4uJsNHcr1m</dd><dt>Credits invoice</dt><dd>INV-000006</dd><dt>Issue date</dt><dd>1 Feb 2026</dd><dt>Status</dt><dd>Issued</dd></dl>
+                     *       <dl class="meta"><dt>Credit note</dt><dd>cn_000VcEX3nX6aNde7Lp529G5G</dd><dt>Credits invoice</dt><dd>INV-000006</dd><dt>Issue date</dt><dd>1 Feb 2026</dd><dt>Status</dt><dd>Issued</dd></dl>
                      *     </header>
                      *     <div class="parties">
                      *       <section class="party" id="seller"><h2>From</h2><p class="name">Test merchant 1</p></section>
@@ -5748,7 +5748,7 @@ export interface operations {
                      *         "message": "No such credit note: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_83af66c415fe48fd94cf515cff61177e"
+                     *         "request_id": "req_568bc8d6e279471293bc49ad4568b35b"
                      *       }
                      *     }
                      */
@@ -5766,7 +5766,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cn_000VcERpmumdUM4uJsNHcr1m */
+                /** @example cn_000VcEX3nX6aNde7Lp529G5G */
                 id: string;
             };
             cookie?: never;
@@ -5803,7 +5803,7 @@ export interface operations {
                      *         "message": "No such credit note: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_8166f43347904413a3e46e2509c96d5a"
+                     *         "request_id": "req_d33358c81ae34cd3818f6cd89ba04465"
                      *       }
                      *     }
                      */
@@ -5842,17 +5842,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cprt_000VcERtOzpU9B3D2DvJjdL9",
+                     *           "id": "cprt_000VcEXAMq1r536LPc64I2LN",
                      *           "object": "customer_portal",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "url": null,
                      *           "status": "active",
                      *           "reusable": true,
-                     *           "expires_at": "2026-11-28T03:44:27.222Z",
+                     *           "expires_at": "2026-11-28T04:05:24.089Z",
                      *           "revoked_at": null,
                      *           "last_accessed_at": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:44:27.222Z"
+                     *           "created_at": "2026-11-28T03:05:24.089Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -5885,7 +5885,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *       "expires_in": 3600
                  *     }
                  */
@@ -5913,17 +5913,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcERtOzpU9B3D2DvJjdL9",
+                     *       "id": "cprt_000VcEXAMq1r536LPc64I2LN",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "url": "http://localhost:3000/portal/open/TOKEN_REDACTED",
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T03:44:27.222Z",
+                     *       "expires_at": "2026-11-28T04:05:24.089Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:44:27.222Z"
+                     *       "created_at": "2026-11-28T03:05:24.089Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -5944,7 +5944,7 @@ export interface operations {
                      *         "message": "customer must be a string",
                      *         "param": "customer",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_4f0c1ecf3fab47fb989fe043ff999bdf"
+                     *         "request_id": "req_352f66dd6c7d4a3b9067e02e01ce9fd4"
                      *       }
                      *     }
                      */
@@ -5965,7 +5965,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cprt_000VcERtOzpU9B3D2DvJjdL9 */
+                /** @example cprt_000VcEXAMq1r536LPc64I2LN */
                 id: string;
             };
             cookie?: never;
@@ -5983,17 +5983,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcERtOzpU9B3D2DvJjdL9",
+                     *       "id": "cprt_000VcEXAMq1r536LPc64I2LN",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "url": null,
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T03:44:27.222Z",
+                     *       "expires_at": "2026-11-28T04:05:24.089Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:44:27.222Z"
+                     *       "created_at": "2026-11-28T03:05:24.089Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -6017,7 +6017,7 @@ export interface operations {
                      *         "message": "No such customer portal link: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_a8b231a59ee64d2f99accf91b1d1a213"
+                     *         "request_id": "req_8c5da24e87514799baa88075288bf8ca"
                      *       }
                      *     }
                      */
@@ -6033,7 +6033,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cprt_000VcERtOzpU9B3D2DvJjdL9 */
+                /** @example cprt_000VcEXAMq1r536LPc64I2LN */
                 id: string;
             };
             cookie?: never;
@@ -6051,17 +6051,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcERtOzpU9B3D2DvJjdL9",
+                     *       "id": "cprt_000VcEXAMq1r536LPc64I2LN",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "url": null,
                      *       "status": "revoked",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T03:44:27.222Z",
-                     *       "revoked_at": "2026-11-28T02:44:27.414Z",
+                     *       "expires_at": "2026-11-28T04:05:24.089Z",
+                     *       "revoked_at": "2026-11-28T03:05:24.560Z",
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:44:27.222Z"
+                     *       "created_at": "2026-11-28T03:05:24.089Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -6085,7 +6085,7 @@ export interface operations {
                      *         "message": "No such customer portal link: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_33f6dc9fb1c64f2094865a23c3f6da13"
+                     *         "request_id": "req_5a72810d46fe48b4b0f077f31687b82e"
                      *       }
                      *     }
                      */
@@ -6123,7 +6123,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "email": "anna@example.is",
                      *           "name": "Anna Jónsdóttir",
                      *           "phone": null,
@@ -6135,8 +6135,8 @@ export interface operations {
                      *             "crm_id": "42"
                      *           },
                      *           "billing_address": null,
-                     *           "created_at": "2026-11-28T02:43:48.382Z",
-                     *           "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg"
+                     *           "created_at": "2026-11-28T03:04:17.059Z",
+                     *           "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -6172,7 +6172,7 @@ export interface operations {
                  *       "email": "anna@example.is",
                  *       "name": "Anna Jónsdóttir",
                  *       "kennitala": "1201743399",
-                 *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
+                 *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                  *       "metadata": {
                  *         "crm_id": "42"
                  *       }
@@ -6212,7 +6212,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -6224,8 +6224,8 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T02:43:48.382Z",
-                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg"
+                     *       "created_at": "2026-11-28T03:04:17.059Z",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -6246,7 +6246,7 @@ export interface operations {
                      *         "message": "email must be a string",
                      *         "param": "email",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_1569d7062c894dfc8619afef267098e0"
+                     *         "request_id": "req_a87be9efb69a44558c0af1987b32c8d9"
                      *       }
                      *     }
                      */
@@ -6267,7 +6267,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 id: string;
             };
             cookie?: never;
@@ -6285,7 +6285,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -6297,8 +6297,8 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T02:43:48.382Z",
-                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg"
+                     *       "created_at": "2026-11-28T03:04:17.059Z",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -6322,7 +6322,7 @@ export interface operations {
                      *         "message": "No such customer: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_afc77421be1b43339a776435b146f416"
+                     *         "request_id": "req_98c0daa21a274279b77f3c73fd232d8d"
                      *       }
                      *     }
                      */
@@ -6338,7 +6338,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 id: string;
             };
             cookie?: never;
@@ -6386,7 +6386,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": "+3545551234",
@@ -6404,8 +6404,8 @@ export interface operations {
                      *         "postal_code": "101",
                      *         "country": "IS"
                      *       },
-                     *       "created_at": "2026-11-28T02:43:48.382Z",
-                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg"
+                     *       "created_at": "2026-11-28T03:04:17.059Z",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -6426,7 +6426,7 @@ export interface operations {
                      *         "message": "email must be a string",
                      *         "param": "email",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_ec1e5f2364fc4263871f0b6ef2fb9bdf"
+                     *         "request_id": "req_a1464039207e4996846b8d6a7e8c7d65"
                      *       }
                      *     }
                      */
@@ -6450,7 +6450,7 @@ export interface operations {
                      *         "message": "No such customer: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_21c45c338e504b3ea206a08f9b00406b"
+                     *         "request_id": "req_6ca4439f0dea44429a85a3b9ec6128ea"
                      *       }
                      *     }
                      */
@@ -6467,7 +6467,7 @@ export interface operations {
     listUsageEvents: {
         parameters: {
             query?: {
-                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 customer?: string;
                 event_name?: string;
                 from?: string;
@@ -6496,37 +6496,37 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ue_000VcERmkXr1qaXVcbYuvYyf",
+                     *           "id": "ue_000VcEWyFmltPezpHqS0kHLu",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "idempotency_key": "tour-2",
-                     *           "timestamp": "2026-01-01T12:00:00.000Z",
-                     *           "metadata": {
-                     *             "gb": 3
-                     *           },
-                     *           "received_at": "2026-11-28T02:44:01.687Z"
-                     *         },
-                     *         {
-                     *           "id": "ue_000VcERmkXczaxyJlChrvPfF",
-                     *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "idempotency_key": "tour-3",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 5
                      *           },
-                     *           "received_at": "2026-11-28T02:44:01.687Z"
+                     *           "received_at": "2026-11-28T03:04:37.601Z"
                      *         },
                      *         {
-                     *           "id": "ue_000VcERmi7Vdyjnl2Fl6NWc4",
+                     *           "id": "ue_000VcEWyFmX1M24SQy1d0qJu",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "idempotency_key": "tour-2",
+                     *           "timestamp": "2026-01-01T12:00:00.000Z",
+                     *           "metadata": {
+                     *             "gb": 3
+                     *           },
+                     *           "received_at": "2026-11-28T03:04:37.601Z"
+                     *         },
+                     *         {
+                     *           "id": "ue_000VcEWyA7tBbjQ6jgn3GXod",
+                     *           "event_name": "storage_gb",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "idempotency_key": "tour-1",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 12
                      *           },
-                     *           "received_at": "2026-11-28T02:44:01.531Z"
+                     *           "received_at": "2026-11-28T03:04:37.202Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -6560,7 +6560,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "event_name": "storage_gb",
-                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *       "timestamp": "2026-01-01T12:00:00Z",
                  *       "idempotency_key": "tour-1",
                  *       "value": 12,
@@ -6607,15 +6607,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ue_000VcERmi7Vdyjnl2Fl6NWc4",
+                     *       "id": "ue_000VcEWyA7tBbjQ6jgn3GXod",
                      *       "event_name": "storage_gb",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "idempotency_key": "tour-1",
                      *       "timestamp": "2026-01-01T12:00:00.000Z",
                      *       "metadata": {
                      *         "gb": 12
                      *       },
-                     *       "received_at": "2026-11-28T02:44:01.531Z"
+                     *       "received_at": "2026-11-28T03:04:37.202Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UsageEvent"];
@@ -6636,7 +6636,7 @@ export interface operations {
                      *         "message": "event_name must be a string",
                      *         "param": "event_name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_3e1b7e2f095d407a9c809ccde7f73738"
+                     *         "request_id": "req_3646ff3267a348439147aa7fde2c0716"
                      *       }
                      *     }
                      */
@@ -6669,7 +6669,7 @@ export interface operations {
                  *       "events": [
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                 *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-2",
                  *           "metadata": {
@@ -6678,7 +6678,7 @@ export interface operations {
                  *         },
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                 *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-3",
                  *           "metadata": {
@@ -6738,7 +6738,7 @@ export interface operations {
                      *         "message": "events must be an array of 1 to 1,000 events",
                      *         "param": "events",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_f33e858ee9c743ab9a021e52e71c1618"
+                     *         "request_id": "req_87633e2b1eb64388b1c2369b64301165"
                      *       }
                      *     }
                      */
@@ -6795,7 +6795,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_b21669f65f1c42d3903266ade4f99e0c"
+                     *         "request_id": "req_a98ce5e89e8f4a60822889a6176d6770"
                      *       }
                      *     }
                      */
@@ -6851,7 +6851,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_e59750bed9514a16a8998a8443ee601e"
+                     *         "request_id": "req_2f4806170c9441c8bc4747f1b5f51e56"
                      *       }
                      *     }
                      */
@@ -6905,7 +6905,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_9dabe749363f455f838cddc9b18bd998"
+                     *         "request_id": "req_07242d08f841452ab382f9b0ed4d6b53"
                      *       }
                      *     }
                      */
@@ -6959,7 +6959,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_d2f7fdbd77974c319d7ec04ee6d1664c"
+                     *         "request_id": "req_176df60b5755408cb6a66d5b591d2cc7"
                      *       }
                      *     }
                      */
@@ -7013,7 +7013,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_e83df1c3b4894a0aaaa0f73b4767e638"
+                     *         "request_id": "req_c2406c70f5f04d408609f7fba79b5d98"
                      *       }
                      *     }
                      */
@@ -7067,7 +7067,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_ae9f62275d5d4463bc760f8459935115"
+                     *         "request_id": "req_60eecf20e3bd476585435b0b360db182"
                      *       }
                      *     }
                      */
@@ -7121,7 +7121,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_775feda7ef544ee2b72c409a52243219"
+                     *         "request_id": "req_e06ddf6c5f41453bb06e55cf021cc3d4"
                      *       }
                      *     }
                      */
@@ -7137,7 +7137,7 @@ export interface operations {
     listInvoiceItems: {
         parameters: {
             query?: {
-                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 customer?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
@@ -7165,10 +7165,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ii_000VcERmwN9Q6RlQu5vvcKxh",
+                     *           "id": "ii_000VcEWyNCN5i8CjRTG94pQj",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1500,
@@ -7183,10 +7183,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcERlhoLl58Om8VuO7Pb7",
+                     *           "id": "ii_000VcEWwf8qhAbwZ2WQqqZgv",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 2970,
@@ -7201,10 +7201,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcERlhnk5eYGVacvpMLLY",
+                     *           "id": "ii_000VcEWwf7UZwbr3UnIEX2Zx",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": -1980,
@@ -7219,10 +7219,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcERlLL61xtIdVwGcM5Yx",
+                     *           "id": "ii_000VcEWwDh0aZOlXKEMOZjCO",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1980,
@@ -7267,11 +7267,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *       "amount": 1500,
                  *       "currency": "ISK",
                  *       "description": "Setup fee",
-                 *       "subscription": "sub_000VcERkRUreIrmMUxvutETf"
+                 *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD"
                  *     }
                  */
                 "application/json": {
@@ -7303,10 +7303,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcERmwN9Q6RlQu5vvcKxh",
+                     *       "id": "ii_000VcEWyNCN5i8CjRTG94pQj",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -7339,7 +7339,7 @@ export interface operations {
                      *         "message": "description is a required field",
                      *         "param": "description",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_1786dfd814ff43f28f632b4fdf900a28"
+                     *         "request_id": "req_3828a4b248784df1a41c00c0036c7da1"
                      *       }
                      *     }
                      */
@@ -7360,7 +7360,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ii_000VcERmwN9Q6RlQu5vvcKxh */
+                /** @example ii_000VcEWyNCN5i8CjRTG94pQj */
                 id: string;
             };
             cookie?: never;
@@ -7378,10 +7378,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcERmwN9Q6RlQu5vvcKxh",
+                     *       "id": "ii_000VcEWyNCN5i8CjRTG94pQj",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -7417,7 +7417,7 @@ export interface operations {
                      *         "message": "No such invoice item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_17c24d410d884530b73294d2a29a5cc0"
+                     *         "request_id": "req_23030ccd9d6d49a19b1430f1c8c0a0f8"
                      *       }
                      *     }
                      */
@@ -7437,7 +7437,7 @@ export interface operations {
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 status?: "draft" | "open" | "paid" | "void" | "uncollectible";
-                /** @example sub_000VcERkRUreIrmMUxvutETf */
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 subscription?: string;
             };
             header?: never;
@@ -7459,12 +7459,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "inv_000VcERnR35W3hj4hm8IHY8j",
+                     *           "id": "inv_000VcEWynllMfNbJx5PCPNum",
                      *           "object": "invoice",
                      *           "number": "INV-000002",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "payment": "pay_000VcERnVkLWQXoVMJDjUtAW",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "payment": "pay_000VcEWyxYk1swoI47ZT0fBF",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_cycle",
                      *           "collection_method": "charge_automatically",
@@ -7500,12 +7500,12 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "inv_000VcERkTyTuNxIaIrVGxx4Q",
+                     *           "id": "inv_000VcEWupjjI5QcZTKMo5bCE",
                      *           "object": "invoice",
                      *           "number": "INV-000001",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "payment": "pay_000VcERl09XUrKNBqZx4pn2u",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "payment": "pay_000VcEWvpeSF2CoUUO6Ptetb",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_create",
                      *           "collection_method": "charge_automatically",
@@ -7562,7 +7562,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example inv_000VcERnR35W3hj4hm8IHY8j */
+                /** @example inv_000VcEWynllMfNbJx5PCPNum */
                 id: string;
             };
             cookie?: never;
@@ -7580,12 +7580,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcERnR35W3hj4hm8IHY8j",
+                     *       "id": "inv_000VcEWynllMfNbJx5PCPNum",
                      *       "object": "invoice",
                      *       "number": "INV-000002",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *       "payment": "pay_000VcERnVkLWQXoVMJDjUtAW",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "payment": "pay_000VcEWyxYk1swoI47ZT0fBF",
                      *       "status": "paid",
                      *       "billing_reason": "subscription_cycle",
                      *       "collection_method": "charge_automatically",
@@ -7621,7 +7621,7 @@ export interface operations {
                      *       "created_at": "2026-02-01T12:00:00.000Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcERnR31DJeyw6jpLp4A9",
+                     *           "id": "ili_000VcEWynlAsbZI3mGU1H5gS",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -7637,7 +7637,7 @@ export interface operations {
                      *           "period_end": "2026-03-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcERnR3lrt8keCwq6RWB7",
+                     *           "id": "ili_000VcEWynl6HNc4gfXqp6NUe",
                      *           "object": "invoice_line",
                      *           "kind": "metered",
                      *           "description": "Skýjageymsla",
@@ -7653,7 +7653,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcERnR3FmWaVXhk4OADt5",
+                     *           "id": "ili_000VcEWynlObrUXYsUTW5ecQ",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
@@ -7669,7 +7669,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcERnR30r0u1l28Tdu9nP",
+                     *           "id": "ili_000VcEWynlteQAtBIwq8YWdG",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Unused time on 2 × Streymi after 1 Jan 2026",
@@ -7685,7 +7685,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcERnR3afG2st47HvT0FA",
+                     *           "id": "ili_000VcEWynl6HTjq8Z8GC086D",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
@@ -7701,7 +7701,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcERnR32Hf9tHH8V67OIN",
+                     *           "id": "ili_000VcEWynlDnMv8y91HtrDO3",
                      *           "object": "invoice_line",
                      *           "kind": "invoice_item",
                      *           "description": "Setup fee",
@@ -7740,7 +7740,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_75a3ee8cce9747cdac5b1a9506b0844a"
+                     *         "request_id": "req_7f55eacffaf44e8d909a6665cc2c6b03"
                      *       }
                      *     }
                      */
@@ -7758,7 +7758,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example inv_000VcERnR35W3hj4hm8IHY8j */
+                /** @example inv_000VcEWynllMfNbJx5PCPNum */
                 id: string;
             };
             cookie?: never;
@@ -7809,7 +7809,7 @@ export interface operations {
                      *     </style>
                      *     </head>
                      *     <body>
-                     *     <main class="page" id="document" data-kind="invoice" data-id="inv_000VcERnR35W3hj4hm8IHY8j">
+                     *     <main class="page" id="document" data-kind="invoice" data-id="inv_000VcEWynllMfNbJx5PCPNum">
                      *     <p class="test" id="test-mode">TEST MODE – not a real invoice</p>
                      *     <header>
                      *       <div><h1>Invoice</h1><p class="seller-name">Test merchant 1</p></div>
@@ -7888,7 +7888,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_1696b87b49424289b18137aeafb50ce8"
+                     *         "request_id": "req_543ca35a2f7e4b1cb41d687c094b0448"
                      *       }
                      *     }
                      */
@@ -7908,7 +7908,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example inv_000VcERoQqGu1RaSZDENeSbG */
+                /** @example inv_000VcEX0tzZviAg168WqAzku */
                 id: string;
             };
             cookie?: never;
@@ -7927,11 +7927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcERoQqGu1RaSZDENeSbG",
+                     *       "id": "inv_000VcEX0tzZviAg168WqAzku",
                      *       "object": "invoice",
                      *       "number": "INV-000004",
-                     *       "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
-                     *       "subscription": "sub_000VcERoOQFy0qikadB1jeZs",
+                     *       "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *       "subscription": "sub_000VcEX0sJAlGfvWn3QBMIXq",
                      *       "payment": null,
                      *       "status": "open",
                      *       "billing_reason": "subscription_create",
@@ -7955,20 +7955,20 @@ export interface operations {
                      *       "amount_due": 990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 990,
-                     *       "period_start": "2026-11-28T02:44:07.899Z",
-                     *       "period_end": "2026-12-28T02:44:07.899Z",
-                     *       "due_date": "2026-12-12T02:44:08.217Z",
-                     *       "finalized_at": "2026-11-28T02:44:08.217Z",
+                     *       "period_start": "2026-11-28T03:04:47.459Z",
+                     *       "period_end": "2026-12-28T03:04:47.459Z",
+                     *       "due_date": "2026-12-12T03:04:47.891Z",
+                     *       "finalized_at": "2026-11-28T03:04:47.891Z",
                      *       "paid_at": null,
                      *       "voided_at": null,
-                     *       "next_payment_attempt": "2026-12-12T02:44:08.217Z",
+                     *       "next_payment_attempt": "2026-12-12T03:04:47.891Z",
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:44:07.899Z",
+                     *       "created_at": "2026-11-28T03:04:47.459Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcERoQqVKfUm9WjPJLEBz",
+                     *           "id": "ili_000VcEX0tzTfEUqTIDZZadXo",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -7980,8 +7980,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 192,
-                     *           "period_start": "2026-11-28T02:44:07.899Z",
-                     *           "period_end": "2026-12-28T02:44:07.899Z"
+                     *           "period_start": "2026-11-28T03:04:47.459Z",
+                     *           "period_end": "2026-12-28T03:04:47.459Z"
                      *         }
                      *       ]
                      *     }
@@ -8008,7 +8008,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_92c4cdafc91d4ff69ef44e9f9446ab67"
+                     *         "request_id": "req_3ae50c59a33149d2a06bf0de0d10b8c8"
                      *       }
                      *     }
                      */
@@ -8028,7 +8028,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example inv_000VcERnR35W3hj4hm8IHY8j */
+                /** @example inv_000VcEWynllMfNbJx5PCPNum */
                 id: string;
             };
             cookie?: never;
@@ -8065,7 +8065,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_5f5badbe2d244a9ca9bc7613d2909671"
+                     *         "request_id": "req_d5dd225e2de14808b8088a51aefe10f1"
                      *       }
                      *     }
                      */
@@ -8085,7 +8085,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example inv_000VcERocExvZ9RH1GFd1UiY */
+                /** @example inv_000VcEX1Um82BJb3T9sPsWRw */
                 id: string;
             };
             cookie?: never;
@@ -8104,11 +8104,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcERocExvZ9RH1GFd1UiY",
+                     *       "id": "inv_000VcEX1Um82BJb3T9sPsWRw",
                      *       "object": "invoice",
                      *       "number": "INV-000005",
-                     *       "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
-                     *       "subscription": "sub_000VcERoc35QlF4ogNKAwi6c",
+                     *       "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *       "subscription": "sub_000VcEX1THj16sbWqbNF2VeJ",
                      *       "payment": null,
                      *       "status": "void",
                      *       "billing_reason": "subscription_create",
@@ -8132,20 +8132,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T02:44:08.831Z",
-                     *       "period_end": "2026-12-28T02:44:08.831Z",
-                     *       "due_date": "2026-12-12T02:44:08.904Z",
-                     *       "finalized_at": "2026-11-28T02:44:08.904Z",
+                     *       "period_start": "2026-11-28T03:04:49.788Z",
+                     *       "period_end": "2026-12-28T03:04:49.788Z",
+                     *       "due_date": "2026-12-12T03:04:50.208Z",
+                     *       "finalized_at": "2026-11-28T03:04:50.208Z",
                      *       "paid_at": null,
-                     *       "voided_at": "2026-11-28T02:44:09.388Z",
+                     *       "voided_at": "2026-11-28T03:04:51.965Z",
                      *       "next_payment_attempt": null,
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:44:08.831Z",
+                     *       "created_at": "2026-11-28T03:04:49.788Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcERocEmcENZUvQpMZM74",
+                     *           "id": "ili_000VcEX1UmYdCHL0sO3zgnLe",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -8157,8 +8157,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T02:44:08.831Z",
-                     *           "period_end": "2026-12-28T02:44:08.831Z"
+                     *           "period_start": "2026-11-28T03:04:49.788Z",
+                     *           "period_end": "2026-12-28T03:04:49.788Z"
                      *         }
                      *       ]
                      *     }
@@ -8184,7 +8184,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_4caa20e4f08446949a40840b81ff298a"
+                     *         "request_id": "req_f1723d2c95584cc8a4dcd8f6a2880d2c"
                      *       }
                      *     }
                      */
@@ -8230,379 +8230,379 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "be_000VcERpnXtaaKzF7BNyoDs4",
+                     *           "id": "be_000VcEX3psuKwrctvKHsXHD4",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpnXYV1sosHUamMIKB",
-                     *           "kind": "refund",
-                     *           "account": "card_clearing",
-                     *           "debit": 0,
-                     *           "credit": 2900,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:13.098Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcERpnXsqYjM0tYXgEnX1",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpnXYV1sosHUamMIKB",
+                     *           "posting": "bp_000VcEX3psBnO6sAWobeIocH",
                      *           "kind": "refund",
                      *           "account": "accounts_receivable",
                      *           "debit": 2900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:13.098Z"
+                     *           "created_at": "2026-11-28T03:04:58.519Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpnBY0pnwZ6vvJ6wsP",
+                     *           "id": "be_000VcEX3psG7yIGTgr45iNNV",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpnAPna715t54TY7Vv",
+                     *           "posting": "bp_000VcEX3psBnO6sAWobeIocH",
+                     *           "kind": "refund",
+                     *           "account": "card_clearing",
+                     *           "debit": 0,
+                     *           "credit": 2900,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:04:58.519Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX3pFr1j1QVcBa4RYJO",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX3pFTDONFJAUbLByY9",
                      *           "kind": "credit_note",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:13.098Z"
+                     *           "created_at": "2026-11-28T03:04:58.519Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpnBWCxkKasFVln6ah",
+                     *           "id": "be_000VcEX3pFqwC94XiX33kX3o",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpnAPna715t54TY7Vv",
+                     *           "posting": "bp_000VcEX3pFTDONFJAUbLByY9",
                      *           "kind": "credit_note",
                      *           "account": "vat_payable:standard",
                      *           "debit": 561,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:13.098Z"
+                     *           "created_at": "2026-11-28T03:04:58.519Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpnB679Bles9KM8vKU",
+                     *           "id": "be_000VcEX3pFYAsDIqSByqxC8d",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpnAPna715t54TY7Vv",
+                     *           "posting": "bp_000VcEX3pFTDONFJAUbLByY9",
                      *           "kind": "credit_note",
                      *           "account": "revenue",
                      *           "debit": 2339,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:13.098Z"
+                     *           "created_at": "2026-11-28T03:04:58.519Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpRPsECRo7KLJqN1Vt",
+                     *           "id": "be_000VcEX38oy3WgNl3QeEB05D",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpRPQxui43gEZ32dr3",
-                     *           "kind": "invoice_voided",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 192,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:11.971Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcERpRPeWccHaywued63f",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpRPQxui43gEZ32dr3",
-                     *           "kind": "invoice_voided",
-                     *           "account": "revenue",
-                     *           "debit": 798,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:11.971Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcERpRPBOaJ0Kor0YXtKK",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpRPQxui43gEZ32dr3",
+                     *           "posting": "bp_000VcEX38oHfFPfOMZmr21MN",
                      *           "kind": "invoice_voided",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 990,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:11.971Z"
+                     *           "created_at": "2026-11-28T03:04:56.169Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpPhuCBwVCWcz7EJUO",
+                     *           "id": "be_000VcEX38otUpRVcOnHQ1Hs5",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpPh1j4U1xpHOFSLyk",
+                     *           "posting": "bp_000VcEX38oHfFPfOMZmr21MN",
+                     *           "kind": "invoice_voided",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 192,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:04:56.169Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX38orNDsj3G1630Jam",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX38oHfFPfOMZmr21MN",
+                     *           "kind": "invoice_voided",
+                     *           "account": "revenue",
+                     *           "debit": 798,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:04:56.169Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX35OugoGm916aNkqpF",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX35OnoxUsfCsN67EfG",
                      *           "kind": "invoice_finalized",
                      *           "account": "vat_payable:standard",
                      *           "debit": 0,
                      *           "credit": 192,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:11.784Z"
+                     *           "created_at": "2026-11-28T03:04:55.912Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpPhRDrZNrJglTLr2A",
+                     *           "id": "be_000VcEX35OlBWSwGK6dVh9HO",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpPh1j4U1xpHOFSLyk",
+                     *           "posting": "bp_000VcEX35OnoxUsfCsN67EfG",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 798,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:11.784Z"
+                     *           "created_at": "2026-11-28T03:04:55.912Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpPh35hwo1Rf8i6juW",
+                     *           "id": "be_000VcEX35OVMoX1ZdoIWyGrI",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpPh1j4U1xpHOFSLyk",
+                     *           "posting": "bp_000VcEX35OnoxUsfCsN67EfG",
                      *           "kind": "invoice_finalized",
                      *           "account": "accounts_receivable",
                      *           "debit": 990,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:11.784Z"
+                     *           "created_at": "2026-11-28T03:04:55.912Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpJSpjlUsXQH32r2rX",
+                     *           "id": "be_000VcEX2xMs0wHqyvqvmEBkS",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpJS7brQHsMp0iKskV",
-                     *           "kind": "invoice_paid",
-                     *           "account": "card_clearing",
-                     *           "debit": 2500,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:11.417Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcERpJS4y5QkLDOa6eU6E",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpJS7brQHsMp0iKskV",
+                     *           "posting": "bp_000VcEX2xMt9mVZ3BF7oZKbz",
                      *           "kind": "invoice_paid",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2500,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:11.417Z"
+                     *           "created_at": "2026-11-28T03:04:55.498Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpDim7IXC98Vqk23y4",
+                     *           "id": "be_000VcEX2xMLtL6WdmXOmmyOF",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpDiRlKKLN63D60dgC",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "revenue",
-                     *           "debit": 0,
-                     *           "credit": 2016,
+                     *           "posting": "bp_000VcEX2xMt9mVZ3BF7oZKbz",
+                     *           "kind": "invoice_paid",
+                     *           "account": "card_clearing",
+                     *           "debit": 2500,
+                     *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "vat_rate": "standard",
+                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:10.974Z"
+                     *           "created_at": "2026-11-28T03:04:55.498Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpDim0143qhVm1NspI",
+                     *           "id": "be_000VcEX2rDhPzw93AYT4E4UN",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpDiRlKKLN63D60dgC",
+                     *           "posting": "bp_000VcEX2rD3YJBNMNb21oGEM",
                      *           "kind": "invoice_finalized",
                      *           "account": "accounts_receivable",
                      *           "debit": 2500,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:10.974Z"
+                     *           "created_at": "2026-11-28T03:04:55.041Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERpDib2PXsnXCGAH9Nb",
+                     *           "id": "be_000VcEX2rDLPoeXoArOyzmDO",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERpDiRlKKLN63D60dgC",
+                     *           "posting": "bp_000VcEX2rD3YJBNMNb21oGEM",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 2016,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:04:55.041Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX2rD9hS2IcPti8GWKv",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX2rD3YJBNMNb21oGEM",
                      *           "kind": "invoice_finalized",
                      *           "account": "vat_payable:standard",
                      *           "debit": 0,
                      *           "credit": 484,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:10.974Z"
+                     *           "created_at": "2026-11-28T03:04:55.041Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERp5c23JiISEJhDBkpd",
+                     *           "id": "be_000VcEX2Zgv6RKo3HC25R3WR",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERp5c6IxZwcmiehbCmt",
-                     *           "kind": "invoice_paid",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 0,
-                     *           "credit": 12900,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:10.501Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcERp5c1DTYsOR8zNgkMZ",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERp5c6IxZwcmiehbCmt",
+                     *           "posting": "bp_000VcEX2ZfGYhjy5vajgfAvT",
                      *           "kind": "invoice_paid",
                      *           "account": "card_clearing",
                      *           "debit": 12900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:10.501Z"
+                     *           "created_at": "2026-11-28T03:04:53.817Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERozZyqfimfAi9LBqka",
+                     *           "id": "be_000VcEX2Zg4gAseGUndICmvy",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERozYF3w5NDgxV2Hb36",
+                     *           "posting": "bp_000VcEX2ZfGYhjy5vajgfAvT",
+                     *           "kind": "invoice_paid",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 12900,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:04:53.817Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX2O4QghINz0vezGa4d",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX2O4GyAe2PdkN12s8j",
                      *           "kind": "invoice_finalized",
                      *           "account": "vat_payable:standard",
                      *           "debit": 0,
                      *           "credit": 2497,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:09.988Z"
+                     *           "created_at": "2026-11-28T03:04:52.947Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERozYIGimQUwCqLor7f",
+                     *           "id": "be_000VcEX2O4J5CBXSWoJvLwT6",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERozYF3w5NDgxV2Hb36",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 12900,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:09.988Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcERozY59pWmJGTvFcmB1",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERozYF3w5NDgxV2Hb36",
+                     *           "posting": "bp_000VcEX2O4GyAe2PdkN12s8j",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 10403,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T02:44:09.988Z"
+                     *           "created_at": "2026-11-28T03:04:52.947Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERonkiTYMlMgmqE4Il0",
+                     *           "id": "be_000VcEX2O41WFBMa9nTYAsvk",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERonk4zxNCJc4kLLH3s",
-                     *           "kind": "invoice_voided",
-                     *           "account": "revenue",
-                     *           "debit": 4024,
+                     *           "posting": "bp_000VcEX2O4GyAe2PdkN12s8j",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 12900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERocExvZ9RH1GFd1UiY",
-                     *           "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T02:44:09.388Z",
-                     *           "created_at": "2026-11-28T02:44:09.417Z"
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:04:52.947Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERonkQAtmwEUSM7TJjT",
+                     *           "id": "be_000VcEX25nz3641vdECngp5b",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERonk4zxNCJc4kLLH3s",
+                     *           "posting": "bp_000VcEX25nDGyGRwLryzGclZ",
                      *           "kind": "invoice_voided",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 4990,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERocExvZ9RH1GFd1UiY",
-                     *           "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
+                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
                      *           "vat_rate": null,
-                     *           "occurred_at": "2026-11-28T02:44:09.388Z",
-                     *           "created_at": "2026-11-28T02:44:09.417Z"
+                     *           "occurred_at": "2026-11-28T03:04:51.965Z",
+                     *           "created_at": "2026-11-28T03:04:52.039Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERonkKaDTCpZ4YKgFco",
+                     *           "id": "be_000VcEX25nFuabTXpN0v2egx",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERonk4zxNCJc4kLLH3s",
+                     *           "posting": "bp_000VcEX25nDGyGRwLryzGclZ",
+                     *           "kind": "invoice_voided",
+                     *           "account": "revenue",
+                     *           "debit": 4024,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
+                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T03:04:51.965Z",
+                     *           "created_at": "2026-11-28T03:04:52.039Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX25n2ZcN0cdTXbarDb",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX25nDGyGRwLryzGclZ",
                      *           "kind": "invoice_voided",
                      *           "account": "vat_payable:standard",
                      *           "debit": 966,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERocExvZ9RH1GFd1UiY",
-                     *           "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
+                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
                      *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T02:44:09.388Z",
-                     *           "created_at": "2026-11-28T02:44:09.417Z"
+                     *           "occurred_at": "2026-11-28T03:04:51.965Z",
+                     *           "created_at": "2026-11-28T03:04:52.039Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcERodujktux2zmbdthDq",
+                     *           "id": "be_000VcEX1iIswschyLLQyGctc",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcERodu6Xt5CYmytyciss",
+                     *           "posting": "bp_000VcEX1iIBNp47Vt2X2vnNb",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 4024,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcERocExvZ9RH1GFd1UiY",
-                     *           "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
+                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
+                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
                      *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T02:44:08.904Z",
-                     *           "created_at": "2026-11-28T02:44:08.936Z"
+                     *           "occurred_at": "2026-11-28T03:04:50.208Z",
+                     *           "created_at": "2026-11-28T03:04:50.763Z"
                      *         }
                      *       ],
                      *       "has_more": true
@@ -8641,9 +8641,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcERekdSOTiOKbWR1YxJ1",
+                     *       "id": "merch_000VcEWnRuf9njIOHMl0sv5R",
                      *       "name": "Test merchant 1",
-                     *       "created_at": "2026-11-28T02:43:32.058Z"
+                     *       "created_at": "2026-11-28T03:03:57.364Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CurrentMerchant"];
@@ -8687,12 +8687,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcERekdSOTiOKbWR1YxJ1",
+                     *       "id": "merch_000VcEWnRuf9njIOHMl0sv5R",
                      *       "object": "merchant",
                      *       "name": "Streymi ehf.",
                      *       "default_currency": "ISK",
                      *       "live_enabled_at": null,
-                     *       "created_at": "2026-11-28T02:43:32.058Z"
+                     *       "created_at": "2026-11-28T03:03:57.364Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DashboardMerchant"];
@@ -8713,7 +8713,7 @@ export interface operations {
                      *         "message": "name must be 1 to 200 characters",
                      *         "param": "name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_8fe695b1cb654f2c8bedb0ac2f8fbea4"
+                     *         "request_id": "req_9f88bf0a56084020b2b625a45c6c2273"
                      *       }
                      *     }
                      */
@@ -8745,12 +8745,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcERekdSOTiOKbWR1YxJ1",
+                     *       "id": "merch_000VcEWnRuf9njIOHMl0sv5R",
                      *       "object": "merchant",
                      *       "name": "Streymi ehf.",
                      *       "default_currency": "ISK",
-                     *       "live_enabled_at": "2026-11-28T02:44:34.822Z",
-                     *       "created_at": "2026-11-28T02:43:32.058Z"
+                     *       "live_enabled_at": "2026-11-28T03:05:40.254Z",
+                     *       "created_at": "2026-11-28T03:03:57.364Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DashboardMerchant"];
@@ -8789,7 +8789,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "mtr_000VcERirkt5sRsmhRHrEpaU",
+                     *           "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
                      *           "name": "Storage",
                      *           "event_name": "storage_gb",
                      *           "aggregate_type": "sum",
@@ -8799,7 +8799,7 @@ export interface operations {
                      *           "unit_multiplier": 1,
                      *           "archived": false,
                      *           "archived_at": null,
-                     *           "created_at": "2026-11-28T02:43:46.767Z"
+                     *           "created_at": "2026-11-28T03:04:15.157Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -8864,7 +8864,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcERirkt5sRsmhRHrEpaU",
+                     *       "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -8874,7 +8874,7 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T02:43:46.767Z"
+                     *       "created_at": "2026-11-28T03:04:15.157Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -8895,7 +8895,7 @@ export interface operations {
                      *         "message": "aggregate_type is a required field",
                      *         "param": "aggregate_type",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_b53c9b6f2aa44808bc711c0d3fefa699"
+                     *         "request_id": "req_c423304b17454100939478c01521fe0c"
                      *       }
                      *     }
                      */
@@ -8916,7 +8916,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example mtr_000VcERirkt5sRsmhRHrEpaU */
+                /** @example mtr_000VcEWsQVH4oKmmviAYrMZ0 */
                 id: string;
             };
             cookie?: never;
@@ -8934,7 +8934,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcERirkt5sRsmhRHrEpaU",
+                     *       "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -8944,7 +8944,7 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T02:43:46.767Z"
+                     *       "created_at": "2026-11-28T03:04:15.157Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -8968,7 +8968,7 @@ export interface operations {
                      *         "message": "No such meter: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_fe90bbd642d44d35aa332bbebb19eff1"
+                     *         "request_id": "req_6dce8a76e4ec4e3a9877fb647ee35e7a"
                      *       }
                      *     }
                      */
@@ -8984,7 +8984,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example mtr_000VcERirkt5sRsmhRHrEpaU */
+                /** @example mtr_000VcEWsQVH4oKmmviAYrMZ0 */
                 id: string;
             };
             cookie?: never;
@@ -9002,7 +9002,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcERirkt5sRsmhRHrEpaU",
+                     *       "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -9011,8 +9011,8 @@ export interface operations {
                      *       "unit_label": "GB",
                      *       "unit_multiplier": 1,
                      *       "archived": true,
-                     *       "archived_at": "2026-11-28T02:44:28.455Z",
-                     *       "created_at": "2026-11-28T02:43:46.767Z"
+                     *       "archived_at": "2026-11-28T03:05:27.337Z",
+                     *       "created_at": "2026-11-28T03:04:15.157Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -9036,7 +9036,7 @@ export interface operations {
                      *         "message": "No such meter: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_30deedd1f8a743e59b0990ee9850671a"
+                     *         "request_id": "req_2032c3e7972d4c2da49b8c5fcd279bad"
                      *       }
                      *     }
                      */
@@ -9051,7 +9051,7 @@ export interface operations {
     retrieveMeterQuantity: {
         parameters: {
             query: {
-                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 customer: string;
                 /** @example 2026-02-01T00:00:00Z */
                 period_end: string;
@@ -9060,7 +9060,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example mtr_000VcERirkt5sRsmhRHrEpaU */
+                /** @example mtr_000VcEWsQVH4oKmmviAYrMZ0 */
                 id: string;
             };
             cookie?: never;
@@ -9078,8 +9078,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "meter": "mtr_000VcERirkt5sRsmhRHrEpaU",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "meter": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "period_start": "2026-01-01T00:00:00.000Z",
                      *       "period_end": "2026-02-01T00:00:00.000Z",
                      *       "quantity": 20
@@ -9103,7 +9103,7 @@ export interface operations {
                      *         "message": "period_end is a required field",
                      *         "param": "period_end",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_bd73e4e34ded4394a8e9ad6b6fd1f237"
+                     *         "request_id": "req_f23ea38fbd8b48eb9896e6b5a29ed86c"
                      *       }
                      *     }
                      */
@@ -9142,7 +9142,7 @@ export interface operations {
     listPaymentMethods: {
         parameters: {
             query?: {
-                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 customer?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
@@ -9168,9 +9168,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pm_000VcERjrOIUvrUH2p4SigNK",
+                     *           "id": "pm_000VcEWtvWnmdpNwRTWom40I",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "mastercard",
@@ -9182,9 +9182,9 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pm_000VcERjgc3FQxoad0GC43Ml",
+                     *           "id": "pm_000VcEWteS8wqehz0gbW8FVH",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "visa",
@@ -9217,7 +9217,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example pm_000VcERjgc3FQxoad0GC43Ml */
+                /** @example pm_000VcEWteS8wqehz0gbW8FVH */
                 id: string;
             };
             cookie?: never;
@@ -9235,9 +9235,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcERjgc3FQxoad0GC43Ml",
+                     *       "id": "pm_000VcEWteS8wqehz0gbW8FVH",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -9270,7 +9270,7 @@ export interface operations {
                      *         "message": "No such payment method: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_ef2cdc91d9c84de8892ec8b6cc407c70"
+                     *         "request_id": "req_2f55333cb09d49ffa7bdc26cfe8897f0"
                      *       }
                      *     }
                      */
@@ -9286,7 +9286,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example pm_000VcERjrOIUvrUH2p4SigNK */
+                /** @example pm_000VcEWtvWnmdpNwRTWom40I */
                 id: string;
             };
             cookie?: never;
@@ -9304,7 +9304,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcERjrOIUvrUH2p4SigNK",
+                     *       "id": "pm_000VcEWtvWnmdpNwRTWom40I",
                      *       "object": "payment_method",
                      *       "deleted": true
                      *     }
@@ -9330,7 +9330,7 @@ export interface operations {
                      *         "message": "No such payment method: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_ffa5fe2682bf4d46b78af13c636e2131"
+                     *         "request_id": "req_8c0417734bd543b192d5e14dc9fcd27c"
                      *       }
                      *     }
                      */
@@ -9350,7 +9350,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example pm_000VcERjrOIUvrUH2p4SigNK */
+                /** @example pm_000VcEWtvWnmdpNwRTWom40I */
                 id: string;
             };
             cookie?: never;
@@ -9369,9 +9369,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcERjrOIUvrUH2p4SigNK",
+                     *       "id": "pm_000VcEWtvWnmdpNwRTWom40I",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "mastercard",
@@ -9404,7 +9404,7 @@ export interface operations {
                      *         "message": "No such payment method: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_c2d7e8404ecd459082029c70b71ed9ee"
+                     *         "request_id": "req_39f89ec44d8d40129f8ddd4ff93eba1b"
                      *       }
                      *     }
                      */
@@ -9433,7 +9433,7 @@ export interface operations {
                  *       "amount": 4990,
                  *       "currency": "ISK",
                  *       "description": "Streymi",
-                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *       "return_url": "https://shop.example.is/thanks",
                  *       "cancel_url": "https://shop.example.is/cart"
                  *     }
@@ -9474,16 +9474,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcERtIBqGjXOrrtAcCoo7",
+                     *       "id": "ps_000VcEXA3iXnrLrmK9dq3bVp",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcERtIBqGjXOrrtAcCoo7",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcEXA3iXnrLrmK9dq3bVp",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcERtIbtDxptTsTASRQwm",
+                     *       "payment": "pay_000VcEXA5Q5xjvmjOjRHMA6j",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -9498,9 +9498,9 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T02:44:26.827Z",
+                     *       "expires_at": "2026-11-29T03:05:22.918Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T02:44:26.827Z"
+                     *       "created_at": "2026-11-28T03:05:22.918Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
@@ -9521,7 +9521,7 @@ export interface operations {
                      *         "message": "mode must be a string",
                      *         "param": "mode",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_de8cef7165444f3b9c632c63461d4edf"
+                     *         "request_id": "req_91a8aa2346254becbf5def879ae2ef96"
                      *       }
                      *     }
                      */
@@ -9562,7 +9562,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ps_000VcERtIBqGjXOrrtAcCoo7 */
+                /** @example ps_000VcEXA3iXnrLrmK9dq3bVp */
                 id: string;
             };
             cookie?: never;
@@ -9580,16 +9580,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcERtIBqGjXOrrtAcCoo7",
+                     *       "id": "ps_000VcEXA3iXnrLrmK9dq3bVp",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcERtIBqGjXOrrtAcCoo7",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcEXA3iXnrLrmK9dq3bVp",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcERtIbtDxptTsTASRQwm",
+                     *       "payment": "pay_000VcEXA5Q5xjvmjOjRHMA6j",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -9604,9 +9604,9 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T02:44:26.827Z",
+                     *       "expires_at": "2026-11-29T03:05:22.918Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T02:44:26.827Z"
+                     *       "created_at": "2026-11-28T03:05:22.918Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
@@ -9630,7 +9630,7 @@ export interface operations {
                      *         "message": "No such payment session: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_4558ce2477424a6c9b2622e3d203fce5"
+                     *         "request_id": "req_71094eed143e4730bdc526fa0f3d01ad"
                      *       }
                      *     }
                      */
@@ -9670,16 +9670,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pay_000VcERouL6GmQPmH58DgsMZ",
+                     *           "id": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 12900,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "description": "Annual pass",
-                     *           "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
-                     *           "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *           "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -9691,16 +9691,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T13:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcERnVkLWQXoVMJDjUtAW",
+                     *           "id": "pay_000VcEWyxYk1swoI47ZT0fBF",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 9760,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "description": "Invoice INV-000002",
-                     *           "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
-                     *           "invoice": "inv_000VcERnR35W3hj4hm8IHY8j",
+                     *           "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *           "invoice": "inv_000VcEWynllMfNbJx5PCPNum",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -9710,16 +9710,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcERl09XUrKNBqZx4pn2u",
+                     *           "id": "pay_000VcEWvpeSF2CoUUO6Ptetb",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 4990,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "description": "Invoice INV-000001",
-                     *           "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
-                     *           "invoice": "inv_000VcERkTyTuNxIaIrVGxx4Q",
+                     *           "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *           "invoice": "inv_000VcEWupjjI5QcZTKMo5bCE",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -9762,8 +9762,8 @@ export interface operations {
                  *       "amount": 12900,
                  *       "currency": "ISK",
                  *       "description": "Annual pass",
-                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
-                 *       "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                 *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
                  *       "confirm": true,
                  *       "metadata": {
                  *         "order": "B-7"
@@ -9798,16 +9798,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcERouL6GmQPmH58DgsMZ",
+                     *       "id": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
-                     *       "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *       "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -9837,7 +9837,7 @@ export interface operations {
                      *         "message": "amount must be a number",
                      *         "param": "amount",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_ff811f94097644c2aebb36d6dcbb412c"
+                     *         "request_id": "req_752abfe64b73403cbf930ce3944c2509"
                      *       }
                      *     }
                      */
@@ -9859,7 +9859,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example pay_000VcERouL6GmQPmH58DgsMZ */
+                /** @example pay_000VcEX2GBDF0Ke1sPw60jm7 */
                 id: string;
             };
             cookie?: never;
@@ -9877,16 +9877,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcERouL6GmQPmH58DgsMZ",
+                     *       "id": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
-                     *       "invoice": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *       "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -9919,7 +9919,7 @@ export interface operations {
                      *         "message": "No such payment: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_3723b7cf4eae441f95df222430cbd71a"
+                     *         "request_id": "req_1c07ef3cfc294569a8dc57aec5cba73a"
                      *       }
                      *     }
                      */
@@ -9938,7 +9938,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example pay_000VcERpNI4lK0DIi15SezTn */
+                /** @example pay_000VcEX31rGVgQNqfz1u4Ug0 */
                 id: string;
             };
             cookie?: never;
@@ -9957,16 +9957,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcERpNI4lK0DIi15SezTn",
+                     *       "id": "pay_000VcEX31rGVgQNqfz1u4Ug0",
                      *       "object": "payment",
                      *       "status": "canceled",
                      *       "amount": 990,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "description": null,
                      *       "payment_method": null,
-                     *       "invoice": "inv_000VcERpOfZGDXorjXLHTwtJ",
+                     *       "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -9997,7 +9997,7 @@ export interface operations {
                      *         "message": "No such payment: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_3c06b9cd64a244cfb20eea0e19571394"
+                     *         "request_id": "req_0ecbb15b029e4be7a2730e9e3bc7309b"
                      *       }
                      *     }
                      */
@@ -10017,7 +10017,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example pay_000VcERpATHgtzn6SpMuIQa1 */
+                /** @example pay_000VcEX2o3MpyUlF331XnGzo */
                 id: string;
             };
             cookie?: never;
@@ -10026,7 +10026,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml"
+                 *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH"
                  *     }
                  */
                 "application/json": {
@@ -10047,16 +10047,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcERpATHgtzn6SpMuIQa1",
+                     *       "id": "pay_000VcEX2o3MpyUlF331XnGzo",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 2500,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "description": null,
-                     *       "payment_method": "pm_000VcERjgc3FQxoad0GC43Ml",
-                     *       "invoice": "inv_000VcERpCV88mi8otAaQC1Rn",
+                     *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *       "invoice": "inv_000VcEX2psycTo8CfVHapovr",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -10084,7 +10084,7 @@ export interface operations {
                      *         "message": "payment_method must be a string",
                      *         "param": "payment_method",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_6dfb3bb7662f42d59a630c1363199fab"
+                     *         "request_id": "req_af7c9ba7d12d4287ad54d937d3a63313"
                      *       }
                      *     }
                      */
@@ -10109,7 +10109,7 @@ export interface operations {
                      *         "message": "No such payment: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_6998e2ef2c884024a0876cfff46ae6fd"
+                     *         "request_id": "req_1bc57845ecca474b96a0c39a32c85725"
                      *       }
                      *     }
                      */
@@ -10152,8 +10152,8 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "price_000VcERiGe09l1mBTTqpYbGE",
-                     *           "product": "prod_000VcERhzRCJBamVg0Amzp7e",
+                     *           "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *           "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *           "currency": "ISK",
                      *           "type": "recurring",
                      *           "unit_amount": 4990,
@@ -10171,7 +10171,7 @@ export interface operations {
                      *           "vat_rate": null,
                      *           "active": true,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:44.561Z"
+                     *           "created_at": "2026-11-28T03:04:13.855Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -10204,7 +10204,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product": "prod_000VcERhzRCJBamVg0Amzp7e",
+                 *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
                  *       "type": "recurring",
                  *       "currency": "ISK",
                  *       "unit_amount": 4990,
@@ -10261,8 +10261,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcERiGe09l1mBTTqpYbGE",
-                     *       "product": "prod_000VcERhzRCJBamVg0Amzp7e",
+                     *       "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -10280,7 +10280,7 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:43:44.561Z"
+                     *       "created_at": "2026-11-28T03:04:13.855Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -10301,7 +10301,7 @@ export interface operations {
                      *         "message": "type is a required field",
                      *         "param": "type",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_5125ef78f0da435ab3f2747c7a73cde3"
+                     *         "request_id": "req_705d25a700544f8a98a57021a294da0e"
                      *       }
                      *     }
                      */
@@ -10322,7 +10322,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example price_000VcERiGe09l1mBTTqpYbGE */
+                /** @example price_000VcEWs4VjWXRBNYKjk3UUL */
                 id: string;
             };
             cookie?: never;
@@ -10340,8 +10340,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcERiGe09l1mBTTqpYbGE",
-                     *       "product": "prod_000VcERhzRCJBamVg0Amzp7e",
+                     *       "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -10359,7 +10359,7 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:43:44.561Z"
+                     *       "created_at": "2026-11-28T03:04:13.855Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -10383,7 +10383,7 @@ export interface operations {
                      *         "message": "No such price: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_8c517bb432894733be37da0f49467a58"
+                     *         "request_id": "req_6b4a1a8c70d248bc92a3b37bffe7e4b5"
                      *       }
                      *     }
                      */
@@ -10399,7 +10399,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example price_000VcERiGe09l1mBTTqpYbGE */
+                /** @example price_000VcEWs4VjWXRBNYKjk3UUL */
                 id: string;
             };
             cookie?: never;
@@ -10437,8 +10437,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcERiGe09l1mBTTqpYbGE",
-                     *       "product": "prod_000VcERhzRCJBamVg0Amzp7e",
+                     *       "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -10458,7 +10458,7 @@ export interface operations {
                      *       "metadata": {
                      *         "plan": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T02:43:44.561Z"
+                     *       "created_at": "2026-11-28T03:04:13.855Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -10479,7 +10479,7 @@ export interface operations {
                      *         "message": "active must be a boolean",
                      *         "param": "active",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_39f57398eae14464b584263cc601c031"
+                     *         "request_id": "req_cafb0fc7725b45a7b4a2848eb49e4eb8"
                      *       }
                      *     }
                      */
@@ -10503,7 +10503,7 @@ export interface operations {
                      *         "message": "No such price: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_bbef8269c1284c568443faa48ef72d70"
+                     *         "request_id": "req_40216f68d98743b7b5b82fc5216fcbb0"
                      *       }
                      *     }
                      */
@@ -10544,7 +10544,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_000VcERhzRCJBamVg0Amzp7e",
+                     *           "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *           "name": "Streymi",
                      *           "description": "Streaming, monthly",
                      *           "active": true,
@@ -10552,8 +10552,8 @@ export interface operations {
                      *           "metadata": {
                      *             "tier": "standard"
                      *           },
-                     *           "created_at": "2026-11-28T02:43:43.398Z",
-                     *           "updated_at": "2026-11-28T02:43:43.398Z"
+                     *           "created_at": "2026-11-28T03:04:12.713Z",
+                     *           "updated_at": "2026-11-28T03:04:12.713Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -10619,7 +10619,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcERhzRCJBamVg0Amzp7e",
+                     *       "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -10627,8 +10627,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T02:43:43.398Z",
-                     *       "updated_at": "2026-11-28T02:43:43.398Z"
+                     *       "created_at": "2026-11-28T03:04:12.713Z",
+                     *       "updated_at": "2026-11-28T03:04:12.713Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -10649,7 +10649,7 @@ export interface operations {
                      *         "message": "name must be a string",
                      *         "param": "name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_4ceb2fd6092c4d01a391db17823a6665"
+                     *         "request_id": "req_66e38b8358af4b3baf5f446d4f9bb3b9"
                      *       }
                      *     }
                      */
@@ -10670,7 +10670,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example prod_000VcERhzRCJBamVg0Amzp7e */
+                /** @example prod_000VcEWrmipbHb2yvkJQLSbs */
                 id: string;
             };
             cookie?: never;
@@ -10688,7 +10688,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcERhzRCJBamVg0Amzp7e",
+                     *       "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -10696,8 +10696,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T02:43:43.398Z",
-                     *       "updated_at": "2026-11-28T02:43:43.398Z"
+                     *       "created_at": "2026-11-28T03:04:12.713Z",
+                     *       "updated_at": "2026-11-28T03:04:12.713Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -10721,7 +10721,7 @@ export interface operations {
                      *         "message": "No such product: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_da3a02ba345a47c9afc76a8bac15eb9b"
+                     *         "request_id": "req_9a970a4a79d646b08b962bcc657685a8"
                      *       }
                      *     }
                      */
@@ -10737,7 +10737,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example prod_000VcERhzRCJBamVg0Amzp7e */
+                /** @example prod_000VcEWrmipbHb2yvkJQLSbs */
                 id: string;
             };
             cookie?: never;
@@ -10774,7 +10774,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcERhzRCJBamVg0Amzp7e",
+                     *       "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "name": "Streymi",
                      *       "description": "Streaming in HD, monthly",
                      *       "active": true,
@@ -10782,8 +10782,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T02:43:43.398Z",
-                     *       "updated_at": "2026-11-28T02:43:44.111Z"
+                     *       "created_at": "2026-11-28T03:04:12.713Z",
+                     *       "updated_at": "2026-11-28T03:04:13.292Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -10804,7 +10804,7 @@ export interface operations {
                      *         "message": "name must be a string",
                      *         "param": "name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_58e32c002b1744af83a721b628db1c63"
+                     *         "request_id": "req_722f2641a16c439eb0a1f99d1c25a922"
                      *       }
                      *     }
                      */
@@ -10828,7 +10828,7 @@ export interface operations {
                      *         "message": "No such product: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_c7e006e0d86d447ca86f420014e5e9c8"
+                     *         "request_id": "req_82532a4d08c34a4197c82d6ca1a87de0"
                      *       }
                      *     }
                      */
@@ -10928,7 +10928,7 @@ export interface operations {
                      *         "message": "domains must be an array of domain names",
                      *         "param": "domains",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_32e51898613d419885b7d1ea80866d95"
+                     *         "request_id": "req_a14c2e8487574aafb363bb22093f606c"
                      *       }
                      *     }
                      */
@@ -10970,9 +10970,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ref_000VcERpUh01g8woQR2mzH93",
+                     *           "id": "ref_000VcEX3FpbwUXVi525uAZ4c",
                      *           "object": "refund",
-                     *           "payment": "pay_000VcERouL6GmQPmH58DgsMZ",
+                     *           "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *           "amount": 2900,
                      *           "currency": "ISK",
                      *           "status": "pending",
@@ -11015,7 +11015,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment": "pay_000VcERouL6GmQPmH58DgsMZ",
+                 *       "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                  *       "amount": 2900,
                  *       "reason": "requested_by_customer"
                  *     }
@@ -11044,9 +11044,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcERpUh01g8woQR2mzH93",
+                     *       "id": "ref_000VcEX3FpbwUXVi525uAZ4c",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcERouL6GmQPmH58DgsMZ",
+                     *       "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -11077,7 +11077,7 @@ export interface operations {
                      *         "message": "payment must be a string",
                      *         "param": "payment",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_bf36bb9e7a3942949b425ebd9e47be97"
+                     *         "request_id": "req_7f4031979cc346d78a6898a17da0eb81"
                      *       }
                      *     }
                      */
@@ -11098,7 +11098,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ref_000VcERpUh01g8woQR2mzH93 */
+                /** @example ref_000VcEX3FpbwUXVi525uAZ4c */
                 id: string;
             };
             cookie?: never;
@@ -11116,9 +11116,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcERpUh01g8woQR2mzH93",
+                     *       "id": "ref_000VcEX3FpbwUXVi525uAZ4c",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcERouL6GmQPmH58DgsMZ",
+                     *       "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -11152,7 +11152,7 @@ export interface operations {
                      *         "message": "No such refund: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_52fca12d8345444293faff05516347ae"
+                     *         "request_id": "req_297d7de74ecd41a7a71c5b69ee2ef31b"
                      *       }
                      *     }
                      */
@@ -11177,8 +11177,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                 *       "price": "price_000VcERipNuyRXke29mATlSN",
+                 *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                 *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
                  *       "quantity": 2
                  *     }
                  */
@@ -11210,16 +11210,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcERlHTGRFbj2ie4l2MMJ",
+                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *       "price": "price_000VcERipNuyRXke29mATlSN",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:43:56.226Z",
-                     *       "updated_at": "2026-11-28T02:43:56.226Z"
+                     *       "created_at": "2026-11-28T03:04:29.632Z",
+                     *       "updated_at": "2026-11-28T03:04:29.632Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -11240,7 +11240,7 @@ export interface operations {
                      *         "message": "price is a required field",
                      *         "param": "price",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_f7117ae835f64828a7e5980f77e222fb"
+                     *         "request_id": "req_eec2efcf02f34c45ac93ae36bb23dc12"
                      *       }
                      *     }
                      */
@@ -11261,7 +11261,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example si_000VcERlHTGRFbj2ie4l2MMJ */
+                /** @example si_000VcEWw603pxD7G1DiFb9WH */
                 id: string;
             };
             cookie?: never;
@@ -11279,16 +11279,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcERlHTGRFbj2ie4l2MMJ",
+                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *       "price": "price_000VcERipNuyRXke29mATlSN",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:43:56.226Z",
-                     *       "updated_at": "2026-11-28T02:43:56.226Z"
+                     *       "created_at": "2026-11-28T03:04:29.632Z",
+                     *       "updated_at": "2026-11-28T03:04:29.632Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -11312,7 +11312,7 @@ export interface operations {
                      *         "message": "No such subscription item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_3d149066285d486480eaed3635869c2a"
+                     *         "request_id": "req_5742ba6114934074bf052c414fbaf0fc"
                      *       }
                      *     }
                      */
@@ -11331,7 +11331,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example si_000VcERlHTGRFbj2ie4l2MMJ */
+                /** @example si_000VcEWw603pxD7G1DiFb9WH */
                 id: string;
             };
             cookie?: never;
@@ -11369,16 +11369,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcERlHTGRFbj2ie4l2MMJ",
+                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *       "price": "price_000VcERipNuyRXke29mATlSN",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
                      *       "quantity": 3,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:43:56.226Z",
-                     *       "updated_at": "2026-11-28T02:43:57.635Z"
+                     *       "created_at": "2026-11-28T03:04:29.632Z",
+                     *       "updated_at": "2026-11-28T03:04:31.377Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -11402,7 +11402,7 @@ export interface operations {
                      *         "message": "No such subscription item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_538ca154049047c0a0f9318f38f50a8c"
+                     *         "request_id": "req_d0961c5e9b704182852e6b4b80227902"
                      *       }
                      *     }
                      */
@@ -11423,7 +11423,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example si_000VcERlHTGRFbj2ie4l2MMJ */
+                /** @example si_000VcEWw603pxD7G1DiFb9WH */
                 id: string;
             };
             cookie?: never;
@@ -11441,9 +11441,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcERlHTGRFbj2ie4l2MMJ",
+                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "deleted": true
                      *     }
                      */
@@ -11468,7 +11468,7 @@ export interface operations {
                      *         "message": "No such subscription item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_c35360d23ce341adbd1b60c187507fca"
+                     *         "request_id": "req_10e9d8303af042de8d19ce951aed4fc5"
                      *       }
                      *     }
                      */
@@ -11509,9 +11509,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "sub_000VcERkRUreIrmMUxvutETf",
+                     *           "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *           "object": "subscription",
-                     *           "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "status": "active",
                      *           "collection_method": "charge_automatically",
                      *           "days_until_due": null,
@@ -11529,24 +11529,24 @@ export interface operations {
                      *           "discount": null,
                      *           "items": [
                      *             {
-                     *               "id": "si_000VcERkSGuEewVUKXK7XWzX",
+                     *               "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *               "object": "subscription_item",
-                     *               "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *               "price": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *               "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *               "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *               "quantity": 1,
                      *               "credit_rollover": false,
                      *               "included_units": null,
                      *               "metadata": {},
-                     *               "created_at": "2026-11-28T02:43:52.871Z",
-                     *               "updated_at": "2026-11-28T02:43:52.871Z"
+                     *               "created_at": "2026-11-28T03:04:24.348Z",
+                     *               "updated_at": "2026-11-28T03:04:24.348Z"
                      *             }
                      *           ],
-                     *           "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *           "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *           "metadata": {
                      *             "order": "A-1001"
                      *           },
                      *           "created_at": "2026-01-01T12:00:00.000Z",
-                     *           "updated_at": "2026-11-28T02:43:52.841Z"
+                     *           "updated_at": "2026-11-28T03:04:24.284Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -11579,10 +11579,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *       "items": [
                  *         {
-                 *           "price": "price_000VcERiGe09l1mBTTqpYbGE"
+                 *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL"
                  *         }
                  *       ],
                  *       "metadata": {
@@ -11633,9 +11633,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -11653,24 +11653,24 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:52.871Z",
-                     *           "updated_at": "2026-11-28T02:43:52.871Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T02:43:52.841Z"
+                     *       "updated_at": "2026-11-28T03:04:24.284Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -11691,7 +11691,7 @@ export interface operations {
                      *         "message": "items is a required field",
                      *         "param": "items",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_207f28cb16fa4c4fa6b96b6a81c43fcc"
+                     *         "request_id": "req_a384f90b340443e2b3bca7bc163d39f2"
                      *       }
                      *     }
                      */
@@ -11713,7 +11713,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example sub_000VcERkRUreIrmMUxvutETf */
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -11731,9 +11731,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -11751,24 +11751,24 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:52.871Z",
-                     *           "updated_at": "2026-11-28T02:43:52.871Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T02:43:52.841Z"
+                     *       "updated_at": "2026-11-28T03:04:24.284Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -11792,7 +11792,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_cb95b5e12017419b84fd4fbc33e5626d"
+                     *         "request_id": "req_5d8fad7da2824c9c8b78c33ead6ee59b"
                      *       }
                      *     }
                      */
@@ -11811,7 +11811,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcERkRUreIrmMUxvutETf */
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -11858,9 +11858,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -11878,25 +11878,25 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:52.871Z",
-                     *           "updated_at": "2026-11-28T02:43:52.871Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T02:43:55.265Z"
+                     *       "updated_at": "2026-11-28T03:04:28.535Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -11917,7 +11917,7 @@ export interface operations {
                      *         "message": "cancel_at_period_end must be a boolean",
                      *         "param": "cancel_at_period_end",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_e02d60e16b1c46c88e7a03ecb6dba55f"
+                     *         "request_id": "req_39a68697ce624a3a9c31eda58e3f32bb"
                      *       }
                      *     }
                      */
@@ -11941,7 +11941,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_e45f3a47832f473b88512d69f3116f50"
+                     *         "request_id": "req_d4affa70d81f49c3b8e7ce5137af5151"
                      *       }
                      *     }
                      */
@@ -11963,7 +11963,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcERkRUreIrmMUxvutETf */
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -11993,9 +11993,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -12013,37 +12013,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:52.871Z",
-                     *           "updated_at": "2026-11-28T02:43:52.871Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcERlr41pytKgbNm2uwaW",
+                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERj7Dw5Jeeg0nxA2fCe",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:58.386Z",
-                     *           "updated_at": "2026-11-28T02:43:58.386Z"
+                     *           "created_at": "2026-11-28T03:04:33.148Z",
+                     *           "updated_at": "2026-11-28T03:04:33.148Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T02:44:00.547Z"
+                     *       "updated_at": "2026-11-28T03:04:35.844Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -12064,7 +12064,7 @@ export interface operations {
                      *         "message": "at_period_end must be a boolean",
                      *         "param": "at_period_end",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_21d85512dc99445ea668b7959ea4fbfb"
+                     *         "request_id": "req_2b8f1c5c8bbb4281a74dbc3bd6ab97ea"
                      *       }
                      *     }
                      */
@@ -12088,7 +12088,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_24a8713546a74be6a2a69b90b2264a5e"
+                     *         "request_id": "req_bfbc205e6d594c91bde149564bf9e3ff"
                      *       }
                      *     }
                      */
@@ -12110,7 +12110,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcERkRUreIrmMUxvutETf */
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -12129,9 +12129,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "paused",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -12152,37 +12152,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:52.871Z",
-                     *           "updated_at": "2026-11-28T02:43:52.871Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcERlr41pytKgbNm2uwaW",
+                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERj7Dw5Jeeg0nxA2fCe",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:58.386Z",
-                     *           "updated_at": "2026-11-28T02:43:58.386Z"
+                     *           "created_at": "2026-11-28T03:04:33.148Z",
+                     *           "updated_at": "2026-11-28T03:04:33.148Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T02:43:58.891Z"
+                     *       "updated_at": "2026-11-28T03:04:34.031Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -12206,7 +12206,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_b308e9159e1a44cb9c9fcb3949ccb4a8"
+                     *         "request_id": "req_f8398e46e4184648ab82c2275eb9c50d"
                      *       }
                      *     }
                      */
@@ -12226,7 +12226,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcERkRUreIrmMUxvutETf */
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -12245,9 +12245,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -12265,37 +12265,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:52.871Z",
-                     *           "updated_at": "2026-11-28T02:43:52.871Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcERlr41pytKgbNm2uwaW",
+                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERj7Dw5Jeeg0nxA2fCe",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:58.386Z",
-                     *           "updated_at": "2026-11-28T02:43:58.386Z"
+                     *           "created_at": "2026-11-28T03:04:33.148Z",
+                     *           "updated_at": "2026-11-28T03:04:33.148Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T02:43:59.756Z"
+                     *       "updated_at": "2026-11-28T03:04:34.883Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -12319,7 +12319,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_13a245d1c64e4c5782366dbe22f13b99"
+                     *         "request_id": "req_3eb55a8052b449ed83d372dc0725f99e"
                      *       }
                      *     }
                      */
@@ -12339,7 +12339,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcERkRUreIrmMUxvutETf */
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -12358,9 +12358,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcERkRUreIrmMUxvutETf",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -12378,37 +12378,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcERkSGuEewVUKXK7XWzX",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERiGe09l1mBTTqpYbGE",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:52.871Z",
-                     *           "updated_at": "2026-11-28T02:43:52.871Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcERlr41pytKgbNm2uwaW",
+                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcERkRUreIrmMUxvutETf",
-                     *           "price": "price_000VcERj7Dw5Jeeg0nxA2fCe",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T02:43:58.386Z",
-                     *           "updated_at": "2026-11-28T02:43:58.386Z"
+                     *           "created_at": "2026-11-28T03:04:33.148Z",
+                     *           "updated_at": "2026-11-28T03:04:33.148Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T02:44:01.087Z"
+                     *       "updated_at": "2026-11-28T03:04:36.636Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -12432,7 +12432,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_f552105204614f069f0b5633ab691041"
+                     *         "request_id": "req_61520a58dfa84babbce852630af9c33e"
                      *       }
                      *     }
                      */
@@ -12452,7 +12452,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example cus_000VcERjHpA3zWh3rH1UM1lw */
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 id: string;
             };
             cookie?: never;
@@ -12491,9 +12491,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcERjgc3FQxoad0GC43Ml",
+                     *       "id": "pm_000VcEWteS8wqehz0gbW8FVH",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -12523,7 +12523,7 @@ export interface operations {
                      *         "message": "exp_year is a required field",
                      *         "param": "exp_year",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_40eebccc53a94380a2eea0f51486e466"
+                     *         "request_id": "req_38e2ce46537d49b08272dee6c3cc5419"
                      *       }
                      *     }
                      */
@@ -12568,7 +12568,7 @@ export interface operations {
                      * @example {
                      *       "data": [],
                      *       "has_more": false,
-                     *       "cursor": "WyIyMDI2LTExLTI4VDAyOjQ0OjI2LjAxMFoiLCIiXQ"
+                     *       "cursor": "WyIyMDI2LTExLTI4VDAzOjA1OjIzLjY3NloiLCIiXQ"
                      *     }
                      */
                     "application/json": {
@@ -12593,7 +12593,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example inv_000VcERo5Zmmb3yQHfrjAXh8 */
+                /** @example inv_000VcEX05yYrlCAtMr1T7k29 */
                 id: string;
             };
             cookie?: never;
@@ -12619,11 +12619,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcERo5Zmmb3yQHfrjAXh8",
+                     *       "id": "inv_000VcEX05yYrlCAtMr1T7k29",
                      *       "object": "invoice",
                      *       "number": "INV-000003",
-                     *       "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
-                     *       "subscription": "sub_000VcERo222eGYibcbajazud",
+                     *       "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *       "subscription": "sub_000VcEX03p8Dcop5xK0YeR7I",
                      *       "payment": null,
                      *       "status": "paid",
                      *       "billing_reason": "subscription_create",
@@ -12647,20 +12647,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 4990,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T02:44:06.536Z",
-                     *       "period_end": "2026-12-28T02:44:06.536Z",
-                     *       "due_date": "2026-12-12T02:44:07.098Z",
-                     *       "finalized_at": "2026-11-28T02:44:07.098Z",
-                     *       "paid_at": "2026-11-28T02:44:07.554Z",
+                     *       "period_start": "2026-11-28T03:04:44.348Z",
+                     *       "period_end": "2026-12-28T03:04:44.348Z",
+                     *       "due_date": "2026-12-12T03:04:44.936Z",
+                     *       "finalized_at": "2026-11-28T03:04:44.936Z",
+                     *       "paid_at": "2026-11-28T03:04:46.494Z",
                      *       "voided_at": null,
                      *       "next_payment_attempt": null,
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T02:44:06.536Z",
+                     *       "created_at": "2026-11-28T03:04:44.348Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcERo5Z1924KDxZvFD33A",
+                     *           "id": "ili_000VcEX05y2NhK3CoSoR7d1z",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -12672,8 +12672,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T02:44:06.536Z",
-                     *           "period_end": "2026-12-28T02:44:06.536Z"
+                     *           "period_start": "2026-11-28T03:04:44.348Z",
+                     *           "period_end": "2026-12-28T03:04:44.348Z"
                      *         }
                      *       ]
                      *     }
@@ -12696,7 +12696,7 @@ export interface operations {
                      *         "message": "amount must be a number",
                      *         "param": "amount",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_b1574e4006fc4c9c9f4e5db80524adf3"
+                     *         "request_id": "req_fb27bbb279d7439b9509774291ecca78"
                      *       }
                      *     }
                      */
@@ -12720,14 +12720,35 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_c338b1eec7c149c2816db51d2230ab22"
+                     *         "request_id": "req_0de7538580d943d48dad4db1db3031c7"
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            409: components["responses"]["Error409"];
+            /** @description Conflict: the error envelope with one of `idempotency_key_in_use`, `resource_conflict`, `invalid_state`, `cannot_uncancel`, `cannot_pause`, `not_paused`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_state",
+                     *         "message": "The invoice has no bank claim (it is not a send_invoice invoice, or its claim is not issued yet)",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#invalid_state",
+                     *         "request_id": "req_9b29e8586c2643a48801b4fd391c9139"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -12761,12 +12782,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *           "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *           "object": "test_clock",
                      *           "name": "Tour",
                      *           "frozen_time": "2026-01-01T12:00:00.000Z",
                      *           "status": "ready",
-                     *           "created_at": "2026-11-28T02:43:47.821Z"
+                     *           "created_at": "2026-11-28T03:04:16.467Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -12822,12 +12843,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T02:43:47.821Z"
+                     *       "created_at": "2026-11-28T03:04:16.467Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -12848,7 +12869,7 @@ export interface operations {
                      *         "message": "frozen_time must be a string",
                      *         "param": "frozen_time",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_c8cbc34430f8467780b9bf91fc426f29"
+                     *         "request_id": "req_30f20f74a83a486dad8cf19c65d69c46"
                      *       }
                      *     }
                      */
@@ -12869,7 +12890,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example clock_000VcERj8oc1zNoTPpofpxZg */
+                /** @example clock_000VcEWslYeVESXj0Ma9748E */
                 id: string;
             };
             cookie?: never;
@@ -12887,12 +12908,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T02:43:47.821Z"
+                     *       "created_at": "2026-11-28T03:04:16.467Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -12916,7 +12937,7 @@ export interface operations {
                      *         "message": "No such test clock: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_1c24378bb6b440a698dd4f38e1bcfd0f"
+                     *         "request_id": "req_471a6902e50f46dabfb1eaecaf045821"
                      *       }
                      *     }
                      */
@@ -12932,7 +12953,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example clock_000VcERj8oc1zNoTPpofpxZg */
+                /** @example clock_000VcEWslYeVESXj0Ma9748E */
                 id: string;
             };
             cookie?: never;
@@ -12950,7 +12971,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "object": "test_clock",
                      *       "deleted": true
                      *     }
@@ -12976,7 +12997,7 @@ export interface operations {
                      *         "message": "No such test clock: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_6bbf1ffad24846e0842df75ae6356b44"
+                     *         "request_id": "req_08ec9622ec394ec1b274febc4ba12bb1"
                      *       }
                      *     }
                      */
@@ -12996,7 +13017,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example clock_000VcERj8oc1zNoTPpofpxZg */
+                /** @example clock_000VcEWslYeVESXj0Ma9748E */
                 id: string;
             };
             cookie?: never;
@@ -13026,12 +13047,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-02-01T13:00:00.000Z",
                      *       "status": "advancing",
-                     *       "created_at": "2026-11-28T02:43:47.821Z"
+                     *       "created_at": "2026-11-28T03:04:16.467Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -13052,7 +13073,7 @@ export interface operations {
                      *         "message": "frozen_time is a required field",
                      *         "param": "frozen_time",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_fda4d028942041c281bbabcc967f058d"
+                     *         "request_id": "req_d0ad839840c34093a2d0acaae31c2940"
                      *       }
                      *     }
                      */
@@ -13077,7 +13098,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example clock_000VcERj8oc1zNoTPpofpxZg */
+                /** @example clock_000VcEWslYeVESXj0Ma9748E */
                 id: string;
             };
             cookie?: never;
@@ -13086,7 +13107,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcERkHMsHBV7iONcB5CnW"
+                 *       "customer": "cus_000VcEWuaquwf2glB6yJog3X"
                  *     }
                  */
                 "application/json": {
@@ -13107,12 +13128,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcERj8oc1zNoTPpofpxZg",
+                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T02:43:47.821Z"
+                     *       "created_at": "2026-11-28T03:04:16.467Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -13133,7 +13154,7 @@ export interface operations {
                      *         "message": "customer is a required field",
                      *         "param": "customer",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_336e510320fc4f39b300cadaa000bfc8"
+                     *         "request_id": "req_53de1219cad3444aba77d9762ca895e1"
                      *       }
                      *     }
                      */
@@ -13174,7 +13195,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "trial_balance",
-                     *       "as_of": "2026-11-28T02:44:14.273Z",
+                     *       "as_of": "2026-11-28T03:05:00.181Z",
                      *       "customer": null,
                      *       "currencies": [
                      *         {
@@ -13356,7 +13377,7 @@ export interface operations {
                      *         "message": "country must be a string",
                      *         "param": "country",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_c507bfcbef9e46489d5f2557a8b2549a"
+                     *         "request_id": "req_6ecab9071a1646f38f36321cbdb31231"
                      *       }
                      *     }
                      */
@@ -13375,7 +13396,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @example we_000VcERufjafPd6Dx0YQhazn */
+                /** @example we_000VcEXCgFHfEt0bb5rNPXSp */
                 endpoint?: string;
                 event?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -13402,10 +13423,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "del_000VcERui4IHL4JHKIWT2hrH",
+                     *           "id": "del_000VcEXCmU2E2pzsge3oAnWR",
                      *           "object": "webhook_delivery",
-                     *           "endpoint": "we_000VcERufjafPd6Dx0YQhazn",
-                     *           "event": "evt_000VcERugoA3eyEuwfIFG2hQ",
+                     *           "endpoint": "we_000VcEXCgFHfEt0bb5rNPXSp",
+                     *           "event": "evt_000VcEXCjB1KH1ijN1e1fh2q",
                      *           "event_type": "customer.created",
                      *           "status": "pending",
                      *           "attempt_count": 0,
@@ -13414,7 +13435,7 @@ export interface operations {
                      *           "error": null,
                      *           "last_attempt_at": null,
                      *           "next_retry_at": null,
-                     *           "created_at": "2026-11-28T02:44:32.277Z",
+                     *           "created_at": "2026-11-28T03:05:33.384Z",
                      *           "attempts": []
                      *         }
                      *       ],
@@ -13439,7 +13460,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example del_000VcERui4IHL4JHKIWT2hrH */
+                /** @example del_000VcEXCmU2E2pzsge3oAnWR */
                 id: string;
             };
             cookie?: never;
@@ -13457,28 +13478,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcERui4IHL4JHKIWT2hrH",
+                     *       "id": "del_000VcEXCmU2E2pzsge3oAnWR",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcERufjafPd6Dx0YQhazn",
-                     *       "event": "evt_000VcERugoA3eyEuwfIFG2hQ",
+                     *       "endpoint": "we_000VcEXCgFHfEt0bb5rNPXSp",
+                     *       "event": "evt_000VcEXCjB1KH1ijN1e1fh2q",
                      *       "event_type": "customer.created",
                      *       "status": "succeeded",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 55,
+                     *       "latency_ms": 133,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T02:44:32.830Z",
+                     *       "last_attempt_at": "2026-11-28T03:05:35.419Z",
                      *       "next_retry_at": null,
-                     *       "created_at": "2026-11-28T02:44:32.277Z",
+                     *       "created_at": "2026-11-28T03:05:33.384Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 55,
+                     *           "latency_ms": 133,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T02:44:32.830Z",
+                     *           "attempted_at": "2026-11-28T03:05:35.419Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -13505,7 +13526,7 @@ export interface operations {
                      *         "message": "No such webhook delivery: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_761b036c8f784662a1e8b783d9ad669d"
+                     *         "request_id": "req_ac13fc81f48348e2b23a155006ed2e16"
                      *       }
                      *     }
                      */
@@ -13524,7 +13545,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example del_000VcERui4IHL4JHKIWT2hrH */
+                /** @example del_000VcEXCmU2E2pzsge3oAnWR */
                 id: string;
             };
             cookie?: never;
@@ -13543,28 +13564,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcERui4IHL4JHKIWT2hrH",
+                     *       "id": "del_000VcEXCmU2E2pzsge3oAnWR",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcERufjafPd6Dx0YQhazn",
-                     *       "event": "evt_000VcERugoA3eyEuwfIFG2hQ",
+                     *       "endpoint": "we_000VcEXCgFHfEt0bb5rNPXSp",
+                     *       "event": "evt_000VcEXCjB1KH1ijN1e1fh2q",
                      *       "event_type": "customer.created",
                      *       "status": "pending",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 55,
+                     *       "latency_ms": 133,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T02:44:32.830Z",
-                     *       "next_retry_at": "2026-11-28T02:44:33.430Z",
-                     *       "created_at": "2026-11-28T02:44:32.277Z",
+                     *       "last_attempt_at": "2026-11-28T03:05:35.419Z",
+                     *       "next_retry_at": "2026-11-28T03:05:37.053Z",
+                     *       "created_at": "2026-11-28T03:05:33.384Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 55,
+                     *           "latency_ms": 133,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T02:44:32.830Z",
+                     *           "attempted_at": "2026-11-28T03:05:35.419Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -13591,7 +13612,7 @@ export interface operations {
                      *         "message": "No such webhook delivery: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_44fbb9c53a764209afe134bd7d2b1653"
+                     *         "request_id": "req_b901dd4c0cb144eb88524f703fd34672"
                      *       }
                      *     }
                      */
@@ -13630,7 +13651,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "we_000VcERtT2wUz3PGszpkzqwZ",
+                     *           "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *           "object": "webhook_endpoint",
                      *           "url": "https://hooks.example.com/billing",
                      *           "events": [
@@ -13639,8 +13660,8 @@ export interface operations {
                      *           ],
                      *           "description": "Accounting system",
                      *           "status": "enabled",
-                     *           "created_at": "2026-11-28T02:44:27.502Z",
-                     *           "updated_at": "2026-11-28T02:44:27.502Z"
+                     *           "created_at": "2026-11-28T03:05:24.780Z",
+                     *           "updated_at": "2026-11-28T03:05:24.780Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -13701,7 +13722,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcERtT2wUz3PGszpkzqwZ",
+                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -13710,9 +13731,9 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "secret": "secret_REDACTED",
-                     *       "created_at": "2026-11-28T02:44:27.502Z",
-                     *       "updated_at": "2026-11-28T02:44:27.502Z"
+                     *       "secret": "whsec_REDACTED",
+                     *       "created_at": "2026-11-28T03:05:24.780Z",
+                     *       "updated_at": "2026-11-28T03:05:24.780Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -13733,7 +13754,7 @@ export interface operations {
                      *         "message": "events is a required field",
                      *         "param": "events",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_0977712fbbb54b6bb288f51ba2670da3"
+                     *         "request_id": "req_846cc43b9b1543338d5306bae06a6fdf"
                      *       }
                      *     }
                      */
@@ -13754,7 +13775,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example we_000VcERtT2wUz3PGszpkzqwZ */
+                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
                 id: string;
             };
             cookie?: never;
@@ -13772,7 +13793,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcERtT2wUz3PGszpkzqwZ",
+                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -13781,8 +13802,8 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T02:44:27.502Z",
-                     *       "updated_at": "2026-11-28T02:44:27.502Z"
+                     *       "created_at": "2026-11-28T03:05:24.780Z",
+                     *       "updated_at": "2026-11-28T03:05:24.780Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -13806,7 +13827,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_1b7ee8a237b34a84b498e93c86a25096"
+                     *         "request_id": "req_282137663a3745caa36722528e8d92a0"
                      *       }
                      *     }
                      */
@@ -13822,7 +13843,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example we_000VcERtT2wUz3PGszpkzqwZ */
+                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
                 id: string;
             };
             cookie?: never;
@@ -13840,7 +13861,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcERtT2wUz3PGszpkzqwZ",
+                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *       "object": "webhook_endpoint",
                      *       "deleted": true
                      *     }
@@ -13866,7 +13887,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_aedcadf078974ad394fca34ef6f6d948"
+                     *         "request_id": "req_36ddc7e093cd49ffa339a373baa2dcdf"
                      *       }
                      *     }
                      */
@@ -13882,7 +13903,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example we_000VcERtT2wUz3PGszpkzqwZ */
+                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
                 id: string;
             };
             cookie?: never;
@@ -13916,7 +13937,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcERtT2wUz3PGszpkzqwZ",
+                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -13924,8 +13945,8 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T02:44:27.502Z",
-                     *       "updated_at": "2026-11-28T02:44:27.694Z"
+                     *       "created_at": "2026-11-28T03:05:24.780Z",
+                     *       "updated_at": "2026-11-28T03:05:25.242Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -13946,7 +13967,7 @@ export interface operations {
                      *         "message": "url must be a string",
                      *         "param": "url",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_1cd4b888acff440d8e1f36e28ba0e92c"
+                     *         "request_id": "req_15089f760abb4c4db0a9fb77781c195a"
                      *       }
                      *     }
                      */
@@ -13970,7 +13991,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_6b1fd2b60f044c2da7e4d20a3b898c13"
+                     *         "request_id": "req_6f414ce4108b4416be333efe566ad7c9"
                      *       }
                      *     }
                      */
@@ -13991,7 +14012,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example we_000VcERtT2wUz3PGszpkzqwZ */
+                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
                 id: string;
             };
             cookie?: never;
@@ -14021,7 +14042,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcERtT2wUz3PGszpkzqwZ",
+                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -14029,9 +14050,9 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "secret": "secret_REDACTED",
-                     *       "created_at": "2026-11-28T02:44:27.502Z",
-                     *       "updated_at": "2026-11-28T02:44:27.799Z"
+                     *       "secret": "whsec_REDACTED",
+                     *       "created_at": "2026-11-28T03:05:24.780Z",
+                     *       "updated_at": "2026-11-28T03:05:25.357Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -14052,7 +14073,7 @@ export interface operations {
                      *         "message": "expires_in must be a number",
                      *         "param": "expires_in",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_6476139443f04ad8ad0d0780bdb804d2"
+                     *         "request_id": "req_289032f945294b0a80bb71e81e3fbde0"
                      *       }
                      *     }
                      */
@@ -14076,7 +14097,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_1d8d16bcdd2a4d87aebd221b7c6d4708"
+                     *         "request_id": "req_c9244f724e2344b3abbf78d111ea2871"
                      *       }
                      *     }
                      */
@@ -14119,15 +14140,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "evt_000VcERoJj3skvNrqyaHGAKq",
+                     *           "id": "evt_000VcEX0gSJJhqhxrt9QlQgN",
                      *           "object": "event",
                      *           "type": "invoice.paid",
-                     *           "created_at": "2026-11-28T02:44:07.554Z",
+                     *           "created_at": "2026-11-28T03:04:46.494Z",
                      *           "data": {
-                     *             "id": "inv_000VcERo5Zmmb3yQHfrjAXh8",
+                     *             "id": "inv_000VcEX05yYrlCAtMr1T7k29",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcERo5Z1924KDxZvFD33A",
+                     *                 "id": "ili_000VcEX05y2NhK3CoSoR7d1z",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -14135,34 +14156,34 @@ export interface operations {
                      *                 "quantity": 1,
                      *                 "vat_rate": "standard",
                      *                 "proration": false,
-                     *                 "period_end": "2026-12-28T02:44:06.536Z",
+                     *                 "period_end": "2026-12-28T03:04:44.348Z",
                      *                 "vat_amount": 966,
                      *                 "description": "Streymi",
                      *                 "unit_amount": 4990,
                      *                 "vat_percent": 24,
-                     *                 "period_start": "2026-11-28T02:44:06.536Z"
+                     *                 "period_start": "2026-11-28T03:04:44.348Z"
                      *               }
                      *             ],
                      *             "total": 4990,
                      *             "number": "INV-000003",
                      *             "object": "invoice",
                      *             "status": "paid",
-                     *             "paid_at": "2026-11-28T02:44:07.554Z",
+                     *             "paid_at": "2026-11-28T03:04:46.494Z",
                      *             "payment": null,
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
-                     *             "due_date": "2026-12-12T02:44:07.098Z",
+                     *             "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *             "due_date": "2026-12-12T03:04:44.936Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
                      *             "voided_at": null,
                      *             "amount_due": 4990,
-                     *             "created_at": "2026-11-28T02:44:06.536Z",
-                     *             "period_end": "2026-12-28T02:44:06.536Z",
+                     *             "created_at": "2026-11-28T03:04:44.348Z",
+                     *             "period_end": "2026-12-28T03:04:44.348Z",
                      *             "vat_amount": 966,
                      *             "amount_paid": 4990,
-                     *             "finalized_at": "2026-11-28T02:44:07.098Z",
-                     *             "period_start": "2026-11-28T02:44:06.536Z",
-                     *             "subscription": "sub_000VcERo222eGYibcbajazud",
+                     *             "finalized_at": "2026-11-28T03:04:44.936Z",
+                     *             "period_start": "2026-11-28T03:04:44.348Z",
+                     *             "subscription": "sub_000VcEX03p8Dcop5xK0YeR7I",
                      *             "attempt_count": 0,
                      *             "vat_breakdown": [
                      *               {
@@ -14184,15 +14205,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcERpK3NChUPn9qqaHuzf",
+                     *           "id": "evt_000VcEX2xn6XVyFDdltCHc3X",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcERpCV88mi8otAaQC1Rn",
+                     *             "id": "inv_000VcEX2psycTo8CfVHapovr",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcERpDJLIJuxro7IuSMW7",
+                     *                 "id": "ili_000VcEX2qkUBFrk7yMYYSH6B",
                      *                 "kind": "payment",
                      *                 "amount": 2500,
                      *                 "object": "invoice_line",
@@ -14202,7 +14223,7 @@ export interface operations {
                      *                 "proration": false,
                      *                 "period_end": null,
                      *                 "vat_amount": 484,
-                     *                 "description": "Payment pay_000VcERpATHgtzn6SpMuIQa1",
+                     *                 "description": "Payment pay_000VcEX2o3MpyUlF331XnGzo",
                      *                 "unit_amount": 2500,
                      *                 "vat_percent": 24,
                      *                 "period_start": null
@@ -14213,9 +14234,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T13:00:00.000Z",
-                     *             "payment": "pay_000VcERpATHgtzn6SpMuIQa1",
+                     *             "payment": "pay_000VcEX2o3MpyUlF331XnGzo",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 2500,
@@ -14249,15 +14270,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcERp63ot59YVSSZjEsEk",
+                     *           "id": "evt_000VcEX2aTezaIeopKZ5Hdiv",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcERowayHkK2tz8SX7gpg",
+                     *             "id": "inv_000VcEX2KFY3bUz2Jaf46zF2",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcERoz56FWw5ac4Lhmcs2",
+                     *                 "id": "ili_000VcEX2NYTDYdISx9wRjtue",
                      *                 "kind": "payment",
                      *                 "amount": 12900,
                      *                 "object": "invoice_line",
@@ -14278,9 +14299,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T13:00:00.000Z",
-                     *             "payment": "pay_000VcERouL6GmQPmH58DgsMZ",
+                     *             "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 12900,
@@ -14314,15 +14335,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcERnVlXcd4NYzzSB9pof",
+                     *           "id": "evt_000VcEWyxaTuIXK65EgmOI2f",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcERnR35W3hj4hm8IHY8j",
+                     *             "id": "inv_000VcEWynllMfNbJx5PCPNum",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcERnR31DJeyw6jpLp4A9",
+                     *                 "id": "ili_000VcEWynlAsbZI3mGU1H5gS",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -14338,7 +14359,7 @@ export interface operations {
                      *                 "period_start": "2026-02-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcERnR3lrt8keCwq6RWB7",
+                     *                 "id": "ili_000VcEWynl6HNc4gfXqp6NUe",
                      *                 "kind": "metered",
                      *                 "amount": 300,
                      *                 "object": "invoice_line",
@@ -14354,7 +14375,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcERnR3FmWaVXhk4OADt5",
+                     *                 "id": "ili_000VcEWynlObrUXYsUTW5ecQ",
                      *                 "kind": "proration",
                      *                 "amount": 1980,
                      *                 "object": "invoice_line",
@@ -14370,7 +14391,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcERnR30r0u1l28Tdu9nP",
+                     *                 "id": "ili_000VcEWynlteQAtBIwq8YWdG",
                      *                 "kind": "proration",
                      *                 "amount": -1980,
                      *                 "object": "invoice_line",
@@ -14386,7 +14407,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcERnR3afG2st47HvT0FA",
+                     *                 "id": "ili_000VcEWynl6HTjq8Z8GC086D",
                      *                 "kind": "proration",
                      *                 "amount": 2970,
                      *                 "object": "invoice_line",
@@ -14402,7 +14423,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcERnR32Hf9tHH8V67OIN",
+                     *                 "id": "ili_000VcEWynlDnMv8y91HtrDO3",
                      *                 "kind": "invoice_item",
                      *                 "amount": 1500,
                      *                 "object": "invoice_line",
@@ -14423,9 +14444,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcERnVkLWQXoVMJDjUtAW",
+                     *             "payment": "pay_000VcEWyxYk1swoI47ZT0fBF",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *             "due_date": "2026-02-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 9760,
@@ -14437,7 +14458,7 @@ export interface operations {
                      *             "amount_paid": 9760,
                      *             "finalized_at": "2026-02-01T12:00:00.000Z",
                      *             "period_start": "2026-02-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *             "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
@@ -14459,15 +14480,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcERl0AtuVN7KS89rLR9I",
+                     *           "id": "evt_000VcEWvpqubCjen0UhQOsCd",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-01-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcERkTyTuNxIaIrVGxx4Q",
+                     *             "id": "inv_000VcEWupjjI5QcZTKMo5bCE",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcERkTyiL2QdGocBru5WD",
+                     *                 "id": "ili_000VcEWupjcKGX5g5JQqEhAO",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -14488,9 +14509,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-01-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcERl09XUrKNBqZx4pn2u",
+                     *             "payment": "pay_000VcEWvpeSF2CoUUO6Ptetb",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcERjHpA3zWh3rH1UM1lw",
+                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *             "due_date": "2026-01-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
@@ -14502,7 +14523,7 @@ export interface operations {
                      *             "amount_paid": 4990,
                      *             "finalized_at": "2026-01-01T12:00:00.000Z",
                      *             "period_start": "2026-01-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcERkRUreIrmMUxvutETf",
+                     *             "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
@@ -14545,7 +14566,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example evt_000VcERoJj3skvNrqyaHGAKq */
+                /** @example evt_000VcEX0gSJJhqhxrt9QlQgN */
                 id: string;
             };
             cookie?: never;
@@ -14563,15 +14584,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "evt_000VcERoJj3skvNrqyaHGAKq",
+                     *       "id": "evt_000VcEX0gSJJhqhxrt9QlQgN",
                      *       "object": "event",
                      *       "type": "invoice.paid",
-                     *       "created_at": "2026-11-28T02:44:07.554Z",
+                     *       "created_at": "2026-11-28T03:04:46.494Z",
                      *       "data": {
-                     *         "id": "inv_000VcERo5Zmmb3yQHfrjAXh8",
+                     *         "id": "inv_000VcEX05yYrlCAtMr1T7k29",
                      *         "lines": [
                      *           {
-                     *             "id": "ili_000VcERo5Z1924KDxZvFD33A",
+                     *             "id": "ili_000VcEX05y2NhK3CoSoR7d1z",
                      *             "kind": "licensed",
                      *             "amount": 4990,
                      *             "object": "invoice_line",
@@ -14579,34 +14600,34 @@ export interface operations {
                      *             "quantity": 1,
                      *             "vat_rate": "standard",
                      *             "proration": false,
-                     *             "period_end": "2026-12-28T02:44:06.536Z",
+                     *             "period_end": "2026-12-28T03:04:44.348Z",
                      *             "vat_amount": 966,
                      *             "description": "Streymi",
                      *             "unit_amount": 4990,
                      *             "vat_percent": 24,
-                     *             "period_start": "2026-11-28T02:44:06.536Z"
+                     *             "period_start": "2026-11-28T03:04:44.348Z"
                      *           }
                      *         ],
                      *         "total": 4990,
                      *         "number": "INV-000003",
                      *         "object": "invoice",
                      *         "status": "paid",
-                     *         "paid_at": "2026-11-28T02:44:07.554Z",
+                     *         "paid_at": "2026-11-28T03:04:46.494Z",
                      *         "payment": null,
                      *         "currency": "ISK",
-                     *         "customer": "cus_000VcERnzUAFV1HKs6qFIkKQ",
-                     *         "due_date": "2026-12-12T02:44:07.098Z",
+                     *         "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *         "due_date": "2026-12-12T03:04:44.936Z",
                      *         "metadata": {},
                      *         "subtotal": 4990,
                      *         "voided_at": null,
                      *         "amount_due": 4990,
-                     *         "created_at": "2026-11-28T02:44:06.536Z",
-                     *         "period_end": "2026-12-28T02:44:06.536Z",
+                     *         "created_at": "2026-11-28T03:04:44.348Z",
+                     *         "period_end": "2026-12-28T03:04:44.348Z",
                      *         "vat_amount": 966,
                      *         "amount_paid": 4990,
-                     *         "finalized_at": "2026-11-28T02:44:07.098Z",
-                     *         "period_start": "2026-11-28T02:44:06.536Z",
-                     *         "subscription": "sub_000VcERo222eGYibcbajazud",
+                     *         "finalized_at": "2026-11-28T03:04:44.936Z",
+                     *         "period_start": "2026-11-28T03:04:44.348Z",
+                     *         "subscription": "sub_000VcEX03p8Dcop5xK0YeR7I",
                      *         "attempt_count": 0,
                      *         "vat_breakdown": [
                      *           {
@@ -14649,7 +14670,7 @@ export interface operations {
                      *         "message": "No such event: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_19ecb3e6b81f43439d53df5265bfceef"
+                     *         "request_id": "req_f1383cff50de4f108553626d5903f516"
                      *       }
                      *     }
                      */
