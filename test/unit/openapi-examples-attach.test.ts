@@ -48,6 +48,50 @@ describe('OpenAPI examples', () => {
     assert.deepEqual(retrieve.responses['200']!.content!['application/json']!.example, { id: 'declared' });
   });
 
+  it('attaches parameters, a text or binary answer under its media type, and errors: shared per status, inlined where an operation’s own differs', () => {
+    const notFound = (id: string) => ({
+      error: {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        message: `No such thing: ${id}`,
+        param: 'id',
+        doc_url: '/docs/errors#resource_missing',
+        request_id: 'req_1',
+      },
+    });
+    const doc = buildOpenApiDocument(AREAS, {
+      'GET /v1/customers/{id}': { parameters: { id: 'cus_1' }, response: { status: 200, body: { id: 'cus_1' } }, errors: { '404': notFound('a') } },
+      'GET /v1/invoices/{id}': { parameters: { id: 'in_1' }, response: { status: 200, body: { id: 'in_1' } }, errors: { '404': notFound('b') } },
+      'GET /v1/invoices/{id}/html': { response: { status: 200, media: 'text/html', body: '<!doctype html><p>Invoice</p>' } },
+      'GET /v1/invoices/{id}/pdf': { response: { status: 200, media: 'application/pdf', body: null, summary: 'A recorded PDF document of 2000 bytes, starting `%PDF-1.3`' } },
+      'GET /v1/exports/invoices.csv': {
+        parameters: { from: '2026-01-01', to: '2026-01-31' },
+        response: { status: 200, media: 'text/csv', body: 'id\r\nin_1\r\n', summary: 'Cut' },
+      },
+    }) as unknown as { paths: Record<string, Record<string, any>>; components: { responses: Record<string, any> } };
+    const customer = doc.paths['/v1/customers/{id}']!.get;
+    assert.equal(customer.parameters.find((p: any) => p.name === 'id').example, 'cus_1');
+    // The first recorded 404 (by operation key) is the shared example; the other operation's own is inlined.
+    assert.deepEqual(doc.components.responses.Error404.content['application/json'].example, notFound('a'));
+    assert.equal(customer.responses['404'].$ref, '#/components/responses/Error404');
+    const invoice = doc.paths['/v1/invoices/{id}']!.get;
+    assert.deepEqual(invoice.responses['404'].content['application/json'].example, notFound('b'));
+    assert.equal(invoice.responses['404'].description, doc.components.responses.Error404.description);
+    assert.equal(doc.paths['/v1/invoices/{id}/html']!.get.responses['200'].content['text/html'].example, '<!doctype html><p>Invoice</p>');
+    assert.deepEqual(doc.paths['/v1/invoices/{id}/pdf']!.get.responses['200'].content['application/pdf'].examples, {
+      recorded: { summary: 'A recorded PDF document of 2000 bytes, starting `%PDF-1.3`' },
+    });
+    const csv = doc.paths['/v1/exports/invoices.csv']!.get;
+    assert.deepEqual(csv.responses['200'].content['text/csv'].examples, { recorded: { summary: 'Cut', value: 'id\r\nin_1\r\n' } });
+    assert.deepEqual(
+      csv.parameters.map((p: any) => [p.name, p.example]),
+      [
+        ['from', '2026-01-01'],
+        ['to', '2026-01-31'],
+      ],
+    );
+  });
+
   it('changes nothing without examples', () => {
     const plain = JSON.stringify(buildOpenApiDocument([things], {}));
     assert.equal(plain.match(/"example"/g)?.length, 1, 'only the declared example');
