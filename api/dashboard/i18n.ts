@@ -111,7 +111,7 @@ const is: DashboardMessages = {
   nav_exports: 'Útflutningur',
   nav_api_keys: 'API-lyklar',
   nav_webhooks: 'Vefkrókar',
-  nav_deliveries: 'Sendingar',
+  nav_deliveries: 'Afhendingar',
   nav_events: 'Atburðir',
   nav_settings: 'Stillingar',
   nav_team: 'Teymi',

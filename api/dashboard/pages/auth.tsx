@@ -12,14 +12,14 @@ import { assertSameOrigin, clearSessionCookie, clientIp, field, preSessionToken,
 import { dash, loadDashboard, requireSession, sessionPolicy } from '../session';
 import { actOnTeam } from '../actions';
 import { formStateFrom } from '../render';
-import { AuthPage, documentHtml } from '../views/layout';
+import { documentHtml } from '../views/layout';
 import { Csrf, Field, FormErrors, type FormState } from '../views/ui';
 import type { ComponentChildren } from 'preact';
 import { pickDashboardLocale, type DashboardLocale, type DashboardMessages } from '../i18n';
 import { SETTINGS_MESSAGES } from '../messages-settings';
 import { bareMessages, localState, roleLabel } from './l10n-settings';
 
-/** A page without the frame (no session yet), in the chosen language, with the language switch. */
+/** A page without the frame (no session yet), in the chosen language, the language switch under its panel. */
 function sendAuth(ctx: AppContext, locale: DashboardLocale, title: string, body: ComponentChildren, status = 200): void {
   const t = bareMessages(locale);
   const other = locale === 'is' ? 'en' : 'is';
@@ -33,16 +33,26 @@ function sendAuth(ctx: AppContext, locale: DashboardLocale, title: string, body:
     lang: locale,
     suffix: t.title_suffix,
     body: (
-      <>
-        <p class="auth-lang">
+      <main class="auth-page" id="content">
+        {body}
+        <p>
           <a href={`${ctx.path}?${query.toString()}`} id="lang-switch" lang={other} hreflang={other}>
             {t.other_language}
           </a>
         </p>
-        {body}
-      </>
+      </main>
     ),
   });
+}
+
+/** The heading and panel of a page before the session (the frame is sendAuth's). */
+function AuthPage({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <>
+      <h1>{title}</h1>
+      <div class="panel">{children}</div>
+    </>
+  );
 }
 
 function SignInForm({
@@ -79,7 +89,7 @@ function SignInForm({
         </button>
       </form>
       <p class="muted">
-        {t.auth_no_account} <span class="mono">npx billing users create</span>.
+        {t.auth_no_account} <code>npx billing users create</code>.
       </p>
     </AuthPage>
   );

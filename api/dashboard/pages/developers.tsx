@@ -177,6 +177,7 @@ async function webhooksPage(ctx: AppContext, d: Dashboard, extra: { state?: Form
             columns={[
               {
                 label: t.wh_url,
+                role: 'title',
                 cell: (e) => (
                   <a href={`/dashboard/developers/webhooks/${e.id}`} class="mono">
                     {e.url}
@@ -184,7 +185,7 @@ async function webhooksPage(ctx: AppContext, d: Dashboard, extra: { state?: Form
                 ),
               },
               { label: t.c_events, cell: (e) => (e.events.includes(ALL_EVENTS) ? t.wh_every_event : fillText(t.wh_types, { count: e.events.length })) },
-              { label: t.c_status, cell: (e) => <StatusBadge t={t} value={e.status} /> },
+              { label: t.c_status, role: 'status', cell: (e) => <StatusBadge t={t} value={e.status} /> },
               { label: t.c_created, nowrap: true, cell: (e) => whenL(e.createdAt, d.locale) },
             ]}
           />
@@ -288,6 +289,7 @@ function DeliveriesTable({ d, rows }: { d: Dashboard; rows: DeliveryRow[] }) {
       columns={[
         {
           label: t.dl_delivery,
+          role: 'title',
           cell: (w) => (
             <a href={`/dashboard/developers/deliveries/${w.id}`} class="mono">
               {w.id}
@@ -295,7 +297,7 @@ function DeliveriesTable({ d, rows }: { d: Dashboard; rows: DeliveryRow[] }) {
           ),
         },
         { label: t.c_event, cell: (w) => <span class="mono">{w.eventType}</span> },
-        { label: t.c_status, cell: (w) => <StatusBadge t={t} value={w.status} /> },
+        { label: t.c_status, role: 'status', cell: (w) => <StatusBadge t={t} value={w.status} /> },
         { label: t.dl_attempts, num: true, cell: (w) => w.attemptCount },
         { label: t.dl_last_result, cell: (w) => (w.lastStatusCode ? `HTTP ${w.lastStatusCode}` : (w.lastError ?? '—')) },
         { label: t.dl_last_attempt, nowrap: true, cell: (w) => whenL(w.lastAttemptAt, d.locale) },

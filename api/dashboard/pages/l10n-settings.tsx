@@ -5,7 +5,7 @@
 // ../messages-settings.ts.
 import type { AppContext } from '../../context';
 import type { DashboardRole } from '../../../src/generated/prisma/client';
-import { formatCalendarDay } from '../../../src/billing/calendar-day';
+import { formatMonth } from '../../../src/billing/calendar-day';
 import { DASHBOARD_MESSAGES, type DashboardLocale, type DashboardMessages } from '../i18n';
 import { SETTINGS_MESSAGES } from '../messages-settings';
 import { noticeOf } from '../render';
@@ -15,11 +15,15 @@ export function roleLabel(t: DashboardMessages, role: DashboardRole): string {
   return t[`role_${role}`];
 }
 
-/** A moment as people read it: "28 Nov 2026, 14:05 UTC" / "28. nóvember 2026 kl. 14:05 UTC". */
+/**
+ * A moment as people read it, with the month as the charts write it (formatMonth):
+ * "28 Nov 2026, 14:05 UTC" / "28. nóv. 2026 kl. 14:05 UTC" (short, so a table column stays narrow).
+ */
 export function whenL(d: Date | null | undefined, locale: DashboardLocale): string {
   if (!d) return '—';
   const time = d.toISOString().slice(11, 16);
-  return locale === 'is' ? `${formatCalendarDay(d, 'is')} kl. ${time} UTC` : `${formatCalendarDay(d, 'en')}, ${time} UTC`;
+  const day = d.getUTCDate();
+  return locale === 'is' ? `${day}. ${formatMonth(d, 'is')} kl. ${time} UTC` : `${day} ${formatMonth(d, 'en')}, ${time} UTC`;
 }
 
 const GOOD = new Set(['succeeded', 'active', 'enabled', 'on', 'yes']);

@@ -50,7 +50,8 @@ describe('settings pages messages (en, is)', () => {
     assert.equal(statusWord(DASHBOARD_MESSAGES.is, 'something_new'), 'something new', 'an unknown value as it is');
     const d = new Date('2026-11-28T14:05:09Z');
     assert.equal(whenL(d, 'en'), '28 Nov 2026, 14:05 UTC');
-    assert.equal(whenL(d, 'is'), '28. nóvember 2026 kl. 14:05 UTC');
+    assert.equal(whenL(d, 'is'), '28. nóv. 2026 kl. 14:05 UTC');
+    assert.equal(whenL(new Date('2027-03-01T09:00:00Z'), 'is'), '1. mars 2027 kl. 09:00 UTC');
     assert.equal(whenL(null, 'is'), '—');
   });
 
