@@ -501,7 +501,7 @@ const is: SettingsMessages = {
   dl_none: 'Engar afhendingar.',
   dl_delivery: 'Afhending',
   dl_attempts: 'Tilraunir',
-  dl_last_result: 'Síðasta niðurstaða',
+  dl_last_result: 'Síðasta svar',
   dl_last_attempt: 'Síðasta tilraun',
   dl_retry: 'Reyna aftur núna',
   dl_resend: 'Senda aftur',

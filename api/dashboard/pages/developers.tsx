@@ -300,7 +300,7 @@ function DeliveriesTable({ d, rows }: { d: Dashboard; rows: DeliveryRow[] }) {
         { label: t.c_status, role: 'status', cell: (w) => <StatusBadge t={t} value={w.status} /> },
         { label: t.dl_attempts, num: true, cell: (w) => w.attemptCount },
         { label: t.dl_last_result, cell: (w) => (w.lastStatusCode ? `HTTP ${w.lastStatusCode}` : (w.lastError ?? '—')) },
-        { label: t.dl_last_attempt, nowrap: true, cell: (w) => whenL(w.lastAttemptAt, d.locale) },
+        { label: t.dl_last_attempt, cell: (w) => whenL(w.lastAttemptAt, d.locale) },
         {
           label: t.c_actions,
           cell: (w) =>
