@@ -503,7 +503,7 @@ const is: SettingsMessages = {
   dl_attempts: 'Tilraunir',
   dl_last_result: 'Síðasta svar',
   dl_last_attempt: 'Síðasta tilraun',
-  dl_retry: 'Reyna aftur núna',
+  dl_retry: 'Reyna aftur',
   dl_resend: 'Senda aftur',
   dl_to: 'Afhendingar til {endpoint}',
   dl_all: 'Allar afhendingar',
