@@ -6,6 +6,7 @@
 // formatAmount, which are the same in both languages for a given currency.
 import type { AppContext } from '../context';
 import { isPortalLocale, type PortalLocale } from '../portal/i18n';
+import { SETTINGS_MESSAGES } from './messages-settings';
 
 export type DashboardLocale = PortalLocale;
 
@@ -24,6 +25,7 @@ export function pickDashboardLocale(ctx: AppContext): DashboardLocale {
 }
 
 const en = {
+  ...SETTINGS_MESSAGES.en,
   skip: 'Skip to content',
   menu: 'Menu',
   nav_label: 'Dashboard',
@@ -91,6 +93,7 @@ const en = {
 export type DashboardMessages = Record<keyof typeof en, string>;
 
 const is: DashboardMessages = {
+  ...SETTINGS_MESSAGES.is,
   skip: 'Beint í efnið',
   menu: 'Valmynd',
   nav_label: 'Stjórnborð',
@@ -108,7 +111,7 @@ const is: DashboardMessages = {
   nav_exports: 'Útflutningur',
   nav_api_keys: 'API-lyklar',
   nav_webhooks: 'Vefkrókar',
-  nav_deliveries: 'Sendingar',
+  nav_deliveries: 'Afhendingar',
   nav_events: 'Atburðir',
   nav_settings: 'Stillingar',
   nav_team: 'Teymi',

@@ -36,6 +36,7 @@ td{padding:8px 4px;border-bottom:1px solid #eceef2;vertical-align:top}
 .claim strong{font-size:16px;letter-spacing:.04em}
 footer{margin-top:32px;color:#5b6474;font-size:12px}
 @media print{body{background:#fff}.page{box-shadow:none;margin:0;max-width:none;padding:24px}}
+@media screen and (max-width:600px){.page{margin:0;padding:20px 16px;box-shadow:none}header{flex-direction:column;gap:8px}.meta{width:100%}.parties{grid-template-columns:1fr;gap:16px}.totals{width:100%}}
 `;
 
 function party(title: string, p: DocumentParty, t: DocumentTexts, id: string): string {

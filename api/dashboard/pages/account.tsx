@@ -11,38 +11,42 @@ import { field } from '../http';
 import { actOnTeam } from '../actions';
 import { isRefusal } from '../forms';
 import { formStateFrom, redirectWithNotice, sendPage } from '../render';
-import { Csrf, Field, FormErrors, Panel, Table, when, type FormState } from '../views/ui';
+import { Csrf, Field, FormErrors, Panel, Table, type FormState } from '../views/ui';
+import { fillText } from '../i18n';
+import { localState, pageNotice, whenL } from './l10n-settings';
 
 type Section = 'totp' | 'password';
 
 async function accountPage(ctx: AppContext, d: Dashboard, failed?: { section: Section; state: FormState }) {
   const user = await d.deps.db.dashboardUser.findUniqueOrThrow({ where: { id: d.user.id } });
   const sessions = await listOpenSessionsOfUser(d.deps.db, user.id, new Date());
-  const st = (s: Section) => (failed?.section === s ? failed.state : undefined);
+  const st = (s: Section) => (failed?.section === s ? localState(failed.state, d.locale) : undefined);
   const uri = !user.totpEnabledAt ? totpUri(user) : null;
+  const t = d.t;
   sendPage(ctx, d, {
-    title: 'Your account',
+    title: t.me_title,
     active: '/dashboard/account',
+    notice: pageNotice(ctx, t),
     body: (
       <>
-        <Panel title="Two-step sign-in" id="totp">
+        <Panel title={t.me_totp} id="totp">
           {user.totpEnabledAt ? (
             <>
-              <p id="totp-status">On since {when(user.totpEnabledAt)}. Every sign-in asks for a code from your authenticator app.</p>
+              <p id="totp-status">{fillText(t.me_totp_on, { date: whenL(user.totpEnabledAt, d.locale) })}</p>
               <form method="post" action="/dashboard/account/totp/disable" id="totp-disable-form">
                 <Csrf token={d.csrf} />
                 <FormErrors state={st('totp')} />
-                <Field name="code" label="A current code, to turn it off" state={st('totp')} input={{ inputmode: 'numeric', autocomplete: 'one-time-code', maxLength: 7 }} />
+                <Field name="code" label={t.me_totp_off_code} state={st('totp')} input={{ inputmode: 'numeric', autocomplete: 'one-time-code', maxLength: 7 }} />
                 <button type="submit" class="danger">
-                  Turn off
+                  {t.me_turn_off}
                 </button>
               </form>
             </>
           ) : uri ? (
             <>
-              <p>Add this account to your authenticator app with the key below (or the otpauth link), then enter the code it shows.</p>
+              <p>{t.me_totp_add}</p>
               <p>
-                Key:{' '}
+                {t.me_key}{' '}
                 <span class="mono" id="totp-secret">
                   {user.totpSecret}
                 </span>
@@ -53,55 +57,49 @@ async function accountPage(ctx: AppContext, d: Dashboard, failed?: { section: Se
               <form method="post" action="/dashboard/account/totp/confirm" id="totp-confirm-form">
                 <Csrf token={d.csrf} />
                 <FormErrors state={st('totp')} />
-                <Field name="code" label="Code from the app" state={st('totp')} input={{ inputmode: 'numeric', autocomplete: 'one-time-code', required: true, maxLength: 7 }} />
-                <button type="submit">Turn on</button>
+                <Field name="code" label={t.me_code_from_app} state={st('totp')} input={{ inputmode: 'numeric', autocomplete: 'one-time-code', required: true, maxLength: 7 }} />
+                <button type="submit">{t.me_turn_on}</button>
               </form>
             </>
           ) : (
             <>
-              <p id="totp-status">Off. Turn it on to ask for a code from an authenticator app at every sign-in.</p>
+              <p id="totp-status">{t.me_totp_off}</p>
               <form method="post" action="/dashboard/account/totp/setup">
                 <Csrf token={d.csrf} />
                 <button type="submit" id="totp-setup">
-                  Set up two-step sign-in
+                  {t.me_totp_setup}
                 </button>
               </form>
             </>
           )}
         </Panel>
-        <Panel title="Password" id="password">
+        <Panel title={t.me_password} id="password">
           <form method="post" action="/dashboard/account/password" id="password-form">
             <Csrf token={d.csrf} />
             <FormErrors state={st('password')} />
             <input type="text" name="username" value={user.email} autocomplete="username" hidden />
-            <Field name="current_password" label="Current password" type="password" state={st('password')} input={{ autocomplete: 'current-password', required: true }} />
-            <Field
-              name="new_password"
-              label="New password (at least 10 characters)"
-              type="password"
-              state={st('password')}
-              input={{ autocomplete: 'new-password', required: true, minLength: 10 }}
-            />
-            <button type="submit">Change password</button>
+            <Field name="current_password" label={t.me_current_password} type="password" state={st('password')} input={{ autocomplete: 'current-password', required: true }} />
+            <Field name="new_password" label={t.me_new_password} type="password" state={st('password')} input={{ autocomplete: 'new-password', required: true, minLength: 10 }} />
+            <button type="submit">{t.me_change_password}</button>
           </form>
         </Panel>
-        <Panel title="Sessions" id="sessions">
+        <Panel title={t.me_sessions} id="sessions">
           <Table
-            caption="Open sessions"
+            caption={t.me_open_sessions}
             rows={sessions}
-            empty="No open sessions."
+            empty={t.me_no_sessions}
             columns={[
-              { label: 'Signed in', nowrap: true, cell: (s) => when(s.createdAt) },
-              { label: 'Last used', nowrap: true, cell: (s) => when(s.lastSeenAt) },
-              { label: 'From', cell: (s) => <span class="mono">{s.ip ?? '—'}</span> },
-              { label: 'Browser', cell: (s) => (s.userAgent ?? '—').slice(0, 80) },
-              { label: '', cell: (s) => (s.id === d.session.id ? 'this one' : '') },
+              { label: t.me_signed_in, nowrap: true, cell: (s) => whenL(s.createdAt, d.locale) },
+              { label: t.me_last_used, nowrap: true, cell: (s) => whenL(s.lastSeenAt, d.locale) },
+              { label: t.c_from, cell: (s) => <span class="mono">{s.ip ?? '—'}</span> },
+              { label: t.me_browser, cell: (s) => (s.userAgent ?? '—').slice(0, 80) },
+              { label: t.c_status, cell: (s) => (s.id === d.session.id ? t.me_this_one : '') },
             ]}
           />
           <form method="post" action="/dashboard/sign-out-everywhere" id="sign-out-everywhere-form">
             <Csrf token={d.csrf} />
             <button type="submit" class="danger" id="sign-out-everywhere">
-              Sign out everywhere
+              {t.me_sign_out_everywhere}
             </button>
           </form>
         </Panel>

@@ -5,20 +5,74 @@ import { signIn } from '../../../src/domain/dashboard-users/sign-in';
 import { completeSecondFactor } from '../../../src/domain/dashboard-users/second-factor';
 import { endAllSessionsOfUser, endDashboardSession, setSessionViewMode } from '../../../src/domain/dashboard-users/sessions';
 import { acceptInvitation, findOpenInvitation } from '../../../src/domain/dashboard-users/invitations';
-import { ROLE_LABELS } from '../../../src/domain/dashboard-users/roles';
 import { recordAuditEntry } from '../../../src/domain/dashboard-audit/record-audit-entry';
 import { tokensEqual } from '../../../src/domain/dashboard-users/sessions';
 import type { DashboardRouter } from '../router-types';
 import { assertSameOrigin, clearSessionCookie, clientIp, field, preSessionToken, safeNext, setSessionCookie, userAgent } from '../http';
 import { dash, loadDashboard, requireSession, sessionPolicy } from '../session';
 import { actOnTeam } from '../actions';
-import { formStateFrom, sendBare } from '../render';
-import { AuthPage } from '../views/layout';
+import { formStateFrom } from '../render';
+import { documentHtml } from '../views/layout';
 import { Csrf, Field, FormErrors, type FormState } from '../views/ui';
+import type { ComponentChildren } from 'preact';
+import { pickDashboardLocale, type DashboardLocale, type DashboardMessages } from '../i18n';
+import { SETTINGS_MESSAGES } from '../messages-settings';
+import { bareMessages, localState, roleLabel } from './l10n-settings';
 
-function SignInForm({ token, next, state, notice }: { token: string; next: string; state?: FormState; notice?: string }) {
+/** A page without the frame (no session yet), in the chosen language, the language switch under its panel. */
+function sendAuth(ctx: AppContext, locale: DashboardLocale, title: string, body: ComponentChildren, status = 200): void {
+  const t = bareMessages(locale);
+  const other = locale === 'is' ? 'en' : 'is';
+  const query = new URLSearchParams(ctx.querystring);
+  query.set('lang', other);
+  query.delete('notice');
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = documentHtml({
+    title,
+    lang: locale,
+    suffix: t.title_suffix,
+    body: (
+      <main class="auth-page" id="content">
+        {body}
+        <p>
+          <a href={`${ctx.path}?${query.toString()}`} id="lang-switch" lang={other} hreflang={other}>
+            {t.other_language}
+          </a>
+        </p>
+      </main>
+    ),
+  });
+}
+
+/** The heading and panel of a page before the session (the frame is sendAuth's). */
+function AuthPage({ title, children }: { title: string; children: ComponentChildren }) {
   return (
-    <AuthPage title="Sign in to the billing dashboard">
+    <>
+      <h1>{title}</h1>
+      <div class="panel">{children}</div>
+    </>
+  );
+}
+
+function SignInForm({
+  t,
+  locale,
+  token,
+  next,
+  state: given,
+  notice,
+}: {
+  t: DashboardMessages;
+  locale: DashboardLocale;
+  token: string;
+  next: string;
+  state?: FormState;
+  notice?: string;
+}) {
+  const state = localState(given, locale);
+  return (
+    <AuthPage title={t.auth_sign_in_title}>
       {notice ? (
         <div class="notice" role="status" id="notice">
           {notice}
@@ -28,15 +82,14 @@ function SignInForm({ token, next, state, notice }: { token: string; next: strin
       <form method="post" action="/dashboard/sign-in" id="sign-in-form">
         <Csrf token={token} />
         <input type="hidden" name="next" value={next} />
-        <Field name="email" label="E-mail" type="email" state={state} input={{ autocomplete: 'username', required: true, autofocus: true }} />
-        <Field name="password" label="Password" type="password" state={state} input={{ autocomplete: 'current-password', required: true }} />
+        <Field name="email" label={t.auth_email} type="email" state={state} input={{ autocomplete: 'username', required: true, autofocus: true }} />
+        <Field name="password" label={t.auth_password} type="password" state={state} input={{ autocomplete: 'current-password', required: true }} />
         <button type="submit" id="sign-in-button">
-          Sign in
+          {t.auth_sign_in}
         </button>
       </form>
       <p class="muted">
-        No account? An owner of your company invites you from the dashboard's Team page, or an operator creates the first user with{' '}
-        <span class="mono">npx billing users create</span>.
+        {t.auth_no_account} <code>npx billing users create</code>.
       </p>
     </AuthPage>
   );
@@ -47,24 +100,26 @@ function checkPreSession(ctx: AppContext): void {
   const cookie = ctx.cookies.get('billing_dashboard_pre') ?? '';
   const given = field(ctx.state.dashboardForm ?? {}, '_csrf');
   if (cookie === '' || given === '' || !tokensEqual(cookie, given)) {
-    throw errors.csrfTokenInvalid('The sign-in form expired or did not come from this site; reload the page and try again', '_csrf');
+    throw errors.csrfTokenInvalid(SETTINGS_MESSAGES.en.err_sign_in_expired, '_csrf');
   }
 }
 
 export function authPages(router: DashboardRouter, deps: AppDeps): void {
   router.get('/sign-in', async (ctx) => {
     if (await loadDashboard(ctx, deps)) return ctx.redirect(safeNext(ctx.query.next));
+    const locale = pickDashboardLocale(ctx);
+    const t = bareMessages(locale);
     const notice =
       ctx.query.expired === '1'
-        ? 'Your session has ended. Sign in again.'
+        ? t.auth_expired
         : ctx.query.notice === 'signed_out'
-          ? 'You are signed out.'
+          ? t.auth_signed_out
           : ctx.query.notice === 'signed_out_everywhere'
-            ? 'Every session of yours has ended. Sign in again.'
+            ? t.auth_signed_out_everywhere
             : ctx.query.notice === 'welcome'
-              ? 'Your account is ready. Sign in with your e-mail and new password.'
+              ? t.auth_welcome
               : undefined;
-    sendBare(ctx, 'Sign in', <SignInForm token={preSessionToken(ctx)} next={safeNext(ctx.query.next)} notice={notice} />);
+    sendAuth(ctx, locale, t.auth_sign_in, <SignInForm t={t} locale={locale} token={preSessionToken(ctx)} next={safeNext(ctx.query.next)} notice={notice} />);
   });
 
   router.post('/sign-in', async (ctx) => {
@@ -120,35 +175,35 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
       }
       const state = formStateFrom(err, form, ['email', 'password']);
       for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-      sendBare(ctx, 'Sign in', <SignInForm token={preSessionToken(ctx)} next={next} state={state} />, err.status);
+      const locale = pickDashboardLocale(ctx);
+      const t = bareMessages(locale);
+      sendAuth(ctx, locale, t.auth_sign_in, <SignInForm t={t} locale={locale} token={preSessionToken(ctx)} next={next} state={state} />, err.status);
     }
   });
 
   const pending = requireSession(deps, { allowSecondFactorPending: true });
 
-  const twoStepForm = (token: string, next: string, state?: FormState) => (
-    <AuthPage title="Two-step sign-in">
-      <FormErrors state={state} />
-      <form method="post" action="/dashboard/sign-in/two-step" id="two-step-form">
-        <Csrf token={token} />
-        <input type="hidden" name="next" value={next} />
-        <Field
-          name="code"
-          label="Code from your authenticator app"
-          state={state}
-          input={{ inputmode: 'numeric', autocomplete: 'one-time-code', required: true, autofocus: true, maxLength: 7 }}
-        />
-        <button type="submit" id="two-step-button">
-          Continue
-        </button>
-      </form>
-    </AuthPage>
-  );
+  const twoStepForm = (t: DashboardMessages, locale: DashboardLocale, token: string, next: string, given?: FormState) => {
+    const state = localState(given, locale);
+    return (
+      <AuthPage title={t.auth_two_step}>
+        <FormErrors state={state} />
+        <form method="post" action="/dashboard/sign-in/two-step" id="two-step-form">
+          <Csrf token={token} />
+          <input type="hidden" name="next" value={next} />
+          <Field name="code" label={t.auth_code} state={state} input={{ inputmode: 'numeric', autocomplete: 'one-time-code', required: true, autofocus: true, maxLength: 7 }} />
+          <button type="submit" id="two-step-button">
+            {t.auth_continue}
+          </button>
+        </form>
+      </AuthPage>
+    );
+  };
 
   router.get('/sign-in/two-step', pending, async (ctx) => {
     const d = dash(ctx);
     if (!d.session.secondFactorPending) return ctx.redirect(safeNext(ctx.query.next));
-    sendBare(ctx, 'Two-step sign-in', twoStepForm(d.csrf, safeNext(ctx.query.next)));
+    sendAuth(ctx, d.locale, d.t.auth_two_step, twoStepForm(d.t, d.locale, d.csrf, safeNext(ctx.query.next)));
   });
 
   router.post('/sign-in/two-step', pending, async (ctx) => {
@@ -156,7 +211,7 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
     const next = safeNext(field(d.form, 'next'));
     try {
       assertSameOrigin(ctx);
-      if (!tokensEqual(field(d.form, '_csrf') || '-', d.csrf)) throw errors.csrfTokenInvalid('The form expired; reload the page', '_csrf');
+      if (!tokensEqual(field(d.form, '_csrf') || '-', d.csrf)) throw errors.csrfTokenInvalid(SETTINGS_MESSAGES.en.err_form_expired, '_csrf');
       await completeSecondFactor(deps.db, d.session, field(d.form, 'code'), d.ip, new Date());
       await recordAuditEntry(deps.db, {
         merchantId: d.merchant.id,
@@ -188,7 +243,7 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
         ip: d.ip,
         userAgent: d.userAgent,
       });
-      sendBare(ctx, 'Two-step sign-in', twoStepForm(d.csrf, next, formStateFrom(err, d.form, ['code'])), err.status);
+      sendAuth(ctx, d.locale, d.t.auth_two_step, twoStepForm(d.t, d.locale, d.csrf, next, formStateFrom(err, d.form, ['code'])), err.status);
     }
   });
 
@@ -238,25 +293,31 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
     ctx.status = 303;
   });
 
-  const invitationForm = (token: string, pre: string, email: string, role: string, state?: FormState) => (
-    <AuthPage title="Join the billing dashboard">
-      <p>
-        You are invited as <strong>{role}</strong> with the e-mail <strong id="invited-email">{email}</strong>. Choose a password (at least 10 characters).
-      </p>
-      <FormErrors state={state} />
-      <form method="post" action={`/dashboard/invitations/${token}`} id="invitation-form">
-        <Csrf token={pre} />
-        <Field name="name" label="Your name (optional)" state={state} input={{ autocomplete: 'name', maxLength: 200 }} />
-        <Field name="password" label="Password" type="password" state={state} input={{ autocomplete: 'new-password', required: true, minLength: 10 }} />
-        <button type="submit">Create my account</button>
-      </form>
-    </AuthPage>
-  );
+  const invitationForm = (locale: DashboardLocale, token: string, pre: string, email: string, role: string, given?: FormState) => {
+    const t = bareMessages(locale);
+    const state = localState(given, locale);
+    return (
+      <AuthPage title={t.auth_join}>
+        <p>
+          {t.auth_invited_as} <strong>{role}</strong> {t.auth_invited_with} <strong id="invited-email">{email}</strong>. {t.auth_choose_password}
+        </p>
+        <FormErrors state={state} />
+        <form method="post" action={`/dashboard/invitations/${token}`} id="invitation-form">
+          <Csrf token={pre} />
+          <Field name="name" label={t.auth_your_name} state={state} input={{ autocomplete: 'name', maxLength: 200 }} />
+          <Field name="password" label={t.auth_password} type="password" state={state} input={{ autocomplete: 'new-password', required: true, minLength: 10 }} />
+          <button type="submit">{t.auth_create_account}</button>
+        </form>
+      </AuthPage>
+    );
+  };
 
   router.get('/invitations/:token', async (ctx) => {
     const inv = await findOpenInvitation(deps.db, ctx.params.token ?? '', new Date());
     if (!inv) throw errors.resourceMissing('This invitation link is unknown, used or expired; ask an owner for a new one.');
-    sendBare(ctx, 'Invitation', invitationForm(ctx.params.token!, preSessionToken(ctx), inv.email, ROLE_LABELS[inv.role]));
+    const locale = pickDashboardLocale(ctx);
+    const t = bareMessages(locale);
+    sendAuth(ctx, locale, t.auth_invitation, invitationForm(locale, ctx.params.token!, preSessionToken(ctx), inv.email, roleLabel(t, inv.role)));
   });
 
   router.post('/invitations/:token', async (ctx) => {
@@ -285,7 +346,15 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
       ctx.status = 303;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      sendBare(ctx, 'Invitation', invitationForm(token, preSessionToken(ctx), inv.email, ROLE_LABELS[inv.role], formStateFrom(err, form, ['password', 'name'])), err.status);
+      const locale = pickDashboardLocale(ctx);
+      const t = bareMessages(locale);
+      sendAuth(
+        ctx,
+        locale,
+        t.auth_invitation,
+        invitationForm(locale, token, preSessionToken(ctx), inv.email, roleLabel(t, inv.role), formStateFrom(err, form, ['password', 'name'])),
+        err.status,
+      );
     }
   });
 }

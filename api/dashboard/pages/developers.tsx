@@ -26,63 +26,71 @@ import { dash, requireSession, type Dashboard } from '../session';
 import { field, fields, queryParams } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
-import { ActionButton, Csrf, Field, FormErrors, Pager, Panel, Props, SecretOnce, Status, Table, TextArea, when, type FormState } from '../views/ui';
+import { ActionButton, Csrf, Field, FormErrors, Panel, Props, Table, TextArea, type FormState } from '../views/ui';
+import { fillText, type DashboardMessages } from '../i18n';
+import { SETTINGS_MESSAGES } from '../messages-settings';
+import { localState, pageNotice, PagerL, SecretShown, StatusBadge, statusWord, whenL } from './l10n-settings';
 
 /** The rotation form's choices for how long the old secret keeps signing (seconds). */
-const SECRET_OVERLAPS: Array<[number, string]> = [
-  [0, 'no time: it stops at once'],
-  [3600, '1 hour'],
-  [6 * 3600, '6 hours'],
-  [MAX_SECRET_OVERLAP_SECONDS, '24 hours'],
+const SECRET_OVERLAPS: Array<[number, keyof DashboardMessages]> = [
+  [0, 'wh_overlap_0'],
+  [3600, 'wh_overlap_1h'],
+  [6 * 3600, 'wh_overlap_6h'],
+  [MAX_SECRET_OVERLAP_SECONDS, 'wh_overlap_24h'],
 ];
 const DEFAULT_SECRET_OVERLAP = MAX_SECRET_OVERLAP_SECONDS;
+/** The API's messages are English; the page shows them in its language (./l10n-settings.tsx errorText). */
+const EN = SETTINGS_MESSAGES.en;
 
 function secretOverlap(raw: string): number {
   const choice = SECRET_OVERLAPS.find(([seconds]) => String(seconds) === raw);
-  if (!choice) throw errors.validationFailed('Choose how long the old secret stays valid', 'expires_in');
+  if (!choice) throw errors.validationFailed(EN.wh_overlap_choose, 'expires_in');
   return choice[0];
 }
 
 async function apiKeysPage(ctx: AppContext, d: Dashboard, extra: { state?: FormState; shown?: { label: string; key: string; id: string } } = {}) {
+  const t = d.t;
+  const state = localState(extra.state, d.locale);
   const q = queryParams(ctx, ['starting_after']);
   const page = await listApiKeys(d.db, pageParams(q));
   const canManage = d.can('manage_developers');
   sendPage(ctx, d, {
-    title: 'API keys',
+    title: t.keys_title,
     active: '/dashboard/developers/api-keys',
+    notice: pageNotice(ctx, t),
     body: (
       <>
-        {extra.shown ? <SecretOnce label={extra.shown.label} value={extra.shown.key} id="shown-key" /> : null}
-        <Panel title={`${d.tenant.mode === 'live' ? 'Live' : 'Test'} keys`} id="keys">
+        {extra.shown ? <SecretShown t={t} label={extra.shown.label} value={extra.shown.key} id="shown-key" /> : null}
+        <Panel title={d.tenant.mode === 'live' ? t.keys_live : t.keys_test} id="keys">
           <Table<ApiKey>
-            caption="API keys"
+            caption={t.keys_title}
             rows={page.data}
-            empty="No keys in this mode."
+            empty={t.keys_none}
             columns={[
-              { label: 'Label', cell: (k) => k.label ?? '—' },
-              { label: 'Type', cell: (k) => k.type },
-              { label: 'Key', cell: (k) => <span class="mono">{`${k.type === 'secret' ? 'sk' : 'pk'}_${k.mode}_…${k.last4}`}</span> },
-              { label: 'Created', nowrap: true, cell: (k) => when(k.createdAt) },
-              { label: 'Rotated', nowrap: true, cell: (k) => when(k.rotatedAt) },
+              { label: t.keys_label, cell: (k) => k.label ?? '—' },
+              { label: t.c_type, cell: (k) => <span data-type={k.type}>{statusWord(t, k.type)}</span> },
+              { label: t.keys_key, cell: (k) => <span class="mono">{`${k.type === 'secret' ? 'sk' : 'pk'}_${k.mode}_…${k.last4}`}</span> },
+              { label: t.c_created, nowrap: true, cell: (k) => whenL(k.createdAt, d.locale) },
+              { label: t.keys_rotated, nowrap: true, cell: (k) => whenL(k.rotatedAt, d.locale) },
               {
-                label: 'Actions',
+                label: t.c_actions,
                 cell: (k) =>
                   canManage ? (
                     <div class="actions">
                       <ActionButton
                         action={`/dashboard/developers/api-keys/${k.id}/rotate`}
                         csrf={d.csrf}
-                        label="Rotate"
+                        label={t.keys_rotate}
                         id={`rotate-${k.id}`}
-                        confirm="Rotate this key? The current value stops working at once."
+                        confirm={t.keys_rotate_confirm}
                       />
                       <ActionButton
                         action={`/dashboard/developers/api-keys/${k.id}/revoke`}
                         csrf={d.csrf}
-                        label="Revoke"
+                        label={t.keys_revoke}
                         danger
                         id={`revoke-${k.id}`}
-                        confirm="Revoke this key? It stops working at once and for good."
+                        confirm={t.keys_revoke_confirm}
                       />
                     </div>
                   ) : (
@@ -91,25 +99,25 @@ async function apiKeysPage(ctx: AppContext, d: Dashboard, extra: { state?: FormS
               },
             ]}
           />
-          <Pager basePath="/dashboard/developers/api-keys" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+          <PagerL t={t} basePath="/dashboard/developers/api-keys" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
         {canManage ? (
-          <Panel title="Create a key" id="create-key">
-            <FormErrors state={extra.state} />
+          <Panel title={t.keys_create} id="create-key">
+            <FormErrors state={state} />
             <form method="post" action="/dashboard/developers/api-keys" id="create-key-form">
               <Csrf token={d.csrf} />
-              <Field name="label" label="Label" state={extra.state} hint="What uses this key, e.g. backend or shop." input={{ maxLength: 200 }} />
+              <Field name="label" label={t.keys_label} state={state} hint={t.keys_label_hint} input={{ maxLength: 200 }} />
               <div class="field">
-                <label for="f-type">Type</label>
+                <label for="f-type">{t.c_type}</label>
                 <select id="f-type" name="type">
-                  <option value="secret">Secret key (server side)</option>
-                  <option value="publishable">Publishable key (embedded checkout in the browser)</option>
+                  <option value="secret">{t.keys_type_secret}</option>
+                  <option value="publishable">{t.keys_type_publishable}</option>
                 </select>
-                {extra.state?.errors?.type ? <p class="field-error">{extra.state.errors.type}</p> : null}
+                {state?.errors?.type ? <p class="field-error">{state.errors.type}</p> : null}
               </div>
-              <p class="muted">The key is created in {d.tenant.mode} mode (the switch at the top).</p>
+              <p class="muted">{fillText(t.keys_mode_note, { mode: d.tenant.mode === 'live' ? t.mode_live : t.mode_test })}</p>
               <button type="submit" id="create-key-button">
-                Create key
+                {t.keys_create_button}
               </button>
             </form>
           </Panel>
@@ -119,31 +127,25 @@ async function apiKeysPage(ctx: AppContext, d: Dashboard, extra: { state?: FormS
   });
 }
 
-function endpointForm(d: Dashboard, opts: { action: string; state?: FormState; endpoint?: WebhookEndpoint; submit: string; id: string }) {
+function endpointForm(d: Dashboard, o: { action: string; state?: FormState; endpoint?: WebhookEndpoint; submit: string; id: string }) {
+  const t = d.t;
+  const opts = { ...o, state: localState(o.state, d.locale) };
   const chosen = new Set(opts.state?.values?.events !== undefined ? ([] as string[]).concat(opts.state.values.events) : (opts.endpoint?.events ?? []));
   const eventsError = opts.state?.errors?.events;
   return (
     <form method="post" action={opts.action} id={opts.id}>
       <Csrf token={d.csrf} />
       <FormErrors state={opts.state} />
-      <Field
-        name="url"
-        label="Endpoint URL"
-        type="url"
-        state={opts.state}
-        value={opts.endpoint?.url}
-        hint="HTTPS, on a public address."
-        input={{ required: true, maxLength: 2048 }}
-      />
-      <TextArea name="description" label="Description" state={opts.state} value={opts.endpoint?.description} />
+      <Field name="url" label={t.wh_endpoint_url} type="url" state={opts.state} value={opts.endpoint?.url} hint={t.wh_url_hint} input={{ required: true, maxLength: 2048 }} />
+      <TextArea name="description" label={t.c_description} state={opts.state} value={opts.endpoint?.description} />
       <fieldset class="field" aria-describedby={eventsError ? 'f-events-error' : undefined}>
-        <legend>Events to send</legend>
+        <legend>{t.wh_events_legend}</legend>
         <label>
-          <input type="checkbox" name="events" value={ALL_EVENTS} checked={chosen.has(ALL_EVENTS)} /> Every event (also types added later)
+          <input type="checkbox" name="events" value={ALL_EVENTS} checked={chosen.has(ALL_EVENTS)} /> {t.wh_every_event_box}
         </label>
-        {EVENT_TYPE_NAMES.map((t) => (
+        {EVENT_TYPE_NAMES.map((type) => (
           <label>
-            <input type="checkbox" name="events" value={t} checked={chosen.has(t)} /> <span class="mono">{t}</span>
+            <input type="checkbox" name="events" value={type} checked={chosen.has(type)} /> <span class="mono">{type}</span>
           </label>
         ))}
         {eventsError ? (
@@ -158,37 +160,40 @@ function endpointForm(d: Dashboard, opts: { action: string; state?: FormState; e
 }
 
 async function webhooksPage(ctx: AppContext, d: Dashboard, extra: { state?: FormState } = {}) {
+  const t = d.t;
   const q = queryParams(ctx, ['starting_after']);
   const page = await listWebhookEndpoints(d.db, pageParams(q));
   sendPage(ctx, d, {
-    title: 'Webhooks',
+    title: t.wh_title,
     active: '/dashboard/developers/webhooks',
+    notice: pageNotice(ctx, t),
     body: (
       <>
-        <Panel title="Endpoints" id="endpoints">
+        <Panel title={t.wh_endpoints} id="endpoints">
           <Table<WebhookEndpoint>
-            caption="Webhook endpoints"
+            caption={t.wh_caption}
             rows={page.data}
-            empty="No webhook endpoints in this mode."
+            empty={t.wh_none}
             columns={[
               {
-                label: 'URL',
+                label: t.wh_url,
+                role: 'title',
                 cell: (e) => (
                   <a href={`/dashboard/developers/webhooks/${e.id}`} class="mono">
                     {e.url}
                   </a>
                 ),
               },
-              { label: 'Events', cell: (e) => (e.events.includes(ALL_EVENTS) ? 'every event' : `${e.events.length} type(s)`) },
-              { label: 'Status', cell: (e) => <Status value={e.status} /> },
-              { label: 'Created', nowrap: true, cell: (e) => when(e.createdAt) },
+              { label: t.c_events, cell: (e) => (e.events.includes(ALL_EVENTS) ? t.wh_every_event : fillText(t.wh_types, { count: e.events.length })) },
+              { label: t.c_status, role: 'status', cell: (e) => <StatusBadge t={t} value={e.status} /> },
+              { label: t.c_created, nowrap: true, cell: (e) => whenL(e.createdAt, d.locale) },
             ]}
           />
-          <Pager basePath="/dashboard/developers/webhooks" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+          <PagerL t={t} basePath="/dashboard/developers/webhooks" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
         {d.can('manage_developers') ? (
-          <Panel title="Add an endpoint" id="add-endpoint">
-            {endpointForm(d, { action: '/dashboard/developers/webhooks', state: extra.state, submit: 'Add endpoint', id: 'add-endpoint-form' })}
+          <Panel title={t.wh_add} id="add-endpoint">
+            {endpointForm(d, { action: '/dashboard/developers/webhooks', state: extra.state, submit: t.wh_add_button, id: 'add-endpoint-form' })}
           </Panel>
         ) : null}
       </>
@@ -200,87 +205,71 @@ async function endpointPage(ctx: AppContext, d: Dashboard, id: string, extra: { 
   const e = await getWebhookEndpoint(d.db, id);
   const deliveries = await listWebhookDeliveries(d.db, { endpoint: e.id }, { limit: 10 });
   const canManage = d.can('manage_developers');
+  const t = d.t;
   sendPage(ctx, d, {
-    title: 'Webhook endpoint',
+    title: t.wh_endpoint_title,
     active: '/dashboard/developers/webhooks',
     status: extra.status,
+    notice: pageNotice(ctx, t),
     body: (
       <>
-        {extra.secret ? <SecretOnce label={extra.secretLabel ?? 'Signing secret'} value={extra.secret} id="shown-secret" /> : null}
-        <Panel title="Endpoint" id="endpoint">
+        {extra.secret ? <SecretShown t={t} label={extra.secretLabel ?? t.wh_secret} value={extra.secret} id="shown-secret" /> : null}
+        <Panel title={t.wh_endpoint} id="endpoint">
           <Props
             rows={[
-              ['Id', <span class="mono">{e.id}</span>],
+              [t.c_id, <span class="mono">{e.id}</span>],
               [
-                'URL',
+                t.wh_url,
                 <span class="mono" id="endpoint-url">
                   {e.url}
                 </span>,
               ],
               [
-                'Status',
+                t.c_status,
                 <span id="endpoint-status">
-                  <Status value={e.status} />
+                  <StatusBadge t={t} value={e.status} />
                 </span>,
               ],
-              ['Events', e.events.join(', ')],
-              ['Description', e.description],
-              ['Created', when(e.createdAt)],
+              [t.c_events, e.events.includes(ALL_EVENTS) ? t.wh_every_event : <span class="mono">{e.events.join(', ')}</span>],
+              [t.c_description, e.description],
+              [t.c_created, whenL(e.createdAt, d.locale)],
             ]}
           />
           {canManage ? (
             <div class="actions" style={undefined}>
               {e.status === 'enabled' ? (
-                <ActionButton
-                  action={`/dashboard/developers/webhooks/${e.id}/disable`}
-                  csrf={d.csrf}
-                  label="Disable"
-                  id="disable-endpoint"
-                  confirm="Disable this endpoint? Pending retries stop."
-                />
+                <ActionButton action={`/dashboard/developers/webhooks/${e.id}/disable`} csrf={d.csrf} label={t.wh_disable} id="disable-endpoint" confirm={t.wh_disable_confirm} />
               ) : (
-                <ActionButton action={`/dashboard/developers/webhooks/${e.id}/enable`} csrf={d.csrf} label="Enable" id="enable-endpoint" />
+                <ActionButton action={`/dashboard/developers/webhooks/${e.id}/enable`} csrf={d.csrf} label={t.wh_enable} id="enable-endpoint" />
               )}
-              <form
-                method="post"
-                action={`/dashboard/developers/webhooks/${e.id}/rotate-secret`}
-                class="inline"
-                data-confirm="Rotate the signing secret? Deliveries are signed with the new one at once (and with the old one too while it stays valid)."
-              >
+              <form method="post" action={`/dashboard/developers/webhooks/${e.id}/rotate-secret`} class="inline" data-confirm={t.wh_rotate_confirm}>
                 <Csrf token={d.csrf} />
                 <input type="hidden" name="_idem" value={randomBytes(16).toString('base64url')} />
-                <label for="f-secret-overlap">Old secret stays valid for</label>{' '}
+                <label for="f-secret-overlap">{t.wh_overlap_label}</label>{' '}
                 <select id="f-secret-overlap" name="expires_in">
                   {SECRET_OVERLAPS.map(([seconds, label]) => (
                     <option value={String(seconds)} selected={seconds === DEFAULT_SECRET_OVERLAP}>
-                      {label}
+                      {t[label]}
                     </option>
                   ))}
                 </select>{' '}
                 <button type="submit" class="secondary" id="rotate-secret">
-                  Rotate signing secret
+                  {t.wh_rotate}
                 </button>
               </form>
-              <ActionButton
-                action={`/dashboard/developers/webhooks/${e.id}/delete`}
-                csrf={d.csrf}
-                label="Delete"
-                danger
-                id="delete-endpoint"
-                confirm="Delete this endpoint? Its delivery history stays."
-              />
+              <ActionButton action={`/dashboard/developers/webhooks/${e.id}/delete`} csrf={d.csrf} label={t.wh_delete} danger id="delete-endpoint" confirm={t.wh_delete_confirm} />
             </div>
           ) : null}
         </Panel>
-        <Panel title="Recent deliveries" id="endpoint-deliveries">
+        <Panel title={t.wh_recent} id="endpoint-deliveries">
           <DeliveriesTable d={d} rows={deliveries.data} />
           <p>
-            <a href={`/dashboard/developers/deliveries?endpoint=${e.id}`}>All deliveries of this endpoint</a>
+            <a href={`/dashboard/developers/deliveries?endpoint=${e.id}`}>{t.wh_all_deliveries}</a>
           </p>
         </Panel>
         {canManage ? (
-          <Panel title="Edit" id="edit-endpoint">
-            {endpointForm(d, { action: `/dashboard/developers/webhooks/${e.id}`, state: extra.state, endpoint: e, submit: 'Save', id: 'edit-endpoint-form' })}
+          <Panel title={t.wh_edit} id="edit-endpoint">
+            {endpointForm(d, { action: `/dashboard/developers/webhooks/${e.id}`, state: extra.state, endpoint: e, submit: t.c_save, id: 'edit-endpoint-form' })}
           </Panel>
         ) : null}
       </>
@@ -291,35 +280,37 @@ async function endpointPage(ctx: AppContext, d: Dashboard, id: string, extra: { 
 type DeliveryRow = Awaited<ReturnType<typeof listWebhookDeliveries>>['data'][number];
 
 function DeliveriesTable({ d, rows }: { d: Dashboard; rows: DeliveryRow[] }) {
+  const t = d.t;
   return (
     <Table<DeliveryRow>
-      caption="Webhook deliveries"
+      caption={t.dl_caption}
       rows={rows}
-      empty="No deliveries."
+      empty={t.dl_none}
       columns={[
         {
-          label: 'Delivery',
+          label: t.dl_delivery,
+          role: 'title',
           cell: (w) => (
             <a href={`/dashboard/developers/deliveries/${w.id}`} class="mono">
               {w.id}
             </a>
           ),
         },
-        { label: 'Event', cell: (w) => <span class="mono">{w.eventType}</span> },
-        { label: 'Status', cell: (w) => <Status value={w.status} /> },
-        { label: 'Attempts', num: true, cell: (w) => w.attemptCount },
-        { label: 'Last result', cell: (w) => (w.lastStatusCode ? `HTTP ${w.lastStatusCode}` : (w.lastError ?? '—')) },
-        { label: 'Last attempt', nowrap: true, cell: (w) => when(w.lastAttemptAt) },
+        { label: t.c_event, cell: (w) => <span class="mono">{w.eventType}</span> },
+        { label: t.c_status, role: 'status', cell: (w) => <StatusBadge t={t} value={w.status} /> },
+        { label: t.dl_attempts, num: true, cell: (w) => w.attemptCount },
+        { label: t.dl_last_result, cell: (w) => (w.lastStatusCode ? `HTTP ${w.lastStatusCode}` : (w.lastError ?? '—')) },
+        { label: t.dl_last_attempt, cell: (w) => whenL(w.lastAttemptAt, d.locale) },
         {
-          label: '',
+          label: t.c_actions,
           cell: (w) =>
             d.can('manage_developers') && w.status !== 'pending' ? (
               <ActionButton
                 action={`/dashboard/developers/deliveries/${w.id}/retry`}
                 csrf={d.csrf}
-                label={w.status === 'succeeded' ? 'Resend' : 'Retry now'}
+                label={w.status === 'succeeded' ? t.dl_resend : t.dl_retry}
                 id={`retry-${w.id}`}
-                busy="Sending…"
+                busy={t.c_sending}
               />
             ) : null,
         },
@@ -331,7 +322,7 @@ function DeliveriesTable({ d, rows }: { d: Dashboard; rows: DeliveryRow[] }) {
 function endpointInput(form: Record<string, string | string[]>, partial: boolean) {
   const body: Record<string, unknown> = { url: field(form, 'url'), events: fields(form, 'events'), description: field(form, 'description') || null };
   if (partial) return parseBody(updateWebhookEndpointSchema, body);
-  if (fields(form, 'events').length === 0) throw errors.validationFailed('Choose at least one event (or every event)', 'events');
+  if (fields(form, 'events').length === 0) throw errors.validationFailed(EN.wh_choose_event, 'events');
   return parseBody(createWebhookEndpointSchema, body);
 }
 
@@ -359,7 +350,10 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
       },
       {
         fields: ['label', 'type'],
-        success: (r) => apiKeysPage(ctx, d, { shown: { label: `New ${r.row.type} key ${r.row.label ? `“${r.row.label}”` : ''}`, key: r.key, id: r.row.id } }),
+        success: (r) =>
+          apiKeysPage(ctx, d, {
+            shown: { label: fillText(d.t.keys_new, { type: statusWord(d.t, r.row.type), label: r.row.label ? `“${r.row.label}”` : '' }).trim(), key: r.key, id: r.row.id },
+          }),
         failure: (state) => apiKeysPage(ctx, d, { state }),
       },
     );
@@ -386,7 +380,7 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
       {
         fields: [],
         success: (r) =>
-          apiKeysPage(ctx, d, { shown: { label: `Rotated key ${r.row.label ? `“${r.row.label}”` : r.row.id}: the old value no longer works`, key: r.key, id: r.row.id } }),
+          apiKeysPage(ctx, d, { shown: { label: fillText(d.t.keys_rotated_shown, { label: r.row.label ? `“${r.row.label}”` : r.row.id }), key: r.key, id: r.row.id } }),
         failure: (state) => apiKeysPage(ctx, d, { state }),
       },
     );
@@ -433,7 +427,7 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
       },
       {
         fields: ['url', 'events', 'description'],
-        success: (r) => endpointPage(ctx, d, r.endpoint.id, { secret: r.secret, secretLabel: 'Signing secret of the new endpoint', status: 201 }),
+        success: (r) => endpointPage(ctx, d, r.endpoint.id, { secret: r.secret, secretLabel: d.t.wh_secret_new_endpoint, status: 201 }),
         failure: (state) => webhooksPage(ctx, d, { state }),
       },
     );
@@ -454,7 +448,7 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
         objectId: id,
         run: async (tx) => {
           const input = endpointInput(d.form, true);
-          if ((input.events ?? []).length === 0) throw errors.validationFailed('Choose at least one event (or every event)', 'events');
+          if ((input.events ?? []).length === 0) throw errors.validationFailed(EN.wh_choose_event, 'events');
           return updateWebhookEndpoint(tx, d.tenant, id, { url: input.url, events: input.events, description: input.description ?? null }, deps.webhookTesting);
         },
       },
@@ -508,8 +502,8 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
           endpointPage(ctx, d, id, {
             secret: r.secret,
             secretLabel: r.endpoint.previousSecretExpiresAt
-              ? `New signing secret: the old one also signs until ${when(r.endpoint.previousSecretExpiresAt)}`
-              : 'New signing secret: the old one no longer verifies',
+              ? fillText(d.t.wh_secret_overlap, { date: whenL(r.endpoint.previousSecretExpiresAt, d.locale) })
+              : d.t.wh_secret_no_overlap,
           }),
         failure: (state) => endpointPage(ctx, d, id, { state }),
       },
@@ -537,14 +531,16 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
     const q = queryParams(ctx, ['endpoint', 'event', 'starting_after']);
     const filter = parseQuery(listWebhookDeliveriesQuery, q);
     const page = await listWebhookDeliveries(d.db, filter, pageParams(q));
+    const t = d.t;
     sendPage(ctx, d, {
-      title: 'Webhook deliveries',
+      title: t.dl_title,
       active: '/dashboard/developers/deliveries',
+      notice: pageNotice(ctx, t),
       body: (
-        <Panel title={filter.endpoint ? `Deliveries to ${filter.endpoint}` : 'All deliveries'} id="deliveries">
-          <FormErrors state={state} />
+        <Panel title={filter.endpoint ? fillText(t.dl_to, { endpoint: filter.endpoint }) : t.dl_all} id="deliveries">
+          <FormErrors state={localState(state, d.locale)} />
           <DeliveriesTable d={d} rows={page.data} />
-          <Pager basePath="/dashboard/developers/deliveries" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+          <PagerL t={t} basePath="/dashboard/developers/deliveries" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
       ),
     });
@@ -555,29 +551,31 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
   router.get('/developers/deliveries/:id', session, async (ctx) => {
     const d = dash(ctx);
     const w = await getWebhookDelivery(d.db, pathId(ctx.params.id));
+    const t = d.t;
     sendPage(ctx, d, {
-      title: 'Webhook delivery',
+      title: t.dl_detail_title,
       active: '/dashboard/developers/deliveries',
+      notice: pageNotice(ctx, t),
       body: (
         <>
-          <Panel title="Delivery" id="delivery">
+          <Panel title={t.dl_delivery} id="delivery">
             <Props
               rows={[
-                ['Id', <span class="mono">{w.id}</span>],
-                ['Event', <a href={`/dashboard/developers/events/${w.eventId}`} class="mono">{`${w.eventType} (${w.eventId})`}</a>],
+                [t.c_id, <span class="mono">{w.id}</span>],
+                [t.c_event, <a href={`/dashboard/developers/events/${w.eventId}`} class="mono">{`${w.eventType} (${w.eventId})`}</a>],
                 [
-                  'Endpoint',
+                  t.wh_endpoint,
                   <a href={`/dashboard/developers/webhooks/${w.endpointId}`} class="mono">
                     {w.endpointId}
                   </a>,
                 ],
                 [
-                  'Status',
+                  t.c_status,
                   <span id="delivery-status">
-                    <Status value={w.status} />
+                    <StatusBadge t={t} value={w.status} />
                   </span>,
                 ],
-                ['Next automatic retry', when(w.nextRetryAt)],
+                [t.dl_next_retry, whenL(w.nextRetryAt, d.locale)],
               ]}
             />
             {d.can('manage_developers') && w.status !== 'pending' ? (
@@ -585,26 +583,26 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
                 <ActionButton
                   action={`/dashboard/developers/deliveries/${w.id}/retry`}
                   csrf={d.csrf}
-                  label={w.status === 'succeeded' ? 'Resend' : 'Retry now'}
+                  label={w.status === 'succeeded' ? t.dl_resend : t.dl_retry}
                   id="retry-delivery"
-                  busy="Sending…"
+                  busy={t.c_sending}
                 />
               </p>
             ) : null}
           </Panel>
-          <Panel title="Attempts" id="attempts">
+          <Panel title={t.dl_attempts} id="attempts">
             <Table
-              caption="Attempts"
+              caption={t.dl_attempts}
               rows={w.attempts}
-              empty="No attempt yet."
+              empty={t.dl_no_attempt}
               columns={[
                 { label: '#', num: true, cell: (a) => a.attemptNumber },
-                { label: 'When', nowrap: true, cell: (a) => when(a.attemptedAt) },
-                { label: 'Trigger', cell: (a) => a.trigger },
+                { label: t.c_when, nowrap: true, cell: (a) => whenL(a.attemptedAt, d.locale) },
+                { label: t.dl_trigger, cell: (a) => <span data-trigger={a.trigger}>{statusWord(t, a.trigger)}</span> },
                 { label: 'HTTP', cell: (a) => a.statusCode ?? '—' },
-                { label: 'Latency', num: true, cell: (a) => `${a.latencyMs} ms` },
-                { label: 'Error', cell: (a) => a.error ?? '—' },
-                { label: 'Response', cell: (a) => <span class="mono">{(a.responseBody ?? '').slice(0, 200)}</span> },
+                { label: t.dl_latency, num: true, cell: (a) => `${a.latencyMs} ms` },
+                { label: t.dl_error, cell: (a) => a.error ?? '—' },
+                { label: t.dl_response, cell: (a) => <span class="mono">{(a.responseBody ?? '').slice(0, 200)}</span> },
               ]}
             />
           </Panel>
@@ -637,46 +635,47 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
     const q = queryParams(ctx, ['type', 'starting_after']);
     const filter = parseQuery(listEventsQuery, q);
     const page = await listEvents(d.db, filter, pageParams(q));
+    const t = d.t;
     sendPage(ctx, d, {
-      title: 'Events',
+      title: t.ev_title,
       active: '/dashboard/developers/events',
       body: (
-        <Panel title="Events" id="events">
+        <Panel title={t.ev_title} id="events">
           <form method="get" action="/dashboard/developers/events" class="filters">
             <div class="field">
-              <label for="f-type">Type</label>
+              <label for="f-type">{t.c_type}</label>
               <select id="f-type" name="type">
-                <option value="">Every type</option>
-                {EVENT_TYPE_NAMES.map((t) => (
-                  <option value={t} selected={t === filter.type}>
-                    {t}
+                <option value="">{t.ev_every_type}</option>
+                {EVENT_TYPE_NAMES.map((type) => (
+                  <option value={type} selected={type === filter.type}>
+                    {type}
                   </option>
                 ))}
               </select>
             </div>
             <button type="submit" class="secondary">
-              Filter
+              {t.ev_filter}
             </button>
           </form>
           <Table
-            caption="Events"
+            caption={t.ev_title}
             rows={page.data}
-            empty="No events."
+            empty={t.ev_none}
             columns={[
               {
-                label: 'Event',
+                label: t.c_event,
                 cell: (e) => (
                   <a href={`/dashboard/developers/events/${e.id}`} class="mono">
                     {e.id}
                   </a>
                 ),
               },
-              { label: 'Type', cell: (e) => <span class="mono">{e.type}</span> },
-              { label: 'Object', cell: (e) => <span class="mono">{String((e.data as { id?: unknown })?.id ?? '—')}</span> },
-              { label: 'Created', nowrap: true, cell: (e) => when(e.createdAt) },
+              { label: t.c_type, cell: (e) => <span class="mono">{e.type}</span> },
+              { label: t.dl_object, cell: (e) => <span class="mono">{String((e.data as { id?: unknown })?.id ?? '—')}</span> },
+              { label: t.c_created, nowrap: true, cell: (e) => whenL(e.createdAt, d.locale) },
             ]}
           />
-          <Pager basePath="/dashboard/developers/events" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+          <PagerL t={t} basePath="/dashboard/developers/events" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
       ),
     });
@@ -686,22 +685,23 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
     const d = dash(ctx);
     const e = await getEvent(d.db, pathId(ctx.params.id));
     const deliveries = await listWebhookDeliveries(d.db, { event: e.id }, { limit: 20 });
+    const t = d.t;
     sendPage(ctx, d, {
-      title: `Event ${e.type}`,
+      title: fillText(t.ev_detail_title, { type: e.type }),
       active: '/dashboard/developers/events',
       body: (
         <>
-          <Panel title="Event" id="event">
+          <Panel title={t.c_event} id="event">
             <Props
               rows={[
-                ['Id', <span class="mono">{e.id}</span>],
-                ['Type', e.type],
-                ['Created', when(e.createdAt)],
+                [t.c_id, <span class="mono">{e.id}</span>],
+                [t.c_type, <span class="mono">{e.type}</span>],
+                [t.c_created, whenL(e.createdAt, d.locale)],
               ]}
             />
             <pre class="mono">{JSON.stringify(e.data, null, 2)}</pre>
           </Panel>
-          <Panel title="Deliveries" id="event-deliveries">
+          <Panel title={t.ev_deliveries} id="event-deliveries">
             <DeliveriesTable d={d} rows={deliveries.data} />
           </Panel>
         </>

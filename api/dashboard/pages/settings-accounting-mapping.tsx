@@ -13,13 +13,14 @@ import type { Dashboard } from '../session';
 import { field } from '../http';
 import { Csrf, Field, Props, type FormState } from '../views/ui';
 import type { SettingsPost } from './settings-form';
+import type { DashboardMessages } from '../i18n';
 
 export const MAPPING_FIELDS = ['default_gl_account', ...VAT_RATE_IDS.map((r) => `vat_code_mapping.${r}`)] as const;
 
-const RATE_LABELS: Record<(typeof VAT_RATE_IDS)[number], string> = {
-  standard: 'VAT code for the standard rate',
-  reduced: 'VAT code for the reduced rate',
-  exempt: 'VAT code for exempt sales',
+const RATE_LABELS: Record<(typeof VAT_RATE_IDS)[number], keyof DashboardMessages> = {
+  standard: 'acc_mapping_standard',
+  reduced: 'acc_mapping_reduced',
+  exempt: 'acc_mapping_exempt',
 };
 
 function mappingOf(link: AccountingLink): Record<string, string> {
@@ -30,20 +31,25 @@ function mappingOf(link: AccountingLink): Record<string, string> {
 /** The form (finance, owner) or the values (other roles) for an active link. */
 export function AccountingMappingForm({ d, link, state }: { d: Dashboard; link: AccountingLink; state?: FormState }) {
   const mapping = mappingOf(link);
+  const t = d.t;
   if (!d.can('manage_accounting')) {
-    return <Props rows={[['Default account', link.defaultGlAccount ?? 'not set'], ...VAT_RATE_IDS.map((r): [string, string] => [RATE_LABELS[r], mapping[r] ?? 'not set'])]} />;
+    return (
+      <Props
+        rows={[[t.acc_default_account, link.defaultGlAccount ?? t.acc_not_set], ...VAT_RATE_IDS.map((r): [string, string] => [t[RATE_LABELS[r]], mapping[r] ?? t.acc_not_set])]}
+      />
+    );
   }
   return (
-    <form method="post" action="/dashboard/settings/accounting/mapping" id="accounting-mapping" data-busy="Checking the codes with the provider…">
-      <h3>Default account and VAT codes</h3>
-      <p class="muted">Codes from the provider's chart of accounts and VAT codes; the provider checks them when you save. Leave a VAT code empty to leave that rate unmapped.</p>
+    <form method="post" action="/dashboard/settings/accounting/mapping" id="accounting-mapping" data-busy={t.acc_mapping_checking}>
+      <h3>{t.acc_mapping_title}</h3>
+      <p class="muted">{t.acc_mapping_note}</p>
       <Csrf token={d.csrf} />
-      <Field name="default_gl_account" label="Default account" value={link.defaultGlAccount ?? ''} state={state} input={{ maxLength: 100 }} />
+      <Field name="default_gl_account" label={t.acc_default_account} value={link.defaultGlAccount ?? ''} state={state} input={{ maxLength: 100 }} />
       {VAT_RATE_IDS.map((r) => (
-        <Field name={`vat_code_mapping.${r}`} label={RATE_LABELS[r]} value={mapping[r] ?? ''} state={state} input={{ maxLength: 100 }} />
+        <Field name={`vat_code_mapping.${r}`} label={t[RATE_LABELS[r]]} value={mapping[r] ?? ''} state={state} input={{ maxLength: 100 }} />
       ))}
       <button type="submit" id="accounting-mapping-save">
-        Save account and VAT codes
+        {t.acc_mapping_save}
       </button>
     </form>
   );

@@ -16,7 +16,9 @@ import { pathId } from '../../validate';
 import type { DashboardRouter } from '../router-types';
 import { dash, type Dashboard } from '../session';
 import { field } from '../http';
-import { ActionButton, Csrf, Field, FormErrors, Props, Status, Table, when, type FormState } from '../views/ui';
+import { ActionButton, Csrf, Field, FormErrors, Props, Table, type FormState } from '../views/ui';
+import { fillText, type DashboardLocale, type DashboardMessages } from '../i18n';
+import { StatusBadge, whenL } from './l10n-settings';
 import type { Middleware } from '../../context';
 import type { SettingsPost } from './settings-form';
 
@@ -31,45 +33,46 @@ export async function loadAccountingView(d: Dashboard): Promise<AccountingView> 
   return { progress, failed };
 }
 
-function lag(since: Date | null, now = new Date()): string {
-  if (!since) return 'none';
+function lag(t: DashboardMessages, since: Date | null, now = new Date()): string {
+  if (!since) return t.acc_lag_none;
   const minutes = Math.max(0, Math.round((now.getTime() - since.getTime()) / 60_000));
-  return minutes < 1 ? 'under a minute' : minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
+  return minutes < 1 ? t.acc_lag_under_minute : minutes < 120 ? fillText(t.acc_lag_min, { n: minutes }) : fillText(t.acc_lag_h, { n: Math.round(minutes / 60) });
 }
 
-/** The numbers the progress poll returns (and the page starts with). */
-export function progressJson(p: SyncProgress) {
+/** The numbers the progress poll returns (and the page starts with); the words in the page's language. */
+export function progressJson(p: SyncProgress, t: DashboardMessages, locale: DashboardLocale) {
   return {
     status: p.link.status,
     pending: p.pending,
     synced: p.synced,
     failed: p.failed,
-    last_synced_at: p.lastSyncedAt ? when(p.lastSyncedAt) : 'never',
-    lag: lag(p.oldestPendingAt),
+    last_synced_at: p.lastSyncedAt ? whenL(p.lastSyncedAt, locale) : t.sv_never,
+    lag: lag(t, p.oldestPendingAt),
   };
 }
 
-function SyncProgressView({ p }: { p: SyncProgress }) {
-  const j = progressJson(p);
+function SyncProgressView({ p, d }: { p: SyncProgress; d: Dashboard }) {
+  const t = d.t;
+  const j = progressJson(p, t, d.locale);
   const total = p.pending + p.synced + p.failed;
   const running = p.link.status === 'active' && p.pending > 0;
   return (
     <div class="sync-progress" id="accounting-progress" data-poll="/dashboard/settings/accounting/progress" data-running={running ? '1' : '0'}>
-      <label for="accounting-progress-bar">{running ? 'Syncing to the accounting software' : 'Sync'}</label>
+      <label for="accounting-progress-bar">{running ? t.acc_syncing : t.acc_sync}</label>
       <progress id="accounting-progress-bar" max={Math.max(total, 1)} value={p.synced + p.failed}></progress>
       <p role="status" aria-live="polite">
         <span data-k="synced" id="sync-synced">
           {j.synced}
         </span>{' '}
-        sent,{' '}
+        {t.acc_sent},{' '}
         <span data-k="pending" id="sync-pending">
           {j.pending}
         </span>{' '}
-        waiting,{' '}
+        {t.acc_waiting},{' '}
         <span data-k="failed" id="sync-failed">
           {j.failed}
         </span>{' '}
-        failed. Last record sent: <span data-k="last_synced_at">{j.last_synced_at}</span>. Oldest waiting: <span data-k="lag">{j.lag}</span>.
+        {t.acc_failed}. {t.acc_last_sent} <span data-k="last_synced_at">{j.last_synced_at}</span>. {t.acc_oldest} <span data-k="lag">{j.lag}</span>.
       </p>
     </div>
   );
@@ -77,7 +80,8 @@ function SyncProgressView({ p }: { p: SyncProgress }) {
 
 function ConnectForms({ d, state, reconnect }: { d: Dashboard; state?: FormState; reconnect: boolean }) {
   const providers = PROVIDERS.filter((p) => p.environment === d.tenant.mode);
-  const verb = reconnect ? 'Reconnect' : 'Connect';
+  const t = d.t;
+  const verb = reconnect ? t.acc_reconnect : t.acc_connect;
   return (
     <div class="connect-forms">
       <FormErrors state={state} />
@@ -87,21 +91,21 @@ function ConnectForms({ d, state, reconnect }: { d: Dashboard; state?: FormState
             <Csrf token={d.csrf} />
             <input type="hidden" name="provider" value={p.id} />
             <p>
-              <strong>{p.name}</strong>: you allow access on the provider's own page.
+              <strong>{p.name}</strong>: {t.acc_oauth_note}
             </p>
             <button type="submit" id={`connect-${p.id}-button`} aria-label={`${verb} ${p.name}`}>
               {verb}
             </button>
           </form>
         ) : (
-          <form method="post" action="/dashboard/settings/accounting/complete" class="connect-form" id={`connect-${p.id}`} data-busy="Checking the credentials…">
+          <form method="post" action="/dashboard/settings/accounting/complete" class="connect-form" id={`connect-${p.id}`} data-busy={t.acc_checking}>
             <Csrf token={d.csrf} />
             <input type="hidden" name="provider" value={p.id} />
             <p>
-              <strong>{p.name}</strong>: an API token and the company id from the provider.
+              <strong>{p.name}</strong>: {t.acc_form_note}
             </p>
-            <Field name="credentials.api_token" label="API token" type="password" state={state} input={{ autocomplete: 'off', maxLength: 500 }} />
-            <Field name="credentials.company_id" label="Company id" state={state} input={{ maxLength: 500 }} />
+            <Field name="credentials.api_token" label={t.acc_api_token} type="password" state={state} input={{ autocomplete: 'off', maxLength: 500 }} />
+            <Field name="credentials.company_id" label={t.acc_company_id} state={state} input={{ maxLength: 500 }} />
             <button type="submit" id={`connect-${p.id}-button`} aria-label={`${verb} ${p.name}`}>
               {verb}
             </button>
@@ -113,26 +117,27 @@ function ConnectForms({ d, state, reconnect }: { d: Dashboard; state?: FormState
 }
 
 function linkRows(d: Dashboard, link: AccountingLink): Array<[string, ComponentChildren]> {
+  const t = d.t;
   const rows: Array<[string, ComponentChildren]> = [
-    ['Provider', <span id="accounting-provider">{providerInfo(link.provider)?.name ?? link.provider}</span>],
+    [t.acc_provider, <span id="accounting-provider">{providerInfo(link.provider)?.name ?? link.provider}</span>],
     [
-      'Status',
+      t.c_status,
       <span id="accounting-status" data-status={link.status}>
-        <Status value={link.status} />
+        <StatusBadge t={t} value={link.status} />
       </span>,
     ],
-    ['Company', link.providerTenant],
-    ['Connected', when(link.createdAt)],
+    [t.acc_company, link.providerTenant],
+    [t.acc_connected, whenL(link.createdAt, d.locale)],
   ];
   if (link.status === 'error')
     rows.push([
-      'Error',
+      t.acc_error,
       <span id="accounting-error">
-        {link.statusReason ?? 'the provider refused the credentials'} (since {when(link.errorAt)})
+        {link.statusReason ?? t.acc_error_default} {fillText(t.acc_error_since, { date: whenL(link.errorAt, d.locale) })}
       </span>,
     ]);
-  if (link.disconnectedAt) rows.push(['Disconnected', when(link.disconnectedAt)]);
-  rows.push(['Default account', link.defaultGlAccount ?? 'not set yet'], ['Sync workflow', <span class="mono">{d.deps.workflows.accountingSync.workflowId(link.id)}</span>]);
+  if (link.disconnectedAt) rows.push([t.acc_disconnected, whenL(link.disconnectedAt, d.locale)]);
+  rows.push([t.acc_default_account, link.defaultGlAccount ?? t.acc_not_set_yet], [t.acc_workflow, <span class="mono">{d.deps.workflows.accountingSync.workflowId(link.id)}</span>]);
   return rows;
 }
 
@@ -141,36 +146,30 @@ export function AccountingPanelBody({ d, view, state, authorizeUrl }: { d: Dashb
   const link = p?.link ?? null;
   const manage = d.can('manage_accounting');
   const current = link !== null && link.status !== 'disconnected';
+  const t = d.t;
   return (
     <>
       {authorizeUrl ? (
         <div class="notice" role="status" id="accounting-authorize-notice">
-          Continue on the provider's page to allow access (the link works once, for 10 minutes):{' '}
+          {t.acc_authorize}{' '}
           <a href={authorizeUrl} id="accounting-authorize" rel="noreferrer">
-            allow access at {providerInfo(field(d.form, 'provider'))?.name ?? 'the provider'}
+            {fillText(t.acc_authorize_link, { provider: providerInfo(field(d.form, 'provider'))?.name ?? t.acc_the_provider })}
           </a>
-          . It then tells you the link is connected; come back here to see it.
+          . {t.acc_authorize_after}
         </div>
       ) : null}
-      {link ? (
-        <Props rows={linkRows(d, link)} />
-      ) : (
-        <p id="accounting-status">
-          No accounting software is connected in {d.tenant.mode} mode. Once connected, everything the ledger posts from then on (invoices, payments, credit notes, refunds) is
-          booked there.
-        </p>
-      )}
-      {p && current ? <SyncProgressView p={p} /> : null}
-      {link?.status === 'error' ? <p class="form-error">Nothing is sent while the link is in error: reconnect it below (a new link syncs what is posted from then on).</p> : null}
+      {link ? <Props rows={linkRows(d, link)} /> : <p id="accounting-status">{fillText(t.acc_none, { mode: d.tenant.mode === 'live' ? t.mode_live : t.mode_test })}</p>}
+      {p && current ? <SyncProgressView p={p} d={d} /> : null}
+      {link?.status === 'error' ? <p class="form-error">{t.acc_in_error}</p> : null}
       {failed.length > 0 ? (
         <Table<SyncRecordView>
-          caption="Records the provider refused"
+          caption={t.acc_refused_caption}
           rows={failed}
           empty=""
           columns={[
-            { label: 'What', cell: (r) => r.posting.kind.replace(/_/g, ' ') },
+            { label: t.acc_what, cell: (r) => r.posting.kind.replace(/_/g, ' ') },
             {
-              label: 'Invoice',
+              label: t.acc_invoice,
               cell: (r) =>
                 r.posting.invoiceId ? (
                   <a href={`/dashboard/invoices/${r.posting.invoiceId}`} class="mono">
@@ -180,13 +179,13 @@ export function AccountingPanelBody({ d, view, state, authorizeUrl }: { d: Dashb
                   '—'
                 ),
             },
-            { label: 'Message', cell: (r) => r.providerMessage ?? '—' },
-            { label: 'Last attempt', nowrap: true, cell: (r) => when(r.lastAttemptAt) },
+            { label: t.acc_message, cell: (r) => r.providerMessage ?? '—' },
+            { label: t.dl_last_attempt, nowrap: true, cell: (r) => whenL(r.lastAttemptAt, d.locale) },
             {
-              label: '',
+              label: t.c_actions,
               cell: (r) =>
                 manage && link?.status === 'active' ? (
-                  <ActionButton action={`/dashboard/settings/accounting/records/${r.id}/resync`} csrf={d.csrf} label="Re-sync" id={`resync-${r.id}`} />
+                  <ActionButton action={`/dashboard/settings/accounting/records/${r.id}/resync`} csrf={d.csrf} label={t.acc_resync} id={`resync-${r.id}`} />
                 ) : null,
             },
           ]}
@@ -199,18 +198,18 @@ export function AccountingPanelBody({ d, view, state, authorizeUrl }: { d: Dashb
               <ActionButton
                 action="/dashboard/settings/accounting/disconnect"
                 csrf={d.csrf}
-                label="Disconnect"
+                label={t.acc_disconnect}
                 id="accounting-disconnect"
                 danger
-                confirm="Disconnect the accounting software? Nothing more is sent from now on; what is already there stays."
-                busy="Disconnecting…"
+                confirm={t.acc_disconnect_confirm}
+                busy={t.acc_disconnecting}
               />
             </div>
           ) : null}
           {link?.status !== 'active' ? <ConnectForms d={d} state={state} reconnect={link !== null} /> : <FormErrors state={state} />}
         </>
       ) : (
-        <p class="muted">Finance and owners connect and disconnect the accounting software.</p>
+        <p class="muted">{t.acc_roles_note}</p>
       )}
     </>
   );
@@ -225,9 +224,10 @@ export function accountingSettingsRoutes(
   rerender: (ctx: AppContext, d: Dashboard, extra: { authorizeUrl: string }) => Promise<void>,
 ): void {
   router.get('/settings/accounting/progress', session, async (ctx) => {
-    const p = await accountingSyncProgress(dash(ctx).db);
+    const d = dash(ctx);
+    const p = await accountingSyncProgress(d.db);
     ctx.type = 'application/json';
-    ctx.body = p ? progressJson(p) : { status: null };
+    ctx.body = p ? progressJson(p, d.t, d.locale) : { status: null };
   });
 
   // OAuth: the state is created here; the user then follows the provider's URL (a link, not a

@@ -21,7 +21,9 @@ import { field } from '../http';
 import { formPost } from '../forms';
 import { merchantAction } from '../actions';
 import { redirectWithNotice, sendPage } from '../render';
-import { ActionButton, Checkbox, Csrf, Field, FormErrors, Panel, Props, Select, TextArea, when, type FormState } from '../views/ui';
+import { ActionButton, Checkbox, Csrf, Field, FormErrors, Panel, Props, Select, TextArea, type FormState } from '../views/ui';
+import { fillText, type DashboardMessages } from '../i18n';
+import { localState, pageNotice, whenL } from './l10n-settings';
 import type { Section, SettingsPost } from './settings-form';
 import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails, type BusinessDetailsPatch } from '../../../src/domain/merchants/business-details';
 import { PORTAL_SETTING_PARAMS, getPortalSettings, updatePortalSettings, type PortalSettings } from '../../../src/domain/customer-portals/portal-settings';
@@ -40,24 +42,24 @@ function lines(text: string): string[] {
     .filter(Boolean);
 }
 
-const BUSINESS_FIELDS: Array<[keyof BusinessDetails, string, { maxLength: number; autocomplete?: string; inputmode?: 'numeric' }]> = [
-  ['legalName', 'Legal name', { maxLength: 200 }],
-  ['kennitala', 'Kennitala', { maxLength: 11, inputmode: 'numeric' }],
-  ['vatNumber', 'VAT number (VSK-númer)', { maxLength: 40 }],
-  ['addressLine1', 'Address', { maxLength: 200, autocomplete: 'address-line1' }],
-  ['addressLine2', 'Address, second line', { maxLength: 200, autocomplete: 'address-line2' }],
-  ['postalCode', 'Postal code', { maxLength: 20, autocomplete: 'postal-code' }],
-  ['city', 'City', { maxLength: 100, autocomplete: 'address-level2' }],
-  ['country', 'Country (two letters, e.g. IS)', { maxLength: 2, autocomplete: 'country' }],
-  ['supportEmail', 'Support e-mail', { maxLength: 254, autocomplete: 'email' }],
+const BUSINESS_FIELDS: Array<[keyof BusinessDetails, keyof DashboardMessages, { maxLength: number; autocomplete?: string; inputmode?: 'numeric' }]> = [
+  ['legalName', 'set_f_legal_name', { maxLength: 200 }],
+  ['kennitala', 'set_f_kennitala', { maxLength: 11, inputmode: 'numeric' }],
+  ['vatNumber', 'set_f_vat_number', { maxLength: 40 }],
+  ['addressLine1', 'set_f_address1', { maxLength: 200, autocomplete: 'address-line1' }],
+  ['addressLine2', 'set_f_address2', { maxLength: 200, autocomplete: 'address-line2' }],
+  ['postalCode', 'set_f_postal_code', { maxLength: 20, autocomplete: 'postal-code' }],
+  ['city', 'set_f_city', { maxLength: 100, autocomplete: 'address-level2' }],
+  ['country', 'set_f_country', { maxLength: 2, autocomplete: 'country' }],
+  ['supportEmail', 'set_f_support_email', { maxLength: 254, autocomplete: 'email' }],
 ];
 
-const PORTAL_SWITCHES: Array<[Exclude<keyof PortalSettings, 'returnUrl'>, string]> = [
-  ['allowCancel', 'Cancel a subscription at period end (and undo it)'],
-  ['allowUpdatePaymentMethods', 'Add and remove cards, choose the default'],
-  ['allowUpdateBillingDetails', 'Change their e-mail, billing address and VAT number'],
-  ['allowPayInvoices', 'Pay an open invoice now'],
-  ['showInvoiceHistory', 'See invoices and credit notes with their documents'],
+const PORTAL_SWITCHES: Array<[Exclude<keyof PortalSettings, 'returnUrl'>, keyof DashboardMessages]> = [
+  ['allowCancel', 'set_portal_cancel'],
+  ['allowUpdatePaymentMethods', 'set_portal_cards'],
+  ['allowUpdateBillingDetails', 'set_portal_details'],
+  ['allowPayInvoices', 'set_portal_pay'],
+  ['showInvoiceHistory', 'set_portal_history'],
 ];
 
 async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}) {
@@ -68,51 +70,56 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
     getVatSettings(d.db),
     loadAccountingView(d),
   ]);
-  const st = (s: Section) => (extra.failed?.section === s ? extra.failed.state : undefined);
+  const st = (s: Section) => (extra.failed?.section === s ? localState(extra.failed.state, d.locale) : undefined);
   const bank = bankInvoiceSettings();
   const owner = d.can('manage_business');
+  const t = d.t;
+  const mode = d.tenant.mode === 'live' ? t.mode_live : t.mode_test;
+  const yesNo = (v: boolean) => (v ? t.sv_yes : t.sv_no);
+  const rateName = (r: string) => (`set_vat_rate_${r}` in t ? t[`set_vat_rate_${r}` as keyof DashboardMessages] : r);
   sendPage(ctx, d, {
-    title: 'Settings',
+    title: t.set_title,
     active: '/dashboard/settings',
+    notice: pageNotice(ctx, t),
     body: (
       <>
-        <nav class="toc" aria-label="Settings sections">
-          {[
-            ['business', 'Business'],
-            ['business-details', 'Details on invoices'],
-            ['portal-settings', 'Customer portal'],
-            ['accounting', 'Accounting'],
-            ['redirect-domains', 'Redirect domains'],
-            ['allowed-origins', 'Checkout origins'],
-            ['bank-invoice-settings', 'Bank invoices'],
-            ['vat-settings', 'VAT'],
-            ['going-live', 'Going live'],
-          ].map(([id, label]) => (
+        <nav class="toc" aria-label={t.set_sections}>
+          {(
+            [
+              ['business', t.set_toc_business],
+              ['business-details', t.set_toc_details],
+              ['portal-settings', t.set_toc_portal],
+              ['accounting', t.set_toc_accounting],
+              ['redirect-domains', t.set_toc_domains],
+              ['allowed-origins', t.set_toc_origins],
+              ['bank-invoice-settings', t.set_toc_bank],
+              ['vat-settings', t.set_toc_vat],
+              ['going-live', t.set_toc_live],
+            ] as const
+          ).map(([id, label]) => (
             <a href={`#${id}`}>{label}</a>
           ))}
         </nav>
-        <Panel title="Business" id="business">
+        <Panel title={t.set_business} id="business">
           {owner ? (
             <form method="post" action="/dashboard/settings/profile" id="profile-form">
               <Csrf token={d.csrf} />
               <FormErrors state={st('profile')} />
-              <Field name="name" label="Business name" value={m.name} state={st('profile')} input={{ required: true, maxLength: 200 }} />
-              <Select name="default_currency" label="Default currency" value={m.defaultCurrency} state={st('profile')} options={SUPPORTED_CURRENCIES.map((c) => [c, c])} />
-              <button type="submit">Save</button>
+              <Field name="name" label={t.set_business_name} value={m.name} state={st('profile')} input={{ required: true, maxLength: 200 }} />
+              <Select name="default_currency" label={t.set_default_currency} value={m.defaultCurrency} state={st('profile')} options={SUPPORTED_CURRENCIES.map((c) => [c, c])} />
+              <button type="submit">{t.c_save}</button>
             </form>
           ) : (
             <Props
               rows={[
-                ['Business name', m.name],
-                ['Default currency', m.defaultCurrency],
+                [t.set_business_name, m.name],
+                [t.set_default_currency, m.defaultCurrency],
               ]}
             />
           )}
         </Panel>
-        <Panel title="Business details on invoices" id="business-details">
-          <p class="muted">
-            Printed as the seller on invoice and credit note documents and shown in the customer portal (the same in test and live mode). Empty: the business name only.
-          </p>
+        <Panel title={t.set_details_title} id="business-details">
+          <p class="muted">{t.set_details_note}</p>
           {owner ? (
             <form method="post" action="/dashboard/settings/business-details" id="business-details-form" class="grid-form">
               <Csrf token={d.csrf} />
@@ -120,7 +127,7 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
               {BUSINESS_FIELDS.map(([key, label, input]) => (
                 <Field
                   name={BUSINESS_DETAIL_PARAMS[key]}
-                  label={label}
+                  label={t[label]}
                   value={business[key]}
                   state={st('business')}
                   type={key === 'supportEmail' ? 'email' : 'text'}
@@ -128,140 +135,133 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
                 />
               ))}
               <button type="submit" id="business-details-save">
-                Save details
+                {t.set_details_save}
               </button>
             </form>
           ) : (
-            <Props rows={BUSINESS_FIELDS.map(([key, label]) => [label, business[key]])} />
+            <Props rows={BUSINESS_FIELDS.map(([key, label]) => [t[label], business[key]])} />
           )}
         </Panel>
-        <Panel title="Customer portal" id="portal-settings">
-          <p class="muted">What customers may do in the portal (the same in test and live mode). Pausing is never offered there.</p>
+        <Panel title={t.set_portal_title} id="portal-settings">
+          <p class="muted">{t.set_portal_note}</p>
           {owner ? (
             <form method="post" action="/dashboard/settings/portal" id="portal-form">
               <Csrf token={d.csrf} />
               <FormErrors state={st('portal')} />
               <fieldset>
-                <legend>In the portal, customers may</legend>
+                <legend>{t.set_portal_legend}</legend>
                 {PORTAL_SWITCHES.map(([key, label]) => (
-                  <Checkbox name={PORTAL_SETTING_PARAMS[key]} label={label} checked={portal[key]} state={st('portal')} />
+                  <Checkbox name={PORTAL_SETTING_PARAMS[key]} label={t[label]} checked={portal[key]} state={st('portal')} />
                 ))}
               </fieldset>
               <Field
                 name="return_url"
-                label="Return link (“Back to …”), empty for none"
+                label={t.set_portal_return}
                 type="url"
                 value={portal.returnUrl}
                 state={st('portal')}
                 input={{ maxLength: 2048, placeholder: 'https://shop.example.is/account' }}
               />
               <button type="submit" id="portal-save">
-                Save portal settings
+                {t.set_portal_save}
               </button>
             </form>
           ) : (
             <Props
               rows={[
-                ...PORTAL_SWITCHES.map(([key, label]): [string, string] => [`Customers may: ${label.toLowerCase()}`, portal[key] ? 'yes' : 'no']),
-                ['Return link', portal.returnUrl ?? 'none'],
+                ...PORTAL_SWITCHES.map(([key, label]): [string, string] => [fillText(t.set_portal_may, { what: t[label].toLowerCase() }), yesNo(portal[key])]),
+                [t.set_portal_return_short, portal.returnUrl ?? t.sv_none],
               ]}
             />
           )}
         </Panel>
-        <Panel title={`Accounting connection (${d.tenant.mode} mode)`} id="accounting">
+        <Panel title={fillText(t.set_accounting_title, { mode })} id="accounting">
           <AccountingPanelBody d={d} view={accounting} state={st('accounting')} authorizeUrl={extra.authorizeUrl} />
           {accounting.progress?.link.status === 'active' ? <AccountingMappingForm d={d} link={accounting.progress.link} state={st('accounting')} /> : null}
         </Panel>
-        <Panel title="Redirect domains (hosted checkout)" id="redirect-domains">
-          <p class="muted">Return and cancel URLs of hosted checkout must be on one of these domains or a subdomain. Empty: any URL (https in live mode).</p>
+        <Panel title={t.set_domains_title} id="redirect-domains">
+          <p class="muted">{t.set_domains_note}</p>
           {d.can('manage_developers') ? (
             <form method="post" action="/dashboard/settings/redirect-domains" id="domains-form">
               <Csrf token={d.csrf} />
               <FormErrors state={st('domains')} />
-              <TextArea name="domains" label="One domain per line" value={m.redirectDomains.join('\n')} state={st('domains')} />
-              <button type="submit">Save domains</button>
+              <TextArea name="domains" label={t.set_domains_label} value={m.redirectDomains.join('\n')} state={st('domains')} />
+              <button type="submit">{t.set_domains_save}</button>
             </form>
           ) : (
-            <p id="domains-list">{m.redirectDomains.join(', ') || 'none'}</p>
+            <p id="domains-list">{m.redirectDomains.join(', ') || t.sv_none}</p>
           )}
         </Panel>
-        <Panel title="Embedded checkout origins" id="allowed-origins">
-          <p class="muted">Web pages on these origins may create embedded payment sessions with a publishable key.</p>
+        <Panel title={t.set_origins_title} id="allowed-origins">
+          <p class="muted">{t.set_origins_note}</p>
           {d.can('manage_developers') ? (
             <form method="post" action="/dashboard/settings/allowed-origins" id="origins-form">
               <Csrf token={d.csrf} />
               <FormErrors state={st('origins')} />
-              <TextArea name="origins" label="One origin per line (e.g. https://shop.example.is)" value={m.allowedOrigins.join('\n')} state={st('origins')} />
-              <button type="submit">Save origins</button>
+              <TextArea name="origins" label={t.set_origins_label} value={m.allowedOrigins.join('\n')} state={st('origins')} />
+              <button type="submit">{t.set_origins_save}</button>
             </form>
           ) : (
-            <p id="origins-list">{m.allowedOrigins.join(', ') || 'none'}</p>
+            <p id="origins-list">{m.allowedOrigins.join(', ') || t.sv_none}</p>
           )}
         </Panel>
-        <Panel title="Bank invoices (kröfur)" id="bank-invoice-settings">
+        <Panel title={t.set_bank_title} id="bank-invoice-settings">
           <Props
             rows={[
-              ['Default days until due', String(bank.defaultDaysUntilDue)],
-              ['Claim expires after the due date', `${bank.claimExpiryDays} days`],
-              ['Claim status checked every', `${bank.claimRecheckDays} day(s)`],
+              [t.set_bank_days, String(bank.defaultDaysUntilDue)],
+              [t.set_bank_expiry, fillText(t.set_bank_expiry_value, { days: bank.claimExpiryDays })],
+              [t.set_bank_recheck, fillText(t.set_bank_recheck_value, { days: bank.claimRecheckDays })],
             ]}
           />
-          <p class="muted">These are service-wide in this version and cannot be changed per business yet.</p>
+          <p class="muted">{t.set_bank_note}</p>
         </Panel>
-        <Panel title={`VAT (${d.tenant.mode} mode)`} id="vat-settings">
+        <Panel title={fillText(t.set_vat_title, { mode })} id="vat-settings">
           {d.can('manage_accounting') ? (
             <form method="post" action="/dashboard/settings/vat" id="vat-form">
               <Csrf token={d.csrf} />
               <FormErrors state={st('vat')} />
-              <Select name="country" label="Country" value={vat.country} state={st('vat')} options={VAT_COUNTRIES.map((c) => [c, c])} />
+              <Select name="country" label={t.set_vat_country} value={vat.country} state={st('vat')} options={VAT_COUNTRIES.map((c) => [c, c])} />
               <Select
                 name="default_vat_rate"
-                label="Default VAT rate"
+                label={t.set_vat_rate}
                 value={vat.defaultVatRate}
                 state={st('vat')}
-                options={VAT_RATE_IDS.map((r) => [r, `${r} (${basisPointsToPercent(vatRatesOf(vat.country).find((x) => x.rate === r)?.basisPoints ?? 0)}%)`])}
+                options={VAT_RATE_IDS.map((r) => [r, `${rateName(r)} (${basisPointsToPercent(vatRatesOf(vat.country).find((x) => x.rate === r)?.basisPoints ?? 0)}%)`])}
               />
               <Select
                 name="prices_include_vat"
-                label="Prices include VAT"
+                label={t.set_vat_included}
                 value={vat.pricesIncludeVat ? 'true' : 'false'}
                 state={st('vat')}
                 options={[
-                  ['true', 'Yes'],
-                  ['false', 'No (VAT is added)'],
+                  ['true', t.set_vat_yes],
+                  ['false', t.set_vat_no],
                 ]}
               />
-              <button type="submit">Save VAT settings</button>
+              <button type="submit">{t.set_vat_save}</button>
             </form>
           ) : (
             <Props
               rows={[
-                ['Country', vat.country],
-                ['Default rate', vat.defaultVatRate],
-                ['Prices include VAT', vat.pricesIncludeVat ? 'yes' : 'no'],
+                [t.set_vat_country, vat.country],
+                [t.set_vat_rate_short, rateName(vat.defaultVatRate)],
+                [t.set_vat_included, yesNo(vat.pricesIncludeVat)],
               ]}
             />
           )}
-          <p class="muted">Changes apply to invoices built from now on.</p>
+          <p class="muted">{t.set_vat_note}</p>
         </Panel>
-        <Panel title="Going live" id="going-live">
+        <Panel title={t.set_live_title} id="going-live">
           {m.liveEnabledAt ? (
-            <p id="live-status">Live since {when(m.liveEnabledAt)}. Switch to live data at the top; create live keys under Developers → API keys.</p>
+            <p id="live-status">{fillText(t.set_live_since, { date: whenL(m.liveEnabledAt, d.locale) })}</p>
           ) : owner ? (
             <>
-              <p id="live-status">This business works in test mode only. Going live lets live keys work and real money move; it cannot be undone here.</p>
-              <ActionButton
-                action="/dashboard/settings/go-live"
-                csrf={d.csrf}
-                label="Go live"
-                id="go-live"
-                danger
-                confirm="Turn live mode on for this business? Live keys will work and real money will move."
-              />
+              <p id="live-status">{t.set_live_test_only}</p>
+              <ActionButton action="/dashboard/settings/go-live" csrf={d.csrf} label={t.set_live_button} id="go-live" danger confirm={t.set_live_confirm} />
               <FormErrors state={st('live')} />
             </>
           ) : (
-            <p id="live-status">This business works in test mode only. An owner can turn live mode on.</p>
+            <p id="live-status">{t.set_live_owner_only}</p>
           )}
         </Panel>
       </>

@@ -6,7 +6,7 @@ import { pageParams, pathId } from '../../validate';
 import { createInvitation, revokeInvitation } from '../../../src/domain/dashboard-users/invitations';
 import { changeUserRole, removeUser } from '../../../src/domain/dashboard-users/manage-team';
 import { pageOpenInvitations, pageTeamMembers } from '../../../src/domain/dashboard-users/page-team';
-import { DASHBOARD_ROLES, ROLE_LABELS } from '../../../src/domain/dashboard-users/roles';
+import { DASHBOARD_ROLES } from '../../../src/domain/dashboard-users/roles';
 import { listAuditEntries } from '../../../src/domain/dashboard-audit/list-audit-entries';
 import type { DashboardAuditEntry, DashboardInvitation, DashboardUser } from '../../../src/generated/prisma/client';
 import type { DashboardRouter } from '../router-types';
@@ -16,12 +16,18 @@ import { actOnTeam } from '../actions';
 import { isRefusal } from '../forms';
 import { formStateFrom, redirectWithNotice, sendPage } from '../render';
 import { ApiError } from '../../../src/errors';
-import { ActionButton, Csrf, Field, FormErrors, Pager, Panel, SecretOnce, Select, Status, Table, when, type FormState } from '../views/ui';
+import { ActionButton, Csrf, Field, FormErrors, Panel, Select, Table, type FormState } from '../views/ui';
+import { fillText, type DashboardMessages } from '../i18n';
+import { SETTINGS_MESSAGES } from '../messages-settings';
+import { localState, pageNotice, PagerL, roleLabel, SecretShown, StatusBadge, whenL } from './l10n-settings';
 
-const ROLE_OPTIONS: Array<[string, string]> = DASHBOARD_ROLES.map((r) => [r, ROLE_LABELS[r]]);
+const roleOptions = (t: DashboardMessages): Array<[string, string]> => DASHBOARD_ROLES.map((r) => [r, roleLabel(t, r)]);
 
-async function teamPage(ctx: AppContext, d: Dashboard, extra: { state?: FormState; link?: string } = {}) {
+async function teamPage(ctx: AppContext, d: Dashboard, given: { state?: FormState; link?: string } = {}) {
   const now = new Date();
+  const t = d.t;
+  const extra = { ...given, state: localState(given.state, d.locale) };
+  const ROLE_OPTIONS = roleOptions(t);
   // Two lists on one page, each with its own cursor.
   const q = queryParams(ctx, ['starting_after', 'invitations_after']);
   const owner = d.can('manage_team');
@@ -30,28 +36,29 @@ async function teamPage(ctx: AppContext, d: Dashboard, extra: { state?: FormStat
     owner ? pageOpenInvitations(d.deps.db, d.merchant.id, now, pageParams({ starting_after: q.invitations_after })) : Promise.resolve({ data: [], hasMore: false }),
   ]);
   sendPage(ctx, d, {
-    title: 'Team',
+    title: t.team_title,
     active: '/dashboard/team',
+    notice: pageNotice(ctx, t),
     body: (
       <>
-        {extra.link ? <SecretOnce label="Invitation link: send it to the person you invited (valid 7 days, works once)" value={extra.link} id="invitation-link" /> : null}
-        <Panel title="Users" id="users">
+        {extra.link ? <SecretShown t={t} label={t.team_link} value={extra.link} id="invitation-link" /> : null}
+        <Panel title={t.team_users} id="users">
           <FormErrors state={extra.state?.formError && !extra.state.errors ? extra.state : undefined} />
           <Table<DashboardUser>
-            caption="Users"
+            caption={t.team_users}
             rows={users.data}
-            empty="No users."
+            empty={t.team_no_users}
             columns={[
-              { label: 'E-mail', cell: (u) => u.email },
-              { label: 'Name', cell: (u) => u.name ?? '—' },
+              { label: t.c_email, cell: (u) => u.email },
+              { label: t.c_name, cell: (u) => u.name ?? '—' },
               {
-                label: 'Role',
+                label: t.c_role,
                 cell: (u) =>
                   owner && u.id !== d.user.id ? (
                     <form method="post" action={`/dashboard/team/users/${u.id}/role`} class="inline-row">
                       <Csrf token={d.csrf} />
                       <label class="skip" for={`role-${u.id}`}>
-                        Role of {u.email}
+                        {fillText(t.team_role_of, { email: u.email })}
                       </label>
                       <select id={`role-${u.id}`} name="role">
                         {ROLE_OPTIONS.map(([v, l]) => (
@@ -61,62 +68,65 @@ async function teamPage(ctx: AppContext, d: Dashboard, extra: { state?: FormStat
                         ))}
                       </select>{' '}
                       <button type="submit" class="secondary">
-                        Change
+                        {t.team_change}
                       </button>
                     </form>
                   ) : (
-                    ROLE_LABELS[u.role]
+                    <span data-role={u.role}>{roleLabel(t, u.role)}</span>
                   ),
               },
-              { label: 'Two-step', cell: (u) => (u.totpEnabledAt ? 'on' : 'off') },
-              { label: 'Since', nowrap: true, cell: (u) => when(u.createdAt) },
+              { label: t.team_two_step, cell: (u) => <StatusBadge t={t} value={u.totpEnabledAt ? 'on' : 'off'} /> },
+              { label: t.team_since, nowrap: true, cell: (u) => whenL(u.createdAt, d.locale) },
               {
-                label: '',
+                label: t.c_actions,
                 cell: (u) =>
                   owner && u.id !== d.user.id ? (
-                    <ActionButton action={`/dashboard/team/users/${u.id}/remove`} csrf={d.csrf} label="Remove" danger confirm={`Remove ${u.email}? Their sessions end at once.`} />
+                    <ActionButton
+                      action={`/dashboard/team/users/${u.id}/remove`}
+                      csrf={d.csrf}
+                      label={t.team_remove}
+                      danger
+                      confirm={fillText(t.team_remove_confirm, { email: u.email })}
+                    />
                   ) : null,
               },
             ]}
           />
-          <Pager basePath="/dashboard/team" query={q} hasMore={users.hasMore} lastId={users.data.at(-1)?.id} label="Pages of users" />
+          <PagerL t={t} basePath="/dashboard/team" query={q} hasMore={users.hasMore} lastId={users.data.at(-1)?.id} label={t.team_pages_users} />
         </Panel>
         {owner ? (
           <>
-            <Panel title="Open invitations" id="invitations">
+            <Panel title={t.team_invitations} id="invitations">
               <Table<DashboardInvitation>
-                caption="Open invitations"
+                caption={t.team_invitations}
                 rows={invitations.data}
-                empty="No open invitations."
+                empty={t.team_no_invitations}
                 columns={[
-                  { label: 'E-mail', cell: (i) => i.email },
-                  { label: 'Role', cell: (i) => ROLE_LABELS[i.role] },
-                  { label: 'Expires', nowrap: true, cell: (i) => when(i.expiresAt) },
-                  { label: '', cell: (i) => <ActionButton action={`/dashboard/team/invitations/${i.id}/revoke`} csrf={d.csrf} label="Revoke" id={`revoke-invitation-${i.id}`} /> },
+                  { label: t.c_email, cell: (i) => i.email },
+                  { label: t.c_role, cell: (i) => <span data-role={i.role}>{roleLabel(t, i.role)}</span> },
+                  { label: t.team_expires, nowrap: true, cell: (i) => whenL(i.expiresAt, d.locale) },
+                  {
+                    label: t.c_actions,
+                    cell: (i) => <ActionButton action={`/dashboard/team/invitations/${i.id}/revoke`} csrf={d.csrf} label={t.team_revoke} id={`revoke-invitation-${i.id}`} />,
+                  },
                 ]}
               />
-              <Pager
+              <PagerL
+                t={t}
                 basePath="/dashboard/team"
                 query={q}
                 param="invitations_after"
                 hasMore={invitations.hasMore}
                 lastId={invitations.data.at(-1)?.id}
-                label="Pages of invitations"
+                label={t.team_pages_invitations}
               />
             </Panel>
-            <Panel title="Invite someone" id="invite">
+            <Panel title={t.team_invite} id="invite">
               <form method="post" action="/dashboard/team/invitations" id="invite-form">
                 <Csrf token={d.csrf} />
-                <Field name="email" label="E-mail" type="email" state={extra.state} input={{ required: true }} />
-                <Select
-                  name="role"
-                  label="Role"
-                  options={ROLE_OPTIONS}
-                  state={extra.state}
-                  value="read_only"
-                  hint="Owner: everything. Developer: keys, webhooks, origins, domains. Finance: invoices, payments, refunds, customers, accounting. Read-only: looks only."
-                />
-                <button type="submit">Create invitation link</button>
+                <Field name="email" label={t.c_email} type="email" state={extra.state} input={{ required: true }} />
+                <Select name="role" label={t.c_role} options={ROLE_OPTIONS} state={extra.state} value="read_only" hint={t.team_role_hint} />
+                <button type="submit">{t.team_invite_button}</button>
               </form>
             </Panel>
           </>
@@ -187,7 +197,7 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
         objectId: id,
         detail: () => ({ role }),
         run: async (db) => {
-          if (id === d.user.id) throw errors.invalidState('You cannot change your own role; ask another owner', 'role');
+          if (id === d.user.id) throw errors.invalidState(SETTINGS_MESSAGES.en.err_own_role, 'role');
           return changeUserRole(db, d.merchant.id, id, role);
         },
       },
@@ -208,7 +218,7 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
         objectType: 'user',
         objectId: id,
         run: async (db) => {
-          if (id === d.user.id) throw errors.invalidState('You cannot remove yourself; ask another owner');
+          if (id === d.user.id) throw errors.invalidState(SETTINGS_MESSAGES.en.err_remove_self);
           return removeUser(db, d.merchant.id, id, new Date());
         },
       },
@@ -222,24 +232,25 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
     assertPermission(d, 'manage_team');
     const q = queryParams(ctx, ['starting_after']);
     const page = await listAuditEntries(d.deps.db, d.merchant.id, pageParams(q));
+    const t = d.t;
     sendPage(ctx, d, {
-      title: 'Audit log',
+      title: t.audit_title,
       active: '/dashboard/audit',
       body: (
-        <Panel title="Every dashboard action, newest first" id="audit">
-          <p class="muted">Entries are never changed or removed (the database refuses it).</p>
+        <Panel title={t.audit_heading} id="audit">
+          <p class="muted">{t.audit_note}</p>
           <Table<DashboardAuditEntry>
-            caption="Audit log"
+            caption={t.audit_title}
             rows={page.data}
-            empty="No actions yet."
+            empty={t.audit_none}
             columns={[
-              { label: 'When', nowrap: true, cell: (e) => when(e.createdAt) },
-              { label: 'Who', cell: (e) => e.actorEmail },
-              { label: 'Action', cell: (e) => <span class="mono">{e.action}</span> },
-              { label: 'Outcome', cell: (e) => <Status value={e.outcome} /> },
-              { label: 'Mode', cell: (e) => e.objectMode ?? '—' },
+              { label: t.c_when, nowrap: true, cell: (e) => whenL(e.createdAt, d.locale) },
+              { label: t.audit_who, cell: (e) => e.actorEmail },
+              { label: t.audit_action, cell: (e) => <span class="mono">{e.action}</span> },
+              { label: t.audit_outcome, cell: (e) => <StatusBadge t={t} value={e.outcome} /> },
+              { label: t.audit_mode, cell: (e) => (e.objectMode ? <span data-mode={e.objectMode}>{e.objectMode === 'live' ? t.sv_live : t.sv_test}</span> : '—') },
               {
-                label: 'Object',
+                label: t.audit_object,
                 cell: (e) =>
                   e.objectType || e.objectId ? (
                     <>
@@ -249,11 +260,11 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
                     '—'
                   ),
               },
-              { label: 'Detail', cell: (e) => <code class="mono detail">{JSON.stringify(e.detail)}</code> },
-              { label: 'From', cell: (e) => <span class="mono">{e.ip ?? '—'}</span> },
+              { label: t.audit_detail, cell: (e) => <code class="mono detail">{JSON.stringify(e.detail)}</code> },
+              { label: t.c_from, cell: (e) => <span class="mono">{e.ip ?? '—'}</span> },
             ]}
           />
-          <Pager basePath="/dashboard/audit" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+          <PagerL t={t} basePath="/dashboard/audit" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
       ),
     });
