@@ -36,7 +36,7 @@ const MEDIA: Record<Exclude<BodyKind, 'none'>, string> = {
 
 const DESCRIPTION = `Subscription billing and payments API.
 
-**Authentication.** Server-side calls send a secret API key as \`Authorization: Bearer sk_test_…\` (or \`sk_live_…\`) together with \`X-Merchant-Id: <merchant id>\`. The key's mode (test or live) decides which data the call sees. A publishable key (\`pk_…\`) may be used from a browser only where an operation says so (creating a payment session). Operations tagged for the dashboard take the dashboard's session cookie and refuse API keys; the checkout and customer-portal page calls are made by those pages themselves.
+**Authentication.** Server-side calls send a secret API key as \`Authorization: Bearer sk_test_…\` (or \`sk_live_…\`) together with \`X-Merchant-Id: <merchant id>\`. The key's mode (test or live) decides which data the call sees. A publishable key (\`pk_…\`) may be used from a browser only where an operation says so (creating a payment session). Operations secured by \`dashboardSession\` take the dashboard's session cookie and refuse API keys. The service's pages (checkout, customer portal, the reference pages), their assets and the health probes are not part of this API and not in this document.
 
 **Errors.** Every error answers with the envelope \`{ "error": { "type", "code", "message", "param"?, "doc_url", "request_id" } }\` (schema \`Error\`); \`code\` is stable and listed in the schema, \`param\` names the offending field or header. A request for a route that does not exist answers 404 \`route_not_found\`, a method the route does not have 405 \`method_not_allowed\`, both in the envelope.
 
