@@ -147,7 +147,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
     tag: 'Merchant',
     summary: 'Bank-invoice settings (dashboard)',
     description:
-      'Returns the bank-invoice (bank claim) settings that apply to the merchant: the default days until an invoice is due, the days until an unpaid claim expires and the days between re-checks of a claim. In this version they are service-wide (`editable: false`). Dashboard session only: any API key is refused with 403 wrong_auth_method. Reads only.',
+      'Returns the bank-invoice (bank claim) settings that apply to the merchant: the days until an invoice is due when a subscription does not say, the days after the due date until an unpaid claim expires, and the days between re-checks of an unpaid claim. In this version they are service-wide (`editable: false`). Dashboard session only: any API key is refused with 403 wrong_auth_method. Reads only.',
     auth: 'dashboard',
     response: 'BankInvoiceSettings',
     errors: ONLY_DASHBOARD,

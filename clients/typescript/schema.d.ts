@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Finish connecting with form credentials
-         * @description Connects a form provider with its credentials (`api_token`, `company_id`), which the provider checks first (refused: 400 validation_failed). Answers 201 with the link, `active`: a current link of this mode is disconnected in the same transaction (its settings kept when the provider is the same), and the sync of ledger postings to the provider starts. An OAuth provider answers 409 invalid_state.
+         * @description Connects a form provider with its credentials (`api_token`, `company_id`), which the provider checks first (refused: 400 validation_failed). Answers 201 with the link, `active`: a current link of this mode is disconnected in the same transaction (the new link takes over its settings when the provider is the same), and the sync of ledger postings to the provider starts. An OAuth provider answers 409 invalid_state.
          */
         post: operations["completeAccountingLink"];
         delete?: never;
@@ -301,7 +301,7 @@ export interface paths {
         };
         /**
          * Bank-invoice settings (dashboard)
-         * @description Returns the bank-invoice (bank claim) settings that apply to the merchant: the default days until an invoice is due, the days until an unpaid claim expires and the days between re-checks of a claim. In this version they are service-wide (`editable: false`). Dashboard session only: any API key is refused with 403 wrong_auth_method. Reads only.
+         * @description Returns the bank-invoice (bank claim) settings that apply to the merchant: the days until an invoice is due when a subscription does not say, the days after the due date until an unpaid claim expires, and the days between re-checks of an unpaid claim. In this version they are service-wide (`editable: false`). Dashboard session only: any API key is refused with 403 wrong_auth_method. Reads only.
          */
         get: operations["retrieveBankInvoiceSettings"];
         /**
@@ -1681,7 +1681,7 @@ export interface paths {
         };
         /**
          * The trial balance
-         * @description Sums the ledger's debits and credits per currency and account, over the entries created up to `as_of` (ISO 8601 with a time zone; default now), for the whole merchant or one `customer` (an unknown one answers 404), with total debits and credits per currency, which are equal because every posting is balanced. Reads only.
+         * @description Sums the ledger's debits and credits per currency and account, over the entries created up to `as_of` (ISO 8601 with a time zone; default now), for the whole merchant or one `customer` (an unknown one answers 404), with total debits and credits per currency (equal for the whole merchant, as every posting is balanced). Reads only.
          */
         get: operations["retrieveTrialBalance"];
         put?: never;

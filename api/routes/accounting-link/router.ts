@@ -81,7 +81,7 @@ export const accountingLinkRoutes = area('accounting-link', [
     tag: 'Accounting',
     summary: 'Finish connecting with form credentials',
     description:
-      'Connects a form provider with its credentials (`api_token`, `company_id`), which the provider checks first (refused: 400 validation_failed). Answers 201 with the link, `active`: a current link of this mode is disconnected in the same transaction (its settings kept when the provider is the same), and the sync of ledger postings to the provider starts. An OAuth provider answers 409 invalid_state.',
+      'Connects a form provider with its credentials (`api_token`, `company_id`), which the provider checks first (refused: 400 validation_failed). Answers 201 with the link, `active`: a current link of this mode is disconnected in the same transaction (the new link takes over its settings when the provider is the same), and the sync of ledger postings to the provider starts. An OAuth provider answers 409 invalid_state.',
     auth: 'secret',
     body: completeSchema,
     status: 201,

@@ -50,7 +50,7 @@ export const ledgerRoutes = area('ledger', [
     tag: 'Ledger',
     summary: 'The trial balance',
     description:
-      "Sums the ledger's debits and credits per currency and account, over the entries created up to `as_of` (ISO 8601 with a time zone; default now), for the whole merchant or one `customer` (an unknown one answers 404), with total debits and credits per currency, which are equal because every posting is balanced. Reads only.",
+      "Sums the ledger's debits and credits per currency and account, over the entries created up to `as_of` (ISO 8601 with a time zone; default now), for the whole merchant or one `customer` (an unknown one answers 404), with total debits and credits per currency (equal for the whole merchant, as every posting is balanced). Reads only.",
     auth: 'secret',
     query: trialBalanceQuery,
     response: 'TrialBalance',
