@@ -36,7 +36,7 @@ const MEDIA: Record<Exclude<BodyKind, 'none'>, string> = {
 
 const DESCRIPTION = `Subscription billing and payments API.
 
-**Authentication.** Server-side calls send a secret API key as \`Authorization: Bearer sk_test_…\` (or \`sk_live_…\`) together with \`X-Merchant-Id: <merchant id>\`. The key's mode (test or live) decides which data the call sees. A publishable key (\`pk_…\`) may be used from a browser only where an operation says so (creating a payment session). Operations tagged for the dashboard take the dashboard's session cookie and refuse API keys; the checkout and customer-portal page calls are made by those pages themselves.
+**Authentication.** Server-side calls send a secret API key as \`Authorization: Bearer sk_test_…\` (or \`sk_live_…\`) together with \`X-Merchant-Id: <merchant id>\`. The key's mode (test or live) decides which data the call sees. A publishable key (\`pk_…\`) may be used from a browser only where an operation says so (creating a payment session). Operations secured by \`dashboardSession\` take the dashboard's session cookie and refuse API keys. The service's pages (checkout, customer portal, the reference pages), their assets and the health probes are not part of this API and not in this document.
 
 **Errors.** Every error answers with the envelope \`{ "error": { "type", "code", "message", "param"?, "doc_url", "request_id" } }\` (schema \`Error\`); \`code\` is stable and listed in the schema, \`param\` names the offending field or header. A request for a route that does not exist answers 404 \`route_not_found\`, a method the route does not have 405 \`method_not_allowed\`, both in the envelope.
 
@@ -192,6 +192,10 @@ function operation(d: RouteDoc, statusOf: Map<string, number>): OperationObject 
   if (keyed) [400, 401, 403, 429].forEach((s) => errorStatuses.add(s));
   if (d.auth === 'dashboard' || d.auth === 'portal') [401, 403].forEach((s) => errorStatuses.add(s));
   if (d.auth === 'checkout' || d.auth === 'portal') errorStatuses.add(403);
+  // Every /v1/ request, whatever its auth, passes the input-safety layer (400 validation_failed on a
+  // hostile query string; api/middleware/input-safety.ts) and the failed-authentication gate (429
+  // rate_limited for an address over its budget without a valid key; api/middleware/auth-failures.ts).
+  if (scopeOf(d) === 'api') [400, 429].forEach((s) => errorStatuses.add(s));
   if (d.body || d.bodyJson || d.query || d.list) errorStatuses.add(400);
   // A JSON body: too large (413 body_too_large) or not JSON (415), before the route runs (api/middleware/json-body.ts).
   if (d.body || d.bodyJson) [413, 415].forEach((s) => errorStatuses.add(s));
@@ -248,11 +252,65 @@ function attachExample(op: OperationObject, example: OperationExample, shared: R
   }
 }
 
-function build(areas: readonly Area[], examples: RecordedExamples): OpenApiDocument {
+/**
+ * The documents built from the declarations (docs/openapi.md "What is in the document"):
+ * - `api`: the public document (GET /v1/openapi.json, docs/openapi.json): the JSON API under `/v1/`;
+ * - `pages`: everything else the service serves over HTTP (docs/openapi-pages.json): the checkout
+ *   and customer-portal pages, their assets and the JSON calls they make, the reference and error
+ *   pages, and the health and operational probes. Not for merchant servers nor generated clients;
+ * - `all`: both, what the response checker of the tests and the route-set test read.
+ */
+export type DocumentScope = 'api' | 'pages' | 'all';
+
+/** The document a route belongs to: the JSON API under `/v1/` is the public one. */
+export function scopeOf(d: Pick<RouteDoc, 'path'>): Exclude<DocumentScope, 'all'> {
+  return d.path.startsWith('/v1/') ? 'api' : 'pages';
+}
+
+const PAGES_DESCRIPTION = `What the billing service serves over HTTP besides its JSON API (that is the separate document at \`/v1/openapi.json\`): the hosted and embedded checkout pages and the customer portal, their scripts and styles and the JSON calls those pages make (same origin, a session cookie or a client secret), the API and error reference pages, and the health and operational probes (\`/healthz\`, \`/livez\`, \`/readyz\`, \`/metrics\`).
+
+These are not for merchant servers: their shape may change with the pages. It is kept so the test suite checks every answer of these routes against a contract, as it does for the API. Errors answer in the same envelope as the API (schema \`Error\`).`;
+
+/** `#/components/<section>/<name>` of every component the paths reach (transitively). */
+function reachable(paths: unknown, components: Record<string, unknown>): Set<string> {
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (typeof node !== 'object' || node === null) return;
+    const r = (node as { $ref?: unknown }).$ref;
+    if (typeof r === 'string' && r.startsWith('#/components/') && !used.has(r)) {
+      used.add(r);
+      const [section, name] = r.slice('#/components/'.length).split('/') as [string, string];
+      visit((components[section] as Record<string, unknown> | undefined)?.[name]);
+    }
+    Object.values(node).forEach(visit);
+  };
+  visit(paths);
+  return used;
+}
+
+/** The components the paths use, and only those (an unused one is noise; redocly's no-unused-components). */
+function pruneComponents(paths: OpenApiDocument['paths'], components: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  const used = reachable(paths, components);
+  const schemes = new Set(
+    Object.values(paths)
+      .flatMap((item) => Object.values(item))
+      .flatMap((op) => ((op.security ?? []) as Array<Record<string, unknown>>).flatMap((s) => Object.keys(s))),
+  );
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [section, entries] of Object.entries(components)) {
+    const keep = Object.entries(entries).filter(([name]) => (section === 'securitySchemes' ? schemes.has(name) : used.has(`#/components/${section}/${name}`)));
+    if (keep.length) out[section] = Object.fromEntries(keep);
+  }
+  return out;
+}
+
+function build(areas: readonly Area[], examples: RecordedExamples, scope: DocumentScope): OpenApiDocument {
   const statusOf = new Map(errorCatalog().map((e) => [e.code, e.status]));
   const shared = withErrorExamples(errorResponses(), examples);
   const paths: OpenApiDocument['paths'] = {};
   for (const d of declarationsOf(areas)) {
+    if (scope !== 'all' && scopeOf(d) !== scope) continue;
     const p = openApiPath(d.path);
     paths[p] ??= {};
     if (paths[p]![d.method]) throw new Error(`two descriptors for ${d.method.toUpperCase()} ${d.path}`);
@@ -262,14 +320,19 @@ function build(areas: readonly Area[], examples: RecordedExamples): OpenApiDocum
     paths[p]![d.method] = op;
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  const usedTags = new Set(Object.values(sortedPaths).flatMap((item) => Object.values(item).flatMap((op) => op.tags as string[])));
+  const info =
+    scope === 'api'
+      ? { title: 'Billing service API', version: '1', description: DESCRIPTION }
+      : { title: 'Billing service pages, assets and probes (not the merchant API)', version: '1', description: PAGES_DESCRIPTION };
   return {
     openapi: '3.1.0',
-    info: { title: 'Billing service API', version: '1', description: DESCRIPTION, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
+    info: { ...info, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: '/', description: 'This service' }],
-    tags: TAGS,
+    tags: TAGS.filter((t) => usedTags.has(t.name)),
     paths: sortedPaths,
-    components: {
+    components: pruneComponents(sortedPaths, {
       schemas: { Error: errorSchema(), ...OBJECT_SCHEMAS, ...API_SCHEMAS },
       responses: shared,
       parameters: {
@@ -327,7 +390,7 @@ function build(areas: readonly Area[], examples: RecordedExamples): OpenApiDocum
           description: 'A customer-portal session opened from a portal link (actions also need `X-CSRF-Token`).',
         },
       },
-    },
+    }) as OpenApiDocument['components'],
   };
 }
 
@@ -342,11 +405,16 @@ function withErrorExamples(responses: Record<string, ResponseObject>, examples: 
   return responses;
 }
 
-const built = new WeakMap<readonly Area[], OpenApiDocument>();
-/** The document of these areas' routes (built once per list). */
-export function buildOpenApiDocument(areas: readonly Area[], examples?: RecordedExamples): OpenApiDocument {
-  if (examples) return build(areas, examples);
-  let doc = built.get(areas);
-  if (!doc) built.set(areas, (doc = build(areas, recordedExamples())));
+const built = new WeakMap<readonly Area[], Map<DocumentScope, OpenApiDocument>>();
+/**
+ * The public document of these areas' routes: the JSON API under `/v1/` (built once per list).
+ * `scope` `pages` gives the document of everything else, `all` both (see DocumentScope).
+ */
+export function buildOpenApiDocument(areas: readonly Area[], examples?: RecordedExamples, scope: DocumentScope = 'api'): OpenApiDocument {
+  if (examples) return build(areas, examples, scope);
+  let docs = built.get(areas);
+  if (!docs) built.set(areas, (docs = new Map()));
+  let doc = docs.get(scope);
+  if (!doc) docs.set(scope, (doc = build(areas, recordedExamples(), scope)));
   return doc;
 }

@@ -50,6 +50,8 @@ export const openApiRoutes = area('openapi', [
     operationId: 'retrieveOpenApiDocument',
     tag: 'API reference',
     summary: 'This OpenAPI document',
+    description:
+      'Returns this OpenAPI 3.1 document: every /v1 operation with its parameters, request and response schemas, error codes and recorded examples, built from the route declarations the service runs. No key needed; served with `Access-Control-Allow-Origin: *` so browser tools can load it. The pages, assets and health probes are not in it (docs/openapi.md).',
     auth: 'none',
     response: { type: 'object' },
     handler:

@@ -77,6 +77,10 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
       ids: { list: 'listRedirectDomains', replace: 'replaceRedirectDomains' },
       what: 'Allowed redirect domains (dashboard)',
       replace: 'Replace the allowed redirect domains (dashboard)',
+      readDescription:
+        'Returns the domains that hosted-checkout `return_url` and `cancel_url` must be on (or a subdomain of) while the list is not empty. Dashboard session only: any API key is refused with 403 wrong_auth_method. Reads only.',
+      replaceDescription:
+        'Replaces the whole list of redirect domains (at most 50; lower-cased, duplicates dropped; `localhost` allowed) and answers the stored list; an empty list lifts the restriction. Needs a dashboard session, its CSRF token and a role that may manage developer settings; the change is written to the audit log. API keys are refused with 403 wrong_auth_method.',
       read: (m: Merchant) => m.redirectDomains,
       write: setRedirectDomains,
     },
@@ -88,6 +92,10 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
       ids: { list: 'listAllowedOrigins', replace: 'replaceAllowedOrigins' },
       what: 'Allowed embedded-checkout origins (dashboard)',
       replace: 'Replace the allowed embedded-checkout origins (dashboard)',
+      readDescription:
+        'Returns the browser origins from which a publishable key may create embedded payment sessions (POST /v1/payment_sessions). Dashboard session only: any API key is refused with 403 wrong_auth_method. Reads only.',
+      replaceDescription:
+        'Replaces the whole list of allowed embedded-checkout origins (at most 50; scheme, host and optional port only, such as `https://shop.example.is`; duplicates dropped) and answers the stored list. Needs a dashboard session, its CSRF token and a role that may manage developer settings; the change is written to the audit log. API keys are refused with 403 wrong_auth_method.',
       read: (m: Merchant) => m.allowedOrigins,
       write: setAllowedOrigins,
     },
@@ -98,6 +106,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
       operationId: list.ids.list,
       tag: 'Merchant',
       summary: list.what,
+      description: list.readDescription,
       auth: 'dashboard',
       response: list.schema,
       errors: ONLY_DASHBOARD,
@@ -114,6 +123,7 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
       operationId: list.ids.replace,
       tag: 'Merchant',
       summary: list.replace,
+      description: list.replaceDescription,
       auth: 'dashboard',
       bodyJson: object({ [list.field]: arrayOf(str) }),
       response: list.schema,
@@ -136,6 +146,8 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
     operationId: 'retrieveBankInvoiceSettings',
     tag: 'Merchant',
     summary: 'Bank-invoice settings (dashboard)',
+    description:
+      'Returns the bank-invoice (bank claim) settings that apply to the merchant: the days until an invoice is due when a subscription does not say, the days after the due date until an unpaid claim expires, and the days between re-checks of an unpaid claim. In this version they are service-wide (`editable: false`). Dashboard session only: any API key is refused with 403 wrong_auth_method. Reads only.',
     auth: 'dashboard',
     response: 'BankInvoiceSettings',
     errors: ONLY_DASHBOARD,
@@ -157,6 +169,8 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
     operationId: 'updateBankInvoiceSettings',
     tag: 'Merchant',
     summary: 'Change bank-invoice settings (dashboard; service-wide in this version: always 409)',
+    description:
+      'Would change the bank-invoice settings, but they are service-wide in this version: a call by a permitted dashboard user answers 409 invalid_state and changes nothing. Needs a dashboard session, its CSRF token and a role that may manage accounting settings; API keys are refused with 403 wrong_auth_method.',
     auth: 'dashboard',
     kind: 'none',
     status: 204,
@@ -173,6 +187,8 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
     operationId: 'enableLiveMode',
     tag: 'Merchant',
     summary: 'Enable live mode (dashboard)',
+    description:
+      'Enables live mode for the merchant: sets `live_enabled_at` and answers the merchant; once enabled, calling it again changes nothing. Needs a dashboard session, its CSRF token and a role that may manage the business; the action is written to the audit log. API keys are refused with 403 wrong_auth_method.',
     auth: 'dashboard',
     response: 'DashboardMerchant',
     errors: DASHBOARD_WRITE,
@@ -192,6 +208,8 @@ export const dashboardOnlyRoutes = area('dashboard-only', [
     operationId: 'updateCurrentMerchant',
     tag: 'Merchant',
     summary: "Update the merchant's profile (dashboard)",
+    description:
+      "Changes the merchant's `name` (1 to 200 characters, trimmed) and/or `default_currency` (a supported currency) and answers the merchant; a field left out is unchanged. Needs a dashboard session, its CSRF token and a role that may manage the business; the change is written to the audit log. API keys are refused with 403 wrong_auth_method.",
     auth: 'dashboard',
     bodyJson: object({ name: str, default_currency: str }, { optional: ['name', 'default_currency'] }),
     response: 'DashboardMerchant',

@@ -1,5 +1,5 @@
-// The OpenAPI document as the contract (docs/openapi.md): it names every route of the router and
-// nothing else, the served document is the committed docs/openapi.json, the committed client
+// The OpenAPI documents as the contract (docs/openapi.md): the public one (the /v1/ API) and the
+// pages document (pages, assets, probes) together name every route of the router and nothing else, the served document is the committed docs/openapi.json, the committed client
 // types are what openapi-typescript makes of it, the reference page renders it, and the response
 // checker that every API test goes through (test/support/openapi-contract.ts) really refuses a
 // response that does not match.
@@ -14,8 +14,8 @@ import { AREAS } from '../../api/areas';
 import { declarationsOf } from '../../api/route';
 import { PAGE_DEFAULT, PAGE_MAX } from '../../api/validate';
 import { openApiPath } from '../../api/openapi/describe';
-import { openApiDocument } from '../../api/openapi/app-document';
-import { CLIENT_TYPES_FILE, DOCUMENT_FILE, clientTypes } from '../../api/openapi/generate';
+import { contractDocument, documentJson, openApiDocument, pagesDocument } from '../../api/openapi/app-document';
+import { CLIENT_TYPES_FILE, DOCUMENT_FILE, PAGES_DOCUMENT_FILE, clientTypes } from '../../api/openapi/generate';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../support/chromium';
 
@@ -33,8 +33,25 @@ describe('OpenAPI document', () => {
         if (typeof layer.path !== 'string') continue;
         for (const method of layer.methods) if (method !== 'HEAD') registered.add(`${method} ${openApiPath(layer.path)}`);
       }
-      const documented = new Set<string>();
-      for (const [path, item] of Object.entries(openApiDocument().paths)) for (const method of Object.keys(item)) documented.add(`${method.toUpperCase()} ${path}`);
+      const operationsOf = (doc: { paths: Record<string, object> }) =>
+        Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+      const documented = new Set(operationsOf(contractDocument()));
+      // The public document is the /v1/ API; everything else is in the pages document; no operation in both.
+      const api = operationsOf(openApiDocument());
+      const pages = operationsOf(pagesDocument());
+      assert.deepEqual([...api, ...pages].sort(), [...documented].sort(), 'the two documents together are every operation');
+      assert.deepEqual(
+        api.filter((op) => !op.split(' ')[1]!.startsWith('/v1/')),
+        [],
+        'only /v1/ operations in the public document',
+      );
+      assert.deepEqual(
+        pages.filter((op) => op.split(' ')[1]!.startsWith('/v1/')),
+        [],
+        'no /v1/ operation in the pages document',
+      );
+      for (const page of ['GET /checkout/{id}', 'GET /portal', 'GET /docs/api', 'GET /healthz', 'GET /livez']) assert.ok(pages.includes(page), `${page} is in the pages document`);
+      assert.ok(api.length > 100 && pages.length > 20, `${api.length} API operations, ${pages.length} page operations`);
       assert.ok(registered.size > 100, `only ${registered.size} routes in the router`);
       assert.deepEqual([...registered].filter((r) => !documented.has(r)).sort(), [], 'routes registered without a declaration (api/route.ts)');
       const outside = new Set(
@@ -60,14 +77,15 @@ describe('OpenAPI document', () => {
     assert.equal(res.body.openapi, '3.1.0');
     const committed = JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8'));
     assert.deepEqual(res.body, committed, 'docs/openapi.json is out of date: run `npm run openapi`');
+    assert.equal(readFileSync(PAGES_DOCUMENT_FILE, 'utf8'), documentJson(pagesDocument()), 'docs/openapi-pages.json is out of date: run `npm run openapi`');
   });
 
   it('keeps the committed client types equal to what openapi-typescript makes of the document', async () => {
     assert.equal(readFileSync(CLIENT_TYPES_FILE, 'utf8'), await clientTypes(), 'clients/typescript/schema.d.ts is out of date: run `npm run openapi`');
   });
 
-  it('has valid JSON Schemas (draft 2020-12) for every component, body and parameter', () => {
-    const doc = openApiDocument();
+  it('has valid JSON Schemas (draft 2020-12) for every component, body and parameter (both documents)', () => {
+    const doc = contractDocument();
     const ajv = new Ajv2020({ strict: false });
     for (const [name, schema] of Object.entries(doc.components.schemas)) {
       assert.ok(ajv.validateSchema(schema), `components.schemas.${name}: ${ajv.errorsText(ajv.errors)}`);

@@ -1,5 +1,6 @@
 // The response half of the API contract (docs/openapi.md): every response an API test receives
-// through test/support/api.ts is checked here against the OpenAPI document the service serves —
+// through test/support/api.ts is checked here against the OpenAPI documents of the service (the
+// public one of the /v1/ API and the one of the pages, assets and probes) —
 // the status must be one the operation documents (or its `default`, the error envelope), the
 // content type one it lists, the JSON body valid against its schema (ajv, draft 2020-12 with
 // formats), and the documented headers present and well-formed. A request that matches no
@@ -8,7 +9,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { type OpenApiDocument, type OperationObject, type ResponseObject } from '../../api/openapi/document';
-import { openApiDocument } from '../../api/openapi/app-document';
+import { contractDocument } from '../../api/openapi/app-document';
 
 interface Route {
   method: string;
@@ -29,7 +30,8 @@ let compiled: { doc: OpenApiDocument; ajv: Ajv2020; routes: Route[]; validators:
 
 function contract() {
   if (compiled) return compiled;
-  const doc = openApiDocument();
+  // Both documents: the public API (/v1/) and the pages, assets and probes (docs/openapi.md).
+  const doc = contractDocument();
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
   addFormats(ajv);
   const routes: Route[] = [];

@@ -45,6 +45,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'listAccountingProviders',
     tag: 'Accounting',
     summary: 'Accounting providers of this mode',
+    description:
+      'Lists the accounting providers that a key of this mode can connect (test keys: the OAuth and form sandboxes; live keys: providers that need a configured adapter), with how each connects (`oauth` or `form`). Reads only.',
     auth: 'secret',
     response: object({ data: arrayOf(ref('AccountingProvider')) }),
     use: ({ auth }) => [auth()],
@@ -58,6 +60,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'connectAccountingLink',
     tag: 'Accounting',
     summary: 'Start connecting an accounting provider',
+    description:
+      "Starts connecting a provider listed by GET /v1/accounting_link/providers; `mode` must equal the key's mode. For an OAuth provider it answers `redirect_url`: send the user there, and the provider's redirect back to GET /v1/accounting_link/callback/{provider} (single-use `state`, valid 10 minutes) creates the link. For a form provider it answers the `credentials_fields` to send to POST /v1/accounting_link/complete. Creates no link by itself. A live provider without a configured adapter answers 503 adapter_not_configured.",
     auth: 'secret',
     body: connectSchema,
     response: 'AccountingConnect',
@@ -76,6 +80,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'completeAccountingLink',
     tag: 'Accounting',
     summary: 'Finish connecting with form credentials',
+    description:
+      'Connects a form provider with its credentials (`api_token`, `company_id`), which the provider checks first (refused: 400 validation_failed). Answers 201 with the link, `active`: a current link of this mode is disconnected in the same transaction (the new link takes over its settings when the provider is the same), and the sync of ledger postings to the provider starts. An OAuth provider answers 409 invalid_state.',
     auth: 'secret',
     body: completeSchema,
     status: 201,
@@ -98,7 +104,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'completeAccountingLinkOAuth',
     tag: 'Accounting',
     summary: "The provider's OAuth redirect back (a browser; `state` names the merchant)",
-    description: 'Answers an HTML page when the browser accepts text/html, the accounting link otherwise.',
+    description:
+      "Where the provider sends the user's browser back after they allow (or deny) access. No API key: the single-use `state` from POST /v1/accounting_link/connect (valid 10 minutes) names the merchant, mode and provider. The `code` is exchanged with the provider and the link is created, `active` (a current link of this mode is disconnected, and the new link's sync starts). Answers an HTML page when the browser accepts text/html, the link as JSON otherwise. An unknown, used, expired or other provider's state, or a denied authorization, answers 400 oauth_state_invalid and connects nothing.",
     auth: 'none',
     query: callbackQuery,
     response: 'AccountingLink',
@@ -125,6 +132,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'retrieveAccountingLink',
     tag: 'Accounting',
     summary: 'The current accounting link',
+    description:
+      "Returns the accounting link of the key's mode: the current one, else the most recent. Its provider, status (`active`; `error` with `status_reason` when the provider refused its credentials; `disconnected`) and settings; never a credential or token. 404 when none was ever connected. Reads only.",
     auth: 'secret',
     response: 'AccountingLink',
     use: ({ auth }) => [auth()],
@@ -138,6 +147,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'disconnectAccountingLink',
     tag: 'Accounting',
     summary: 'Disconnect the accounting link',
+    description:
+      "Disconnects the current accounting link: syncing stops at once (at most a push already under way reaches the provider), and what is already in the accounting software is untouched. The link's sync records stay listable. Repeating it answers 204 again; 404 when the merchant never had a link.",
     auth: 'secret',
     kind: 'none',
     status: 204,
@@ -155,6 +166,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'listAccountingLedgerAccounts',
     tag: 'Accounting',
     summary: "The provider's chart of accounts",
+    description:
+      'Reads the chart of accounts live from the provider of the current link, to choose `default_gl_account`. Needs an active link: none answers 404, a link in error 409 invalid_state; a provider failure answers 502 accounting_provider_error. Changes nothing here (an expiring OAuth token may be refreshed).',
     auth: 'secret',
     response: object({ data: arrayOf(ref('AccountingLedgerAccount')) }),
     errors: ['accounting_provider_error'],
@@ -171,6 +184,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'listAccountingVatCodes',
     tag: 'Accounting',
     summary: "The provider's VAT codes",
+    description:
+      'Reads the VAT codes live from the provider of the current link, to build `vat_code_mapping`. Needs an active link: none answers 404, a link in error 409 invalid_state; a provider failure answers 502 accounting_provider_error. Changes nothing here (an expiring OAuth token may be refreshed).',
     auth: 'secret',
     response: object({ data: arrayOf(ref('AccountingVatCode')) }),
     errors: ['accounting_provider_error'],
@@ -187,6 +202,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'updateAccountingSettings',
     tag: 'Accounting',
     summary: 'Update the mapping to the provider',
+    description:
+      "Sets `default_gl_account` (an account of the provider's chart) and/or `vat_code_mapping` (keys `standard`, `reduced`, `exempt`; values the provider's VAT codes; replaces the whole mapping), both checked live with the provider, and answers the settings. Needs an active link. After saving, the sync is woken, so records waiting for a mapping go out. Records no webhook event.",
     auth: 'secret',
     body: settingsSchema,
     response: 'AccountingSettings',
@@ -208,6 +225,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'listAccountingSyncRecords',
     tag: 'Accounting',
     summary: 'List sync records',
+    description:
+      "Lists the sync log, newest first: one record per ledger posting queued for the provider (invoice, credit note, payment, refund, write-off), with its status (`pending`, `synced`, `failed`), attempts and the provider's id or message. `status` filters; `link` lists the records of a replaced or disconnected link (default: the current one; unknown: 404). Reads only.",
     auth: 'secret',
     query: listSyncRecordsQuery,
     list: 'AccountingSyncRecord',
@@ -224,6 +243,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     operationId: 'resyncAccountingSyncRecord',
     tag: 'Accounting',
     summary: 'Sync a record again',
+    description:
+      'Puts a failed record of the current link back to `pending` (a pending one stays so) and wakes the sync, which pushes it again in ledger order; the provider deduplicates on the posting id, so it is booked once. A synced record, or one of a disconnected link, answers 409 invalid_state.',
     auth: 'secret',
     response: 'AccountingSyncRecord',
     errors: ['invalid_state'],

@@ -19,6 +19,8 @@ export const apiKeysRoutes = area('api-keys', [
     operationId: 'listApiKeys',
     tag: 'API keys',
     summary: 'List API keys',
+    description:
+      "Lists the merchant's active (not revoked) API keys of the calling key's mode, secret and publishable, newest first. A key's full value is never shown again after it was created: each entry carries only its last four characters (`last4`). Reads only; records no event.",
     auth: 'secret',
     list: 'ApiKey',
     use: ({ auth }) => [auth()],
@@ -33,6 +35,8 @@ export const apiKeysRoutes = area('api-keys', [
     operationId: 'createApiKey',
     tag: 'API keys',
     summary: 'Create an API key (the full key is shown once)',
+    description:
+      "Creates a secret or publishable key in the calling key's mode: `mode` must equal it (a test key cannot create live keys; 400 validation_failed). The full key (`key`) is in this response only; an Idempotency-Key replay answers it as null, and only its hash is stored. The new key works at once. Records no webhook event.",
     auth: 'secret',
     body: createApiKeySchema,
     status: 201,
@@ -56,6 +60,8 @@ export const apiKeysRoutes = area('api-keys', [
     operationId: 'rotateApiKey',
     tag: 'API keys',
     summary: 'Roll an API key (the new key is shown once)',
+    description:
+      'Gives an active key a new value, keeping its id, type, mode and creation time. The new value is in this response only (null in an Idempotency-Key replay); the old value stops working as soon as the request commits, with no overlap, in every API process. Two rotations of one key at the same time: one answers 409 resource_conflict. A revoked or unknown key is 404. Records no webhook event.',
     auth: 'secret',
     response: 'ApiKey',
     use: ({ auth, tx }) => [auth(), tx],
@@ -74,6 +80,8 @@ export const apiKeysRoutes = area('api-keys', [
     operationId: 'revokeApiKey',
     tag: 'API keys',
     summary: 'Revoke an API key',
+    description:
+      'Revokes an active key for good: it stops working as soon as the request commits and leaves the list (the record is kept, with its revocation time). Nothing stops a key from revoking itself; it then fails from the next request on. An unknown or already revoked key is 404. Answers 204 without a body. Records no webhook event.',
     auth: 'secret',
     kind: 'none',
     status: 204,

@@ -25,6 +25,8 @@ export const customerPortalsRoutes = area('customer-portals', [
     operationId: 'createCustomerPortal',
     tag: 'Customer portal',
     summary: 'Create a customer portal link (its url is shown once)',
+    description:
+      "Creates a link that opens the customer self-service portal for one customer (invoices and credit notes, payment methods, subscriptions, billing details). The `url` carries a secret token and is in this response only (null when read later and in an Idempotency-Key replay; only the token's hash is stored). The link expires after `expires_in` seconds (60 to 86,400; default 3,600); with `reusable: false` it opens once. Records no webhook event.",
     auth: 'secret',
     body: createPortalLinkSchema,
     status: 201,
@@ -53,6 +55,8 @@ export const customerPortalsRoutes = area('customer-portals', [
     operationId: 'listCustomerPortals',
     tag: 'Customer portal',
     summary: 'List customer portal links',
+    description:
+      'Lists portal links, newest first, optionally of one `customer` (an unknown customer answers 404). Each shows its status (`active`, `consumed`, `expired`, `revoked`), expiry and last access; `url` is always null, as the token is not stored. Reads only.',
     auth: 'secret',
     query: listPortalLinksQuery,
     list: 'CustomerPortal',
@@ -70,6 +74,8 @@ export const customerPortalsRoutes = area('customer-portals', [
     operationId: 'retrieveCustomerPortal',
     tag: 'Customer portal',
     summary: 'Retrieve a customer portal link',
+    description:
+      'Returns one portal link with its status (`active`, `consumed` for a single-use link already opened, `expired`, `revoked`), expiry and last access. `url` is null: only the creation response carries it. Reads only.',
     auth: 'secret',
     response: 'CustomerPortal',
     use: ({ auth }) => [auth()],
@@ -83,6 +89,8 @@ export const customerPortalsRoutes = area('customer-portals', [
     operationId: 'revokeCustomerPortal',
     tag: 'Customer portal',
     summary: 'Revoke a customer portal link',
+    description:
+      'Revokes a portal link at once: it no longer opens, and portal sessions opened from it end at their next request. Answers the link with status `revoked`; revoking a revoked link answers it unchanged. Records no webhook event.',
     auth: 'secret',
     response: 'CustomerPortal',
     use: ({ auth, tx }) => [auth(), tx],

@@ -43,8 +43,20 @@ export async function sendDocument(ctx: AppContext, doc: InvoiceDocument, format
 }
 
 const FORMATS = {
-  pdf: { kind: 'pdf', id: 'Pdf', invoice: 'The invoice as a PDF document', creditNote: 'The credit note as a PDF document' },
-  html: { kind: 'html', id: 'Html', invoice: 'The invoice as a self-contained HTML page', creditNote: 'The credit note as a self-contained HTML page' },
+  pdf: {
+    kind: 'pdf',
+    id: 'Pdf',
+    invoice: 'The invoice as a PDF document',
+    creditNote: 'The credit note as a PDF document',
+    what: 'as a PDF download (`Content-Disposition: attachment`, named by its number)',
+  },
+  html: {
+    kind: 'html',
+    id: 'Html',
+    invoice: 'The invoice as a self-contained HTML page',
+    creditNote: 'The credit note as a self-contained HTML page',
+    what: 'as a self-contained HTML page (no script, no outside resource, its own Content-Security-Policy) to show or print in a browser',
+  },
 } as const;
 
 export const documentsRoutes = area('documents', [
@@ -55,6 +67,7 @@ export const documentsRoutes = area('documents', [
       operationId: `retrieveInvoice${FORMATS[format].id}`,
       tag: 'Invoices',
       summary: FORMATS[format].invoice,
+      description: `Renders a finalized invoice (any status but draft) ${FORMATS[format].what}, with its lines and VAT breakdown, in \`locale\` en (default) or is. A draft has no document yet: 409 invalid_state. Rendered from the stored invoice on each request; changes nothing.`,
       auth: 'secret',
       query: documentQuery,
       kind: FORMATS[format].kind,
@@ -72,6 +85,7 @@ export const documentsRoutes = area('documents', [
       operationId: `retrieveCreditNote${FORMATS[format].id}`,
       tag: 'Credit notes',
       summary: FORMATS[format].creditNote,
+      description: `Renders a credit note ${FORMATS[format].what}: the credited amount against its invoice, in \`locale\` en (default) or is. Rendered from the stored credit note on each request; changes nothing.`,
       auth: 'secret',
       query: documentQuery,
       kind: FORMATS[format].kind,

@@ -14,6 +14,8 @@ export const webhookEventsRoutes = area('events', [
     operationId: 'listEvents',
     tag: 'Webhooks',
     summary: 'List events',
+    description:
+      "Lists the webhook events recorded for the merchant in the key's mode (what endpoints receive, such as `invoice.paid` or `subscription.updated`), newest first; `type` filters by one event type (docs/events.md lists them). Reads only.",
     auth: 'secret',
     query: listEventsQuery,
     list: 'Event',
@@ -30,6 +32,7 @@ export const webhookEventsRoutes = area('events', [
     operationId: 'retrieveEvent',
     tag: 'Webhooks',
     summary: 'Retrieve an event',
+    description: 'Returns one webhook event (`evt_…`): its type, when it happened and `data`, the payload the deliveries of this event carry. Reads only.',
     auth: 'secret',
     response: 'Event',
     use: ({ auth }) => [auth()],

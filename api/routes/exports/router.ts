@@ -61,6 +61,8 @@ export const exportsRoutes = area('exports', [
     operationId: 'exportInvoiceDocuments',
     tag: 'Exports',
     summary: 'The PDFs of the invoices issued in a period, as one ZIP archive',
+    description:
+      'Streams a ZIP archive of the PDFs of every invoice finalized from `from` to `to` (days, YYYY-MM-DD, both included), one file per invoice named by its number, in `locale` en (default) or is; `X-Invoice-Count` says how many. A period without invoices gives an archive holding a README.txt that says so. Each PDF is rendered as the archive is sent. Changes nothing.',
     auth: 'secret',
     query: invoiceDocumentsExportQuery,
     kind: 'zip',

@@ -26,6 +26,8 @@ export const ledgerRoutes = area('ledger', [
     operationId: 'listLedgerEntries',
     tag: 'Ledger',
     summary: 'List ledger entries',
+    description:
+      'Lists the entries of the double-entry billing ledger, newest first: each is one debit or credit on an account, part of a balanced posting the billing wrote (an invoice finalized, paid, voided or written off, a credit note, a refund). Filters: `invoice`, `customer` (an unknown one answers 404), `account`, and `created[gt|gte|lt|lte]` (ISO 8601 with a time zone). Reads only.',
     auth: 'secret',
     query: listLedgerEntriesQuery,
     list: 'LedgerEntry',
@@ -47,6 +49,8 @@ export const ledgerRoutes = area('ledger', [
     operationId: 'retrieveTrialBalance',
     tag: 'Ledger',
     summary: 'The trial balance',
+    description:
+      "Sums the ledger's debits and credits per currency and account, over the entries created up to `as_of` (ISO 8601 with a time zone; default now), for the whole merchant or one `customer` (an unknown one answers 404), with total debits and credits per currency (equal for the whole merchant, as every posting is balanced). Reads only.",
     auth: 'secret',
     query: trialBalanceQuery,
     response: 'TrialBalance',

@@ -8,7 +8,19 @@ export const createMeterSchema = yup.object({
   event_name: text(METER_LIMITS.eventNameLength).required(),
   aggregate_type: yup.string().oneOf(AGGREGATE_TYPES).required(),
   aggregate_property: text(METER_LIMITS.propertyLength).nullable(),
-  filter: yup.mixed<Record<string, unknown>>().nullable(),
+  // Checked by the domain (checkFilter); its JSON Schema for the OpenAPI document.
+  filter: yup
+    .mixed<Record<string, unknown>>()
+    .nullable()
+    .meta({
+      jsonSchema: {
+        type: ['object', 'null'],
+        propertyNames: { minLength: 1, maxLength: METER_LIMITS.filterKeyLength },
+        additionalProperties: { type: 'string', maxLength: METER_LIMITS.filterValueLength },
+        maxProperties: METER_LIMITS.filterPairs,
+        description: 'Only events whose `metadata` has every one of these key–value pairs are aggregated (string values); null or `{}` for every event.',
+      },
+    }),
   unit_label: text(METER_LIMITS.unitLabelLength).nullable(),
   unit_multiplier: yup
     .number()

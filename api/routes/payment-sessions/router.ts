@@ -42,7 +42,8 @@ export const paymentSessionsRoutes = area('payment-sessions', [
     operationId: 'createPaymentSession',
     tag: 'Payment sessions',
     summary: 'Create a hosted or embedded payment session',
-    description: 'A publishable key may create an embedded session from an allowed browser origin.',
+    description:
+      "Creates a checkout session that collects one payment. `hosted` (the default) needs `return_url` and may have `cancel_url`, both on the merchant's redirect domains when it has any (url_not_allowed), and answers the checkout page's `url`; `embedded` needs `origin` and answers a `client_secret` for the embedded checkout, in this response only. With `payment` the session collects an existing payment that requires a payment method or has failed; otherwise `amount` and `currency` create a new payment with its invoice (recording `invoice.finalized`). A publishable key may create only embedded sessions, from a browser whose `Origin` and `origin` are both among the merchant's allowed origins (origin_not_allowed), and without `payment` or `customer`. An open session expires after the service's session lifetime.",
     auth: 'secret_or_publishable',
     body: createPaymentSessionSchema,
     status: 201,
@@ -103,6 +104,8 @@ export const paymentSessionsRoutes = area('payment-sessions', [
     operationId: 'preflightPaymentSession',
     tag: 'Payment sessions',
     summary: 'CORS preflight for browsers creating a session',
+    description:
+      "The CORS preflight a browser sends before creating an embedded payment session with a publishable key: answers 204, allowing POST with the `Authorization`, `Content-Type`, `X-Merchant-Id` and `Idempotency-Key` headers for the requesting `Origin` (cached for 10 minutes). Whether that origin may create a session is decided by the POST itself, against the merchant's allowed origins. No key needed; changes nothing.",
     auth: 'none',
     kind: 'none',
     status: 204,
@@ -120,6 +123,8 @@ export const paymentSessionsRoutes = area('payment-sessions', [
     operationId: 'retrievePaymentSession',
     tag: 'Payment sessions',
     summary: 'Retrieve a payment session',
+    description:
+      'Returns a payment session: its status (an open session past `expires_at` reads `expired`), the payment it collects with amount and currency, and for a hosted session the checkout `url`. `client_secret` is null here: only the creation of an embedded session returns it. Secret key only; reads only.',
     auth: 'secret',
     response: 'PaymentSession',
     use: ({ auth }) => [auth()],

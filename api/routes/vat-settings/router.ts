@@ -16,6 +16,8 @@ export const vatSettingsRoutes = area('vat-settings', [
     operationId: 'retrieveVatSettings',
     tag: 'VAT',
     summary: 'VAT settings',
+    description:
+      "Returns the merchant's VAT settings in the key's mode: `country`, `default_vat_rate` (the rate of a line whose price and product name none) and `prices_include_vat`, with the country's rates in percent. A merchant that never saved settings gets the defaults (IS, standard, prices include VAT). Reads only.",
     auth: 'secret',
     response: 'VatSettings',
     use: ({ auth }) => [auth()],
@@ -29,6 +31,8 @@ export const vatSettingsRoutes = area('vat-settings', [
     operationId: 'updateVatSettings',
     tag: 'VAT',
     summary: 'Update VAT settings',
+    description:
+      "Changes any of `country`, `default_vat_rate` and `prices_include_vat` in the key's mode (fields left out keep their value) and answers the settings with the country's rates. Applies to invoices built from now on; finalized invoices keep the VAT they have. Records no webhook event.",
     auth: 'secret',
     body: updateVatSettingsSchema,
     response: 'VatSettings',

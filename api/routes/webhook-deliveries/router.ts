@@ -20,6 +20,8 @@ export const webhookDeliveriesRoutes = area('webhook-deliveries', [
     operationId: 'listWebhookDeliveries',
     tag: 'Webhooks',
     summary: 'List webhook deliveries',
+    description:
+      "Lists the deliveries of events to the merchant's webhook endpoints, newest first, each with its status (`pending`, `succeeded`, `failed`), attempt count and last answer. `endpoint` and `event` filter by an endpoint or event id; an unknown or deleted one answers 404. Reads only.",
     auth: 'secret',
     query: listWebhookDeliveriesQuery,
     list: 'WebhookDelivery',
@@ -36,6 +38,7 @@ export const webhookDeliveriesRoutes = area('webhook-deliveries', [
     operationId: 'retrieveWebhookDelivery',
     tag: 'Webhooks',
     summary: 'Retrieve a webhook delivery with its attempts',
+    description: "Returns one delivery of an event to an endpoint: its status, the next retry time and every attempt made so far with the receiver's HTTP status. Reads only.",
     auth: 'secret',
     response: 'WebhookDelivery',
     use: ({ auth }) => [auth()],
@@ -49,6 +52,8 @@ export const webhookDeliveriesRoutes = area('webhook-deliveries', [
     operationId: 'retryWebhookDelivery',
     tag: 'Webhooks',
     summary: 'Retry a webhook delivery now',
+    description:
+      "Sends the delivery again now, whatever its status (failed, pending or even succeeded): it is set back to `pending` and its delivery workflow is told to attempt at once, signed with the endpoint's live secret(s). The endpoint must still exist and be enabled (409 invalid_state otherwise). Answers the delivery as pending; the attempt's outcome shows on the delivery afterwards. 503 when the workflow service cannot be reached.",
     auth: 'secret',
     response: 'WebhookDelivery',
     errors: ['invalid_state'],

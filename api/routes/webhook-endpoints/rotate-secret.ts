@@ -15,6 +15,8 @@ export const rotateWebhookSecretRoute = area('webhook-endpoints-rotate-secret', 
     operationId: 'rotateWebhookEndpointSecret',
     tag: 'Webhooks',
     summary: 'Rotate the signing secret (the new one is shown once; the old one signs for expires_in more seconds)',
+    description:
+      "Replaces the endpoint's signing secret with a new `whsec_` secret, returned in this response only (stored encrypted; null in an Idempotency-Key replay). With `expires_in` (seconds, 0 to 86,400; default 0) the old secret keeps signing for that long: meanwhile every delivery attempt, retries of older events included, carries one signature per live secret, so a receiver can switch without failing a delivery. With 0 the old secret stops at once. Rotating during an overlap keeps only the secret it replaces. Another change at the same time answers 409 resource_conflict. Records no webhook event.",
     auth: 'secret',
     body: rotateWebhookSecretSchema,
     response: 'WebhookEndpoint',
