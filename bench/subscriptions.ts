@@ -626,6 +626,18 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
             cacheLine('events', cachesBefore.events, cachesInvoiced.events),
         );
       }
+      if (meteredPrice) {
+        // The renewal invoices billed the usage: the first period's metered lines' quantity is the customer's events' sum of units.
+        const expected = (METERED_EVENTS * (METERED_EVENTS + 1)) / 2;
+        const lines = await db.invoiceLine.groupBy({
+          by: ['quantity'],
+          where: { merchantId: merchant.id, priceId: meteredPrice.id, invoice: { billingReason: 'subscription_cycle' } },
+          _count: true,
+        });
+        console.log(
+          `    metered lines on the renewal invoices: ${lines.map((l) => `${fmt(l._count)} with quantity ${l.quantity}`).join(', ') || 'none'} (all periods so far; the first period's: ${fmt(N)} with quantity ${expected})`,
+        );
+      }
       phases.push({
         workers: count,
         renewalsPerSecond: rate,
