@@ -24,6 +24,9 @@
 // The workers take the service's own worker settings from the environment (WORKER_CACHED_WORKFLOWS,
 // WORKER_STICKY_TIMEOUT_SECONDS, WORKER_SHARDS, DB_PREPARED_STATEMENTS; BENCH_CACHED_WORKFLOWS overrides the first), and the setup runs on
 // the first phase's worker processes, so each holds its share of the workflows when it starts.
+// BENCH_METERED=1 (issue 32): each subscription also has a metered price item (a `sum` meter) and its
+// customer BENCH_METERED_EVENTS (default 10) usage events in the first period, recorded through the
+// ingest path the API uses, so the statements per renewal are those of a metered renewal.
 // Run: `npm run bench -- subscriptions` (or `node dist/bench/subscriptions.js` after a build).
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -43,6 +46,8 @@ import { createProduct } from '../src/domain/products/manage-products';
 import { createPrice } from '../src/domain/prices/create-price';
 import { advanceTestClock, attachCustomerToTestClock, createTestClock } from '../src/domain/test-clocks/manage-test-clocks';
 import { createSubscription } from '../src/domain/subscriptions/create-subscription';
+import { createMeter } from '../src/domain/meters/manage-meters';
+import { ingestUsageEvents } from '../src/domain/usage-events/ingest-usage-events';
 import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import { createTemporalProvider } from '../src/temporal/client';
 import { ensureTemporalCli, startDevServer } from '../src/temporal/dev-server';
@@ -62,6 +67,8 @@ const PHASES = (process.env.BENCH_WORKERS ?? '1').split(',').map((w) => {
   return n;
 });
 const KILL = process.env.BENCH_KILL === '1';
+const METERED = process.env.BENCH_METERED === '1';
+const METERED_EVENTS = Number(process.env.BENCH_METERED_EVENTS ?? 10);
 // The benchmark's dev server keeps the Temporal server's own default for the host-level
 // mutable-state cache (128,000 workflows): the CLI's dev server lowers it to 8,096 to spare a
 // laptop's memory, which a run of 10,000 subscriptions would exceed, so every renewal would
@@ -372,6 +379,19 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     const clock = await createTestClock(scoped, tenant, { frozenTime: T0, name: 'bench' });
     const product = await createProduct(scoped, tenant, { name: 'Plan' });
     const price = await createPrice(scoped, tenant, { product: product.id, type: 'recurring', currency: 'ISK', unit_amount: 1990, recurring: { interval: 'month' } });
+    // BENCH_METERED=1: a second, metered item on every subscription (a `sum` meter of `units`).
+    const meteredPrice = METERED
+      ? await createPrice(scoped, tenant, {
+          product: product.id,
+          type: 'recurring',
+          currency: 'ISK',
+          unit_amount: 3,
+          recurring: { interval: 'month', usage_type: 'metered' },
+          meter: (await scoped.$transaction((tx) => createMeter(tx, tenant, { name: 'Calls', event_name: 'bench.call', aggregate_type: 'sum', aggregate_property: 'units' }))).id,
+        })
+      : null;
+    const items = meteredPrice ? [{ price: price.id }, { price: meteredPrice.id }] : [{ price: price.id }];
+    if (meteredPrice) console.log(`  metered: every subscription also has a metered price item; ${METERED_EVENTS} usage events per customer in the first period`);
     console.log(
       `  setup: ${fmt(N)} customers with cards and subscriptions on one clock (machine load ${os
         .loadavg()
@@ -406,11 +426,22 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
           scoped.$transaction(
             async (tx) => {
               await attachCustomerToTestClock(tx, tenant, { testClockId: clock.id, customerId: customer.id });
-              return createSubscription(tx, tenant, { customer: customer.id, items: [{ price: price.id }] }, new Date());
+              return createSubscription(tx, tenant, { customer: customer.id, items }, new Date());
             },
             { timeout: 30_000, maxWait: 30_000 },
           ),
         );
+        if (meteredPrice && METERED_EVENTS > 0) {
+          // No timestamp: the clock's time (the first period's start), as a client on the clock sends them.
+          const events = Array.from({ length: METERED_EVENTS }, (_, e) => ({
+            event_name: 'bench.call',
+            customer: customer.id,
+            idempotency_key: `${customer.id}-${e}`,
+            metadata: { units: e + 1 },
+          }));
+          const r = await paced(() => scoped.$transaction((tx) => ingestUsageEvents(tx, tenant, events, new Date())));
+          if (r.ingested !== METERED_EVENTS) throw new Error(`usage events of ${customer.id}: ${JSON.stringify(r)}`);
+        }
         subscriptionIds.push(created.subscription.id);
         await workflows.subscription.start({
           subscriptionId: created.subscription.id,
@@ -593,6 +624,18 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
         console.log(
           `    Temporal server caches per renewal: ${cacheLine('mutable state', cachesBefore.mutableState, cachesInvoiced.mutableState)}; ` +
             cacheLine('events', cachesBefore.events, cachesInvoiced.events),
+        );
+      }
+      if (meteredPrice) {
+        // The renewal invoices billed the usage: the first period's metered lines' quantity is the customer's events' sum of units.
+        const expected = (METERED_EVENTS * (METERED_EVENTS + 1)) / 2;
+        const lines = await db.invoiceLine.groupBy({
+          by: ['quantity'],
+          where: { merchantId: merchant.id, priceId: meteredPrice.id, invoice: { billingReason: 'subscription_cycle' } },
+          _count: true,
+        });
+        console.log(
+          `    metered lines on the renewal invoices: ${lines.map((l) => `${fmt(l._count)} with quantity ${l.quantity}`).join(', ') || 'none'} (all periods so far; the first period's: ${fmt(N)} with quantity ${expected})`,
         );
       }
       phases.push({

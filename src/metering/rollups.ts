@@ -168,6 +168,46 @@ export function buildRollupQuantityQuery(input: RollupQuantityQueryInput): SqlQu
   return { text, values };
 }
 
+/** How an hourly rollup row absorbs another partial aggregate of the same key (every part is exact). */
+const HOURLY_MERGE = `ON CONFLICT (merchant_id, mode, meter_id, customer_id, hour, slot) DO UPDATE
+      SET n = r.n + excluded.n, nv = r.nv + excluded.nv, sum = coalesce(r.sum + excluded.sum, r.sum, excluded.sum),
+          min = least(r.min, excluded.min), max = greatest(r.max, excluded.max)`;
+
+/** The rows a rollup aggregates: per event and meter, its meter, customer, hour, numeric value (v) and `unique` value (u). */
+function hitSelect(source: string, meterJoin: string): string {
+  const prop = 'm.aggregate_property';
+  return `SELECT m.id AS meter_id, s.customer_id, ${hourSql('s."timestamp"')} AS hour,
+           CASE WHEN m.aggregate_type IN ('sum', 'min', 'max', 'avg') THEN ${numericValueSql('s.metadata', prop)} END AS v,
+           CASE WHEN m.aggregate_type = 'unique' THEN ${uniqueValueSql('s.metadata', prop)} END AS u
+      FROM ${source} s JOIN meters m ON ${meterJoin} AND m.event_name = s.event_name AND s.metadata @> m.filter`;
+}
+
+/**
+ * Builds (or extends) rollups from raw events already stored, set-based: one scan of the rows
+ * `rawWhere` selects from usage_events (alias s), one GROUP BY per rollup table, no per-row work
+ * beyond the same value expressions the ingest statement uses (hitSelect), so the rows it writes
+ * are the same partial aggregates ingestion would have written. Not for rows whose rollups
+ * exist already (it would count them twice): a new meter's build (BUILD_METER_ROLLUPS_SQL) and
+ * bench/ingest's phase 4 (raw rows it inserted itself). No row order: it runs under the event
+ * name's exclusive lock or alone, so no concurrent statement writes the same rollup keys.
+ */
+export function rollupBuildSql(opts: { rawWhere: string; meterJoin: string; merchant: string; mode: string }): string {
+  return `WITH hit AS (
+    ${hitSelect(`(SELECT customer_id, event_name, "timestamp", metadata FROM usage_events WHERE ${opts.rawWhere})`, opts.meterJoin)}
+  ), up AS (
+    INSERT INTO meter_usage_hourly AS r (merchant_id, mode, meter_id, customer_id, hour, slot, n, nv, sum, min, max)
+    SELECT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, (txid_current() % ${ROLLUP_SLOTS})::smallint, count(*), count(v), sum(v), min(v), max(v)
+      FROM hit GROUP BY meter_id, customer_id, hour
+    ${HOURLY_MERGE}
+    RETURNING 1
+  ), uq AS (
+    INSERT INTO meter_usage_values (merchant_id, mode, meter_id, customer_id, hour, value)
+    SELECT DISTINCT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, u FROM hit WHERE u IS NOT NULL
+    ON CONFLICT DO NOTHING
+  )
+  SELECT count(*)::int AS n FROM up`;
+}
+
 // Rollup maintenance, shared by ingestion (rows of the statement's INSERT … RETURNING) and the
 // build of a new meter (rows read from usage_events). `source` must yield customer_id,
 // event_name, "timestamp", metadata; `meters` is a FROM item `m` of meters rows.
@@ -185,19 +225,13 @@ export function buildRollupQuantityQuery(input: RollupQuantityQueryInput): SqlQu
 // Hourly rows are upserted in key order and the distinct values after them (the values CTE
 // reads the hourly CTE), so concurrent statements lock rollup rows in one global order.
 export function rollupUpsertCtes(opts: { source: string; meterJoin: string; merchant: string; mode: string }): string {
-  const prop = 'm.aggregate_property';
   return `hit AS (
-    SELECT m.id AS meter_id, s.customer_id, ${hourSql('s."timestamp"')} AS hour,
-           CASE WHEN m.aggregate_type IN ('sum', 'min', 'max', 'avg') THEN ${numericValueSql('s.metadata', prop)} END AS v,
-           CASE WHEN m.aggregate_type = 'unique' THEN ${uniqueValueSql('s.metadata', prop)} END AS u
-      FROM ${opts.source} s JOIN meters m ON ${opts.meterJoin} AND m.event_name = s.event_name AND s.metadata @> m.filter
+    ${hitSelect(opts.source, opts.meterJoin)}
   ), up AS (
     INSERT INTO meter_usage_hourly AS r (merchant_id, mode, meter_id, customer_id, hour, slot, n, nv, sum, min, max)
     SELECT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, (txid_current() % ${ROLLUP_SLOTS})::smallint, count(*), count(v), sum(v), min(v), max(v)
       FROM hit GROUP BY meter_id, customer_id, hour ORDER BY meter_id, customer_id, hour
-    ON CONFLICT (merchant_id, mode, meter_id, customer_id, hour, slot) DO UPDATE
-      SET n = r.n + excluded.n, nv = r.nv + excluded.nv, sum = coalesce(r.sum + excluded.sum, r.sum, excluded.sum),
-          min = least(r.min, excluded.min), max = greatest(r.max, excluded.max)
+    ${HOURLY_MERGE}
     RETURNING 1
   ), uq AS (
     INSERT INTO meter_usage_values (merchant_id, mode, meter_id, customer_id, hour, value)
@@ -217,12 +251,12 @@ export function rollupUpsertCtes(opts: { source: string; meterJoin: string; merc
  * the meter existed). $1 merchant, $2 mode, $3 meter id, $4 event name. Run under the event
  * name's exclusive lock (see METER_EVENT_LOCK_CLASS), in the meter's creating transaction.
  */
-export const BUILD_METER_ROLLUPS_SQL = `
-WITH src AS (
-  SELECT customer_id, event_name, "timestamp", metadata FROM usage_events
-   WHERE merchant_id = $1 AND mode = $2::"Mode" AND event_name = $4
-), ${rollupUpsertCtes({ source: 'src', meterJoin: 'm.merchant_id = $1 AND m.mode = $2::"Mode" AND m.id = $3', merchant: '$1', mode: '$2::"Mode"' })}
-SELECT count(*)::int AS n FROM up`;
+export const BUILD_METER_ROLLUPS_SQL = rollupBuildSql({
+  rawWhere: 'merchant_id = $1 AND mode = $2::"Mode" AND event_name = $4',
+  meterJoin: 'm.merchant_id = $1 AND m.mode = $2::"Mode" AND m.id = $3',
+  merchant: '$1',
+  mode: '$2::"Mode"',
+});
 
 /** Takes the exclusive lock of a tenant's event name: $1 merchant, $2 mode, $3 event name. */
 export const LOCK_METER_EVENT_SQL = `SELECT pg_advisory_xact_lock(${METER_EVENT_LOCK_CLASS}, ${meterEventLockKey('$1', '$2::text', '$3')})`;

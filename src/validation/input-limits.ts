@@ -59,7 +59,7 @@ function label(path: string): string {
  * `maxDepth` levels, so it is safe on any value JSON.parse returns.
  */
 export function findBodyProblem(body: unknown): InputProblem | null {
-  const p = walk(body, '', '', 1);
+  const p = walk(body, null, 1);
   // `param` names the top-level field, as every other validation error does; the message names the exact place.
   return p && { ...p, param: topOf(p.param) };
 }
@@ -69,49 +69,74 @@ function topOf(path: string): string {
   return m?.[1] ?? path;
 }
 
-/** `top` is the top-level field the value is under: too deep a value is reported there. */
-function walk(value: unknown, path: string, top: string, depth: number): InputProblem | null {
-  if (typeof value === 'string') return stringProblem(value, path, INPUT_LIMITS.maxStringLength);
+/**
+ * Where a value sits, as a chain of keys from the body. The printed path (childPath) is built
+ * only for a problem: a 1,000-event batch has ~10,000 values, and building every path as the
+ * walk went cost more CPU than the batch's JSON.parse (issue 32 profile).
+ */
+interface Place {
+  up: Place | null;
+  key: string | number;
+}
+
+function pathOf(at: Place | null): string {
+  return at === null ? '' : childPath(pathOf(at.up), at.key);
+}
+
+/** The top-level field a value is under ('' for the body itself): too deep a value is reported there. */
+function topPathOf(at: Place | null): string {
+  if (at === null) return '';
+  let first = at;
+  while (first.up !== null) first = first.up;
+  return childPath('', first.key);
+}
+
+function walk(value: unknown, at: Place | null, depth: number): InputProblem | null {
+  if (typeof value === 'string') return stringProblem(value, at, INPUT_LIMITS.maxStringLength);
   if (typeof value === 'number') {
-    return Number.isFinite(value) ? null : { param: path, message: `${label(path)} must be a finite number` };
+    if (Number.isFinite(value)) return null;
+    const path = pathOf(at);
+    return { param: path, message: `${label(path)} must be a finite number` };
   }
   if (value === null || typeof value !== 'object') return null;
   if (depth > INPUT_LIMITS.maxDepth) {
+    const top = topPathOf(at);
     return { param: top, message: `${label(top)} is nested too deeply: at most ${INPUT_LIMITS.maxDepth} levels of objects and arrays are accepted` };
   }
   if (Array.isArray(value)) {
     if (value.length > INPUT_LIMITS.maxArrayItems) {
+      const path = pathOf(at);
       return { param: path, message: `${label(path)} must have at most ${INPUT_LIMITS.maxArrayItems} items` };
     }
     for (let i = 0; i < value.length; i++) {
-      const child = childPath(path, i);
-      const p = walk(value[i], child, top || child, depth + 1);
+      const p = walk(value[i], { up: at, key: i }, depth + 1);
       if (p) return p;
     }
     return null;
   }
   const keys = Object.keys(value);
   if (keys.length > INPUT_LIMITS.maxObjectKeys) {
+    const path = pathOf(at);
     return { param: path, message: `${label(path)} must have at most ${INPUT_LIMITS.maxObjectKeys} keys` };
   }
   for (const key of keys) {
     const keyProblem = storableTextProblem(key);
-    if (keyProblem) return { param: path, message: `${label(path)} has an invalid key "${excerpt(key)}": keys ${keyProblem}` };
+    if (keyProblem) return { param: pathOf(at), message: `${label(pathOf(at))} has an invalid key "${excerpt(key)}": keys ${keyProblem}` };
     if (longerThan(key, INPUT_LIMITS.maxKeyLength)) {
-      return { param: path, message: `${label(path)} has a key longer than ${INPUT_LIMITS.maxKeyLength} characters: "${excerpt(key)}"` };
+      return { param: pathOf(at), message: `${label(pathOf(at))} has a key longer than ${INPUT_LIMITS.maxKeyLength} characters: "${excerpt(key)}"` };
     }
-    const child = childPath(path, key);
-    const p = walk((value as Record<string, unknown>)[key], child, top || child, depth + 1);
+    const p = walk((value as Record<string, unknown>)[key], { up: at, key }, depth + 1);
     if (p) return p;
   }
   return null;
 }
 
-function stringProblem(s: string, path: string, max: number): InputProblem | null {
+function stringProblem(s: string, at: Place | string | null, max: number): InputProblem | null {
   const problem = storableTextProblem(s);
+  if (problem === null && !longerThan(s, max)) return null;
+  const path = typeof at === 'string' ? at : pathOf(at);
   if (problem) return { param: path, message: `${label(path)} ${problem}` };
-  if (longerThan(s, max)) return { param: path, message: `${label(path)} must be at most ${max} characters` };
-  return null;
+  return { param: path, message: `${label(path)} must be at most ${max} characters` };
 }
 
 /** The first problem in a parsed query string (`name → value | values`), or null. */

@@ -40,25 +40,22 @@ interface LookupRow {
 
 type Problem = { index: number; message: string; param: string; notFound?: boolean };
 
-/** Resolves customers and checks meters for valid events; returns accepted rows and problems. */
-async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: number; event: EventInput }>, now: Date): Promise<{ accepted: Resolved[]; problems: Problem[] }> {
-  const problems: Problem[] = [];
-  if (checked.length === 0) return { accepted: [], problems };
+/** What one lookup found for the request: its customers, their test clocks, live meters and the retention horizon. */
+interface Lookup {
+  byId: Set<string>;
+  byExternal: Map<string, string>;
+  /** Customers on a test clock: the clock's time, their "now" (docs/metering.md). */
+  clockTimeOf: Map<string, Date>;
+  metersByName: Map<string, ReturnType<typeof meterDefinition>[]>;
+  /** Raw events before it were dropped by retention (partitions.ts): older events are refused. */
+  rawFrom: Date | null;
+}
 
-  const ids = new Set<string>();
-  const externals = new Set<string>();
-  const names = new Set<string>();
-  for (const { event } of checked) {
-    if (event.customerId !== null) ids.add(event.customerId);
-    else if (event.externalCustomerId !== null) externals.add(event.externalCustomerId);
-    names.add(event.eventName);
-  }
-  // Customers and live meters in ONE round trip (UNION ALL of two index lookups).
-  // It first takes a shared advisory lock per event name (creating or archiving a meter takes
-  // it exclusively), held to commit, so a meter appears or is archived either wholly before
-  // this request's INSERT or wholly after its commit (docs/metering.md, "Exactness").
-  const found = await db.$queryRawUnsafe<LookupRow[]>(
-    `WITH lk AS MATERIALIZED (
+// Customers and live meters in ONE round trip (UNION ALL of two index lookups).
+// It first takes a shared advisory lock per event name (creating or archiving a meter takes
+// it exclusively), held to commit, so a meter appears or is archived either wholly before
+// this request's INSERT or wholly after its commit (docs/metering.md, "Exactness").
+const LOOKUP_SQL = `WITH lk AS MATERIALIZED (
        SELECT count(pg_advisory_xact_lock_shared(${METER_EVENT_LOCK_CLASS}, ${meterEventLockKey('$1', '$2::"Mode"::text', 'x')})) AS c
          FROM (SELECT DISTINCT x FROM unnest($5::text[]) AS x ORDER BY x) s)
      SELECT 'c' AS kind, id AS a, external_id AS b,
@@ -74,29 +71,28 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
       WHERE merchant_id = $1 AND mode = $2::"Mode" AND archived_at IS NULL AND aggregate_type <> 'count' AND event_name = ANY($5::text[]) AND (SELECT c FROM lk) >= 0
      UNION ALL
      SELECT 'h', to_char(raw_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), NULL, NULL, NULL, NULL
-       FROM usage_event_retention WHERE id = 1`,
-    tenant.merchantId,
-    tenant.mode,
-    [...ids],
-    [...externals],
-    [...names],
-  );
-  const byId = new Set<string>();
-  const byExternal = new Map<string, string>();
-  /** Customers on a test clock: the clock's time, their "now" (docs/metering.md). */
-  const clockTimeOf = new Map<string, Date>();
-  const metersByName = new Map<string, ReturnType<typeof meterDefinition>[]>();
-  /** Raw events before it were dropped by retention (partitions.ts): older events are refused. */
-  let rawFrom: Date | null = null;
+       FROM usage_event_retention WHERE id = 1`;
+
+async function lookup(db: TenantDb, tenant: Tenant, checked: Array<{ index: number; event: EventInput }>): Promise<Lookup> {
+  const ids = new Set<string>();
+  const externals = new Set<string>();
+  const names = new Set<string>();
+  for (const { event } of checked) {
+    if (event.customerId !== null) ids.add(event.customerId);
+    else if (event.externalCustomerId !== null) externals.add(event.externalCustomerId);
+    names.add(event.eventName);
+  }
+  const found = await db.$queryRawUnsafe<LookupRow[]>(LOOKUP_SQL, tenant.merchantId, tenant.mode, [...ids], [...externals], [...names]);
+  const out: Lookup = { byId: new Set(), byExternal: new Map(), clockTimeOf: new Map(), metersByName: new Map(), rawFrom: null };
   for (const row of found) {
     if (row.kind === 'h') {
-      rawFrom = new Date(row.a);
+      out.rawFrom = new Date(row.a);
       continue;
     }
     if (row.kind === 'c') {
-      byId.add(row.a);
-      if (row.p !== null) clockTimeOf.set(row.a, new Date(row.p));
-      if (row.b !== null) byExternal.set(row.b, row.a);
+      out.byId.add(row.a);
+      if (row.p !== null) out.clockTimeOf.set(row.a, new Date(row.p));
+      if (row.b !== null) out.byExternal.set(row.b, row.a);
       continue;
     }
     const filter = (typeof row.filter === 'string' ? JSON.parse(row.filter) : row.filter) as Meter['filter'];
@@ -107,59 +103,56 @@ async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: num
       filter,
       unitMultiplier: Number(row.multiplier),
     });
-    const list = metersByName.get(row.a) ?? [];
+    const list = out.metersByName.get(row.a) ?? [];
     list.push(definition);
-    metersByName.set(row.a, list);
+    out.metersByName.set(row.a, list);
   }
+  return out;
+}
 
+/** One checked event against what the lookup found: the accepted row, or its problem. */
+function resolveEvent(found: Lookup, index: number, checkedEvent: EventInput, now: Date): Resolved | Problem {
+  let event = checkedEvent;
+  let customerId: string | undefined;
+  if (event.customerId !== null) {
+    if (!found.byId.has(event.customerId)) return { index, param: 'customer', message: `No such customer: '${event.customerId}'`, notFound: true };
+    customerId = event.customerId;
+  } else {
+    customerId = found.byExternal.get(event.externalCustomerId!);
+    if (customerId === undefined) return { index, param: 'external_customer_id', message: `No customer with external_id '${event.externalCustomerId}'`, notFound: true };
+  }
+  const clockTime = found.clockTimeOf.get(customerId);
+  const reference = clockTime ?? now;
+  if (!event.timestampGiven) event = { ...event, timestamp: reference };
+  else {
+    const late = futureLimitProblem(event.timestamp, reference, clockTime !== undefined);
+    if (late !== null) return { index, param: 'timestamp', message: late };
+  }
+  const rawFrom = found.rawFrom;
+  if (rawFrom !== null && event.timestamp.getTime() < rawFrom.getTime()) {
+    return {
+      index,
+      param: 'timestamp',
+      message: `timestamp is before ${rawFrom.toISOString()}: raw usage events before it were removed by the retention setting (USAGE_RAW_RETENTION_MONTHS)`,
+    };
+  }
+  for (const meter of found.metersByName.get(event.eventName) ?? []) {
+    const message = validateEventForMeter(meter, event.metadata);
+    if (message !== null) return { index, param: `metadata.${meter.aggregateProperty}`, message };
+  }
+  return { index, event, customerId };
+}
+
+/** Resolves customers and checks meters for valid events; returns accepted rows and problems. */
+async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: number; event: EventInput }>, now: Date): Promise<{ accepted: Resolved[]; problems: Problem[] }> {
+  const problems: Problem[] = [];
   const accepted: Resolved[] = [];
-  for (const { index, event: checkedEvent } of checked) {
-    let event = checkedEvent;
-    let customerId: string | undefined;
-    if (event.customerId !== null) {
-      if (byId.has(event.customerId)) customerId = event.customerId;
-      else {
-        problems.push({ index, param: 'customer', message: `No such customer: '${event.customerId}'`, notFound: true });
-        continue;
-      }
-    } else {
-      customerId = byExternal.get(event.externalCustomerId!);
-      if (customerId === undefined) {
-        problems.push({ index, param: 'external_customer_id', message: `No customer with external_id '${event.externalCustomerId}'`, notFound: true });
-        continue;
-      }
-    }
-    const clockTime = clockTimeOf.get(customerId);
-    const reference = clockTime ?? now;
-    if (!event.timestampGiven) event = { ...event, timestamp: reference };
-    else {
-      const late = futureLimitProblem(event.timestamp, reference, clockTime !== undefined);
-      if (late !== null) {
-        problems.push({ index, param: 'timestamp', message: late });
-        continue;
-      }
-    }
-    if (rawFrom !== null && event.timestamp.getTime() < rawFrom.getTime()) {
-      problems.push({
-        index,
-        param: 'timestamp',
-        message: `timestamp is before ${rawFrom.toISOString()}: raw usage events before it were removed by the retention setting (USAGE_RAW_RETENTION_MONTHS)`,
-      });
-      continue;
-    }
-    let meterProblem: Problem | null = null;
-    for (const meter of metersByName.get(event.eventName) ?? []) {
-      const message = validateEventForMeter(meter, event.metadata);
-      if (message !== null) {
-        meterProblem = { index, param: `metadata.${meter.aggregateProperty}`, message };
-        break;
-      }
-    }
-    if (meterProblem !== null) {
-      problems.push(meterProblem);
-      continue;
-    }
-    accepted.push({ index, event, customerId });
+  if (checked.length === 0) return { accepted, problems };
+  const found = await lookup(db, tenant, checked);
+  for (const { index, event } of checked) {
+    const r = resolveEvent(found, index, event, now);
+    if ('customerId' in r) accepted.push(r);
+    else problems.push(r);
   }
   return { accepted, problems };
 }

@@ -28,7 +28,26 @@ describe('catalog: usage event input', () => {
       ['+002026-03-01T00:00:00.000Z', null],
       ['yesterday', null],
       ['', null],
+      // the canonical form's digit-by-digit fast path (24 characters)
+      ['2024-02-29T23:59:59.999Z', '2024-02-29T23:59:59.999Z'],
+      ['2026-12-31T23:59:59.999Z', '2026-12-31T23:59:59.999Z'],
+      ['2023-02-29T00:00:00.000Z', null],
+      ['2026-04-31T00:00:00.000Z', null],
+      ['2026-03-01T12:00:60.000Z', null],
+      ['2026-03-01T12:00:00.0a0Z', null],
+      ['2026-00-10T12:00:00.000Z', null],
+      ['2026-03-00T12:00:00.000Z', null],
+      ['2026-03-01t12:00:00.000Z', null],
     ];
+    it('the canonical form of any instant from 1970 to 9999 parses to that instant', () => {
+      let seed = 32;
+      for (let i = 0; i < 5000; i++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        const t = Math.floor((seed / 2 ** 31) * Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+        const iso = new Date(t).toISOString();
+        assert.equal(parseEventTimestamp(iso)?.getTime(), t, iso);
+      }
+    });
     for (const [input, expected] of cases) {
       it(`${JSON.stringify(input)} → ${expected ?? 'refused'}`, () => {
         const d = parseEventTimestamp(input);
