@@ -66,6 +66,8 @@ button[disabled] { opacity:.6; cursor:progress; }
 .table-wrap + .actions, .sync-progress + .actions { margin-top:.75rem; }
 .filters { display:flex; flex-wrap:wrap; gap:.5rem; align-items:flex-end; margin-bottom:.75rem; }
 .filters .field { margin:0; min-width:12rem; }
+/* A search box is wide enough for its placeholder ("number, name, e-mail, kennitala"). */
+.filters .field.search { flex:1 1 20rem; max-width:30rem; }
 .pager { display:flex; gap:1rem; margin-top:.75rem; }
 dl.props { display:grid; grid-template-columns:max-content 1fr; gap:.35rem 1rem; margin:0; }
 dl.props dt { color:var(--muted); } dl.props dd { margin:0; word-break:break-word; }
@@ -108,6 +110,8 @@ legend { font-weight:600; font-size:.9rem; padding:0 .3rem; }
   /* The navigation collapses behind "Menu"; the account bar and test banner stay short. */
   details.menu > summary { display:inline-block; cursor:pointer; padding:.3rem .6rem; border:1px solid #4b5563; border-radius:6px; color:#fff; font-weight:600; float:right; }
   details.menu[open] > nav { clear:both; padding-top:.5rem; }
+  /* Filters stack, each the width of the screen: no placeholder is cut. */
+  .filters .field, .filters .field.search { flex:1 1 100%; min-width:0; max-width:none; }
   .topbar { margin-bottom:.5rem; } .topbar .who { font-size:.8rem; gap:.35rem; } .topbar .who #user-email { display:none; }
   .mode-test-banner { padding:.25rem .5rem; font-size:.85rem; margin-bottom:.6rem; }
   /* Tables become cards: the row's title, status and amount first, every other cell labelled. */

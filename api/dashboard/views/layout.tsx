@@ -4,11 +4,10 @@
 import type { ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { Dashboard } from '../session';
-import { ROLE_LABELS } from '../../../src/domain/dashboard-users/roles';
 import type { DashboardLocale, DashboardMessages } from '../i18n';
 import { Csrf } from './ui';
 
-export const ASSET_VERSION = '4';
+export const ASSET_VERSION = '5';
 
 const NAV: Array<{ group?: keyof DashboardMessages; href: string; label: keyof DashboardMessages; owner?: boolean }> = [
   { href: '/dashboard', label: 'nav_home' },
@@ -122,7 +121,7 @@ export function Page({ d, title, active, notice, children }: PageProps) {
                 </button>
               </form>
               <span>
-                <span id="user-email">{d.user.email}</span> · <span id="user-role">{ROLE_LABELS[d.user.role]}</span>
+                <span id="user-email">{d.user.email}</span> · <span id="user-role">{t[`role_${d.user.role}`]}</span>
               </span>
               <a href={`?lang=${other}`} id="lang-switch" lang={other} hreflang={other}>
                 {t.other_language}
