@@ -18,7 +18,7 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .side nav .group { margin:.9rem .6rem .3rem; color:#9ca3af; font-size:.75rem; text-transform:uppercase; letter-spacing:.05em; }
 .main { padding:1.25rem 1.75rem 3rem; min-width:0; }
 .topbar { display:flex; flex-wrap:wrap; gap:.75rem; align-items:center; justify-content:space-between; margin-bottom:1rem; }
-.topbar h1 { margin:0; font-size:1.4rem; }
+.topbar h1 { margin:0; font-size:1.4rem; min-width:0; overflow-wrap:anywhere; }
 .topbar .who select { width:auto; }
 td .mono { word-break:normal; white-space:nowrap; }
 .topbar .who { display:flex; flex-wrap:wrap; gap:.5rem; align-items:center; color:var(--muted); font-size:.9rem; }

@@ -269,7 +269,7 @@ function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?:
         { label: t.col_amount, num: true, role: 'amount', cell: (c) => money(c.amount, c.currency) },
         { label: t.status, role: 'status', cell: (c) => <Status value={c.status} /> },
         { label: t.col_reason, cell: (c) => c.reason ?? '—' },
-        { label: t.col_issued, nowrap: true, cell: (c) => when(c.createdAt, locale) },
+        { label: t.col_issued, cell: (c) => when(c.createdAt, locale) },
         { label: t.col_document, cell: (c) => <DocumentLinks base={`/dashboard/credit-notes/${c.id}`} kind="credit_note" compact /> },
       ]}
     />
@@ -297,7 +297,7 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
         { label: t.status, role: 'status', cell: (r) => <Status value={r.status} /> },
         { label: t.col_reason, cell: (r) => r.reason ?? '—' },
         { label: t.col_failure, cell: (r) => r.failureMessage ?? '—' },
-        { label: t.col_created, nowrap: true, cell: (r) => when(r.createdAt, locale) },
+        { label: t.col_created, cell: (r) => when(r.createdAt, locale) },
       ]}
     />
   );

@@ -27,6 +27,11 @@ import { Pager, Panel, Props, Table, when } from '../views/ui';
 import { fillText } from '../i18n';
 import { InvoicesTable, PaymentsTable, SubscriptionsTable, planPrices } from '../views/tables';
 
+/** "010269-4009", as a kennitala is written. */
+function kennitalaText(k: string | null): string {
+  return k ? `${k.slice(0, 6)}-${k.slice(6)}` : '—';
+}
+
 export function customerPages(router: DashboardRouter, deps: AppDeps): void {
   const session = requireSession(deps);
 
@@ -56,7 +61,7 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
             columns={[
               { label: t.col_customer, role: 'title', cell: (c) => <a href={`/dashboard/customers/${c.id}`}>{c.name ?? c.email}</a> },
               { label: t.col_email, cell: (c) => c.email },
-              { label: t.col_kennitala, cell: (c) => (c.kennitala ? `${c.kennitala.slice(0, 6)}-${c.kennitala.slice(6)}` : '—') },
+              { label: t.col_kennitala, cell: (c) => kennitalaText(c.kennitala) },
               { label: t.col_external_id, cell: (c) => c.externalId ?? '—' },
               { label: t.col_created, nowrap: true, cell: (c) => when(c.createdAt, locale) },
             ]}
@@ -92,7 +97,7 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
                 [t.col_id, <span class="mono">{c.id}</span>],
                 [t.col_email, c.email],
                 [t.col_name, c.name],
-                [t.col_kennitala, c.kennitala],
+                [t.col_kennitala, c.kennitala ? kennitalaText(c.kennitala) : null],
                 [t.col_vat_number, c.vatNumber],
                 [t.col_external_id, c.externalId],
                 [t.col_phone, c.phone],

@@ -62,7 +62,8 @@ export function InvoicesTable({ rows, names, empty }: { rows: Invoice[]; names: 
         { label: t.col_due, num: true, cell: (i) => money(amountRemaining(i), i.currency) },
         { label: t.col_collection, cell: (i) => collectionWord(i.collectionMethod, t) },
         { label: t.col_due_date, nowrap: true, cell: (i) => day(invoiceDueDate(i), locale) },
-        { label: t.col_created, nowrap: true, cell: (i) => when(i.createdAt, locale) },
+        // The time may wrap under the day: the list keeps its id column on a laptop.
+        { label: t.col_created, cell: (i) => when(i.createdAt, locale) },
         { label: t.col_id, role: 'id', cell: (i) => <IdText id={i.id} /> },
       ]}
     />
@@ -92,7 +93,7 @@ export function PaymentsTable({ rows, names }: { rows: Payment[]; names: Custome
         { label: t.col_refunded, num: true, cell: (p) => (p.amountRefunded > 0n ? money(p.amountRefunded, p.currency) : '—') },
         { label: t.col_description, cell: (p) => paymentDescription(p.description, t) ?? '—' },
         { label: t.col_failure, cell: (p) => failureText(p, t) ?? '—' },
-        { label: t.col_created, nowrap: true, cell: (p) => when(p.createdAt, locale) },
+        { label: t.col_created, cell: (p) => when(p.createdAt, locale) },
         {
           label: t.col_id,
           role: 'id',

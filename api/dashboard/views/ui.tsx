@@ -36,17 +36,19 @@ export function money(amount: bigint | number | null | undefined, currency: stri
 }
 
 /**
- * A moment as a person reads it, one form per language: "28 Nov 2026, 14:05 UTC",
- * "28. nóvember 2026 kl. 14:05 UTC" (the day as formatCalendarDay writes it on documents).
+ * A UTC calendar day, one form per language: "28 Nov 2026" (formatCalendarDay's English) and
+ * "28. nóv. 2026" (the day before the dashboard's month, formatMonth's "nóv. 2026": short enough
+ * for a table column; documents write "28. nóvember 2026"). Exports keep ISO 8601.
  */
-export function when(d: Date | null | undefined, locale: DashboardLocale = 'en'): string {
+export function day(d: Date | null | undefined, locale: DashboardLocale = 'en'): string {
   if (!d) return '—';
-  return fillText(DASHBOARD_MESSAGES[locale].at_time, { day: formatCalendarDay(d, locale), time: d.toISOString().slice(11, 16) });
+  return locale === 'is' ? `${d.getUTCDate()}. ${formatMonth(d, 'is')}` : formatCalendarDay(d, 'en');
 }
 
-/** A UTC calendar day: "28 Nov 2026", "28. nóvember 2026" (exports keep ISO 8601). */
-export function day(d: Date | null | undefined, locale: DashboardLocale = 'en'): string {
-  return d ? formatCalendarDay(d, locale) : '—';
+/** A moment: "28 Nov 2026, 14:05 UTC", "28. nóv. 2026 kl. 14:05 UTC". */
+export function when(d: Date | null | undefined, locale: DashboardLocale = 'en'): string {
+  if (!d) return '—';
+  return fillText(DASHBOARD_MESSAGES[locale].at_time, { day: day(d, locale), time: d.toISOString().slice(11, 16) });
 }
 
 /** "28 Nov 2026 – 28 Dec 2026": a period of days. */
