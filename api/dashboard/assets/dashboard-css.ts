@@ -99,7 +99,8 @@ legend { font-weight:600; font-size:.9rem; padding:0 .3rem; }
 .sync-progress p { margin:.4rem 0 0; }
 .doc-links { display:flex; flex-wrap:wrap; gap:.5rem; }
 @media (max-width: 800px) {
-  .shell { grid-template-columns:1fr; }
+  /* The navigation bar keeps its own height on a short page (the main area takes the rest). */
+  .shell { grid-template-columns:1fr; grid-template-rows:auto 1fr; }
   .side { padding:.6rem .5rem; }
   .side .brand, .side .merchant { margin:.2rem .4rem; display:inline-block; }
   .side nav ul { display:flex; flex-wrap:wrap; gap:.2rem; }

@@ -46,7 +46,7 @@ import {
   when,
   type FormState,
 } from '../views/ui';
-import { InvoicesTable, PaymentsTable, customerNames, failureText, paymentDescription } from '../views/tables';
+import { CustomerCell, InvoicesTable, PaymentsTable, customerNames, failureText, paymentDescription } from '../views/tables';
 import { fillText } from '../i18n';
 import { documentQuery, sendDocument } from '../../routes/documents/router';
 import { loadCreditNoteDocument, loadInvoiceDocument, type DocumentLocale } from '../../../src/documents';
@@ -100,6 +100,7 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
     d.db.creditNote.findMany({ where: { invoiceId: i.id }, orderBy: { createdAt: 'desc' }, take: 50 }),
   ]);
   const payment = i.paymentId ? await d.db.payment.findFirst({ where: { id: i.paymentId } }) : null;
+  const names = await customerNames(d.db, [i.customerId]);
   const canAct = d.can('manage_billing') && i.subscriptionId !== null;
   const canPay = canAct && invoiceActionVerdict('pay', i.status) === 'apply';
   const canVoid = canAct && invoiceActionVerdict('void', i.status) === 'apply';
@@ -120,14 +121,7 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
                 </span>,
               ],
               [t.col_number, i.number],
-              [
-                t.col_customer,
-                i.customerId ? (
-                  <a href={`/dashboard/customers/${i.customerId}`} class="mono">
-                    {i.customerId}
-                  </a>
-                ) : null,
-              ],
+              [t.col_customer, i.customerId ? <CustomerCell id={i.customerId} names={names} /> : null],
               [
                 t.col_subscription,
                 i.subscriptionId ? (
@@ -308,6 +302,7 @@ async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
   const refunds = (await listRefunds(d.db, { paymentId: p.id }, { limit: 100 })).data;
   const left = refundableAmount(p, promisedRefunds(refunds));
   const refundable = left > 0n;
+  const names = await customerNames(d.db, [p.customerId]);
   const { t, locale } = d;
   sendPage(ctx, d, {
     title: fillText(t.payment_title, { id: p.id }),
@@ -325,14 +320,7 @@ async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
               ],
               [t.col_amount, money(p.amount, p.currency)],
               [t.col_refunded, money(p.amountRefunded, p.currency)],
-              [
-                t.col_customer,
-                p.customerId ? (
-                  <a href={`/dashboard/customers/${p.customerId}`} class="mono">
-                    {p.customerId}
-                  </a>
-                ) : null,
-              ],
+              [t.col_customer, p.customerId ? <CustomerCell id={p.customerId} names={names} /> : null],
               [
                 t.col_invoice,
                 invoiceId ? (

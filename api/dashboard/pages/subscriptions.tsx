@@ -17,7 +17,7 @@ import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
 import { ActionButton, FormErrors, Pager, Panel, Props, Status, Table, money, period, statusWord, when, type FormState } from '../views/ui';
 import { fillText, type DashboardMessages } from '../i18n';
-import { InvoicesTable, SubscriptionsTable, customerNames, planPrices } from '../views/tables';
+import { CustomerCell, InvoicesTable, SubscriptionsTable, customerNames, planPrices } from '../views/tables';
 
 const STATUSES = ['trialing', 'active', 'past_due', 'unpaid', 'paused', 'canceled'] as const;
 
@@ -65,12 +65,7 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
                   <Status value={s.status} />
                 </span>,
               ],
-              [
-                t.col_customer,
-                <a href={`/dashboard/customers/${s.customerId}`} class="mono">
-                  {s.customerId}
-                </a>,
-              ],
+              [t.col_customer, <CustomerCell id={s.customerId} names={names} />],
               [t.col_collection, s.collectionMethod === 'send_invoice' ? fillText(t.collection_bank, { days: s.daysUntilDue ?? '—' }) : t.collection_card],
               [t.col_current_period, `${when(s.currentPeriodStart, locale)} – ${when(s.currentPeriodEnd, locale)}`],
               [t.col_trial, s.trialEnd ? period(s.trialStart, s.trialEnd, locale) : null],
