@@ -15,7 +15,7 @@ const en = {
   every_status: 'Every status',
   filter: 'Filter',
   copy_now: 'Copy it now: the dashboard shows it only this once.',
-  at_time: '{day}, {time} UTC',
+  at_time: '{day}, {time}',
   yes: 'yes',
   no: 'no',
   // Status words (the API value stays in data-status).
@@ -313,7 +313,7 @@ const is: BillingMessages = {
   every_status: 'Allar stöður',
   filter: 'Sía',
   copy_now: 'Afritaðu það núna: stjórnborðið sýnir það aðeins í þetta eina sinn.',
-  at_time: '{day} kl. {time} UTC',
+  at_time: '{day} kl.\u00a0{time}',
   yes: 'já',
   no: 'nei',
   st_draft: 'drög',

@@ -45,10 +45,15 @@ export function day(d: Date | null | undefined, locale: DashboardLocale = 'en'):
   return locale === 'is' ? `${d.getUTCDate()}. ${formatMonth(d, 'is')}` : formatCalendarDay(d, 'en');
 }
 
-/** A moment: "28 Nov 2026, 14:05 UTC", "28. nóv. 2026 kl. 14:05 UTC". */
+/**
+ * A moment: "28 Nov 2026, 14:05 UTC", "28. nóv. 2026 kl. 14:05 UTC". The day and the time each
+ * stay on one line (no-break spaces; `at_time` has one after "kl."), so a narrow column wraps a
+ * moment in two lines, not four.
+ */
 export function when(d: Date | null | undefined, locale: DashboardLocale = 'en'): string {
   if (!d) return '—';
-  return fillText(DASHBOARD_MESSAGES[locale].at_time, { day: day(d, locale), time: d.toISOString().slice(11, 16) });
+  const nb = (x: string) => x.replace(/ /g, '\u00a0');
+  return fillText(DASHBOARD_MESSAGES[locale].at_time, { day: nb(day(d, locale)), time: nb(`${d.toISOString().slice(11, 16)} UTC`) });
 }
 
 /** "28 Nov 2026 – 28 Dec 2026": a period of days. */

@@ -58,9 +58,9 @@ describe('shared views in the page language', () => {
     const at = new Date('2026-11-28T14:05:09.000Z');
     assert.equal(day(at, 'is'), '28. nóv. 2026');
     assert.equal(day(at, 'en'), '28 Nov 2026');
-    assert.equal(when(at, 'is'), '28. nóv. 2026 kl. 14:05 UTC');
+    assert.equal(when(at, 'is'), '28.\u00a0nóv.\u00a02026 kl.\u00a014:05\u00a0UTC', 'wraps only before "kl."');
     assert.equal(day(new Date('2027-03-01T00:00:00.000Z'), 'is'), '1. mars 2027');
-    assert.equal(when(at, 'en'), '28 Nov 2026, 14:05 UTC');
+    assert.equal(when(at, 'en'), '28\u00a0Nov\u00a02026, 14:05\u00a0UTC', 'wraps only after the comma');
     assert.equal(when(null, 'is'), '—');
   });
 
