@@ -6,6 +6,7 @@
 // formatAmount, which are the same in both languages for a given currency.
 import type { AppContext } from '../context';
 import { isPortalLocale, type PortalLocale } from '../portal/i18n';
+import { BILLING_MESSAGES_EN, BILLING_MESSAGES_IS } from './messages-billing';
 import { SETTINGS_MESSAGES } from './messages-settings';
 
 export type DashboardLocale = PortalLocale;
@@ -88,6 +89,7 @@ const en = {
   aging_2: '31–60 days',
   aging_3: 'over 60 days',
   nothing_yet: 'Nothing to show yet.',
+  ...BILLING_MESSAGES_EN,
 };
 
 export type DashboardMessages = Record<keyof typeof en, string>;
@@ -155,6 +157,7 @@ const is: DashboardMessages = {
   aging_2: '31–60 dagar',
   aging_3: 'yfir 60 daga',
   nothing_yet: 'Ekkert að sýna enn.',
+  ...BILLING_MESSAGES_IS,
 };
 
 export const DASHBOARD_MESSAGES: Readonly<Record<DashboardLocale, DashboardMessages>> = { en, is };

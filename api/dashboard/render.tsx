@@ -4,7 +4,8 @@ import type { ComponentChildren } from 'preact';
 import type { AppContext } from '../context';
 import { ApiError } from '../../src/errors';
 import { documentHtml, Page } from './views/layout';
-import type { FormState } from './views/ui';
+import { LocaleContext, type FormState } from './views/ui';
+import { DASHBOARD_MESSAGES, type DashboardLocale, type DashboardMessages } from './i18n';
 import type { Dashboard } from './session';
 import type { FormBody } from './http';
 
@@ -32,9 +33,13 @@ export const NOTICES: Record<string, string> = {
   password_changed: 'Your password was changed. Your other sessions have ended.',
 };
 
-export function noticeOf(ctx: AppContext): string | null {
+/** The notice a redirect named, in the page's language (the texts: messages-billing.ts `n_…`). */
+export function noticeOf(ctx: AppContext, locale: DashboardLocale = 'en'): string | null {
   const key = ctx.query.notice;
-  return typeof key === 'string' ? (NOTICES[key] ?? null) : null;
+  if (typeof key !== 'string' || !Object.hasOwn(NOTICES, key)) return null;
+  const t = DASHBOARD_MESSAGES[locale];
+  const k = `n_${key}` as keyof DashboardMessages;
+  return k in t ? t[k] : NOTICES[key]!;
 }
 
 export function sendPage(
@@ -44,16 +49,18 @@ export function sendPage(
 ): void {
   ctx.status = opts.status ?? 200;
   ctx.type = 'text/html; charset=utf-8';
-  const notice = opts.notice === undefined ? noticeOf(ctx) : opts.notice;
+  const notice = opts.notice === undefined ? noticeOf(ctx, d.locale) : opts.notice;
   ctx.body = documentHtml({
     title: opts.title,
     charts: opts.charts,
     lang: d.locale,
     suffix: d.t.title_suffix,
     body: (
-      <Page d={d} title={opts.title} active={opts.active} notice={notice}>
-        {opts.body}
-      </Page>
+      <LocaleContext.Provider value={d.locale}>
+        <Page d={d} title={opts.title} active={opts.active} notice={notice}>
+          {opts.body}
+        </Page>
+      </LocaleContext.Provider>
     ),
   });
 }

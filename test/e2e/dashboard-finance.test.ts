@@ -13,6 +13,7 @@ import { expectError, newMerchant, type TestMerchant } from '../support/api';
 import { dashboardBrowser, newDashboardUser, LAPTOP, PHONE, type DashboardBrowser } from '../support/dashboard';
 import { attachCard, createCustomer, eventually, monthlyPrice, ok, TEST_CARDS } from '../api/subscriptions/fixtures';
 import { describeViolations, fitsWidth, seriousViolations } from '../support/axe';
+import { formatCalendarDay } from '../../src/billing/calendar-day';
 
 type User = Awaited<ReturnType<typeof newDashboardUser>>;
 
@@ -145,15 +146,17 @@ describe('a finance user in the dashboard (Chromium, e2e)', function () {
     const attention = await page.locator('#attention li').allInnerTexts();
     const listed = attention.filter((t) => /past due since/.test(t));
     assert.equal(listed.length, pastDue.length, attention.join('\n'));
-    assert.match(listed[0]!, new RegExp(`Guðrún Ósk Þórsdóttir — 4\\.990 kr\\. past due since ${pastDue[0]!.due_date!.slice(0, 10)} · invoice ${pastDue[0]!.number}`));
+    // Days as the dashboard writes them in English: "28 Nov 2026" (docs/dashboard.md "Languages").
+    const dueDay = (i: Inv) => formatCalendarDay(new Date(i.due_date!), 'en');
+    assert.match(listed[0]!, new RegExp(`Guðrún Ósk Þórsdóttir — 4\\.990 kr\\. past due since ${dueDay(pastDue[0]!)} · invoice ${pastDue[0]!.number}`));
     await browser.shot(page, 'laptop-home-past-due');
 
     await page.goto(`${env.baseUrl}/dashboard/invoices`);
     const voidRow = page.locator(`#invoices tbody tr:has(a[href="/dashboard/invoices/${voided.id}"])`);
     assert.equal((await voidRow.locator('td[data-label=Due]').innerText()).trim(), '0 kr.');
-    assert.equal((await voidRow.locator('td[data-label="Due date"]').innerText()).trim(), voided.due_date!.slice(0, 10));
+    assert.equal((await voidRow.locator('td[data-label="Due date"]').innerText()).trim(), dueDay(voided));
     await page.goto(`${env.baseUrl}/dashboard/invoices/${pastDue[0]!.id}`);
-    assert.match(await page.locator('dl.props').first().innerText(), new RegExp(`Due date\\s+${pastDue[0]!.due_date!.slice(0, 10)}`));
+    assert.match(await page.locator('dl.props').first().innerText(), new RegExp(`Due date\\s+${dueDay(pastDue[0]!)}`));
     await close();
   });
 

@@ -55,7 +55,7 @@ export async function signInHttp(env: Pick<TestEnv, 'baseUrl'>, email: string, p
 
 /** Where the browser tests keep their screenshots (look at them: docs/dashboard.md). */
 export const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOT_DIR ?? path.resolve(__dirname, '..', '..', '..', 'test-artifacts', 'dashboard');
-export const LAPTOP = { width: 1280, height: 860 };
+export const LAPTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
 export interface DashboardBrowser {

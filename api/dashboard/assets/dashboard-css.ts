@@ -18,7 +18,7 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .side nav .group { margin:.9rem .6rem .3rem; color:#9ca3af; font-size:.75rem; text-transform:uppercase; letter-spacing:.05em; }
 .main { padding:1.25rem 1.75rem 3rem; min-width:0; }
 .topbar { display:flex; flex-wrap:wrap; gap:.75rem; align-items:center; justify-content:space-between; margin-bottom:1rem; }
-.topbar h1 { margin:0; font-size:1.4rem; }
+.topbar h1 { margin:0; font-size:1.4rem; min-width:0; overflow-wrap:anywhere; }
 .topbar .who select { width:auto; }
 td .mono { word-break:normal; white-space:nowrap; }
 .topbar .who { display:flex; flex-wrap:wrap; gap:.5rem; align-items:center; color:var(--muted); font-size:.9rem; }
@@ -66,6 +66,10 @@ button[disabled] { opacity:.6; cursor:progress; }
 .table-wrap + .actions, .sync-progress + .actions { margin-top:.75rem; }
 .filters { display:flex; flex-wrap:wrap; gap:.5rem; align-items:flex-end; margin-bottom:.75rem; }
 .filters .field { margin:0; min-width:12rem; }
+/* A long id in a table may break anywhere (it is still copied whole), so the id column stays on a laptop. */
+.table-wrap .id-text { overflow-wrap:anywhere; }
+/* A search box is wide enough for its placeholder ("number, name, e-mail, kennitala"). */
+.filters .field.search { flex:1 1 20rem; max-width:30rem; }
 .pager { display:flex; gap:1rem; margin-top:.75rem; }
 dl.props { display:grid; grid-template-columns:max-content 1fr; gap:.35rem 1rem; margin:0; }
 dl.props dt { color:var(--muted); } dl.props dd { margin:0; word-break:break-word; }
@@ -97,7 +101,8 @@ legend { font-weight:600; font-size:.9rem; padding:0 .3rem; }
 .sync-progress p { margin:.4rem 0 0; }
 .doc-links { display:flex; flex-wrap:wrap; gap:.5rem; }
 @media (max-width: 800px) {
-  .shell { grid-template-columns:1fr; }
+  /* The navigation bar keeps its own height on a short page (the main area takes the rest). */
+  .shell { grid-template-columns:1fr; grid-template-rows:auto 1fr; }
   .side { padding:.6rem .5rem; }
   .side .brand, .side .merchant { margin:.2rem .4rem; display:inline-block; }
   .side nav ul { display:flex; flex-wrap:wrap; gap:.2rem; }
@@ -108,6 +113,8 @@ legend { font-weight:600; font-size:.9rem; padding:0 .3rem; }
   /* The navigation collapses behind "Menu"; the account bar and test banner stay short. */
   details.menu > summary { display:inline-block; cursor:pointer; padding:.3rem .6rem; border:1px solid #4b5563; border-radius:6px; color:#fff; font-weight:600; float:right; }
   details.menu[open] > nav { clear:both; padding-top:.5rem; }
+  /* Filters stack, each the width of the screen: no placeholder is cut. */
+  .filters .field, .filters .field.search { flex:1 1 100%; min-width:0; max-width:none; }
   .topbar { margin-bottom:.5rem; } .topbar .who { font-size:.8rem; gap:.35rem; } .topbar .who #user-email { display:none; }
   .mode-test-banner { padding:.25rem .5rem; font-size:.85rem; margin-bottom:.6rem; }
   /* Tables become cards: the row's title, status and amount first, every other cell labelled. */

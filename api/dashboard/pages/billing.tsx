@@ -26,8 +26,28 @@ import { dash, requireSession, type Dashboard } from '../session';
 import { field, queryParams } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
-import { ActionButton, Chart, Csrf, Field, FormErrors, Pager, Panel, Props, Status, Table, TextArea, day, money, when, type FormState } from '../views/ui';
-import { InvoicesTable, PaymentsTable, customerNames } from '../views/tables';
+import {
+  ActionButton,
+  Chart,
+  Csrf,
+  Field,
+  FormErrors,
+  Pager,
+  Panel,
+  Props,
+  Status,
+  Table,
+  TextArea,
+  day,
+  money,
+  period,
+  statusWord,
+  useLocale,
+  when,
+  type FormState,
+} from '../views/ui';
+import { CustomerCell, InvoicesTable, PaymentsTable, customerNames, failureText, paymentDescription } from '../views/tables';
+import { fillText } from '../i18n';
 import { documentQuery, sendDocument } from '../../routes/documents/router';
 import { loadCreditNoteDocument, loadInvoiceDocument, type DocumentLocale } from '../../../src/documents';
 
@@ -45,28 +65,29 @@ function StatusFilter({
   /** A search box too: its current text and what it searches. */
   search?: { value?: string; placeholder: string };
 }) {
+  const { t } = useLocale();
   return (
     <form method="get" action={action} class="filters" role={search ? 'search' : undefined}>
       {search ? (
-        <div class="field">
-          <label for="f-q">Search</label>
+        <div class="field search">
+          <label for="f-q">{t.search}</label>
           <input id="f-q" name="q" type="search" value={search.value ?? ''} maxLength={200} placeholder={search.placeholder} />
         </div>
       ) : null}
       <div class="field">
-        <label for="f-status">Status</label>
+        <label for="f-status">{t.status}</label>
         <select id="f-status" name="status">
-          <option value="">Every status</option>
+          <option value="">{t.every_status}</option>
           {statuses.map((s) => (
             <option value={s} selected={s === current}>
-              {s.replace(/_/g, ' ')}
+              {statusWord(s, t)}
             </option>
           ))}
         </select>
       </div>
       {Object.entries(hidden ?? {}).map(([k, v]) => (v ? <input type="hidden" name={k} value={v} /> : null))}
       <button type="submit" class="secondary" id="filter-button">
-        Filter
+        {t.filter}
       </button>
     </form>
   );
@@ -79,35 +100,30 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
     d.db.creditNote.findMany({ where: { invoiceId: i.id }, orderBy: { createdAt: 'desc' }, take: 50 }),
   ]);
   const payment = i.paymentId ? await d.db.payment.findFirst({ where: { id: i.paymentId } }) : null;
+  const names = await customerNames(d.db, [i.customerId]);
   const canAct = d.can('manage_billing') && i.subscriptionId !== null;
   const canPay = canAct && invoiceActionVerdict('pay', i.status) === 'apply';
   const canVoid = canAct && invoiceActionVerdict('void', i.status) === 'apply';
+  const { t, locale } = d;
   sendPage(ctx, d, {
-    title: `Invoice ${i.number ?? i.id}`,
+    title: fillText(t.invoice_title, { number: i.number ?? i.id }),
     active: '/dashboard/invoices',
     body: (
       <>
         <FormErrors state={state} />
-        <Panel title="Invoice" id="invoice">
+        <Panel title={t.invoice} id="invoice">
           <Props
             rows={[
               [
-                'Status',
+                t.status,
                 <span id="invoice-status">
                   <Status value={i.status} />
                 </span>,
               ],
-              ['Number', i.number],
+              [t.col_number, i.number],
+              [t.col_customer, i.customerId ? <CustomerCell id={i.customerId} names={names} /> : null],
               [
-                'Customer',
-                i.customerId ? (
-                  <a href={`/dashboard/customers/${i.customerId}`} class="mono">
-                    {i.customerId}
-                  </a>
-                ) : null,
-              ],
-              [
-                'Subscription',
+                t.col_subscription,
                 i.subscriptionId ? (
                   <a href={`/dashboard/subscriptions/${i.subscriptionId}`} class="mono">
                     {i.subscriptionId}
@@ -115,21 +131,21 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
                 ) : null,
               ],
               [
-                'Payment',
+                t.col_payment,
                 payment ? (
                   <a href={`/dashboard/payments/${payment.id}`} class="mono">
                     {payment.id}
                   </a>
                 ) : null,
               ],
-              ['Total', money(i.total, i.currency)],
-              ['Paid', <span id="invoice-paid">{money(i.amountPaid, i.currency)}</span>],
-              ['Period', `${day(i.periodStart)} – ${day(i.periodEnd)}`],
-              ['Due date', day(invoiceDueDate(i))],
-              ['Collection attempts', String(i.attemptCount)],
-              ['Next automatic attempt', when(i.nextPaymentAttemptAt)],
-              ['Paid at', when(i.paidAt)],
-              ['Voided at', when(i.voidedAt)],
+              [t.col_total, money(i.total, i.currency)],
+              [t.col_paid, <span id="invoice-paid">{money(i.amountPaid, i.currency)}</span>],
+              [t.col_period, period(i.periodStart, i.periodEnd, locale)],
+              [t.col_due_date, day(invoiceDueDate(i), locale)],
+              [t.col_attempts, String(i.attemptCount)],
+              [t.col_next_attempt, when(i.nextPaymentAttemptAt, locale)],
+              [t.col_paid_at, when(i.paidAt, locale)],
+              [t.col_voided_at, when(i.voidedAt, locale)],
             ]}
           />
           {canPay || canVoid ? (
@@ -138,64 +154,51 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
                 <ActionButton
                   action={`/dashboard/invoices/${i.id}/pay`}
                   csrf={d.csrf}
-                  label={i.collectionMethod === 'send_invoice' ? 'Check the bank claim now' : 'Retry payment now'}
+                  label={i.collectionMethod === 'send_invoice' ? t.check_bank_claim : t.retry_payment}
                   id="invoice-pay"
-                  busy="Collecting…"
+                  busy={t.collecting}
                 />
               ) : null}
-              {canVoid ? (
-                <ActionButton
-                  action={`/dashboard/invoices/${i.id}/void`}
-                  csrf={d.csrf}
-                  label="Void"
-                  id="invoice-void"
-                  danger
-                  confirm="Void this invoice? It will no longer be collected."
-                />
-              ) : null}
+              {canVoid ? <ActionButton action={`/dashboard/invoices/${i.id}/void`} csrf={d.csrf} label={t.void_action} id="invoice-void" danger confirm={t.void_confirm} /> : null}
             </div>
           ) : null}
-          {i.subscriptionId === null && i.status !== 'paid' ? <p class="muted">This invoice belongs to a payment: it follows the payment's status.</p> : null}
+          {i.subscriptionId === null && i.status !== 'paid' ? <p class="muted">{t.invoice_of_payment}</p> : null}
         </Panel>
-        <Panel title="Documents" id="documents">
-          {i.status === 'draft' ? (
-            <p class="muted">A draft has no document yet: it is made when the invoice is finalized.</p>
-          ) : (
-            <DocumentLinks base={`/dashboard/invoices/${i.id}`} kind="invoice" />
-          )}
+        <Panel title={t.documents} id="documents">
+          {i.status === 'draft' ? <p class="muted">{t.draft_no_document}</p> : <DocumentLinks base={`/dashboard/invoices/${i.id}`} kind="invoice" />}
         </Panel>
-        <Panel title="Lines" id="lines">
+        <Panel title={t.lines} id="lines">
           <Table
-            caption="Lines"
+            caption={t.lines}
             rows={lines}
-            empty="No lines."
+            empty={t.no_lines}
             columns={[
-              { label: 'Description', cell: (l) => l.description },
-              { label: 'Period', cell: (l) => (l.periodStart ? `${day(l.periodStart)} – ${day(l.periodEnd)}` : '—') },
-              { label: 'Quantity', num: true, cell: (l) => String(l.quantity) },
-              { label: 'Unit', num: true, cell: (l) => (l.unitAmount === null ? '—' : money(l.unitAmount, l.currency)) },
-              { label: 'Amount', num: true, cell: (l) => money(l.amount, l.currency) },
+              { label: t.col_description, cell: (l) => l.description },
+              { label: t.col_period, cell: (l) => (l.periodStart ? period(l.periodStart, l.periodEnd, locale) : '—') },
+              { label: t.col_quantity, num: true, cell: (l) => String(l.quantity) },
+              { label: t.col_unit, num: true, cell: (l) => (l.unitAmount === null ? '—' : money(l.unitAmount, l.currency)) },
+              { label: t.col_amount, num: true, cell: (l) => money(l.amount, l.currency) },
             ]}
           />
         </Panel>
         {claim ? (
-          <Panel title="Bank claim (krafa)" id="bank-claim">
+          <Panel title={t.bank_claim} id="bank-claim">
             <Props
               rows={[
-                ['Claim', <span class="mono">{claim.claimId}</span>],
-                ['Bank reference', claim.bankReference],
-                ['Due', day(claim.dueDate)],
-                ['Expires', day(claim.expiresAt)],
-                ['Issued', when(claim.createdAt)],
+                [t.col_claim, <span class="mono">{claim.claimId}</span>],
+                [t.col_bank_reference, claim.bankReference],
+                [t.col_due_date, day(claim.dueDate, locale)],
+                [t.col_expires, day(claim.expiresAt, locale)],
+                [t.col_issued, when(claim.createdAt, locale)],
               ]}
             />
           </Panel>
         ) : i.collectionMethod === 'send_invoice' ? (
-          <Panel title="Bank claim (krafa)" id="bank-claim">
-            <p class="muted">No claim issued yet (it is issued when the invoice is finalized, against the customer's kennitala).</p>
+          <Panel title={t.bank_claim} id="bank-claim">
+            <p class="muted">{t.no_claim_yet}</p>
           </Panel>
         ) : null}
-        <Panel title="Credit notes" id="invoice-credit-notes">
+        <Panel title={t.credit_notes} id="invoice-credit-notes">
           <CreditNotesTable rows={creditNotes} ofInvoice />
         </Panel>
       </>
@@ -205,17 +208,17 @@ async function invoicePage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
 
 /** Links to a document as PDF (a download) and HTML, in English and Icelandic. */
 function DocumentLinks({ base, kind, compact }: { base: string; kind: 'invoice' | 'credit_note'; compact?: boolean }) {
-  const what = kind === 'invoice' ? 'invoice' : 'credit note';
+  const { t } = useLocale();
   const links: Array<[string, string, string]> = compact
     ? [
         ['pdf', 'en', 'PDF'],
         ['html', 'en', 'HTML'],
       ]
     : [
-        ['pdf', 'en', `Download the ${what} (PDF)`],
-        ['pdf', 'is', 'PDF á íslensku'],
-        ['html', 'en', 'Open as a web page'],
-        ['html', 'is', 'Vefsíða á íslensku'],
+        ['pdf', 'en', kind === 'invoice' ? t.doc_invoice_pdf : t.doc_credit_note_pdf],
+        ['pdf', 'is', t.doc_pdf_is],
+        ['html', 'en', t.doc_html],
+        ['html', 'is', t.doc_html_is],
       ];
   return (
     <span class="doc-links">
@@ -237,18 +240,19 @@ function DocumentLinks({ base, kind, compact }: { base: string; kind: 'invoice' 
 
 /** Credit notes; on an invoice's own page (`ofInvoice`) without the invoice column. */
 function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?: boolean }) {
+  const { t, locale } = useLocale();
   return (
     <Table<CreditNote>
-      caption="Credit notes"
+      caption={t.credit_notes}
       rows={rows}
-      empty="No credit notes."
+      empty={t.no_credit_notes}
       columns={[
-        { label: 'Credit note', role: 'id', cell: (c) => <span class="mono id-text">{c.id}</span> },
+        { label: t.col_credit_note, role: 'id', cell: (c) => <span class="mono id-text">{c.id}</span> },
         ...(ofInvoice
           ? []
           : [
               {
-                label: 'Invoice',
+                label: t.col_invoice,
                 cell: (c: CreditNote) => (
                   <a href={`/dashboard/invoices/${c.invoiceId}`} class="mono">
                     {c.invoiceId}
@@ -256,37 +260,38 @@ function CreditNotesTable({ rows, ofInvoice }: { rows: CreditNote[]; ofInvoice?:
                 ),
               },
             ]),
-        { label: 'Amount', num: true, role: 'amount', cell: (c) => money(c.amount, c.currency) },
-        { label: 'Status', role: 'status', cell: (c) => <Status value={c.status} /> },
-        { label: 'Reason', cell: (c) => c.reason ?? '—' },
-        { label: 'Issued', nowrap: true, cell: (c) => when(c.createdAt) },
-        { label: 'Document', cell: (c) => <DocumentLinks base={`/dashboard/credit-notes/${c.id}`} kind="credit_note" compact /> },
+        { label: t.col_amount, num: true, role: 'amount', cell: (c) => money(c.amount, c.currency) },
+        { label: t.status, role: 'status', cell: (c) => <Status value={c.status} /> },
+        { label: t.col_reason, cell: (c) => c.reason ?? '—' },
+        { label: t.col_issued, cell: (c) => when(c.createdAt, locale) },
+        { label: t.col_document, cell: (c) => <DocumentLinks base={`/dashboard/credit-notes/${c.id}`} kind="credit_note" compact /> },
       ]}
     />
   );
 }
 
 function RefundsTable({ rows }: { rows: Refund[] }) {
+  const { t, locale } = useLocale();
   return (
     <Table<Refund>
-      caption="Refunds"
+      caption={t.refunds}
       rows={rows}
-      empty="No refunds."
+      empty={t.no_refunds}
       columns={[
-        { label: 'Refund', role: 'id', cell: (r) => <span class="mono id-text">{r.id}</span> },
+        { label: t.col_refund, role: 'id', cell: (r) => <span class="mono id-text">{r.id}</span> },
         {
-          label: 'Payment',
+          label: t.col_payment,
           cell: (r) => (
             <a href={`/dashboard/payments/${r.paymentId}`} class="mono">
               {r.paymentId}
             </a>
           ),
         },
-        { label: 'Amount', num: true, role: 'amount', cell: (r) => money(r.amount, r.currency) },
-        { label: 'Status', role: 'status', cell: (r) => <Status value={r.status} /> },
-        { label: 'Reason', cell: (r) => r.reason ?? '—' },
-        { label: 'Failure', cell: (r) => r.failureMessage ?? '—' },
-        { label: 'Created', nowrap: true, cell: (r) => when(r.createdAt) },
+        { label: t.col_amount, num: true, role: 'amount', cell: (r) => money(r.amount, r.currency) },
+        { label: t.status, role: 'status', cell: (r) => <Status value={r.status} /> },
+        { label: t.col_reason, cell: (r) => r.reason ?? '—' },
+        { label: t.col_failure, cell: (r) => r.failureMessage ?? '—' },
+        { label: t.col_created, cell: (r) => when(r.createdAt, locale) },
       ]}
     />
   );
@@ -297,64 +302,59 @@ async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
   const refunds = (await listRefunds(d.db, { paymentId: p.id }, { limit: 100 })).data;
   const left = refundableAmount(p, promisedRefunds(refunds));
   const refundable = left > 0n;
+  const names = await customerNames(d.db, [p.customerId]);
+  const { t, locale } = d;
   sendPage(ctx, d, {
-    title: `Payment ${p.id}`,
+    title: fillText(t.payment_title, { id: p.id }),
     active: '/dashboard/payments',
     body: (
       <>
-        <Panel title="Payment" id="payment">
+        <Panel title={t.payment} id="payment">
           <Props
             rows={[
               [
-                'Status',
+                t.status,
                 <span id="payment-status">
                   <Status value={p.status} />
                 </span>,
               ],
-              ['Amount', money(p.amount, p.currency)],
-              ['Refunded', money(p.amountRefunded, p.currency)],
+              [t.col_amount, money(p.amount, p.currency)],
+              [t.col_refunded, money(p.amountRefunded, p.currency)],
+              [t.col_customer, p.customerId ? <CustomerCell id={p.customerId} names={names} /> : null],
               [
-                'Customer',
-                p.customerId ? (
-                  <a href={`/dashboard/customers/${p.customerId}`} class="mono">
-                    {p.customerId}
-                  </a>
-                ) : null,
-              ],
-              [
-                'Invoice',
+                t.col_invoice,
                 invoiceId ? (
                   <a href={`/dashboard/invoices/${invoiceId}`} class="mono">
                     {invoiceId}
                   </a>
                 ) : null,
               ],
-              ['Description', p.description],
-              ['Attempts', String(p.attemptCount)],
-              ['Failure', p.failureMessage],
-              ['Succeeded at', when(p.succeededAt)],
-              ['Created', when(p.createdAt)],
+              [t.col_description, paymentDescription(p.description, t)],
+              [t.col_payment_attempts, String(p.attemptCount)],
+              [t.col_failure, failureText(p, t)],
+              [t.col_succeeded_at, when(p.succeededAt, locale)],
+              [t.col_created, when(p.createdAt, locale)],
             ]}
           />
         </Panel>
-        <Panel title="Refunds" id="payment-refunds">
+        <Panel title={t.refunds} id="payment-refunds">
           <RefundsTable rows={refunds} />
         </Panel>
         {refundable && d.can('manage_billing') ? (
-          <Panel title="Refund" id="refund">
-            <form method="post" action={`/dashboard/payments/${p.id}/refund`} id="refund-form" data-busy="Refunding…" data-confirm="Refund this payment?">
+          <Panel title={t.refund} id="refund">
+            <form method="post" action={`/dashboard/payments/${p.id}/refund`} id="refund-form" data-busy={t.refunding} data-confirm={t.refund_confirm}>
               <Csrf token={d.csrf} />
               <FormErrors state={state} />
               <Field
                 name="amount"
-                label="Amount (in minor units)"
+                label={t.refund_amount}
                 state={state}
-                hint={`Leave empty to refund everything left: ${money(left, p.currency)} (${String(left)}).`}
+                hint={fillText(t.refund_amount_hint, { amount: money(left, p.currency), minor: String(left) })}
                 input={{ inputmode: 'numeric', pattern: '[0-9]*' }}
               />
-              <TextArea name="reason" label="Reason (optional)" state={state} />
+              <TextArea name="reason" label={t.refund_reason} state={state} />
               <button type="submit" id="refund-button">
-                Refund
+                {t.refund}
               </button>
             </form>
           </Panel>
@@ -367,7 +367,7 @@ async function paymentPage(ctx: AppContext, d: Dashboard, id: string, state?: Fo
 }
 
 const refundFormSchema = yup.object({
-  amount: yup.number().integer('amount must be a whole number of minor units').min(1, 'amount must be at least 1').nullable(),
+  amount: yup.number().integer().min(1).nullable(),
   reason: yup.string().max(200).nullable(),
 });
 
@@ -384,19 +384,20 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
       d.db,
       page.data.map((i) => i.customerId),
     );
+    const t = d.t;
     sendPage(ctx, d, {
-      title: 'Invoices',
+      title: t.invoices,
       active: '/dashboard/invoices',
       body: (
-        <Panel title={q ? `Invoices matching “${q}”` : 'Invoices'} id="invoices">
+        <Panel title={q ? fillText(t.invoices_matching, { q }) : t.invoices} id="invoices">
           <StatusFilter
             action="/dashboard/invoices"
             statuses={INVOICE_STATUSES}
             current={filter.status}
             hidden={{ customer: filter.customer, subscription: filter.subscription }}
-            search={{ value: q, placeholder: 'number, name, e-mail or kennitala' }}
+            search={{ value: q, placeholder: t.invoices_search_placeholder }}
           />
-          <InvoicesTable rows={page.data} names={names} empty={q ? 'No invoice matches.' : undefined} />
+          <InvoicesTable rows={page.data} names={names} empty={q ? t.no_invoice_matches : undefined} />
           <Pager basePath="/dashboard/invoices" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
       ),
@@ -450,10 +451,10 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
     const status = parseQuery(yup.object({ status: yup.string().oneOf(['issued', 'void'] as const, 'status must be issued or void') }), query).status;
     const page = await pageCreditNotes(d.db, { status, invoiceId: query.invoice }, pageParams(query));
     sendPage(ctx, d, {
-      title: 'Credit notes',
+      title: d.t.credit_notes,
       active: '/dashboard/credit-notes',
       body: (
-        <Panel title="Credit notes" id="credit-notes">
+        <Panel title={d.t.credit_notes} id="credit-notes">
           <StatusFilter action="/dashboard/credit-notes" statuses={['issued', 'void']} current={status} />
           <CreditNotesTable rows={page.data} />
           <Pager basePath="/dashboard/credit-notes" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
@@ -472,10 +473,10 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
       page.data.map((p) => p.payment.customerId),
     );
     sendPage(ctx, d, {
-      title: 'Payments',
+      title: d.t.payments,
       active: '/dashboard/payments',
       body: (
-        <Panel title="Payments" id="payments">
+        <Panel title={d.t.payments} id="payments">
           <StatusFilter action="/dashboard/payments" statuses={PAYMENT_STATUSES} current={filter.status} hidden={{ customer: filter.customer }} />
           <PaymentsTable rows={page.data.map((p) => p.payment)} names={names} />
           <Pager basePath="/dashboard/payments" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.payment.id} />
@@ -499,7 +500,9 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
         objectId: id,
         run: async (_tx, _after, scope) => {
           const raw = field(d.form, 'amount').trim();
-          if (raw !== '' && !/^\d{1,16}$/.test(raw)) throw errors.validationFailed('amount must be a whole number of minor units', 'amount');
+          // The form's own checks, in the page's language (the domain's refusals stay the API's).
+          if (raw !== '' && !/^\d{1,16}$/.test(raw)) throw errors.validationFailed(d.t.refund_amount_whole, 'amount');
+          if (raw !== '' && Number(raw) < 1) throw errors.validationFailed(d.t.refund_amount_min, 'amount');
           const input = parseBody(refundFormSchema, { amount: raw === '' ? null : Number(raw), reason: field(d.form, 'reason') || null });
           return refundPayment(deps, scope, { paymentId: id, amount: input.amount ?? null, reason: input.reason ?? null });
         },
@@ -514,10 +517,10 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
     const query = queryParams(ctx, ['starting_after']);
     const page = await pageRefunds(d.db, {}, pageParams(query));
     sendPage(ctx, d, {
-      title: 'Refunds',
+      title: d.t.refunds,
       active: '/dashboard/refunds',
       body: (
-        <Panel title="Refunds" id="refunds">
+        <Panel title={d.t.refunds} id="refunds">
           <RefundsTable rows={page.data} />
           <Pager basePath="/dashboard/refunds" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
@@ -539,24 +542,25 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
         chart = {
           labels: usage.days.map((x) => x.day.toISOString().slice(5, 10)),
           data: usage.days.map((x) => Number(x.quantity ?? 0)),
-          unit: usage.meter.unitLabel ?? 'units',
+          unit: usage.meter.unitLabel ?? d.t.units,
         };
       } catch (err) {
         if (!(err as { code?: string }).code) throw err;
         error = (err as Error).message;
       }
     }
+    const t = d.t;
     sendPage(ctx, d, {
-      title: 'Usage',
+      title: t.usage_title,
       active: '/dashboard/usage',
       charts: true,
       body: (
-        <Panel title="A meter's quantity per customer, per day" id="usage">
+        <Panel title={t.usage_heading} id="usage">
           <form method="get" action="/dashboard/usage" class="filters">
             <div class="field">
-              <label for="f-meter">Meter</label>
+              <label for="f-meter">{t.meter}</label>
               <select id="f-meter" name="meter">
-                <option value="">Choose a meter</option>
+                <option value="">{t.choose_meter}</option>
                 {meters.data.map((m) => (
                   <option value={m.id} selected={m.id === query.meter}>
                     {m.name} ({m.eventName})
@@ -565,15 +569,15 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
               </select>
             </div>
             <div class="field">
-              <label for="f-customer">Customer id</label>
+              <label for="f-customer">{t.customer_id}</label>
               <input id="f-customer" name="customer" type="text" value={query.customer ?? ''} placeholder="cus_…" maxLength={255} />
             </div>
             <div class="field">
-              <label for="f-days">Days</label>
+              <label for="f-days">{t.days}</label>
               <input id="f-days" name="days" type="number" min={7} max={90} value={String(days)} />
             </div>
             <button type="submit" class="secondary" id="usage-button">
-              Show
+              {t.show}
             </button>
           </form>
           {error ? (
@@ -582,11 +586,11 @@ export function billingPages(router: DashboardRouter, deps: AppDeps): void {
             </div>
           ) : null}
           {chart ? (
-            <Chart id="chart-usage" title="Usage per day" spec={{ type: 'bar', labels: chart.labels, series: [{ label: chart.unit, data: chart.data }] }} />
+            <Chart id="chart-usage" title={t.usage_chart} spec={{ type: 'bar', labels: chart.labels, series: [{ label: chart.unit, data: chart.data }] }} />
           ) : (
-            <p class="muted">Choose a meter and a customer (find the id under Customers).</p>
+            <p class="muted">{t.usage_choose}</p>
           )}
-          {meters.data.length === 0 ? <p class="muted">No meters in this mode yet.</p> : null}
+          {meters.data.length === 0 ? <p class="muted">{t.no_meters}</p> : null}
         </Panel>
       ),
     });

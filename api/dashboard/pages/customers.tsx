@@ -24,7 +24,13 @@ import { queryParams } from '../http';
 import { pathId as pid } from '../../validate';
 import { sendPage } from '../render';
 import { Pager, Panel, Props, Table, when } from '../views/ui';
+import { fillText } from '../i18n';
 import { InvoicesTable, PaymentsTable, SubscriptionsTable, planPrices } from '../views/tables';
+
+/** "010269-4009", as a kennitala is written. */
+function kennitalaText(k: string | null): string {
+  return k ? `${k.slice(0, 6)}-${k.slice(6)}` : '—';
+}
 
 export function customerPages(router: DashboardRouter, deps: AppDeps): void {
   const session = requireSession(deps);
@@ -33,30 +39,31 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
     const d = dash(ctx);
     const query = queryParams(ctx, ['q', 'starting_after']);
     const page = await searchCustomers(d.db, query.q ?? '', pageParams(query));
+    const { t, locale } = d;
     sendPage(ctx, d, {
-      title: 'Customers',
+      title: t.customers,
       active: '/dashboard/customers',
       body: (
-        <Panel title={query.q ? `Customers matching “${query.q}”` : 'Customers'} id="customers">
+        <Panel title={query.q ? fillText(t.customers_matching, { q: query.q }) : t.customers} id="customers">
           <form method="get" action="/dashboard/customers" class="filters" role="search">
-            <div class="field">
-              <label for="f-q">Search</label>
-              <input id="f-q" name="q" type="search" value={query.q ?? ''} maxLength={200} placeholder="e-mail, name, kennitala or external id" />
+            <div class="field search">
+              <label for="f-q">{t.search}</label>
+              <input id="f-q" name="q" type="search" value={query.q ?? ''} maxLength={200} placeholder={t.customers_search_placeholder} />
             </div>
             <button type="submit" class="secondary" id="search-button">
-              Search
+              {t.search}
             </button>
           </form>
           <Table<Customer>
-            caption="Customers"
+            caption={t.customers}
             rows={page.data}
-            empty={query.q ? 'No customer matches.' : 'No customers yet.'}
+            empty={query.q ? t.no_customer_matches : t.no_customers}
             columns={[
-              { label: 'Customer', cell: (c) => <a href={`/dashboard/customers/${c.id}`}>{c.name ?? c.email}</a> },
-              { label: 'E-mail', cell: (c) => c.email },
-              { label: 'Kennitala', cell: (c) => (c.kennitala ? `${c.kennitala.slice(0, 6)}-${c.kennitala.slice(6)}` : '—') },
-              { label: 'External id', cell: (c) => c.externalId ?? '—' },
-              { label: 'Created', nowrap: true, cell: (c) => when(c.createdAt) },
+              { label: t.col_customer, role: 'title', cell: (c) => <a href={`/dashboard/customers/${c.id}`}>{c.name ?? c.email}</a> },
+              { label: t.col_email, cell: (c) => c.email },
+              { label: t.col_kennitala, cell: (c) => kennitalaText(c.kennitala) },
+              { label: t.col_external_id, cell: (c) => c.externalId ?? '—' },
+              { label: t.col_created, nowrap: true, cell: (c) => when(c.createdAt, locale) },
             ]}
           />
           <Pager basePath="/dashboard/customers" query={query} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
@@ -77,48 +84,49 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
     ]);
     const names = new Map([[c.id, c]]);
     const prices = await planPrices(d.db, subs.data);
+    const { t, locale } = d;
     sendPage(ctx, d, {
       status: extra.status,
       title: c.name ?? c.email,
       active: '/dashboard/customers',
       body: (
         <>
-          <Panel title="Customer" id="customer">
+          <Panel title={t.customer} id="customer">
             <Props
               rows={[
-                ['Id', <span class="mono">{c.id}</span>],
-                ['E-mail', c.email],
-                ['Name', c.name],
-                ['Kennitala', c.kennitala],
-                ['VAT number', c.vatNumber],
-                ['External id', c.externalId],
-                ['Phone', c.phone],
+                [t.col_id, <span class="mono">{c.id}</span>],
+                [t.col_email, c.email],
+                [t.col_name, c.name],
+                [t.col_kennitala, c.kennitala ? kennitalaText(c.kennitala) : null],
+                [t.col_vat_number, c.vatNumber],
+                [t.col_external_id, c.externalId],
+                [t.col_phone, c.phone],
                 [
-                  'Address',
+                  t.col_address,
                   [c.billingAddressLine1, c.billingAddressLine2, [c.billingPostalCode, c.billingCity].filter(Boolean).join(' '), c.billingCountry].filter(Boolean).join(', ') ||
                     null,
                 ],
-                ['Created', when(c.createdAt)],
+                [t.col_created, when(c.createdAt, locale)],
               ]}
             />
           </Panel>
-          <Panel title="Customer portal links" id="portal-links">
-            {extra.link ? <SecretOnce label="Portal link: send it to the customer (valid 1 hour)" value={extra.link} id="portal-link" /> : null}
+          <Panel title={t.portal_links} id="portal-links">
+            {extra.link ? <SecretOnce label={t.portal_link_once} value={extra.link} id="portal-link" /> : null}
             <FormErrors state={extra.state} />
             <Table
-              caption="Portal links"
+              caption={t.portal_links_caption}
               rows={links}
-              empty="No portal links."
+              empty={t.no_portal_links}
               columns={[
-                { label: 'Link', cell: (l) => <span class="mono">{l.id}</span> },
-                { label: 'Status', cell: (l) => <Status value={portalLinkStatus(l, now)} /> },
-                { label: 'Expires', nowrap: true, cell: (l) => when(l.expiresAt) },
-                { label: 'Last used', nowrap: true, cell: (l) => when(l.lastAccessedAt) },
+                { label: t.col_link, role: 'title', cell: (l) => <span class="mono">{l.id}</span> },
+                { label: t.status, role: 'status', cell: (l) => <Status value={portalLinkStatus(l, now)} /> },
+                { label: t.col_expires, nowrap: true, cell: (l) => when(l.expiresAt, locale) },
+                { label: t.col_last_used, nowrap: true, cell: (l) => when(l.lastAccessedAt, locale) },
                 {
                   label: '',
                   cell: (l) =>
                     d.can('manage_billing') && portalLinkStatus(l, now) === 'active' ? (
-                      <ActionButton action={`/dashboard/customers/${c.id}/portal-links/${l.id}/revoke`} csrf={d.csrf} label="Revoke" />
+                      <ActionButton action={`/dashboard/customers/${c.id}/portal-links/${l.id}/revoke`} csrf={d.csrf} label={t.revoke} />
                     ) : null,
                 },
               ]}
@@ -127,38 +135,38 @@ export function customerPages(router: DashboardRouter, deps: AppDeps): void {
               <form method="post" action={`/dashboard/customers/${c.id}/portal-links`} id="portal-link-form">
                 <Csrf token={d.csrf} />
                 <button type="submit" id="create-portal-link">
-                  Create a portal link
+                  {t.create_portal_link}
                 </button>
               </form>
             ) : null}
           </Panel>
-          <Panel title="Subscriptions" id="customer-subscriptions">
+          <Panel title={t.subscriptions} id="customer-subscriptions">
             <SubscriptionsTable rows={subs.data} names={names} prices={prices} />
-            {subs.hasMore ? <a href={`/dashboard/subscriptions?customer=${c.id}`}>All subscriptions</a> : null}
+            {subs.hasMore ? <a href={`/dashboard/subscriptions?customer=${c.id}`}>{t.all_subscriptions}</a> : null}
           </Panel>
-          <Panel title="Invoices" id="customer-invoices">
+          <Panel title={t.invoices} id="customer-invoices">
             <InvoicesTable rows={invoices.data} names={names} />
-            {invoices.hasMore ? <a href={`/dashboard/invoices?customer=${c.id}`}>All invoices</a> : null}
+            {invoices.hasMore ? <a href={`/dashboard/invoices?customer=${c.id}`}>{t.all_invoices}</a> : null}
           </Panel>
-          <Panel title="Payments" id="customer-payments">
+          <Panel title={t.payments} id="customer-payments">
             <PaymentsTable rows={payments.data.map((p) => p.payment)} names={names} />
-            {payments.hasMore ? <a href={`/dashboard/payments?customer=${c.id}`}>All payments</a> : null}
+            {payments.hasMore ? <a href={`/dashboard/payments?customer=${c.id}`}>{t.all_payments}</a> : null}
           </Panel>
-          <Panel title="Payment methods" id="customer-payment-methods">
+          <Panel title={t.payment_methods} id="customer-payment-methods">
             <Table
-              caption="Payment methods"
+              caption={t.payment_methods}
               rows={methods.data}
-              empty="No saved payment methods."
+              empty={t.no_payment_methods}
               columns={[
-                { label: 'Method', cell: (m) => <span class="mono">{m.paymentMethod.id}</span> },
-                { label: 'Type', cell: (m) => m.paymentMethod.type },
+                { label: t.col_method, role: 'id', cell: (m) => <span class="mono">{m.paymentMethod.id}</span> },
+                { label: t.col_type, cell: (m) => (m.paymentMethod.type === 'card' ? t.coll_card : m.paymentMethod.type) },
                 {
-                  label: 'Card',
+                  label: t.col_card,
                   cell: (m) =>
                     m.paymentMethod.brand ? `${m.paymentMethod.brand} …${m.paymentMethod.last4 ?? ''} ${m.paymentMethod.expMonth ?? ''}/${m.paymentMethod.expYear ?? ''}` : '—',
                 },
-                { label: 'Default', cell: (m) => (m.isDefault ? 'yes' : '') },
-                { label: 'Saved', nowrap: true, cell: (m) => when(m.paymentMethod.createdAt) },
+                { label: t.col_default, cell: (m) => (m.isDefault ? t.yes : '') },
+                { label: t.col_saved, nowrap: true, cell: (m) => when(m.paymentMethod.createdAt, locale) },
               ]}
             />
           </Panel>

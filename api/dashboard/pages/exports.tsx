@@ -13,70 +13,69 @@ import { dash, requireSession, assertPermission, type Dashboard } from '../sessi
 import { queryParams } from '../http';
 import { sendPage } from '../render';
 import { FormErrors, Panel } from '../views/ui';
+import type { DashboardMessages } from '../i18n';
 import { sendCsvExport, sendInvoiceDocumentsZip } from '../../routes/exports/router';
 
-const LABELS: Record<CsvExportKind, [string, string]> = {
-  invoices: ['Invoices', 'issued in the period (drafts have no issue date)'],
-  payments: ['Payments', 'made in the period, every status'],
-  refunds: ['Refunds', 'requested in the period'],
-  credit_notes: ['Credit notes', 'issued in the period'],
-  ledger_entries: ['Ledger entries', 'recorded in the period; debits equal credits'],
-  trial_balance: ['Trial balance', 'per account: opening, the period’s debits and credits, closing'],
+const LABELS: Record<CsvExportKind, [keyof DashboardMessages, keyof DashboardMessages]> = {
+  invoices: ['ex_invoices', 'ex_invoices_about'],
+  payments: ['ex_payments', 'ex_payments_about'],
+  refunds: ['ex_refunds', 'ex_refunds_about'],
+  credit_notes: ['ex_credit_notes', 'ex_credit_notes_about'],
+  ledger_entries: ['ex_ledger_entries', 'ex_ledger_entries_about'],
+  trial_balance: ['ex_trial_balance', 'ex_trial_balance_about'],
 };
 
 function exportsPage(ctx: AppContext, d: Dashboard, range: { from: string; to: string }, formError?: string) {
   const qs = `from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`;
   const allowed = d.can('export_books');
+  const t = d.t;
   sendPage(ctx, d, {
-    title: 'Exports',
+    title: t.exports,
     active: '/dashboard/exports',
     status: formError ? 400 : 200,
     body: (
       <>
-        <Panel title="Period" id="export-period">
+        <Panel title={t.export_period} id="export-period">
           <FormErrors state={formError ? { formError } : undefined} />
           <form method="get" action="/dashboard/exports" class="filters">
             <div class="field">
-              <label for="f-from">First day</label>
+              <label for="f-from">{t.first_day}</label>
               <input id="f-from" name="from" type="date" value={range.from} required />
             </div>
             <div class="field">
-              <label for="f-to">Last day</label>
+              <label for="f-to">{t.last_day}</label>
               <input id="f-to" name="to" type="date" value={range.to} required />
             </div>
             <button type="submit" class="secondary" id="export-period-button">
-              Choose
+              {t.choose}
             </button>
           </form>
-          <p class="muted">
-            Both days are included; days are UTC calendar days. Files are UTF-8 with a byte order mark (Excel shows Icelandic letters), amounts are whole minor units with a
-            formatted column beside them, dates are ISO 8601.
-          </p>
+          <p class="muted">{t.export_about}</p>
         </Panel>
-        <Panel title="Download" id="export-downloads">
+        <Panel title={t.download} id="export-downloads">
           {!allowed ? (
-            <p id="export-not-allowed">Exports are for the finance and owner roles; ask an owner.</p>
+            <p id="export-not-allowed">{t.export_not_allowed}</p>
           ) : formError ? (
-            <p class="muted">Choose a valid period first.</p>
+            <p class="muted">{t.export_choose_valid}</p>
           ) : (
             <ul class="export-list">
               {CSV_EXPORTS.map((kind) => (
                 <li>
                   <a href={`/dashboard/exports/${kind}.csv?${qs}`} download="" id={`export-${kind}`}>
-                    {LABELS[kind][0]} (CSV)
+                    {t[LABELS[kind][0]]} (CSV)
                   </a>{' '}
-                  <span class="muted">— {LABELS[kind][1]}</span>
+                  <span class="muted">— {t[LABELS[kind][1]]}</span>
                 </li>
               ))}
               <li>
                 <a href={`/dashboard/exports/invoice_documents.zip?${qs}&locale=is`} download="" id="export-invoice-documents-is">
-                  Invoice PDFs (ZIP, Icelandic)
+                  {t.ex_zip_is}
                 </a>{' '}
                 ·{' '}
                 <a href={`/dashboard/exports/invoice_documents.zip?${qs}&locale=en`} download="" id="export-invoice-documents-en">
-                  in English
+                  {t.ex_zip_en}
                 </a>{' '}
-                <span class="muted">— every invoice issued in the period, named by number</span>
+                <span class="muted">— {t.ex_zip_about}</span>
               </li>
             </ul>
           )}

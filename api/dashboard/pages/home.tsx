@@ -9,8 +9,8 @@ import type { DashboardRouter } from '../router-types';
 import { fillText } from '../i18n';
 import { dash, requireSession } from '../session';
 import { sendPage } from '../render';
-import { Chart, IdText, Panel, money, month, when, day } from '../views/ui';
-import { CustomerCell, customerNames } from '../views/tables';
+import { Chart, IdText, Panel, money, month, statusWord, when, day } from '../views/ui';
+import { CustomerCell, customerNames, failureText } from '../views/tables';
 
 export function homePages(router: DashboardRouter, deps: AppDeps): void {
   router.get('/', requireSession(deps), async (ctx) => {
@@ -69,8 +69,8 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
               <ul class="attention">
                 {attention.pastDueInvoices.map((i) => (
                   <li>
-                    <CustomerCell id={i.customerId} names={names} /> — {money(amountRemaining(i), i.currency)} {fillText(t.past_due_since, { date: day(invoiceDueDate(i)) })}{' '}
-                    <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? i.id}</a>
+                    <CustomerCell id={i.customerId} names={names} /> — {money(amountRemaining(i), i.currency)}{' '}
+                    {fillText(t.past_due_since, { date: day(invoiceDueDate(i), d.locale) })} <a href={`/dashboard/invoices/${i.id}`}>{i.number ?? i.id}</a>
                   </li>
                 ))}
                 {attention.failedPayments.map((p) => (
@@ -79,13 +79,13 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
                     <a href={`/dashboard/payments/${p.id}`}>
                       {money(p.amount, p.currency)} {t.declined}
                     </a>{' '}
-                    ({p.failureMessage ?? p.failureCode ?? 'declined'}), {when(p.createdAt)} <IdText id={p.id} />
+                    ({failureText(p, t) ?? p.failureCode ?? t.declined}), {when(p.createdAt, d.locale)} <IdText id={p.id} />
                   </li>
                 ))}
                 {attention.troubledSubscriptions.map((s) => (
                   <li>
                     <CustomerCell id={s.customerId} names={names} /> —{' '}
-                    <a href={`/dashboard/subscriptions/${s.id}`}>{fillText(t.subscription_status, { status: s.status.replace('_', ' ') })}</a> <IdText id={s.id} />
+                    <a href={`/dashboard/subscriptions/${s.id}`}>{fillText(t.subscription_status, { status: statusWord(s.status, t) })}</a> <IdText id={s.id} />
                   </li>
                 ))}
                 {attention.failedDeliveries.map((w) => (

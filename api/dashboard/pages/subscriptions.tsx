@@ -15,8 +15,9 @@ import { dash, requireSession, type Dashboard } from '../session';
 import { queryParams } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
-import { ActionButton, FormErrors, Pager, Panel, Props, Status, Table, day, money, when, type FormState } from '../views/ui';
-import { InvoicesTable, SubscriptionsTable, customerNames, planPrices } from '../views/tables';
+import { ActionButton, FormErrors, Pager, Panel, Props, Status, Table, money, period, statusWord, when, type FormState } from '../views/ui';
+import { fillText, type DashboardMessages } from '../i18n';
+import { CustomerCell, InvoicesTable, SubscriptionsTable, customerNames, planPrices } from '../views/tables';
 
 const STATUSES = ['trialing', 'active', 'past_due', 'unpaid', 'paused', 'canceled'] as const;
 
@@ -25,17 +26,13 @@ export function temporalWorkflowUrl(d: Dashboard, workflowId: string): string {
   return `${d.deps.config.temporalUiUrl}/namespaces/${encodeURIComponent(d.deps.config.temporalNamespace)}/workflows?query=${query}`;
 }
 
-const ACTIONS: Array<{ path: string; label: string; command: SubscriptionChangeCommand; confirm?: string; danger?: boolean }> = [
-  {
-    path: 'cancel-at-period-end',
-    label: 'Cancel at period end',
-    command: { kind: 'cancel', atPeriodEnd: true },
-    confirm: 'Cancel this subscription at the end of the current period?',
-  },
-  { path: 'cancel-now', label: 'Cancel now', command: { kind: 'cancel', atPeriodEnd: false }, confirm: 'Cancel this subscription now? Billing stops at once.', danger: true },
-  { path: 'uncancel', label: 'Undo cancellation', command: { kind: 'uncancel' } },
-  { path: 'pause', label: 'Pause', command: { kind: 'pause' }, confirm: 'Pause this subscription? No invoices while paused.' },
-  { path: 'resume', label: 'Resume', command: { kind: 'resume' } },
+type Text = keyof DashboardMessages;
+const ACTIONS: Array<{ path: string; label: Text; command: SubscriptionChangeCommand; confirm?: Text; danger?: boolean }> = [
+  { path: 'cancel-at-period-end', label: 'cancel_at_period_end', command: { kind: 'cancel', atPeriodEnd: true }, confirm: 'cancel_at_period_end_confirm' },
+  { path: 'cancel-now', label: 'cancel_now', command: { kind: 'cancel', atPeriodEnd: false }, confirm: 'cancel_now_confirm', danger: true },
+  { path: 'uncancel', label: 'uncancel', command: { kind: 'uncancel' } },
+  { path: 'pause', label: 'pause', command: { kind: 'pause' }, confirm: 'pause_confirm' },
+  { path: 'resume', label: 'resume', command: { kind: 'resume' } },
 ];
 
 async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state?: FormState) {
@@ -52,39 +49,35 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
     // Canceling is allowed twice by the rules (a no-op); offer it only while it changes something.
     (a) => a.command.kind !== 'cancel' || (s.status !== 'canceled' && !(a.command.atPeriodEnd && s.cancelAtPeriodEnd)),
   );
+  const { t, locale } = d;
   sendPage(ctx, d, {
-    title: `Subscription ${s.id}`,
+    title: fillText(t.subscription_title, { id: s.id }),
     active: '/dashboard/subscriptions',
     body: (
       <>
         <FormErrors state={state} />
-        <Panel title="Subscription" id="subscription">
+        <Panel title={t.subscription} id="subscription">
           <Props
             rows={[
               [
-                'Status',
+                t.status,
                 <span id="subscription-status">
                   <Status value={s.status} />
                 </span>,
               ],
+              [t.col_customer, <CustomerCell id={s.customerId} names={names} />],
+              [t.col_collection, s.collectionMethod === 'send_invoice' ? fillText(t.collection_bank, { days: s.daysUntilDue ?? '—' }) : t.collection_card],
+              [t.col_current_period, `${when(s.currentPeriodStart, locale)} – ${when(s.currentPeriodEnd, locale)}`],
+              [t.col_trial, s.trialEnd ? period(s.trialStart, s.trialEnd, locale) : null],
+              [t.col_cancels_at_end, s.cancelAtPeriodEnd ? t.yes : t.no],
+              [t.col_canceled, when(s.canceledAt, locale)],
+              [t.col_paused_since, when(s.pausedAt, locale)],
+              [t.col_started, when(s.startDate, locale)],
+              [t.col_test_clock, s.testClockId],
               [
-                'Customer',
-                <a href={`/dashboard/customers/${s.customerId}`} class="mono">
-                  {s.customerId}
-                </a>,
-              ],
-              ['Collection', s.collectionMethod === 'send_invoice' ? `bank claim, due in ${s.daysUntilDue ?? '—'} days` : 'card, charged automatically'],
-              ['Current period', `${when(s.currentPeriodStart)} – ${when(s.currentPeriodEnd)}`],
-              ['Trial', s.trialEnd ? `${day(s.trialStart)} – ${day(s.trialEnd)}` : null],
-              ['Cancels at period end', s.cancelAtPeriodEnd ? 'yes' : 'no'],
-              ['Canceled', when(s.canceledAt)],
-              ['Paused since', when(s.pausedAt)],
-              ['Started', when(s.startDate)],
-              ['Test clock', s.testClockId],
-              [
-                'Workflow',
+                t.col_workflow,
                 <a href={temporalWorkflowUrl(d, subscriptionWorkflowId(s.id))} id="workflow-link" rel="noopener" target="_blank">
-                  {subscriptionWorkflowId(s.id)} in the Temporal Web UI
+                  {fillText(t.workflow_in_ui, { id: subscriptionWorkflowId(s.id) })}
                 </a>,
               ],
             ]}
@@ -95,65 +88,66 @@ async function subscriptionPage(ctx: AppContext, d: Dashboard, id: string, state
                 <ActionButton
                   action={`/dashboard/subscriptions/${s.id}/${a.path}`}
                   csrf={d.csrf}
-                  label={a.label}
+                  label={t[a.label]}
                   id={`sub-${a.path}`}
-                  confirm={a.confirm}
+                  confirm={a.confirm ? t[a.confirm] : undefined}
                   danger={a.danger}
-                  busy="Working…"
+                  busy={t.working}
                 />
               ))}
             </div>
           ) : null}
         </Panel>
-        <Panel title="Items" id="items">
+        <Panel title={t.items} id="items">
           <Table
-            caption="Items"
+            caption={t.items}
             rows={items}
-            empty="No items."
+            empty={t.no_items}
             columns={[
-              { label: 'Product', cell: (i) => priceById.get(i.priceId)?.product.name ?? i.priceId },
+              { label: t.col_product, cell: (i) => priceById.get(i.priceId)?.product.name ?? i.priceId },
               {
-                label: 'Price',
+                label: t.col_price,
                 cell: (i) => {
                   const p = priceById.get(i.priceId);
                   return p?.unitAmount != null
-                    ? `${money(p.unitAmount, p.currency)}${p.recurringUsageType === 'metered' ? ' per unit' : ''}`
+                    ? `${money(p.unitAmount, p.currency)}${p.recurringUsageType === 'metered' ? ` ${t.per_unit}` : ''}`
                     : p?.tiersMode
-                      ? `tiered (${p.tiersMode})`
+                      ? fillText(t.tiered, { mode: p.tiersMode })
                       : '—';
                 },
               },
-              { label: 'Quantity', num: true, cell: (i) => (priceById.get(i.priceId)?.recurringUsageType === 'metered' ? 'metered' : i.quantity) },
-              { label: 'Since', nowrap: true, cell: (i) => when(i.createdAt) },
+              { label: t.col_quantity, num: true, cell: (i) => (priceById.get(i.priceId)?.recurringUsageType === 'metered' ? t.metered : i.quantity) },
+              { label: t.col_since, nowrap: true, cell: (i) => when(i.createdAt, locale) },
             ]}
           />
         </Panel>
-        <Panel title="Next invoice (preview)" id="next-invoice">
+        <Panel title={t.next_invoice} id="next-invoice">
           {preview ? (
             <>
               <p>
-                At {when(s.currentPeriodEnd)}: <strong id="preview-total">{money(preview.invoice.total, preview.invoice.currency)}</strong> for {day(preview.invoice.periodStart)} –{' '}
-                {day(preview.invoice.periodEnd)}. Usage so far counts; it may still grow.
+                {fillText(t.preview_at, { when: when(s.currentPeriodEnd, locale) })} <strong id="preview-total">{money(preview.invoice.total, preview.invoice.currency)}</strong>{' '}
+                {fillText(t.preview_for, { period: period(preview.invoice.periodStart, preview.invoice.periodEnd, locale) })}
               </p>
               <Table
-                caption="Preview lines"
+                caption={t.preview_lines}
                 rows={preview.lines}
-                empty="No lines."
+                empty={t.no_lines}
                 columns={[
-                  { label: 'Line', cell: (l) => l.description },
-                  { label: 'Quantity', num: true, cell: (l) => String(l.quantity) },
-                  { label: 'Amount', num: true, cell: (l) => money(l.amount, l.currency) },
+                  { label: t.col_line, cell: (l) => l.description },
+                  { label: t.col_quantity, num: true, cell: (l) => String(l.quantity) },
+                  { label: t.col_amount, num: true, cell: (l) => money(l.amount, l.currency) },
                 ]}
               />
             </>
           ) : (
             <p class="muted" id="preview-none">
-              No invoice at the end of this period (
-              {s.status === 'canceled' ? 'canceled' : s.status === 'paused' ? 'paused' : s.status === 'unpaid' ? 'unpaid: billing stopped' : 'nothing to bill'}).
+              {fillText(t.preview_none, {
+                why: s.status === 'canceled' ? t.why_canceled : s.status === 'paused' ? t.why_paused : s.status === 'unpaid' ? t.why_unpaid : t.why_nothing,
+              })}
             </p>
           )}
         </Panel>
-        <Panel title="Invoices" id="subscription-invoices">
+        <Panel title={t.invoices} id="subscription-invoices">
           <InvoicesTable rows={invoices.data} names={names} />
         </Panel>
       </>
@@ -176,26 +170,27 @@ export function subscriptionPages(router: DashboardRouter, deps: AppDeps): void 
       ),
       planPrices(d.db, page.data),
     ]);
+    const t = d.t;
     sendPage(ctx, d, {
-      title: 'Subscriptions',
+      title: t.subscriptions,
       active: '/dashboard/subscriptions',
       body: (
-        <Panel title="Subscriptions" id="subscriptions">
+        <Panel title={t.subscriptions} id="subscriptions">
           <form method="get" action="/dashboard/subscriptions" class="filters">
             <div class="field">
-              <label for="f-status">Status</label>
+              <label for="f-status">{t.status}</label>
               <select id="f-status" name="status">
-                <option value="">Every status</option>
+                <option value="">{t.every_status}</option>
                 {STATUSES.map((s) => (
                   <option value={s} selected={s === filter.status}>
-                    {s.replace('_', ' ')}
+                    {statusWord(s, t)}
                   </option>
                 ))}
               </select>
             </div>
             {filter.customer ? <input type="hidden" name="customer" value={filter.customer} /> : null}
-            <button type="submit" class="secondary">
-              Filter
+            <button type="submit" class="secondary" id="filter-button">
+              {t.filter}
             </button>
           </form>
           <SubscriptionsTable rows={page.data} names={names} prices={prices} />

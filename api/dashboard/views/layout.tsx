@@ -7,7 +7,7 @@ import type { Dashboard } from '../session';
 import type { DashboardLocale, DashboardMessages } from '../i18n';
 import { Csrf } from './ui';
 
-export const ASSET_VERSION = '4';
+export const ASSET_VERSION = '5';
 
 const NAV: Array<{ group?: keyof DashboardMessages; href: string; label: keyof DashboardMessages; owner?: boolean }> = [
   { href: '/dashboard', label: 'nav_home' },

@@ -2,9 +2,23 @@
 // every text and attribute value is escaped by the renderer). Forms post to the dashboard with
 // the session's CSRF token; an API error that names a field is shown next to that field.
 import { randomBytes } from 'node:crypto';
-import type { ComponentChildren, JSX } from 'preact';
+import { createContext, type ComponentChildren, type JSX } from 'preact';
+import { useContext } from 'preact/hooks';
 import { displayStyleOf, formatAmount, isSupportedCurrency, minorUnitExponent } from '../../../src/billing/currency';
-import { formatMonth } from '../../../src/billing/calendar-day';
+import { formatCalendarDay, formatMonth } from '../../../src/billing/calendar-day';
+import { DASHBOARD_MESSAGES, fillText, type DashboardLocale, type DashboardMessages } from '../i18n';
+
+/**
+ * The page's language, provided around every page by sendPage (render.tsx), so the shared views
+ * (tables, status words, pagination, …) speak it without each page passing it down.
+ */
+export const LocaleContext = createContext<DashboardLocale>('en');
+
+/** The page's language and its texts, inside a component rendered by sendPage. */
+export function useLocale(): { locale: DashboardLocale; t: DashboardMessages } {
+  const locale = useContext(LocaleContext);
+  return { locale, t: DASHBOARD_MESSAGES[locale] };
+}
 
 export interface FormState {
   values?: Record<string, string | string[] | undefined>;
@@ -21,23 +35,52 @@ export function money(amount: bigint | number | null | undefined, currency: stri
   return isSupportedCurrency(c) ? formatAmount(n, c) : `${n} ${c}`;
 }
 
-export function when(d: Date | null | undefined): string {
+/**
+ * A UTC calendar day, one form per language: "28 Nov 2026" (formatCalendarDay's English) and
+ * "28. nóv. 2026" (the day before the dashboard's month, formatMonth's "nóv. 2026": short enough
+ * for a table column; documents write "28. nóvember 2026"). Exports keep ISO 8601.
+ */
+export function day(d: Date | null | undefined, locale: DashboardLocale = 'en'): string {
   if (!d) return '—';
-  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return locale === 'is' ? `${d.getUTCDate()}. ${formatMonth(d, 'is')}` : formatCalendarDay(d, 'en');
 }
 
-export function day(d: Date | null | undefined): string {
-  return d ? d.toISOString().slice(0, 10) : '—';
+/**
+ * A moment: "28 Nov 2026, 14:05 UTC", "28. nóv. 2026 kl. 14:05 UTC". The day and the time each
+ * stay on one line (no-break spaces; `at_time` has one after "kl."), so a narrow column wraps a
+ * moment in two lines, not four.
+ */
+export function when(d: Date | null | undefined, locale: DashboardLocale = 'en'): string {
+  if (!d) return '—';
+  const nb = (x: string) => x.replace(/ /g, '\u00a0');
+  return fillText(DASHBOARD_MESSAGES[locale].at_time, { day: nb(day(d, locale)), time: nb(`${d.toISOString().slice(11, 16)} UTC`) });
+}
+
+/** "28 Nov 2026 – 28 Dec 2026": a period of days. */
+export function period(start: Date | null | undefined, end: Date | null | undefined, locale: DashboardLocale = 'en'): string {
+  return `${day(start, locale)} – ${day(end, locale)}`;
+}
+
+/** A status word in the page's language (e.g. for a select's options). */
+export function statusWord(value: string, t: DashboardMessages): string {
+  const key = `st_${value}` as keyof DashboardMessages;
+  return key in t ? t[key] : value.replace(/_/g, ' ');
 }
 
 const GOOD = new Set(['succeeded', 'paid', 'active', 'enabled', 'complete', 'issued', 'ok', 'trialing']);
 const WARN = new Set(['pending', 'open', 'draft', 'past_due', 'paused', 'requires_payment_method', 'processing', 'advancing', 'disabled']);
 const BAD = new Set(['failed', 'canceled', 'void', 'uncollectible', 'unpaid', 'denied', 'expired', 'revoked', 'error', 'disconnected']);
 
+/** A status badge: the word in the page's language, the API's value in `data-status`. */
 export function Status({ value }: { value: string | null | undefined }) {
+  const { t } = useLocale();
   const v = value ?? '—';
   const tone = GOOD.has(v) ? 'ok' : WARN.has(v) ? 'warn' : BAD.has(v) ? 'bad' : '';
-  return <span class={`badge ${tone}`}>{v.replace(/_/g, ' ')}</span>;
+  return (
+    <span class={`badge ${tone}`} data-status={value ?? undefined}>
+      {value ? statusWord(v, t) : v}
+    </span>
+  );
 }
 
 export function Panel({ title, children, id }: { title?: string; children: ComponentChildren; id?: string }) {
@@ -67,10 +110,11 @@ export interface Column<T> {
  * and amount come first and whose other cells carry their column's name (`data-label`).
  */
 export function Table<T>({ columns, rows, empty, caption }: { columns: Column<T>[]; rows: T[]; empty: string; caption?: string }) {
+  const { t } = useLocale();
   if (rows.length === 0) return <p class="muted">{empty}</p>;
   return (
     // A region that may scroll sideways on narrow laptops: focusable, so a keyboard can scroll it.
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={caption ?? t.table}>
       <table class="cards">
         {caption ? <caption class="skip">{caption}</caption> : null}
         <thead>
@@ -123,6 +167,7 @@ export function Pager({
   param?: string;
   label?: string;
 }) {
+  const { t } = useLocale();
   const first = Boolean(query[param]);
   if (!hasMore && !first) return null;
   const build = (extra: Record<string, string | undefined>) => {
@@ -132,11 +177,11 @@ export function Pager({
     return s ? `${basePath}?${s}` : basePath;
   };
   return (
-    <nav class="pager" aria-label={label ?? 'Pages'}>
-      {first ? <a href={build({ [param]: undefined })}>« First page</a> : null}
+    <nav class="pager" aria-label={label ?? t.pages}>
+      {first ? <a href={build({ [param]: undefined })}>{t.first_page}</a> : null}
       {hasMore && lastId ? (
         <a href={build({ [param]: lastId })} rel="next">
-          Next page »
+          {t.next_page}
         </a>
       ) : null}
     </nav>
@@ -349,13 +394,14 @@ export function Chart({
   id,
   title,
   spec,
-  emptyText = 'Nothing to show yet.',
+  emptyText,
 }: {
   id: string;
   title: string;
   emptyText?: string;
   spec: { type?: 'bar' | 'line'; labels: string[]; series: Array<{ label: string; data: number[] }>; currency?: string };
 }) {
+  const { t } = useLocale();
   const c = spec.currency?.toUpperCase();
   const style = c && isSupportedCurrency(c) ? displayStyleOf(c) : undefined;
   const scale = c && isSupportedCurrency(c) ? 10 ** minorUnitExponent(c) : 1;
@@ -377,7 +423,7 @@ export function Chart({
       </div>
       {allZero ? (
         <figcaption class="muted chart-empty" id={`${id}-empty`}>
-          {emptyText}
+          {emptyText ?? t.nothing_yet}
         </figcaption>
       ) : null}
       <script type="application/json" data-chart={id} dangerouslySetInnerHTML={{ __html: json }}></script>
@@ -386,11 +432,12 @@ export function Chart({
 }
 
 export function SecretOnce({ label, value, id }: { label: string; value: string; id: string }) {
+  const { t } = useLocale();
   return (
     <div class="secret-once" role="status">
       <strong>{label}</strong>
       <code id={id}>{value}</code>
-      <span class="muted">Copy it now: the dashboard shows it only this once.</span>
+      <span class="muted">{t.copy_now}</span>
     </div>
   );
 }
