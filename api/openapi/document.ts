@@ -274,8 +274,8 @@ These are not for merchant servers: their shape may change with the pages. It is
 /** `#/components/<section>/<name>` of every component the paths reach (transitively). */
 function reachable(paths: unknown, components: Record<string, unknown>): Set<string> {
   const used = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+  const visit = (node: unknown, parentKey?: string): void => {
+    if (Array.isArray(node)) return node.forEach((n) => visit(n));
     if (typeof node !== 'object' || node === null) return;
     const r = (node as { $ref?: unknown }).$ref;
     if (typeof r === 'string' && r.startsWith('#/components/') && !used.has(r)) {
@@ -283,7 +283,10 @@ function reachable(paths: unknown, components: Record<string, unknown>): Set<str
       const [section, name] = r.slice('#/components/'.length).split('/') as [string, string];
       visit((components[section] as Record<string, unknown> | undefined)?.[name]);
     }
-    Object.values(node).forEach(visit);
+    // An example's value is data, not schema: a `$ref` inside it (the recorded answer of
+    // GET /v1/openapi.json is a document) refers to nothing of this one.
+    // (Under `properties`, a key is a field's name, whatever it is.)
+    for (const [key, value] of Object.entries(node)) if (parentKey === 'properties' || (key !== 'example' && key !== 'examples')) visit(value, key);
   };
   visit(paths);
   return used;

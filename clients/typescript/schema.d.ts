@@ -2591,6 +2591,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "oauth_state_invalid",
+                 *         "message": "The callback has no valid state: start again with POST /v1/accounting_link/connect",
+                 *         "param": "state",
+                 *         "doc_url": "/docs/errors#oauth_state_invalid",
+                 *         "request_id": "req_dcb9811e74074237ac772d451d6c14b5"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2601,6 +2613,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "authentication_error",
+                 *         "code": "unauthorized",
+                 *         "message": "No API key provided. Send Authorization: Bearer <API_KEY>.",
+                 *         "doc_url": "/docs/errors#unauthorized",
+                 *         "request_id": "req_6c8632dd2bda45bc894d10d2fe3021f7"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2611,6 +2634,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "card_declined",
+                 *         "message": "The card has insufficient funds. (insufficient_funds)",
+                 *         "param": "card_number",
+                 *         "doc_url": "/docs/errors#card_declined",
+                 *         "request_id": "req_a148c3c4a966449799eb0fee1597ede7"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2621,6 +2656,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "permission_error",
+                 *         "code": "secret_key_required",
+                 *         "message": "Publishable keys may only create embedded payment sessions. Use a secret key.",
+                 *         "doc_url": "/docs/errors#secret_key_required",
+                 *         "request_id": "req_8d990526d95542079b96dc0dc664ab7e"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2631,6 +2677,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "resource_missing",
+                 *         "message": "No such API key: 'xx_0000000000000000000000'",
+                 *         "param": "id",
+                 *         "doc_url": "/docs/errors#resource_missing",
+                 *         "request_id": "req_847eac58d69541b6b50d49ed5750c1b2"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2641,6 +2699,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "invalid_state",
+                 *         "message": "The payment is succeeded; only a payment that requires a payment method or has failed can be canceled",
+                 *         "param": "id",
+                 *         "doc_url": "/docs/errors#invalid_state",
+                 *         "request_id": "req_5f66817f78294226b286a5d6640b4f7e"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2651,6 +2721,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "body_too_large",
+                 *         "message": "Request body exceeds the limit of 1048576 bytes",
+                 *         "doc_url": "/docs/errors#body_too_large",
+                 *         "request_id": "req_fd36a435f5514dd38bbf33cc5fb4ac44"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2661,6 +2742,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "invalid_request_error",
+                 *         "code": "unsupported_media_type",
+                 *         "message": "Request bodies must be JSON with Content-Type: application/json",
+                 *         "doc_url": "/docs/errors#unsupported_media_type",
+                 *         "request_id": "req_5f2ca3954a134ed19a854ee6ba724773"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2672,6 +2764,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "rate_limit_error",
+                 *         "code": "rate_limited",
+                 *         "message": "Too many failed authentications from this address; retry in 51 s.",
+                 *         "doc_url": "/docs/errors#rate_limited",
+                 *         "request_id": "req_fbcaf03970df4bbbb5d03ff95691645d"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2682,6 +2785,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "api_error",
+                 *         "code": "accounting_provider_error",
+                 *         "message": "The accounting provider refused the request: temporarily unavailable",
+                 *         "doc_url": "/docs/errors#accounting_provider_error",
+                 *         "request_id": "req_bd07f1a6c62f4f6699f04fe21162a242"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2692,6 +2806,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "type": "api_error",
+                 *         "code": "adapter_not_configured",
+                 *         "message": "No live adapter for dk bókhald is configured in this deployment",
+                 *         "param": "provider",
+                 *         "doc_url": "/docs/errors#adapter_not_configured",
+                 *         "request_id": "req_a107c099af604c83ad47187eba66dab4"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2739,6 +2865,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "al_000VcEXEn45V1XfTQougyoco",
+                     *       "object": "accounting_link",
+                     *       "provider": "sandbox_oauth",
+                     *       "status": "active",
+                     *       "mode": "test",
+                     *       "status_reason": null,
+                     *       "settings": {
+                     *         "default_gl_account": null,
+                     *         "vat_code_mapping": {}
+                     *       },
+                     *       "created_at": "2026-11-28T03:05:41.163Z",
+                     *       "disconnected_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingLink"];
                 };
             };
@@ -2778,13 +2920,16 @@ export interface operations {
     completeAccountingLinkOAuth: {
         parameters: {
             query?: {
+                /** @example code_REDACTED */
                 code?: string;
                 error?: string;
                 error_description?: string;
+                /** @example state_REDACTED */
                 state?: string;
             };
             header?: never;
             path: {
+                /** @example sandbox_oauth */
                 provider: string;
             };
             cookie?: never;
@@ -2798,6 +2943,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "al_000VcEXEn45V1XfTQougyoco",
+                     *       "object": "accounting_link",
+                     *       "provider": "sandbox_oauth",
+                     *       "status": "active",
+                     *       "mode": "test",
+                     *       "status_reason": null,
+                     *       "settings": {
+                     *         "default_gl_account": null,
+                     *         "vat_code_mapping": {}
+                     *       },
+                     *       "created_at": "2026-11-28T03:05:41.163Z",
+                     *       "disconnected_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingLink"];
                     "text/html": string;
                 };
@@ -2827,6 +2988,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "1200",
+                     *           "name": "Viðskiptakröfur",
+                     *           "type": "asset"
+                     *         },
+                     *         {
+                     *           "code": "1710",
+                     *           "name": "Kortauppgjör",
+                     *           "type": "asset"
+                     *         },
+                     *         {
+                     *           "code": "1720",
+                     *           "name": "Bankakröfur í innheimtu",
+                     *           "type": "asset"
+                     *         },
+                     *         {
+                     *           "code": "2710",
+                     *           "name": "Útskattur",
+                     *           "type": "liability"
+                     *         },
+                     *         {
+                     *           "code": "3000",
+                     *           "name": "Sala",
+                     *           "type": "revenue"
+                     *         },
+                     *         {
+                     *           "code": "3010",
+                     *           "name": "Sala áskrifta",
+                     *           "type": "revenue"
+                     *         },
+                     *         {
+                     *           "code": "3020",
+                     *           "name": "Sala bóka og matvöru",
+                     *           "type": "revenue"
+                     *         },
+                     *         {
+                     *           "code": "3900",
+                     *           "name": "Afslættir",
+                     *           "type": "revenue"
+                     *         },
+                     *         {
+                     *           "code": "7800",
+                     *           "name": "Afskrifaðar kröfur",
+                     *           "type": "expense"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountingLedgerAccount"][];
                     };
@@ -2852,6 +3064,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "provider": "sandbox_form",
+                 *       "credentials": {
+                 *         "api_token": "api_token_REDACTED",
+                 *         "company_id": "co_c72db170d995"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     credentials: Record<string, never>;
                     provider: string;
@@ -2869,10 +3090,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "al_000VcEXGN2g4EgBTe5p9Asrh",
+                     *       "object": "accounting_link",
+                     *       "provider": "sandbox_form",
+                     *       "status": "active",
+                     *       "mode": "test",
+                     *       "status_reason": null,
+                     *       "settings": {
+                     *         "default_gl_account": null,
+                     *         "vat_code_mapping": {}
+                     *       },
+                     *       "created_at": "2026-11-28T03:05:47.216Z",
+                     *       "disconnected_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingLink"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "credentials is a required field",
+                     *         "param": "credentials",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_44e171b61b6d4a7da141c014203fa2e5"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -2896,6 +3154,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "provider": "sandbox_oauth",
+                 *       "mode": "test"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     mode?: "test" | "live";
@@ -2914,10 +3178,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "redirect_url": "https://sandbox-books.example/oauth/authorize?response_type=code&client_id=billing-service&redirect_uri=http%3A%2F%2Flocalhost%3A3000%2Fv1%2Faccounting_link%2Fcallback%2Fsandbox_oauth&scope=accounting.transactions+accounting.settings+offline_access&state=REDACTED",
+                     *       "auth_type": "oauth"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingConnect"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "provider must be a string",
+                     *         "param": "provider",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_22cbd32563d647d8ad51bdeb8823c989"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -2925,7 +3216,28 @@ export interface operations {
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            /** @description Service unavailable: the error envelope with one of `service_unavailable`, `adapter_not_configured`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "adapter_not_configured",
+                     *         "message": "No live adapter for Xero is configured in this deployment",
+                     *         "param": "provider",
+                     *         "doc_url": "/docs/errors#adapter_not_configured",
+                     *         "request_id": "req_ca2fb7ff2f954d55a894406d97014484"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -2947,6 +3259,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sandbox_oauth",
+                     *           "name": "Sandbox Books (OAuth)",
+                     *           "auth_type": "oauth",
+                     *           "mode": "test"
+                     *         },
+                     *         {
+                     *           "id": "sandbox_form",
+                     *           "name": "Sandbox Bókhald (API token)",
+                     *           "auth_type": "form",
+                     *           "mode": "test"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountingProvider"][];
                     };
@@ -2971,6 +3301,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "default_gl_account": "3000",
+                 *       "vat_code_mapping": {
+                 *         "exempt": "EXEMPTOUTPUT"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     default_gl_account?: string;
                     vat_code_mapping?: Record<string, never>;
@@ -2988,10 +3326,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "default_gl_account": "3000",
+                     *       "vat_code_mapping": {
+                     *         "exempt": "EXEMPTOUTPUT"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingSettings"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "default_gl_account must be a string",
+                     *         "param": "default_gl_account",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_470f0c59a6e847ada588371b3b65efbd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -3026,6 +3393,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "asr_000VcEXFgo1lfMX79w8aHV3K",
+                     *           "object": "accounting_sync_record",
+                     *           "link": "al_000VcEXEn45V1XfTQougyoco",
+                     *           "posting": "bp_000VcEXFgo1Dke7ZqYybeX1f",
+                     *           "kind": "invoice_paid",
+                     *           "invoice": "inv_000VcEXFX1wqOtuI4PrRsewA",
+                     *           "status": "pending",
+                     *           "attempts": 0,
+                     *           "provider_id": null,
+                     *           "provider_message": null,
+                     *           "last_attempt_at": null,
+                     *           "synced_at": null,
+                     *           "created_at": "2026-11-28T03:05:44.320Z"
+                     *         },
+                     *         {
+                     *           "id": "asr_000VcEXFZ0jfDUDGm6mMevnp",
+                     *           "object": "accounting_sync_record",
+                     *           "link": "al_000VcEXEn45V1XfTQougyoco",
+                     *           "posting": "bp_000VcEXFZ0Wi69kTOJIYN8p1",
+                     *           "kind": "invoice_finalized",
+                     *           "invoice": "inv_000VcEXFX1wqOtuI4PrRsewA",
+                     *           "status": "failed",
+                     *           "attempts": 1,
+                     *           "provider_id": null,
+                     *           "provider_message": "No VAT code is mapped for the rate 'standard': set vat_code_mapping.standard with POST /v1/accounting_link/settings, then re-sync",
+                     *           "last_attempt_at": "2026-11-28T03:05:44.688Z",
+                     *           "synced_at": null,
+                     *           "created_at": "2026-11-28T03:05:43.770Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountingSyncRecord"][];
                         has_more: boolean;
@@ -3047,6 +3451,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example asr_000VcEXFZ0jfDUDGm6mMevnp */
                 id: string;
             };
             cookie?: never;
@@ -3063,13 +3468,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "asr_000VcEXFZ0jfDUDGm6mMevnp",
+                     *       "object": "accounting_sync_record",
+                     *       "link": "al_000VcEXEn45V1XfTQougyoco",
+                     *       "posting": "bp_000VcEXFZ0Wi69kTOJIYN8p1",
+                     *       "kind": "invoice_finalized",
+                     *       "invoice": "inv_000VcEXFX1wqOtuI4PrRsewA",
+                     *       "status": "pending",
+                     *       "attempts": 1,
+                     *       "provider_id": null,
+                     *       "provider_message": null,
+                     *       "last_attempt_at": "2026-11-28T03:05:44.688Z",
+                     *       "synced_at": null,
+                     *       "created_at": "2026-11-28T03:05:43.770Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccountingSyncRecord"];
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such sync record: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_52006b67e4f143b184fbeb05c2bd7be5"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -3093,6 +3536,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "OUTPUT24",
+                     *           "name": "Output VAT 24%",
+                     *           "rate": 24
+                     *         },
+                     *         {
+                     *           "code": "OUTPUT11",
+                     *           "name": "Output VAT 11%",
+                     *           "rate": 11
+                     *         },
+                     *         {
+                     *           "code": "EXEMPTOUTPUT",
+                     *           "name": "No VAT",
+                     *           "rate": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AccountingVatCode"][];
                     };
@@ -3122,6 +3586,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "allowed_origins",
+                     *       "origins": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["AllowedOrigins"];
                 };
             };
@@ -3141,6 +3611,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "origins": [
+                 *         "https://shop.example.is"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     origins: string[];
                 };
@@ -3154,12 +3631,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "allowed_origins",
+                     *       "origins": [
+                     *         "https://shop.example.is"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["AllowedOrigins"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "origins must be an array of origins",
+                     *         "param": "origins",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_8f15dc4db4a946d7b54dc0b658415210"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
+            /** @description Not permitted: the error envelope with one of `secret_key_required`, `merchant_mismatch`, `live_mode_not_enabled`, `wrong_auth_method`, `origin_not_allowed`, `test_mode_only`, `role_not_allowed`, `csrf_token_invalid`, `portal_action_not_allowed`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "csrf_token_invalid",
+                     *         "message": "This form has expired or did not come from the dashboard; reload the page and try again",
+                     *         "param": "_csrf",
+                     *         "doc_url": "/docs/errors#csrf_token_invalid",
+                     *         "request_id": "req_61813314bb3b463193ac71e669ed6e9f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -3193,31 +3720,31 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "key_000VcDyBC75JhfsZOIcrrvBo",
+                     *           "id": "key_000VcEWrJn1qJDJNygn396YV",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "backend",
-                     *           "last4": "Gf8n",
-                     *           "created_at": "2026-11-28T00:46:25.805Z"
+                     *           "last4": "mHk3",
+                     *           "created_at": "2026-11-28T03:04:10.880Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcDyB1oA30Q8zZ22AqXRg",
+                     *           "id": "key_000VcEWnudS4MhxJIz3EsnzI",
                      *           "object": "api_key",
                      *           "type": "publishable",
                      *           "mode": "test",
                      *           "label": "Default publishable test key",
-                     *           "last4": "Dt0X",
-                     *           "created_at": "2026-11-28T00:46:25.172Z"
+                     *           "last4": "PPJJ",
+                     *           "created_at": "2026-11-28T03:03:57.866Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcDyB1GOmnrbeMhYK27Ee",
+                     *           "id": "key_000VcEWnqW9i9apHKOserYe8",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "Default secret test key",
-                     *           "last4": "hBZv",
-                     *           "created_at": "2026-11-28T00:46:25.160Z"
+                     *           "last4": "VkTw",
+                     *           "created_at": "2026-11-28T03:03:57.652Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -3277,20 +3804,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcDyBC75JhfsZOIcrrvBo",
+                     *       "id": "key_000VcEWrJn1qJDJNygn396YV",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "Gf8n",
-                     *       "created_at": "2026-11-28T00:46:25.805Z"
+                     *       "last4": "mHk3",
+                     *       "created_at": "2026-11-28T03:04:10.880Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "mode is a required field",
+                     *         "param": "mode",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_3e1437ce1e5343a994d6851409a73087"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -3305,6 +3853,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example key_000VcEWrJn1qJDJNygn396YV */
                 id: string;
             };
             cookie?: never;
@@ -3338,6 +3887,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example key_000VcEWrJn1qJDJNygn396YV */
                 id: string;
             };
             cookie?: never;
@@ -3356,14 +3906,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcDyBC75JhfsZOIcrrvBo",
+                     *       "id": "key_000VcEWrJn1qJDJNygn396YV",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "QYdK",
-                     *       "created_at": "2026-11-28T00:46:25.805Z"
+                     *       "last4": "nx51",
+                     *       "created_at": "2026-11-28T03:04:10.880Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -3372,7 +3922,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such API key: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_d8818152c3d34657b3e2eaf75e231e9a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -3394,6 +3965,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "bank_invoice_settings",
+                     *       "default_days_until_due": 14,
+                     *       "claim_expiry_days": 30,
+                     *       "claim_recheck_days": 1,
+                     *       "editable": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["BankInvoiceSettings"];
                 };
             };
@@ -3424,7 +4004,27 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
+            /** @description Conflict: the error envelope with one of `idempotency_key_in_use`, `resource_conflict`, `invalid_state`, `cannot_uncancel`, `cannot_pause`, `not_paused`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_state",
+                     *         "message": "Bank-invoice settings are service-wide in this version (due date, claim expiry and re-check schedule in docs/subscriptions.md); they cannot be changed per merchant yet.",
+                     *         "doc_url": "/docs/errors#invalid_state",
+                     *         "request_id": "req_aea8209ee9664a5f80ba7a7821b57b38"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -3477,6 +4077,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cn_000VcEX3nX6aNde7Lp529G5G */
                 id: string;
             };
             cookie?: never;
@@ -3494,23 +4095,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cn_000VcDyDeOGNT3kN482gZHmG",
+                     *       "id": "cn_000VcEX3nX6aNde7Lp529G5G",
                      *       "object": "credit_note",
-                     *       "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *       "refund": "ref_000VcDyDb2LL6GBMHW92xaWV",
-                     *       "amount": 1000,
+                     *       "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *       "refund": "ref_000VcEX3FpbwUXVi525uAZ4c",
+                     *       "amount": 2900,
                      *       "currency": "ISK",
-                     *       "vat_amount": 194,
+                     *       "vat_amount": 561,
                      *       "vat_breakdown": [
                      *         {
                      *           "vat_rate": "standard",
                      *           "percent": 24,
-                     *           "amount_excluding_vat": 806,
-                     *           "vat_amount": 194,
-                     *           "amount_including_vat": 1000
+                     *           "amount_excluding_vat": 2339,
+                     *           "vat_amount": 561,
+                     *           "amount_including_vat": 2900
                      *         }
                      *       ],
-                     *       "reason": "order_change",
+                     *       "reason": "requested_by_customer",
                      *       "status": "issued",
                      *       "created_at": "2026-02-01T13:00:00.000Z"
                      *     }
@@ -3521,7 +4122,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such credit note: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_0beb1b7e9c974ba497468816b9c6a7c7"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -3533,6 +4155,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example cn_000VcEX3nX6aNde7Lp529G5G */
                 id: string;
             };
             cookie?: never;
@@ -3548,13 +4171,97 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">
+                     *     <head>
+                     *     <meta charset="utf-8">
+                     *     <meta name="viewport" content="width=device-width, initial-scale=1">
+                     *     <title>Credit note cn_000VcEX3nX6aNde7Lp529G5G</title>
+                     *     <style>
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:#eef0f3;color:#1d2330;font:14px/1.45 "DejaVu Sans",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+                     *     .page{max-width:820px;margin:24px auto;background:#fff;padding:48px 56px;box-shadow:0 1px 4px rgba(0,0,0,.12)}
+                     *     .test{background:#fff3cd;color:#7a5b00;border:1px solid #f0d68a;padding:6px 10px;font-weight:600;margin-bottom:24px;text-align:center}
+                     *     header{display:flex;justify-content:space-between;gap:24px;align-items:flex-start;border-bottom:2px solid #1d2330;padding-bottom:16px}
+                     *     h1{font-size:26px;margin:0 0 4px}
+                     *     .meta{margin:0;display:grid;grid-template-columns:auto auto;gap:2px 16px}
+                     *     .meta dt{color:#5b6474}.meta dd{margin:0;text-align:right;font-weight:600}
+                     *     .parties{display:grid;grid-template-columns:1fr 1fr;gap:32px;margin:24px 0}
+                     *     .party h2{font-size:12px;text-transform:uppercase;letter-spacing:.06em;color:#5b6474;margin:0 0 6px}
+                     *     .party p{margin:0}
+                     *     .party .name{font-weight:700}
+                     *     table{width:100%;border-collapse:collapse;margin-top:8px}
+                     *     th{font-size:12px;text-align:left;color:#5b6474;border-bottom:1px solid #c9ced8;padding:6px 4px}
+                     *     td{padding:8px 4px;border-bottom:1px solid #eceef2;vertical-align:top}
+                     *     .num{text-align:right;white-space:nowrap}
+                     *     .period{display:block;color:#5b6474;font-size:12px}
+                     *     .totals{margin-left:auto;margin-top:16px;width:340px}
+                     *     .totals td{border:0;padding:4px}
+                     *     .totals .grand td{border-top:2px solid #1d2330;font-weight:700;font-size:16px;padding-top:8px}
+                     *     .claim{margin-top:24px;padding:12px 14px;border:1px solid #c9ced8;background:#f7f8fa}
+                     *     .claim strong{font-size:16px;letter-spacing:.04em}
+                     *     footer{margin-top:32px;color:#5b6474;font-size:12px}
+                     *     @media print{body{background:#fff}.page{box-shadow:none;margin:0;max-width:none;padding:24px}}
+                     *     </style>
+                     *     </head>
+                     *     <body>
+                     *     <main class="page" id="document" data-kind="credit_note" data-id="cn_000VcEX3nX6aNde7Lp529G5G">
+                     *     <p class="test" id="test-mode">TEST MODE – not a real invoice</p>
+                     *     <header>
+                     *       <div><h1>Credit note</h1><p class="seller-name">Test merchant 1</p></div>
+                     *       <dl class="meta"><dt>Credit note</dt><dd>cn_000VcEX3nX6aNde7Lp529G5G</dd><dt>Credits invoice</dt><dd>INV-000006</dd><dt>Issue date</dt><dd>1 Feb 2026</dd><dt>Status</dt><dd>Issued</dd></dl>
+                     *     </header>
+                     *     <div class="parties">
+                     *       <section class="party" id="seller"><h2>From</h2><p class="name">Test merchant 1</p></section>
+                     *       <section class="party" id="buyer"><h2>Bill to</h2><p class="name">Anna Jónsdóttir</p><p>Laugavegur 1</p><p>101 Reykjavík</p><p>IS</p><p>Kennitala: <span class="kt">120174-3399</span></p><p>anna@example.is</p></section>
+                     *     </div>
+                     *     <table class="lines" id="lines">
+                     *       <thead><tr><th>Description</th><th class="num">Qty</th><th class="num">Unit price</th><th class="num">Amount</th></tr></thead>
+                     *       <tbody><tr class="line">
+                     *             <td>INV-000006</td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">-2.900 kr.</td>
+                     *
+                     *             <td class="num">-2.900 kr.</td>
+                     *           </tr></tbody>
+                     *     </table>
+                     *     <table class="totals" id="totals"><tbody><tr id="total-vat-24"><td>VAT 24 % of -2.339 kr.</td><td class="num">-561 kr.</td></tr><tr id="total-total" class="grand"><td>Amount credited</td><td class="num">-2.900 kr.</td></tr></tbody></table>
+                     *     <p id="reason">Reason: requested_by_customer</p>
+                     *
+                     *     <footer></footer>
+                     *     </main>
+                     *     </body>
+                     *     </html>
+                     */
                     "text/html": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such credit note: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_568bc8d6e279471293bc49ad4568b35b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -3566,6 +4273,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example cn_000VcEX3nX6aNde7Lp529G5G */
                 id: string;
             };
             cookie?: never;
@@ -3587,7 +4295,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such credit note: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_d33358c81ae34cd3818f6cd89ba04465"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -3620,17 +4349,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *           "id": "cprt_000VcEXAMq1r536LPc64I2LN",
                      *           "object": "customer_portal",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "url": null,
                      *           "status": "active",
                      *           "reusable": true,
-                     *           "expires_at": "2026-11-28T01:46:35.738Z",
+                     *           "expires_at": "2026-11-28T04:05:24.089Z",
                      *           "revoked_at": null,
                      *           "last_accessed_at": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:35.738Z"
+                     *           "created_at": "2026-11-28T03:05:24.089Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -3663,7 +4392,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *       "expires_in": 3600
                  *     }
                  */
@@ -3691,23 +4420,44 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *       "id": "cprt_000VcEXAMq1r536LPc64I2LN",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "url": "http://localhost:3000/portal/open/TOKEN_REDACTED",
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T01:46:35.738Z",
+                     *       "expires_at": "2026-11-28T04:05:24.089Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:35.738Z"
+                     *       "created_at": "2026-11-28T03:05:24.089Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "customer must be a string",
+                     *         "param": "customer",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_352f66dd6c7d4a3b9067e02e01ce9fd4"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -3722,6 +4472,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cprt_000VcEXAMq1r536LPc64I2LN */
                 id: string;
             };
             cookie?: never;
@@ -3739,17 +4490,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *       "id": "cprt_000VcEXAMq1r536LPc64I2LN",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "url": null,
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T01:46:35.738Z",
+                     *       "expires_at": "2026-11-28T04:05:24.089Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:35.738Z"
+                     *       "created_at": "2026-11-28T03:05:24.089Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -3758,7 +4509,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such customer portal link: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_8c5da24e87514799baa88075288bf8ca"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -3768,6 +4540,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cprt_000VcEXAMq1r536LPc64I2LN */
                 id: string;
             };
             cookie?: never;
@@ -3785,17 +4558,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcDyDmORuUrkfO1U0DRo4",
+                     *       "id": "cprt_000VcEXAMq1r536LPc64I2LN",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "url": null,
                      *       "status": "revoked",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T01:46:35.738Z",
-                     *       "revoked_at": "2026-11-28T00:46:35.851Z",
+                     *       "expires_at": "2026-11-28T04:05:24.089Z",
+                     *       "revoked_at": "2026-11-28T03:05:24.560Z",
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:35.738Z"
+                     *       "created_at": "2026-11-28T03:05:24.089Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -3804,7 +4577,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such customer portal link: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_5a72810d46fe48b4b0f077f31687b82e"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -3836,7 +4630,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "email": "anna@example.is",
                      *           "name": "Anna Jónsdóttir",
                      *           "phone": null,
@@ -3848,8 +4642,8 @@ export interface operations {
                      *             "crm_id": "42"
                      *           },
                      *           "billing_address": null,
-                     *           "created_at": "2026-11-28T00:46:27.473Z",
-                     *           "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *           "created_at": "2026-11-28T03:04:17.059Z",
+                     *           "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -3885,7 +4679,7 @@ export interface operations {
                  *       "email": "anna@example.is",
                  *       "name": "Anna Jónsdóttir",
                  *       "kennitala": "1201743399",
-                 *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                 *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                  *       "metadata": {
                  *         "crm_id": "42"
                  *       }
@@ -3925,7 +4719,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -3937,14 +4731,35 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T00:46:27.473Z",
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *       "created_at": "2026-11-28T03:04:17.059Z",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "email must be a string",
+                     *         "param": "email",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_a87be9efb69a44558c0af1987b32c8d9"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -3959,6 +4774,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 id: string;
             };
             cookie?: never;
@@ -3976,7 +4792,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -3988,8 +4804,8 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T00:46:27.473Z",
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *       "created_at": "2026-11-28T03:04:17.059Z",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -3998,7 +4814,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such customer: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_98c0daa21a274279b77f3c73fd232d8d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -4008,6 +4845,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 id: string;
             };
             cookie?: never;
@@ -4055,7 +4893,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": "+3545551234",
@@ -4073,17 +4911,59 @@ export interface operations {
                      *         "postal_code": "101",
                      *         "country": "IS"
                      *       },
-                     *       "created_at": "2026-11-28T00:46:27.473Z",
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD"
+                     *       "created_at": "2026-11-28T03:04:17.059Z",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "email must be a string",
+                     *         "param": "email",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_a1464039207e4996846b8d6a7e8c7d65"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such customer: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_6ca4439f0dea44429a85a3b9ec6128ea"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -4094,6 +4974,7 @@ export interface operations {
     listUsageEvents: {
         parameters: {
             query?: {
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 customer?: string;
                 event_name?: string;
                 from?: string;
@@ -4122,37 +5003,37 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ue_000VcDyCDThO45jqlGPKvAyx",
+                     *           "id": "ue_000VcEWyFmltPezpHqS0kHLu",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "idempotency_key": "tour-2",
-                     *           "timestamp": "2026-01-01T12:00:00.000Z",
-                     *           "metadata": {
-                     *             "gb": 3
-                     *           },
-                     *           "received_at": "2026-11-28T00:46:29.734Z"
-                     *         },
-                     *         {
-                     *           "id": "ue_000VcDyCDTP4kU38ZeDyUulr",
-                     *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "idempotency_key": "tour-3",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 5
                      *           },
-                     *           "received_at": "2026-11-28T00:46:29.734Z"
+                     *           "received_at": "2026-11-28T03:04:37.601Z"
                      *         },
                      *         {
-                     *           "id": "ue_000VcDyCCWEZRN8k8gUpXIKH",
+                     *           "id": "ue_000VcEWyFmX1M24SQy1d0qJu",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "idempotency_key": "tour-2",
+                     *           "timestamp": "2026-01-01T12:00:00.000Z",
+                     *           "metadata": {
+                     *             "gb": 3
+                     *           },
+                     *           "received_at": "2026-11-28T03:04:37.601Z"
+                     *         },
+                     *         {
+                     *           "id": "ue_000VcEWyA7tBbjQ6jgn3GXod",
+                     *           "event_name": "storage_gb",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "idempotency_key": "tour-1",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 12
                      *           },
-                     *           "received_at": "2026-11-28T00:46:29.676Z"
+                     *           "received_at": "2026-11-28T03:04:37.202Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -4186,7 +5067,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "event_name": "storage_gb",
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *       "timestamp": "2026-01-01T12:00:00Z",
                  *       "idempotency_key": "tour-1",
                  *       "value": 12,
@@ -4241,21 +5122,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ue_000VcDyCCWEZRN8k8gUpXIKH",
+                     *       "id": "ue_000VcEWyA7tBbjQ6jgn3GXod",
                      *       "event_name": "storage_gb",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "idempotency_key": "tour-1",
                      *       "timestamp": "2026-01-01T12:00:00.000Z",
                      *       "metadata": {
                      *         "gb": 12
                      *       },
-                     *       "received_at": "2026-11-28T00:46:29.676Z"
+                     *       "received_at": "2026-11-28T03:04:37.202Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UsageEvent"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "event_name must be a string",
+                     *         "param": "event_name",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_3646ff3267a348439147aa7fde2c0716"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -4282,7 +5184,7 @@ export interface operations {
                  *       "events": [
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-2",
                  *           "metadata": {
@@ -4291,7 +5193,7 @@ export interface operations {
                  *         },
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-3",
                  *           "metadata": {
@@ -4344,7 +5246,28 @@ export interface operations {
                     "application/json": components["schemas"]["UsageBatchResult"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "events must be an array of 1 to 1,000 events",
+                     *         "param": "events",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_87633e2b1eb64388b1c2369b64301165"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -4357,7 +5280,9 @@ export interface operations {
     exportCreditNotes: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -4378,7 +5303,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_a98ce5e89e8f4a60822889a6176d6770"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -4388,8 +5334,11 @@ export interface operations {
     exportInvoiceDocuments: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example en */
                 locale?: "is" | "en";
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -4410,7 +5359,28 @@ export interface operations {
                     "application/zip": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_2f4806170c9441c8bc4747f1b5f51e56"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -4420,7 +5390,9 @@ export interface operations {
     exportInvoices: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -4441,7 +5413,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_07242d08f841452ab382f9b0ed4d6b53"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -4451,7 +5444,9 @@ export interface operations {
     exportLedgerEntries: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -4472,7 +5467,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_176df60b5755408cb6a66d5b591d2cc7"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -4482,7 +5498,9 @@ export interface operations {
     exportPayments: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -4503,7 +5521,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_c2406c70f5f04d408609f7fba79b5d98"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -4513,7 +5552,9 @@ export interface operations {
     exportRefunds: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -4534,7 +5575,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_60eecf20e3bd476585435b0b360db182"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -4544,7 +5606,9 @@ export interface operations {
     exportTrialBalance: {
         parameters: {
             query: {
+                /** @example 2026-01-01 */
                 from: string;
+                /** @example 2026-12-31 */
                 to: string;
             };
             header?: never;
@@ -4565,7 +5629,28 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "to is required: a day such as 2026-11-30",
+                     *         "param": "to",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_e06ddf6c5f41453bb06e55cf021cc3d4"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
@@ -4575,6 +5660,7 @@ export interface operations {
     listInvoiceItems: {
         parameters: {
             query?: {
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 customer?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
@@ -4602,10 +5688,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
+                     *           "id": "ii_000VcEWyNCN5i8CjRTG94pQj",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1500,
@@ -4620,10 +5706,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcDyBz01FyqQv5J9jwxmZ",
+                     *           "id": "ii_000VcEWwf8qhAbwZ2WQqqZgv",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 2970,
@@ -4638,10 +5724,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcDyByzwnOhmuNSad81qY",
+                     *           "id": "ii_000VcEWwf7UZwbr3UnIEX2Zx",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": -1980,
@@ -4656,10 +5742,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcDyBwBV2nH3K00B8QaR6",
+                     *           "id": "ii_000VcEWwDh0aZOlXKEMOZjCO",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1980,
@@ -4704,11 +5790,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *       "amount": 1500,
                  *       "currency": "ISK",
                  *       "description": "Setup fee",
-                 *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha"
+                 *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD"
                  *     }
                  */
                 "application/json": {
@@ -4740,10 +5826,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
+                     *       "id": "ii_000VcEWyNCN5i8CjRTG94pQj",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -4761,7 +5847,28 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceItem"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "description is a required field",
+                     *         "param": "description",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_3828a4b248784df1a41c00c0036c7da1"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -4776,6 +5883,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ii_000VcEWyNCN5i8CjRTG94pQj */
                 id: string;
             };
             cookie?: never;
@@ -4793,10 +5901,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcDyCF9uW2dpqfr4rFR2z",
+                     *       "id": "ii_000VcEWyNCN5i8CjRTG94pQj",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -4817,7 +5925,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice item: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_23030ccd9d6d49a19b1430f1c8c0a0f8"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -4831,6 +5960,7 @@ export interface operations {
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 status?: "draft" | "open" | "paid" | "void" | "uncollectible";
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 subscription?: string;
             };
             header?: never;
@@ -4852,12 +5982,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "id": "inv_000VcEWynllMfNbJx5PCPNum",
                      *           "object": "invoice",
                      *           "number": "INV-000002",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "payment": "pay_000VcEWyxYk1swoI47ZT0fBF",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_cycle",
                      *           "collection_method": "charge_automatically",
@@ -4893,12 +6023,12 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "inv_000VcDyBl93nB9WNiL56eCBP",
+                     *           "id": "inv_000VcEWupjjI5QcZTKMo5bCE",
                      *           "object": "invoice",
                      *           "number": "INV-000001",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "payment": "pay_000VcDyBrdQ20vVvkSUV0Le6",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "payment": "pay_000VcEWvpeSF2CoUUO6Ptetb",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_create",
                      *           "collection_method": "charge_automatically",
@@ -4955,6 +6085,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example inv_000VcEWynllMfNbJx5PCPNum */
                 id: string;
             };
             cookie?: never;
@@ -4972,12 +6103,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *       "id": "inv_000VcEWynllMfNbJx5PCPNum",
                      *       "object": "invoice",
                      *       "number": "INV-000002",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *       "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "payment": "pay_000VcEWyxYk1swoI47ZT0fBF",
                      *       "status": "paid",
                      *       "billing_reason": "subscription_cycle",
                      *       "collection_method": "charge_automatically",
@@ -5013,7 +6144,7 @@ export interface operations {
                      *       "created_at": "2026-02-01T12:00:00.000Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDyCKRbc7FiUxnOZc7Hc",
+                     *           "id": "ili_000VcEWynlAsbZI3mGU1H5gS",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -5029,7 +6160,7 @@ export interface operations {
                      *           "period_end": "2026-03-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDyCKRCQmpqcf78y6kUX",
+                     *           "id": "ili_000VcEWynl6HNc4gfXqp6NUe",
                      *           "object": "invoice_line",
                      *           "kind": "metered",
                      *           "description": "Skýjageymsla",
@@ -5045,7 +6176,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDyCKRt6C6n1Ob2H2rXA",
+                     *           "id": "ili_000VcEWynlObrUXYsUTW5ecQ",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
@@ -5061,7 +6192,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDyCKR568R74gcHk1VOj",
+                     *           "id": "ili_000VcEWynlteQAtBIwq8YWdG",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Unused time on 2 × Streymi after 1 Jan 2026",
@@ -5077,7 +6208,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDyCKR2J6ZFUhf2YqAwl",
+                     *           "id": "ili_000VcEWynl6HTjq8Z8GC086D",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
@@ -5093,7 +6224,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcDyCKRH2HLKzpRaVq5kC",
+                     *           "id": "ili_000VcEWynlDnMv8y91HtrDO3",
                      *           "object": "invoice_line",
                      *           "kind": "invoice_item",
                      *           "description": "Setup fee",
@@ -5117,7 +6248,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_7f55eacffaf44e8d909a6665cc2c6b03"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -5129,6 +6281,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example inv_000VcEWynllMfNbJx5PCPNum */
                 id: string;
             };
             cookie?: never;
@@ -5144,13 +6297,127 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">
+                     *     <head>
+                     *     <meta charset="utf-8">
+                     *     <meta name="viewport" content="width=device-width, initial-scale=1">
+                     *     <title>Invoice INV-000002</title>
+                     *     <style>
+                     *     *{box-sizing:border-box}
+                     *     body{margin:0;background:#eef0f3;color:#1d2330;font:14px/1.45 "DejaVu Sans",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+                     *     .page{max-width:820px;margin:24px auto;background:#fff;padding:48px 56px;box-shadow:0 1px 4px rgba(0,0,0,.12)}
+                     *     .test{background:#fff3cd;color:#7a5b00;border:1px solid #f0d68a;padding:6px 10px;font-weight:600;margin-bottom:24px;text-align:center}
+                     *     header{display:flex;justify-content:space-between;gap:24px;align-items:flex-start;border-bottom:2px solid #1d2330;padding-bottom:16px}
+                     *     h1{font-size:26px;margin:0 0 4px}
+                     *     .meta{margin:0;display:grid;grid-template-columns:auto auto;gap:2px 16px}
+                     *     .meta dt{color:#5b6474}.meta dd{margin:0;text-align:right;font-weight:600}
+                     *     .parties{display:grid;grid-template-columns:1fr 1fr;gap:32px;margin:24px 0}
+                     *     .party h2{font-size:12px;text-transform:uppercase;letter-spacing:.06em;color:#5b6474;margin:0 0 6px}
+                     *     .party p{margin:0}
+                     *     .party .name{font-weight:700}
+                     *     table{width:100%;border-collapse:collapse;margin-top:8px}
+                     *     th{font-size:12px;text-align:left;color:#5b6474;border-bottom:1px solid #c9ced8;padding:6px 4px}
+                     *     td{padding:8px 4px;border-bottom:1px solid #eceef2;vertical-align:top}
+                     *     .num{text-align:right;white-space:nowrap}
+                     *     .period{display:block;color:#5b6474;font-size:12px}
+                     *     .totals{margin-left:auto;margin-top:16px;width:340px}
+                     *     .totals td{border:0;padding:4px}
+                     *     .totals .grand td{border-top:2px solid #1d2330;font-weight:700;font-size:16px;padding-top:8px}
+                     *     .claim{margin-top:24px;padding:12px 14px;border:1px solid #c9ced8;background:#f7f8fa}
+                     *     .claim strong{font-size:16px;letter-spacing:.04em}
+                     *     footer{margin-top:32px;color:#5b6474;font-size:12px}
+                     *     @media print{body{background:#fff}.page{box-shadow:none;margin:0;max-width:none;padding:24px}}
+                     *     </style>
+                     *     </head>
+                     *     <body>
+                     *     <main class="page" id="document" data-kind="invoice" data-id="inv_000VcEWynllMfNbJx5PCPNum">
+                     *     <p class="test" id="test-mode">TEST MODE – not a real invoice</p>
+                     *     <header>
+                     *       <div><h1>Invoice</h1><p class="seller-name">Test merchant 1</p></div>
+                     *       <dl class="meta"><dt>Invoice number</dt><dd>INV-000002</dd><dt>Issue date</dt><dd>1 Feb 2026</dd><dt>Due date</dt><dd>1 Feb 2026</dd><dt>Period</dt><dd>1 Feb 2026 – 1 Mar 2026</dd><dt>Status</dt><dd>Paid</dd></dl>
+                     *     </header>
+                     *     <div class="parties">
+                     *       <section class="party" id="seller"><h2>From</h2><p class="name">Test merchant 1</p></section>
+                     *       <section class="party" id="buyer"><h2>Bill to</h2><p class="name">Anna Jónsdóttir</p><p>Laugavegur 1</p><p>101 Reykjavík</p><p>IS</p><p>Kennitala: <span class="kt">120174-3399</span></p><p>anna@example.is</p></section>
+                     *     </div>
+                     *     <table class="lines" id="lines">
+                     *       <thead><tr><th>Description</th><th class="num">Qty</th><th class="num">Unit price</th><th class="num">VAT</th><th class="num">Amount</th></tr></thead>
+                     *       <tbody><tr class="line">
+                     *             <td>Streymi<span class="period">1 Feb 2026 – 1 Mar 2026</span></td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">4.990 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">4.990 kr.</td>
+                     *           </tr><tr class="line">
+                     *             <td>Skýjageymsla<span class="period">1 Jan 2026 – 1 Feb 2026</span></td>
+                     *             <td class="num">20</td>
+                     *             <td class="num">15 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">300 kr.</td>
+                     *           </tr><tr class="line">
+                     *             <td>Remaining time on 2 × Streymi after 1 Jan 2026<span class="period">1 Jan 2026 – 1 Feb 2026</span></td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">1.980 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">1.980 kr.</td>
+                     *           </tr><tr class="line">
+                     *             <td>Unused time on 2 × Streymi after 1 Jan 2026<span class="period">1 Jan 2026 – 1 Feb 2026</span></td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">-1.980 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">-1.980 kr.</td>
+                     *           </tr><tr class="line">
+                     *             <td>Remaining time on 3 × Streymi after 1 Jan 2026<span class="period">1 Jan 2026 – 1 Feb 2026</span></td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">2.970 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">2.970 kr.</td>
+                     *           </tr><tr class="line">
+                     *             <td>Setup fee</td>
+                     *             <td class="num">1</td>
+                     *             <td class="num">1.500 kr.</td>
+                     *             <td class="num">24 %</td>
+                     *             <td class="num">1.500 kr.</td>
+                     *           </tr></tbody>
+                     *     </table>
+                     *     <table class="totals" id="totals"><tbody><tr id="total-subtotal"><td>Subtotal</td><td class="num">9.760 kr.</td></tr><tr id="total-vat-24"><td>VAT 24 % of 7.871 kr.</td><td class="num">1.889 kr.</td></tr><tr id="total-vat-total"><td>VAT total</td><td class="num">1.889 kr.</td></tr><tr id="total-total" class="grand"><td>Total</td><td class="num">9.760 kr.</td></tr><tr id="total-amount-paid"><td>Amount paid</td><td class="num">9.760 kr.</td></tr><tr id="total-amount-due"><td>Amount due</td><td class="num">0 kr.</td></tr></tbody></table>
+                     *
+                     *
+                     *     <footer></footer>
+                     *     </main>
+                     *     </body>
+                     *     </html>
+                     */
                     "text/html": string;
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_543ca35a2f7e4b1cb41d687c094b0448"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -5164,6 +6431,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example inv_000VcEX0tzZviAg168WqAzku */
                 id: string;
             };
             cookie?: never;
@@ -5182,11 +6450,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDyCugtfSr3laD3WzC1a",
+                     *       "id": "inv_000VcEX0tzZviAg168WqAzku",
                      *       "object": "invoice",
                      *       "number": "INV-000004",
-                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
-                     *       "subscription": "sub_000VcDyCuOne8IUL7i7pUEMZ",
+                     *       "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *       "subscription": "sub_000VcEX0sJAlGfvWn3QBMIXq",
                      *       "payment": null,
                      *       "status": "open",
                      *       "billing_reason": "subscription_create",
@@ -5210,20 +6478,20 @@ export interface operations {
                      *       "amount_due": 990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 990,
-                     *       "period_start": "2026-11-28T00:46:32.384Z",
-                     *       "period_end": "2026-12-28T00:46:32.384Z",
-                     *       "due_date": "2026-12-12T00:46:32.432Z",
-                     *       "finalized_at": "2026-11-28T00:46:32.432Z",
+                     *       "period_start": "2026-11-28T03:04:47.459Z",
+                     *       "period_end": "2026-12-28T03:04:47.459Z",
+                     *       "due_date": "2026-12-12T03:04:47.891Z",
+                     *       "finalized_at": "2026-11-28T03:04:47.891Z",
                      *       "paid_at": null,
                      *       "voided_at": null,
-                     *       "next_payment_attempt": "2026-12-12T00:46:32.432Z",
+                     *       "next_payment_attempt": "2026-12-12T03:04:47.891Z",
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:32.384Z",
+                     *       "created_at": "2026-11-28T03:04:47.459Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDyCugTB64Uv38hTdyzl",
+                     *           "id": "ili_000VcEX0tzTfEUqTIDZZadXo",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -5235,8 +6503,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 192,
-                     *           "period_start": "2026-11-28T00:46:32.384Z",
-                     *           "period_end": "2026-12-28T00:46:32.384Z"
+                     *           "period_start": "2026-11-28T03:04:47.459Z",
+                     *           "period_end": "2026-12-28T03:04:47.459Z"
                      *         }
                      *       ]
                      *     }
@@ -5248,7 +6516,28 @@ export interface operations {
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_3ae50c59a33149d2a06bf0de0d10b8c8"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -5257,10 +6546,12 @@ export interface operations {
     retrieveInvoicePdf: {
         parameters: {
             query?: {
+                /** @example is */
                 locale?: "is" | "en";
             };
             header?: never;
             path: {
+                /** @example inv_000VcEWynllMfNbJx5PCPNum */
                 id: string;
             };
             cookie?: never;
@@ -5282,7 +6573,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_d5dd225e2de14808b8088a51aefe10f1"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -5296,6 +6608,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example inv_000VcEX1Um82BJb3T9sPsWRw */
                 id: string;
             };
             cookie?: never;
@@ -5314,11 +6627,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDyD8BwJ5n4KHEXWXus7",
+                     *       "id": "inv_000VcEX1Um82BJb3T9sPsWRw",
                      *       "object": "invoice",
                      *       "number": "INV-000005",
-                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
-                     *       "subscription": "sub_000VcDyD7yfD4DwXQvdA2Aw8",
+                     *       "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *       "subscription": "sub_000VcEX1THj16sbWqbNF2VeJ",
                      *       "payment": null,
                      *       "status": "void",
                      *       "billing_reason": "subscription_create",
@@ -5342,20 +6655,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T00:46:33.221Z",
-                     *       "period_end": "2026-12-28T00:46:33.221Z",
-                     *       "due_date": "2026-12-12T00:46:33.326Z",
-                     *       "finalized_at": "2026-11-28T00:46:33.326Z",
+                     *       "period_start": "2026-11-28T03:04:49.788Z",
+                     *       "period_end": "2026-12-28T03:04:49.788Z",
+                     *       "due_date": "2026-12-12T03:04:50.208Z",
+                     *       "finalized_at": "2026-11-28T03:04:50.208Z",
                      *       "paid_at": null,
-                     *       "voided_at": "2026-11-28T00:46:33.871Z",
+                     *       "voided_at": "2026-11-28T03:04:51.965Z",
                      *       "next_payment_attempt": null,
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:33.221Z",
+                     *       "created_at": "2026-11-28T03:04:49.788Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDyD8BKuqin1EFI85EoR",
+                     *           "id": "ili_000VcEX1UmYdCHL0sO3zgnLe",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -5367,8 +6680,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T00:46:33.221Z",
-                     *           "period_end": "2026-12-28T00:46:33.221Z"
+                     *           "period_start": "2026-11-28T03:04:49.788Z",
+                     *           "period_end": "2026-12-28T03:04:49.788Z"
                      *         }
                      *       ]
                      *     }
@@ -5379,7 +6692,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_f1723d2c95584cc8a4dcd8f6a2880d2c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -5419,379 +6753,379 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "be_000VcDyDeToYAG0SHDCX8Msr",
+                     *           "id": "be_000VcEX3psuKwrctvKHsXHD4",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDeTxO13YPGUhnRKxX",
-                     *           "kind": "refund",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 1000,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.222Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDeTOCMScXCkXQUj6X",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDeTxO13YPGUhnRKxX",
-                     *           "kind": "refund",
-                     *           "account": "card_clearing",
-                     *           "debit": 0,
-                     *           "credit": 1000,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.222Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDeRtskYhBlsLw54s2",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
-                     *           "kind": "credit_note",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 0,
-                     *           "credit": 1000,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.222Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDeRWQuZUiPxrKeESD",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
-                     *           "kind": "credit_note",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 194,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.222Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDeRS8jithgXI1GtKf",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDeRpzY95mKrjt70Pm",
-                     *           "kind": "credit_note",
-                     *           "account": "revenue",
-                     *           "debit": 806,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.222Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDdH4w6uVdWIf8q2B1",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDdHXYxo2rTLK6TgqK",
+                     *           "posting": "bp_000VcEX3psBnO6sAWobeIocH",
                      *           "kind": "refund",
                      *           "account": "accounts_receivable",
                      *           "debit": 2900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *           "created_at": "2026-11-28T03:04:58.519Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDdH2lRG0511kYM4OF",
+                     *           "id": "be_000VcEX3psG7yIGTgr45iNNV",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDdHXYxo2rTLK6TgqK",
+                     *           "posting": "bp_000VcEX3psBnO6sAWobeIocH",
                      *           "kind": "refund",
                      *           "account": "card_clearing",
                      *           "debit": 0,
                      *           "credit": 2900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *           "created_at": "2026-11-28T03:04:58.519Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDdFul58xpg46HY6xB",
+                     *           "id": "be_000VcEX3pFr1j1QVcBa4RYJO",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
-                     *           "kind": "credit_note",
-                     *           "account": "revenue",
-                     *           "debit": 2339,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.139Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDdFmGApf3oDkEccil",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
+                     *           "posting": "bp_000VcEX3pFTDONFJAUbLByY9",
                      *           "kind": "credit_note",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *           "created_at": "2026-11-28T03:04:58.519Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDdFkakpaKUBThiRh0",
+                     *           "id": "be_000VcEX3pFqwC94XiX33kX3o",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDdFz20o1dSDl2G3gE",
+                     *           "posting": "bp_000VcEX3pFTDONFJAUbLByY9",
                      *           "kind": "credit_note",
                      *           "account": "vat_payable:standard",
                      *           "debit": 561,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:35.139Z"
+                     *           "created_at": "2026-11-28T03:04:58.519Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDVyQ6D3hcHrdpoV2d",
+                     *           "id": "be_000VcEX3pFYAsDIqSByqxC8d",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
-                     *           "kind": "invoice_voided",
+                     *           "posting": "bp_000VcEX3pFTDONFJAUbLByY9",
+                     *           "kind": "credit_note",
                      *           "account": "revenue",
-                     *           "debit": 798,
+                     *           "debit": 2339,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.690Z"
+                     *           "created_at": "2026-11-28T03:04:58.519Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDVy8I1kbz2ZH5iO0W",
+                     *           "id": "be_000VcEX38oy3WgNl3QeEB05D",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
-                     *           "kind": "invoice_voided",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 192,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.690Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcDyDVy5ykHQU6nVflEmb",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDVyY1yDAS3zwLIxI6",
+                     *           "posting": "bp_000VcEX38oHfFPfOMZmr21MN",
                      *           "kind": "invoice_voided",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 990,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.690Z"
+                     *           "created_at": "2026-11-28T03:04:56.169Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDUfrvxkA3FYdRXm0Q",
+                     *           "id": "be_000VcEX38otUpRVcOnHQ1Hs5",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 990,
+                     *           "posting": "bp_000VcEX38oHfFPfOMZmr21MN",
+                     *           "kind": "invoice_voided",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 192,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": null,
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.616Z"
+                     *           "created_at": "2026-11-28T03:04:56.169Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDUfKKX6MK963Nxl2J",
+                     *           "id": "be_000VcEX38orNDsj3G1630Jam",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
+                     *           "posting": "bp_000VcEX38oHfFPfOMZmr21MN",
+                     *           "kind": "invoice_voided",
+                     *           "account": "revenue",
+                     *           "debit": 798,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:04:56.169Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX35OugoGm916aNkqpF",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX35OnoxUsfCsN67EfG",
                      *           "kind": "invoice_finalized",
                      *           "account": "vat_payable:standard",
                      *           "debit": 0,
                      *           "credit": 192,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.616Z"
+                     *           "created_at": "2026-11-28T03:04:55.912Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDUf8MAtgBX2u26Jdf",
+                     *           "id": "be_000VcEX35OlBWSwGK6dVh9HO",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDUf4D3bDKaww2WLZl",
+                     *           "posting": "bp_000VcEX35OnoxUsfCsN67EfG",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 798,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.616Z"
+                     *           "created_at": "2026-11-28T03:04:55.912Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDRMr7xL5ut5CMwmS4",
+                     *           "id": "be_000VcEX35OVMoX1ZdoIWyGrI",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDRMFtdAi65qOqnaCG",
-                     *           "kind": "invoice_paid",
-                     *           "account": "card_clearing",
-                     *           "debit": 2500,
+                     *           "posting": "bp_000VcEX35OnoxUsfCsN67EfG",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 990,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.411Z"
+                     *           "created_at": "2026-11-28T03:04:55.912Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDRMTKomhCuIAOPWhX",
+                     *           "id": "be_000VcEX2xMs0wHqyvqvmEBkS",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDRMFtdAi65qOqnaCG",
+                     *           "posting": "bp_000VcEX2xMt9mVZ3BF7oZKbz",
                      *           "kind": "invoice_paid",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2500,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.411Z"
+                     *           "created_at": "2026-11-28T03:04:55.498Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDPJwaG6wz468XfGov",
+                     *           "id": "be_000VcEX2xMLtL6WdmXOmmyOF",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 0,
-                     *           "credit": 484,
+                     *           "posting": "bp_000VcEX2xMt9mVZ3BF7oZKbz",
+                     *           "kind": "invoice_paid",
+                     *           "account": "card_clearing",
+                     *           "debit": 2500,
+                     *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": "standard",
+                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.280Z"
+                     *           "created_at": "2026-11-28T03:04:55.498Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDPJmXsfvCJSo4AvE8",
+                     *           "id": "be_000VcEX2rDhPzw93AYT4E4UN",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
+                     *           "posting": "bp_000VcEX2rD3YJBNMNb21oGEM",
                      *           "kind": "invoice_finalized",
                      *           "account": "accounts_receivable",
                      *           "debit": 2500,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.280Z"
+                     *           "created_at": "2026-11-28T03:04:55.041Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDPJ6RC6HTecQRPofn",
+                     *           "id": "be_000VcEX2rDLPoeXoArOyzmDO",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDPJl1zZJ04qMAnK37",
+                     *           "posting": "bp_000VcEX2rD3YJBNMNb21oGEM",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 2016,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.280Z"
+                     *           "created_at": "2026-11-28T03:04:55.041Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDMdVhf4b9EEmEoC6A",
+                     *           "id": "be_000VcEX2rD9hS2IcPti8GWKv",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDMdEhIwrPFFcSKIiA",
+                     *           "posting": "bp_000VcEX2rD3YJBNMNb21oGEM",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 484,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:04:55.041Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX2Zgv6RKo3HC25R3WR",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX2ZfGYhjy5vajgfAvT",
                      *           "kind": "invoice_paid",
                      *           "account": "card_clearing",
                      *           "debit": 12900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.113Z"
+                     *           "created_at": "2026-11-28T03:04:53.817Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDMdTtW95OVlKmT6uT",
+                     *           "id": "be_000VcEX2Zg4gAseGUndICmvy",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDMdEhIwrPFFcSKIiA",
+                     *           "posting": "bp_000VcEX2ZfGYhjy5vajgfAvT",
                      *           "kind": "invoice_paid",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 12900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.113Z"
+                     *           "created_at": "2026-11-28T03:04:53.817Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDLTsUWNH2vtv4l5o9",
+                     *           "id": "be_000VcEX2O4QghINz0vezGa4d",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDLT43QYQmv44oqz0r",
+                     *           "posting": "bp_000VcEX2O4GyAe2PdkN12s8j",
                      *           "kind": "invoice_finalized",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 12900,
-                     *           "credit": 0,
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 2497,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                     *           "vat_rate": null,
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.027Z"
+                     *           "created_at": "2026-11-28T03:04:52.947Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcDyDLTemiNtn6Th4S6Gm",
+                     *           "id": "be_000VcEX2O4J5CBXSWoJvLwT6",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcDyDLT43QYQmv44oqz0r",
+                     *           "posting": "bp_000VcEX2O4GyAe2PdkN12s8j",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 10403,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T00:46:34.027Z"
+                     *           "created_at": "2026-11-28T03:04:52.947Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX2O41WFBMa9nTYAsvk",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX2O4GyAe2PdkN12s8j",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 12900,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:04:52.947Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX25nz3641vdECngp5b",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX25nDGyGRwLryzGclZ",
+                     *           "kind": "invoice_voided",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 4990,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
+                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T03:04:51.965Z",
+                     *           "created_at": "2026-11-28T03:04:52.039Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX25nFuabTXpN0v2egx",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX25nDGyGRwLryzGclZ",
+                     *           "kind": "invoice_voided",
+                     *           "account": "revenue",
+                     *           "debit": 4024,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
+                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T03:04:51.965Z",
+                     *           "created_at": "2026-11-28T03:04:52.039Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX25n2ZcN0cdTXbarDb",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX25nDGyGRwLryzGclZ",
+                     *           "kind": "invoice_voided",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 966,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
+                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T03:04:51.965Z",
+                     *           "created_at": "2026-11-28T03:04:52.039Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEX1iIswschyLLQyGctc",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEX1iIBNp47Vt2X2vnNb",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 4024,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
+                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T03:04:50.208Z",
+                     *           "created_at": "2026-11-28T03:04:50.763Z"
                      *         }
                      *       ],
                      *       "has_more": true
@@ -5830,9 +7164,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcDyAyWGVHLPSBl24P6vq",
+                     *       "id": "merch_000VcEWnRuf9njIOHMl0sv5R",
                      *       "name": "Test merchant 1",
-                     *       "created_at": "2026-11-28T00:46:25.102Z"
+                     *       "created_at": "2026-11-28T03:03:57.364Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CurrentMerchant"];
@@ -5854,6 +7188,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Streymi ehf.",
+                 *       "default_currency": "ISK"
+                 *     }
+                 */
                 "application/json": {
                     default_currency?: string;
                     name?: string;
@@ -5868,10 +7208,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "merch_000VcEWnRuf9njIOHMl0sv5R",
+                     *       "object": "merchant",
+                     *       "name": "Streymi ehf.",
+                     *       "default_currency": "ISK",
+                     *       "live_enabled_at": null,
+                     *       "created_at": "2026-11-28T03:03:57.364Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DashboardMerchant"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "name must be 1 to 200 characters",
+                     *         "param": "name",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_9f88bf0a56084020b2b625a45c6c2273"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
@@ -5896,6 +7267,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "merch_000VcEWnRuf9njIOHMl0sv5R",
+                     *       "object": "merchant",
+                     *       "name": "Streymi ehf.",
+                     *       "default_currency": "ISK",
+                     *       "live_enabled_at": "2026-11-28T03:05:40.254Z",
+                     *       "created_at": "2026-11-28T03:03:57.364Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DashboardMerchant"];
                 };
             };
@@ -5934,7 +7315,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *           "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
                      *           "name": "Storage",
                      *           "event_name": "storage_gb",
                      *           "aggregate_type": "sum",
@@ -5944,7 +7325,7 @@ export interface operations {
                      *           "unit_multiplier": 1,
                      *           "archived": false,
                      *           "archived_at": null,
-                     *           "created_at": "2026-11-28T00:46:27.182Z"
+                     *           "created_at": "2026-11-28T03:04:15.157Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -6012,7 +7393,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -6022,13 +7403,34 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T00:46:27.182Z"
+                     *       "created_at": "2026-11-28T03:04:15.157Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "aggregate_type is a required field",
+                     *         "param": "aggregate_type",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_c423304b17454100939478c01521fe0c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -6043,6 +7445,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example mtr_000VcEWsQVH4oKmmviAYrMZ0 */
                 id: string;
             };
             cookie?: never;
@@ -6060,7 +7463,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -6070,7 +7473,7 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T00:46:27.182Z"
+                     *       "created_at": "2026-11-28T03:04:15.157Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -6079,7 +7482,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such meter: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_6dce8a76e4ec4e3a9877fb647ee35e7a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -6089,6 +7513,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example mtr_000VcEWsQVH4oKmmviAYrMZ0 */
                 id: string;
             };
             cookie?: never;
@@ -6106,7 +7531,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
+                     *       "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -6115,8 +7540,8 @@ export interface operations {
                      *       "unit_label": "GB",
                      *       "unit_multiplier": 1,
                      *       "archived": true,
-                     *       "archived_at": "2026-11-28T00:46:36.336Z",
-                     *       "created_at": "2026-11-28T00:46:27.182Z"
+                     *       "archived_at": "2026-11-28T03:05:27.337Z",
+                     *       "created_at": "2026-11-28T03:04:15.157Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -6125,7 +7550,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such meter: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_2032c3e7972d4c2da49b8c5fcd279bad"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -6134,12 +7580,16 @@ export interface operations {
     retrieveMeterQuantity: {
         parameters: {
             query: {
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 customer: string;
+                /** @example 2026-02-01T00:00:00Z */
                 period_end: string;
+                /** @example 2026-01-01T00:00:00Z */
                 period_start: string;
             };
             header?: never;
             path: {
+                /** @example mtr_000VcEWsQVH4oKmmviAYrMZ0 */
                 id: string;
             };
             cookie?: never;
@@ -6157,8 +7607,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "meter": "mtr_000VcDyBYJBAZbkWN2Om6FfW",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "meter": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "period_start": "2026-01-01T00:00:00.000Z",
                      *       "period_end": "2026-02-01T00:00:00.000Z",
                      *       "quantity": 20
@@ -6167,7 +7617,28 @@ export interface operations {
                     "application/json": components["schemas"]["MeterQuantity"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "period_end is a required field",
+                     *         "param": "period_end",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_f23ea38fbd8b48eb9896e6b5a29ed86c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
@@ -6202,6 +7673,7 @@ export interface operations {
     listPaymentMethods: {
         parameters: {
             query?: {
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 customer?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
@@ -6227,9 +7699,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
+                     *           "id": "pm_000VcEWtvWnmdpNwRTWom40I",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "mastercard",
@@ -6241,9 +7713,9 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pm_000VcDyBgglhDywuLjYye21A",
+                     *           "id": "pm_000VcEWteS8wqehz0gbW8FVH",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "visa",
@@ -6276,6 +7748,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example pm_000VcEWteS8wqehz0gbW8FVH */
                 id: string;
             };
             cookie?: never;
@@ -6293,9 +7766,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "id": "pm_000VcEWteS8wqehz0gbW8FVH",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -6313,7 +7786,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment method: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_2f55333cb09d49ffa7bdc26cfe8897f0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -6323,6 +7817,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example pm_000VcEWtvWnmdpNwRTWom40I */
                 id: string;
             };
             cookie?: never;
@@ -6340,7 +7835,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
+                     *       "id": "pm_000VcEWtvWnmdpNwRTWom40I",
                      *       "object": "payment_method",
                      *       "deleted": true
                      *     }
@@ -6351,7 +7846,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment method: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_8c0417734bd543b192d5e14dc9fcd27c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -6365,6 +7881,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example pm_000VcEWtvWnmdpNwRTWom40I */
                 id: string;
             };
             cookie?: never;
@@ -6383,9 +7900,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDyBhKzJm5tpAflfJKqV",
+                     *       "id": "pm_000VcEWtvWnmdpNwRTWom40I",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "mastercard",
@@ -6403,7 +7920,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment method: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_39f89ec44d8d40129f8ddd4ff93eba1b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -6426,7 +7964,7 @@ export interface operations {
                  *       "amount": 4990,
                  *       "currency": "ISK",
                  *       "description": "Streymi",
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *       "return_url": "https://shop.example.is/thanks",
                  *       "cancel_url": "https://shop.example.is/cart"
                  *     }
@@ -6467,16 +8005,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "id": "ps_000VcEXA3iXnrLrmK9dq3bVp",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcEXA3iXnrLrmK9dq3bVp",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcDyDkm61BM2SySDD82WV",
+                     *       "payment": "pay_000VcEXA5Q5xjvmjOjRHMA6j",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -6491,15 +8029,36 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T00:46:35.635Z",
+                     *       "expires_at": "2026-11-29T03:05:22.918Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T00:46:35.635Z"
+                     *       "created_at": "2026-11-28T03:05:22.918Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "mode must be a string",
+                     *         "param": "mode",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_91a8aa2346254becbf5def879ae2ef96"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -6536,6 +8095,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ps_000VcEXA3iXnrLrmK9dq3bVp */
                 id: string;
             };
             cookie?: never;
@@ -6553,16 +8113,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "id": "ps_000VcEXA3iXnrLrmK9dq3bVp",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcDyDkhHMjwXc5nwmdcxc",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcEXA3iXnrLrmK9dq3bVp",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcDyDkm61BM2SySDD82WV",
+                     *       "payment": "pay_000VcEXA5Q5xjvmjOjRHMA6j",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -6577,9 +8137,9 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T00:46:35.635Z",
+                     *       "expires_at": "2026-11-29T03:05:22.918Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T00:46:35.635Z"
+                     *       "created_at": "2026-11-28T03:05:22.918Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
@@ -6588,7 +8148,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment session: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_71094eed143e4730bdc526fa0f3d01ad"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -6622,16 +8203,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *           "id": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 12900,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "description": "Annual pass",
-                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *           "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *           "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -6643,16 +8224,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T13:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *           "id": "pay_000VcEWyxYk1swoI47ZT0fBF",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 9760,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "description": "Invoice INV-000002",
-                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *           "invoice": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *           "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *           "invoice": "inv_000VcEWynllMfNbJx5PCPNum",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -6662,16 +8243,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcDyBrdQ20vVvkSUV0Le6",
+                     *           "id": "pay_000VcEWvpeSF2CoUUO6Ptetb",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 4990,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "description": "Invoice INV-000001",
-                     *           "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *           "invoice": "inv_000VcDyBl93nB9WNiL56eCBP",
+                     *           "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *           "invoice": "inv_000VcEWupjjI5QcZTKMo5bCE",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -6714,8 +8295,8 @@ export interface operations {
                  *       "amount": 12900,
                  *       "currency": "ISK",
                  *       "description": "Annual pass",
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
-                 *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                 *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
                  *       "confirm": true,
                  *       "metadata": {
                  *         "order": "B-7"
@@ -6750,16 +8331,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "id": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *       "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *       "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -6774,7 +8355,28 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "amount must be a number",
+                     *         "param": "amount",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_752abfe64b73403cbf930ce3944c2509"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
@@ -6790,6 +8392,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example pay_000VcEX2GBDF0Ke1sPw60jm7 */
                 id: string;
             };
             cookie?: never;
@@ -6807,16 +8410,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "id": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *       "invoice": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *       "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -6834,7 +8437,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_1c07ef3cfc294569a8dc57aec5cba73a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -6847,6 +8471,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example pay_000VcEX31rGVgQNqfz1u4Ug0 */
                 id: string;
             };
             cookie?: never;
@@ -6865,16 +8490,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDyDUCNB515l0KHkYEX5",
+                     *       "id": "pay_000VcEX31rGVgQNqfz1u4Ug0",
                      *       "object": "payment",
                      *       "status": "canceled",
                      *       "amount": 990,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "description": null,
                      *       "payment_method": null,
-                     *       "invoice": "inv_000VcDyDUTJMwKzAbr8lwa8O",
+                     *       "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -6890,7 +8515,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_0ecbb15b029e4be7a2730e9e3bc7309b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -6904,6 +8550,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example pay_000VcEX2o3MpyUlF331XnGzo */
                 id: string;
             };
             cookie?: never;
@@ -6912,7 +8559,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A"
+                 *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH"
                  *     }
                  */
                 "application/json": {
@@ -6933,16 +8580,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcDyDOdkVx92OSOvm4TxY",
+                     *       "id": "pay_000VcEX2o3MpyUlF331XnGzo",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 2500,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "description": null,
-                     *       "payment_method": "pm_000VcDyBgglhDywuLjYye21A",
-                     *       "invoice": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *       "invoice": "inv_000VcEX2psycTo8CfVHapovr",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -6955,11 +8602,53 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "payment_method must be a string",
+                     *         "param": "payment_method",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_af7c9ba7d12d4287ad54d937d3a63313"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such payment: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_1bc57845ecca474b96a0c39a32c85725"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -6996,8 +8685,8 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
-                     *           "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *           "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *           "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *           "currency": "ISK",
                      *           "type": "recurring",
                      *           "unit_amount": 4990,
@@ -7015,7 +8704,7 @@ export interface operations {
                      *           "vat_rate": null,
                      *           "active": true,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:26.838Z"
+                     *           "created_at": "2026-11-28T03:04:13.855Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -7048,7 +8737,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                 *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
                  *       "type": "recurring",
                  *       "currency": "ISK",
                  *       "unit_amount": 4990,
@@ -7105,8 +8794,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
-                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -7124,13 +8813,34 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:26.838Z"
+                     *       "created_at": "2026-11-28T03:04:13.855Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "type is a required field",
+                     *         "param": "type",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_705d25a700544f8a98a57021a294da0e"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -7145,6 +8855,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example price_000VcEWs4VjWXRBNYKjk3UUL */
                 id: string;
             };
             cookie?: never;
@@ -7162,8 +8873,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
-                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -7181,7 +8892,7 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:26.838Z"
+                     *       "created_at": "2026-11-28T03:04:13.855Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -7190,7 +8901,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such price: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_6b4a1a8c70d248bc92a3b37bffe7e4b5"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -7200,6 +8932,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example price_000VcEWs4VjWXRBNYKjk3UUL */
                 id: string;
             };
             cookie?: never;
@@ -7237,8 +8970,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcDyBSm2rZJmmzWe3ix5J",
-                     *       "product": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -7258,16 +8991,58 @@ export interface operations {
                      *       "metadata": {
                      *         "plan": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:46:26.838Z"
+                     *       "created_at": "2026-11-28T03:04:13.855Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "active must be a boolean",
+                     *         "param": "active",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_cafb0fc7725b45a7b4a2848eb49e4eb8"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such price: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_40216f68d98743b7b5b82fc5216fcbb0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -7302,7 +9077,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *           "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *           "name": "Streymi",
                      *           "description": "Streaming, monthly",
                      *           "active": true,
@@ -7310,8 +9085,8 @@ export interface operations {
                      *           "metadata": {
                      *             "tier": "standard"
                      *           },
-                     *           "created_at": "2026-11-28T00:46:26.620Z",
-                     *           "updated_at": "2026-11-28T00:46:26.620Z"
+                     *           "created_at": "2026-11-28T03:04:12.713Z",
+                     *           "updated_at": "2026-11-28T03:04:12.713Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -7377,7 +9152,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -7385,14 +9160,35 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:46:26.620Z",
-                     *       "updated_at": "2026-11-28T00:46:26.620Z"
+                     *       "created_at": "2026-11-28T03:04:12.713Z",
+                     *       "updated_at": "2026-11-28T03:04:12.713Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "name must be a string",
+                     *         "param": "name",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_66e38b8358af4b3baf5f446d4f9bb3b9"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -7407,6 +9203,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example prod_000VcEWrmipbHb2yvkJQLSbs */
                 id: string;
             };
             cookie?: never;
@@ -7424,7 +9221,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -7432,8 +9229,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:46:26.620Z",
-                     *       "updated_at": "2026-11-28T00:46:26.620Z"
+                     *       "created_at": "2026-11-28T03:04:12.713Z",
+                     *       "updated_at": "2026-11-28T03:04:12.713Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -7442,7 +9239,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such product: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_9a970a4a79d646b08b962bcc657685a8"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -7452,6 +9270,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example prod_000VcEWrmipbHb2yvkJQLSbs */
                 id: string;
             };
             cookie?: never;
@@ -7488,7 +9307,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcDyBP7YDwqJYXuNPN50O",
+                     *       "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
                      *       "name": "Streymi",
                      *       "description": "Streaming in HD, monthly",
                      *       "active": true,
@@ -7496,17 +9315,59 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T00:46:26.620Z",
-                     *       "updated_at": "2026-11-28T00:46:26.771Z"
+                     *       "created_at": "2026-11-28T03:04:12.713Z",
+                     *       "updated_at": "2026-11-28T03:04:13.292Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "name must be a string",
+                     *         "param": "name",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_722f2641a16c439eb0a1f99d1c25a922"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such product: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_82532a4d08c34a4197c82d6ca1a87de0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -7529,6 +9390,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "redirect_domains",
+                     *       "domains": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["RedirectDomains"];
                 };
             };
@@ -7548,6 +9415,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domains": [
+                 *         "shop.example.is",
+                 *         "pay.example.com"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     domains: string[];
                 };
@@ -7561,10 +9436,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "redirect_domains",
+                     *       "domains": [
+                     *         "shop.example.is",
+                     *         "pay.example.com"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["RedirectDomains"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "domains must be an array of domain names",
+                     *         "param": "domains",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_a14c2e8487574aafb363bb22093f606c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
@@ -7601,9 +9506,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
+                     *           "id": "ref_000VcEX3FpbwUXVi525uAZ4c",
                      *           "object": "refund",
-                     *           "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *           "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *           "amount": 2900,
                      *           "currency": "ISK",
                      *           "status": "pending",
@@ -7646,7 +9551,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                 *       "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                  *       "amount": 2900,
                  *       "reason": "requested_by_customer"
                  *     }
@@ -7675,9 +9580,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
+                     *       "id": "ref_000VcEX3FpbwUXVi525uAZ4c",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -7693,7 +9598,28 @@ export interface operations {
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "payment must be a string",
+                     *         "param": "payment",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_7f4031979cc346d78a6898a17da0eb81"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -7708,6 +9634,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ref_000VcEX3FpbwUXVi525uAZ4c */
                 id: string;
             };
             cookie?: never;
@@ -7725,9 +9652,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcDyDWuHe9BDTYGNhnO8C",
+                     *       "id": "ref_000VcEX3FpbwUXVi525uAZ4c",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *       "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -7746,7 +9673,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such refund: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_297d7de74ecd41a7a71c5b69ee2ef31b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -7765,8 +9713,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                 *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                 *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                 *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
                  *       "quantity": 2
                  *     }
                  */
@@ -7798,22 +9746,43 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:28.655Z",
-                     *       "updated_at": "2026-11-28T00:46:28.655Z"
+                     *       "created_at": "2026-11-28T03:04:29.632Z",
+                     *       "updated_at": "2026-11-28T03:04:29.632Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "price is a required field",
+                     *         "param": "price",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_eec2efcf02f34c45ac93ae36bb23dc12"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -7828,6 +9797,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example si_000VcEWw603pxD7G1DiFb9WH */
                 id: string;
             };
             cookie?: never;
@@ -7845,16 +9815,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:28.655Z",
-                     *       "updated_at": "2026-11-28T00:46:28.655Z"
+                     *       "created_at": "2026-11-28T03:04:29.632Z",
+                     *       "updated_at": "2026-11-28T03:04:29.632Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -7863,7 +9833,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription item: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_5742ba6114934074bf052c414fbaf0fc"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -7876,6 +9867,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example si_000VcEWw603pxD7G1DiFb9WH */
                 id: string;
             };
             cookie?: never;
@@ -7913,16 +9905,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *       "price": "price_000VcDyBXz5zLmZvlUqq6Hum",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
                      *       "quantity": 3,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:28.655Z",
-                     *       "updated_at": "2026-11-28T00:46:28.830Z"
+                     *       "created_at": "2026-11-28T03:04:29.632Z",
+                     *       "updated_at": "2026-11-28T03:04:31.377Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -7931,7 +9923,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription item: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_d0961c5e9b704182852e6b4b80227902"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -7946,6 +9959,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example si_000VcEWw603pxD7G1DiFb9WH */
                 id: string;
             };
             cookie?: never;
@@ -7963,9 +9977,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcDyBuhWkJ02A3bdWSw05",
+                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "deleted": true
                      *     }
                      */
@@ -7975,7 +9989,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription item: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_10e9d8303af042de8d19ce951aed4fc5"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -8010,9 +10045,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *           "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *           "object": "subscription",
-                     *           "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *           "status": "active",
                      *           "collection_method": "charge_automatically",
                      *           "days_until_due": null,
@@ -8030,24 +10065,24 @@ export interface operations {
                      *           "discount": null,
                      *           "items": [
                      *             {
-                     *               "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *               "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *               "object": "subscription_item",
-                     *               "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *               "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *               "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *               "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *               "quantity": 1,
                      *               "credit_rollover": false,
                      *               "included_units": null,
                      *               "metadata": {},
-                     *               "created_at": "2026-11-28T00:46:27.955Z",
-                     *               "updated_at": "2026-11-28T00:46:27.955Z"
+                     *               "created_at": "2026-11-28T03:04:24.348Z",
+                     *               "updated_at": "2026-11-28T03:04:24.348Z"
                      *             }
                      *           ],
-                     *           "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *           "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *           "metadata": {
                      *             "order": "A-1001"
                      *           },
                      *           "created_at": "2026-01-01T12:00:00.000Z",
-                     *           "updated_at": "2026-11-28T00:46:27.942Z"
+                     *           "updated_at": "2026-11-28T03:04:24.284Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -8080,10 +10115,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                  *       "items": [
                  *         {
-                 *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J"
+                 *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL"
                  *         }
                  *       ],
                  *       "metadata": {
@@ -8134,9 +10169,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -8154,30 +10189,51 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:27.942Z"
+                     *       "updated_at": "2026-11-28T03:04:24.284Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "items is a required field",
+                     *         "param": "items",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_a384f90b340443e2b3bca7bc163d39f2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
@@ -8193,6 +10249,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -8210,9 +10267,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -8230,24 +10287,24 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:27.942Z"
+                     *       "updated_at": "2026-11-28T03:04:24.284Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -8256,7 +10313,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_5d8fad7da2824c9c8b78c33ead6ee59b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -8269,6 +10347,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -8315,9 +10394,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -8335,34 +10414,76 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:28.477Z"
+                     *       "updated_at": "2026-11-28T03:04:28.535Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "cancel_at_period_end must be a boolean",
+                     *         "param": "cancel_at_period_end",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_39a68697ce624a3a9c31eda58e3f32bb"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_d4affa70d81f49c3b8e7ce5137af5151"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -8378,6 +10499,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -8407,9 +10529,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -8427,46 +10549,88 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:29.019Z",
-                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *           "created_at": "2026-11-28T03:04:33.148Z",
+                     *           "updated_at": "2026-11-28T03:04:33.148Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:29.416Z"
+                     *       "updated_at": "2026-11-28T03:04:35.844Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "at_period_end must be a boolean",
+                     *         "param": "at_period_end",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_2b8f1c5c8bbb4281a74dbc3bd6ab97ea"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_bfbc205e6d594c91bde149564bf9e3ff"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -8482,6 +10646,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -8500,9 +10665,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "paused",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -8523,37 +10688,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:29.019Z",
-                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *           "created_at": "2026-11-28T03:04:33.148Z",
+                     *           "updated_at": "2026-11-28T03:04:33.148Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:29.113Z"
+                     *       "updated_at": "2026-11-28T03:04:34.031Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -8562,7 +10727,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_f8398e46e4184648ab82c2275eb9c50d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -8576,6 +10762,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -8594,9 +10781,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -8614,37 +10801,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:29.019Z",
-                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *           "created_at": "2026-11-28T03:04:33.148Z",
+                     *           "updated_at": "2026-11-28T03:04:33.148Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:29.264Z"
+                     *       "updated_at": "2026-11-28T03:04:34.883Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -8653,7 +10840,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_3eb55a8052b449ed83d372dc0725f99e"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -8667,6 +10875,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
                 id: string;
             };
             cookie?: never;
@@ -8685,9 +10894,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -8705,37 +10914,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcDyBkjz50kF8pJxLqrao",
+                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBSm2rZJmmzWe3ix5J",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:27.955Z",
-                     *           "updated_at": "2026-11-28T00:46:27.955Z"
+                     *           "created_at": "2026-11-28T03:04:24.348Z",
+                     *           "updated_at": "2026-11-28T03:04:24.348Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcDyC1KyNHTafs0Y36mke",
+                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
-                     *           "price": "price_000VcDyBbO3CmxiNDwUHBVf8",
+                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T00:46:29.019Z",
-                     *           "updated_at": "2026-11-28T00:46:29.019Z"
+                     *           "created_at": "2026-11-28T03:04:33.148Z",
+                     *           "updated_at": "2026-11-28T03:04:33.148Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T00:46:29.564Z"
+                     *       "updated_at": "2026-11-28T03:04:36.636Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -8744,7 +10953,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such subscription: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_61520a58dfa84babbce852630af9c33e"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -8758,6 +10988,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
                 id: string;
             };
             cookie?: never;
@@ -8796,9 +11027,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcDyBgglhDywuLjYye21A",
+                     *       "id": "pm_000VcEWteS8wqehz0gbW8FVH",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -8813,7 +11044,28 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethod"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "exp_year is a required field",
+                     *         "param": "exp_year",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_38e2ce46537d49b08272dee6c3cc5419"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
@@ -8830,6 +11082,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 types?: string;
+                /** @example 0 */
                 wait?: number;
             };
             header?: never;
@@ -8851,7 +11104,7 @@ export interface operations {
                      * @example {
                      *       "data": [],
                      *       "has_more": false,
-                     *       "cursor": "WyIyMDI2LTExLTI4VDAwOjQ2OjM0LjA4MVoiLCIiXQ"
+                     *       "cursor": "WyIyMDI2LTExLTI4VDAzOjA1OjIzLjY3NloiLCIiXQ"
                      *     }
                      */
                     "application/json": {
@@ -8876,6 +11129,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example inv_000VcEX05yYrlCAtMr1T7k29 */
                 id: string;
             };
             cookie?: never;
@@ -8901,11 +11155,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
+                     *       "id": "inv_000VcEX05yYrlCAtMr1T7k29",
                      *       "object": "invoice",
                      *       "number": "INV-000003",
-                     *       "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
-                     *       "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *       "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *       "subscription": "sub_000VcEX03p8Dcop5xK0YeR7I",
                      *       "payment": null,
                      *       "status": "paid",
                      *       "billing_reason": "subscription_create",
@@ -8929,20 +11183,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 4990,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T00:46:31.736Z",
-                     *       "period_end": "2026-12-28T00:46:31.736Z",
-                     *       "due_date": "2026-12-12T00:46:31.817Z",
-                     *       "finalized_at": "2026-11-28T00:46:31.817Z",
-                     *       "paid_at": "2026-11-28T00:46:32.181Z",
+                     *       "period_start": "2026-11-28T03:04:44.348Z",
+                     *       "period_end": "2026-12-28T03:04:44.348Z",
+                     *       "due_date": "2026-12-12T03:04:44.936Z",
+                     *       "finalized_at": "2026-11-28T03:04:44.936Z",
+                     *       "paid_at": "2026-11-28T03:04:46.494Z",
                      *       "voided_at": null,
                      *       "next_payment_attempt": null,
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T00:46:31.736Z",
+                     *       "created_at": "2026-11-28T03:04:44.348Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *           "id": "ili_000VcEX05y2NhK3CoSoR7d1z",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -8954,8 +11208,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T00:46:31.736Z",
-                     *           "period_end": "2026-12-28T00:46:31.736Z"
+                     *           "period_start": "2026-11-28T03:04:44.348Z",
+                     *           "period_end": "2026-12-28T03:04:44.348Z"
                      *         }
                      *       ]
                      *     }
@@ -8963,11 +11217,74 @@ export interface operations {
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "amount must be a number",
+                     *         "param": "amount",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_fb27bbb279d7439b9509774291ecca78"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such invoice: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_0de7538580d943d48dad4db1db3031c7"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the error envelope with one of `idempotency_key_in_use`, `resource_conflict`, `invalid_state`, `cannot_uncancel`, `cannot_pause`, `not_paused`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "invalid_state",
+                     *         "message": "The invoice has no bank claim (it is not a send_invoice invoice, or its claim is not issued yet)",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#invalid_state",
+                     *         "request_id": "req_9b29e8586c2643a48801b4fd391c9139"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -9001,12 +11318,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *           "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *           "object": "test_clock",
                      *           "name": "Tour",
                      *           "frozen_time": "2026-01-01T12:00:00.000Z",
                      *           "status": "ready",
-                     *           "created_at": "2026-11-28T00:46:27.402Z"
+                     *           "created_at": "2026-11-28T03:04:16.467Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -9062,18 +11379,39 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *       "created_at": "2026-11-28T03:04:16.467Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "frozen_time must be a string",
+                     *         "param": "frozen_time",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_30f20f74a83a486dad8cf19c65d69c46"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -9088,6 +11426,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example clock_000VcEWslYeVESXj0Ma9748E */
                 id: string;
             };
             cookie?: never;
@@ -9105,12 +11444,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *       "created_at": "2026-11-28T03:04:16.467Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -9119,7 +11458,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such test clock: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_471a6902e50f46dabfb1eaecaf045821"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -9129,6 +11489,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example clock_000VcEWslYeVESXj0Ma9748E */
                 id: string;
             };
             cookie?: never;
@@ -9146,7 +11507,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "object": "test_clock",
                      *       "deleted": true
                      *     }
@@ -9157,7 +11518,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such test clock: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_08ec9622ec394ec1b274febc4ba12bb1"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -9171,6 +11553,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example clock_000VcEWslYeVESXj0Ma9748E */
                 id: string;
             };
             cookie?: never;
@@ -9200,18 +11583,39 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-02-01T13:00:00.000Z",
                      *       "status": "advancing",
-                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *       "created_at": "2026-11-28T03:04:16.467Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "frozen_time is a required field",
+                     *         "param": "frozen_time",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_d0ad839840c34093a2d0acaae31c2940"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
@@ -9230,6 +11634,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example clock_000VcEWslYeVESXj0Ma9748E */
                 id: string;
             };
             cookie?: never;
@@ -9238,7 +11643,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcDyBjSLUWd8vCELH7ovp"
+                 *       "customer": "cus_000VcEWuaquwf2glB6yJog3X"
                  *     }
                  */
                 "application/json": {
@@ -9259,18 +11664,39 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcDyBboVakJ8h9l7tvGsD",
+                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T00:46:27.402Z"
+                     *       "created_at": "2026-11-28T03:04:16.467Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "customer is a required field",
+                     *         "param": "customer",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_53de1219cad3444aba77d9762ca895e1"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
@@ -9305,7 +11731,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "trial_balance",
-                     *       "as_of": "2026-11-28T00:46:35.477Z",
+                     *       "as_of": "2026-11-28T03:05:00.181Z",
                      *       "customer": null,
                      *       "currencies": [
                      *         {
@@ -9313,8 +11739,8 @@ export interface operations {
                      *           "accounts": [
                      *             {
                      *               "account": "accounts_receivable",
-                     *               "debit": 46010,
-                     *               "credit": 45020,
+                     *               "debit": 45010,
+                     *               "credit": 44020,
                      *               "balance": 990
                      *             },
                      *             {
@@ -9326,24 +11752,24 @@ export interface operations {
                      *             {
                      *               "account": "card_clearing",
                      *               "debit": 30150,
-                     *               "credit": 3900,
-                     *               "balance": 26250
+                     *               "credit": 2900,
+                     *               "balance": 27250
                      *             },
                      *             {
                      *               "account": "revenue",
-                     *               "debit": 7967,
+                     *               "debit": 7161,
                      *               "credit": 33958,
-                     *               "balance": -25991
+                     *               "balance": -26797
                      *             },
                      *             {
                      *               "account": "vat_payable:standard",
-                     *               "debit": 1913,
+                     *               "debit": 1719,
                      *               "credit": 8152,
-                     *               "balance": -6239
+                     *               "balance": -6433
                      *             }
                      *           ],
-                     *           "total_debit": 91030,
-                     *           "total_credit": 91030
+                     *           "total_debit": 89030,
+                     *           "total_credit": 89030
                      *         }
                      *       ]
                      *     }
@@ -9472,7 +11898,28 @@ export interface operations {
                     "application/json": components["schemas"]["VatSettings"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "country must be a string",
+                     *         "param": "country",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_6ecab9071a1646f38f36321cbdb31231"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -9485,6 +11932,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @example we_000VcEXCgFHfEt0bb5rNPXSp */
                 endpoint?: string;
                 event?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -9511,10 +11959,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "del_000VcDyEEJiMiTDo5Q9dS227",
+                     *           "id": "del_000VcEXCmU2E2pzsge3oAnWR",
                      *           "object": "webhook_delivery",
-                     *           "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
-                     *           "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
+                     *           "endpoint": "we_000VcEXCgFHfEt0bb5rNPXSp",
+                     *           "event": "evt_000VcEXCjB1KH1ijN1e1fh2q",
                      *           "event_type": "customer.created",
                      *           "status": "pending",
                      *           "attempt_count": 0,
@@ -9523,7 +11971,7 @@ export interface operations {
                      *           "error": null,
                      *           "last_attempt_at": null,
                      *           "next_retry_at": null,
-                     *           "created_at": "2026-11-28T00:46:37.472Z",
+                     *           "created_at": "2026-11-28T03:05:33.384Z",
                      *           "attempts": []
                      *         }
                      *       ],
@@ -9548,6 +11996,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example del_000VcEXCmU2E2pzsge3oAnWR */
                 id: string;
             };
             cookie?: never;
@@ -9565,28 +12014,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcDyEEJiMiTDo5Q9dS227",
+                     *       "id": "del_000VcEXCmU2E2pzsge3oAnWR",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
-                     *       "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
+                     *       "endpoint": "we_000VcEXCgFHfEt0bb5rNPXSp",
+                     *       "event": "evt_000VcEXCjB1KH1ijN1e1fh2q",
                      *       "event_type": "customer.created",
                      *       "status": "succeeded",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 17,
+                     *       "latency_ms": 133,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T00:46:37.681Z",
+                     *       "last_attempt_at": "2026-11-28T03:05:35.419Z",
                      *       "next_retry_at": null,
-                     *       "created_at": "2026-11-28T00:46:37.472Z",
+                     *       "created_at": "2026-11-28T03:05:33.384Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 17,
+                     *           "latency_ms": 133,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T00:46:37.681Z",
+                     *           "attempted_at": "2026-11-28T03:05:35.419Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -9598,7 +12047,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook delivery: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_ac13fc81f48348e2b23a155006ed2e16"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -9611,6 +12081,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example del_000VcEXCmU2E2pzsge3oAnWR */
                 id: string;
             };
             cookie?: never;
@@ -9629,28 +12100,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcDyEEJiMiTDo5Q9dS227",
+                     *       "id": "del_000VcEXCmU2E2pzsge3oAnWR",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcDyEDEP4a3Xf2kfHsRFq",
-                     *       "event": "evt_000VcDyEDrKsrpWz0Zi6oJL2",
+                     *       "endpoint": "we_000VcEXCgFHfEt0bb5rNPXSp",
+                     *       "event": "evt_000VcEXCjB1KH1ijN1e1fh2q",
                      *       "event_type": "customer.created",
                      *       "status": "pending",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 17,
+                     *       "latency_ms": 133,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T00:46:37.681Z",
-                     *       "next_retry_at": "2026-11-28T00:46:37.856Z",
-                     *       "created_at": "2026-11-28T00:46:37.472Z",
+                     *       "last_attempt_at": "2026-11-28T03:05:35.419Z",
+                     *       "next_retry_at": "2026-11-28T03:05:37.053Z",
+                     *       "created_at": "2026-11-28T03:05:33.384Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 17,
+                     *           "latency_ms": 133,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T00:46:37.681Z",
+                     *           "attempted_at": "2026-11-28T03:05:35.419Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -9662,7 +12133,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook delivery: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_b901dd4c0cb144eb88524f703fd34672"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -9695,7 +12187,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *           "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *           "object": "webhook_endpoint",
                      *           "url": "https://hooks.example.com/billing",
                      *           "events": [
@@ -9704,8 +12196,8 @@ export interface operations {
                      *           ],
                      *           "description": "Accounting system",
                      *           "status": "enabled",
-                     *           "created_at": "2026-11-28T00:46:35.893Z",
-                     *           "updated_at": "2026-11-28T00:46:35.893Z"
+                     *           "created_at": "2026-11-28T03:05:24.780Z",
+                     *           "updated_at": "2026-11-28T03:05:24.780Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -9766,7 +12258,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -9776,14 +12268,35 @@ export interface operations {
                      *       "description": "Accounting system",
                      *       "status": "enabled",
                      *       "secret": "whsec_REDACTED",
-                     *       "created_at": "2026-11-28T00:46:35.893Z",
-                     *       "updated_at": "2026-11-28T00:46:35.893Z"
+                     *       "created_at": "2026-11-28T03:05:24.780Z",
+                     *       "updated_at": "2026-11-28T03:05:24.780Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "events is a required field",
+                     *         "param": "events",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_846cc43b9b1543338d5306bae06a6fdf"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
@@ -9798,6 +12311,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
                 id: string;
             };
             cookie?: never;
@@ -9815,7 +12329,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -9824,8 +12338,8 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T00:46:35.893Z",
-                     *       "updated_at": "2026-11-28T00:46:35.893Z"
+                     *       "created_at": "2026-11-28T03:05:24.780Z",
+                     *       "updated_at": "2026-11-28T03:05:24.780Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -9834,7 +12348,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_282137663a3745caa36722528e8d92a0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -9844,6 +12379,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
                 id: string;
             };
             cookie?: never;
@@ -9861,7 +12397,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *       "object": "webhook_endpoint",
                      *       "deleted": true
                      *     }
@@ -9872,7 +12408,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_36ddc7e093cd49ffa339a373baa2dcdf"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -9882,6 +12439,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
                 id: string;
             };
             cookie?: never;
@@ -9915,7 +12473,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -9923,17 +12481,59 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T00:46:35.893Z",
-                     *       "updated_at": "2026-11-28T00:46:35.968Z"
+                     *       "created_at": "2026-11-28T03:05:24.780Z",
+                     *       "updated_at": "2026-11-28T03:05:25.242Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "url must be a string",
+                     *         "param": "url",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_15089f760abb4c4db0a9fb77781c195a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_6f414ce4108b4416be333efe566ad7c9"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -9948,6 +12548,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
                 id: string;
             };
             cookie?: never;
@@ -9977,7 +12578,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcDyDopLt64yMcTI2xXru",
+                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -9986,17 +12587,59 @@ export interface operations {
                      *       "description": "Accounting system",
                      *       "status": "enabled",
                      *       "secret": "whsec_REDACTED",
-                     *       "created_at": "2026-11-28T00:46:35.893Z",
-                     *       "updated_at": "2026-11-28T00:46:35.998Z"
+                     *       "created_at": "2026-11-28T03:05:24.780Z",
+                     *       "updated_at": "2026-11-28T03:05:25.357Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["Error400"];
+            /** @description Bad request: the error envelope with one of `validation_failed`, `invalid_json`, `parameter_not_allowed`, `merchant_header_missing`, `invalid_subscription`, `invalid_price_type`, `url_not_allowed`, `oauth_state_invalid`, `malformed_request`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "validation_failed",
+                     *         "message": "expires_in must be a number",
+                     *         "param": "expires_in",
+                     *         "doc_url": "/docs/errors#validation_failed",
+                     *         "request_id": "req_289032f945294b0a80bb71e81e3fbde0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_c9244f724e2344b3abbf78d111ea2871"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
@@ -10011,6 +12654,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
+                /** @example invoice.paid */
                 type?: "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment_method.attached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.voided" | "invoice.updated" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "subscription.paused" | "subscription.resumed" | "subscription.trial_will_end" | "refund.created" | "refund.succeeded" | "refund.failed" | "credit_note.created" | "customer.created" | "customer.updated" | "accounting_link.error";
             };
             header?: never;
@@ -10032,15 +12676,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "evt_000VcDyCsZ9JQYXnaXB5YN7A",
+                     *           "id": "evt_000VcEX0gSJJhqhxrt9QlQgN",
                      *           "object": "event",
                      *           "type": "invoice.paid",
-                     *           "created_at": "2026-11-28T00:46:32.181Z",
+                     *           "created_at": "2026-11-28T03:04:46.494Z",
                      *           "data": {
-                     *             "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
+                     *             "id": "inv_000VcEX05yYrlCAtMr1T7k29",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *                 "id": "ili_000VcEX05y2NhK3CoSoR7d1z",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -10048,34 +12692,34 @@ export interface operations {
                      *                 "quantity": 1,
                      *                 "vat_rate": "standard",
                      *                 "proration": false,
-                     *                 "period_end": "2026-12-28T00:46:31.736Z",
+                     *                 "period_end": "2026-12-28T03:04:44.348Z",
                      *                 "vat_amount": 966,
                      *                 "description": "Streymi",
                      *                 "unit_amount": 4990,
                      *                 "vat_percent": 24,
-                     *                 "period_start": "2026-11-28T00:46:31.736Z"
+                     *                 "period_start": "2026-11-28T03:04:44.348Z"
                      *               }
                      *             ],
                      *             "total": 4990,
                      *             "number": "INV-000003",
                      *             "object": "invoice",
                      *             "status": "paid",
-                     *             "paid_at": "2026-11-28T00:46:32.181Z",
+                     *             "paid_at": "2026-11-28T03:04:46.494Z",
                      *             "payment": null,
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
-                     *             "due_date": "2026-12-12T00:46:31.817Z",
+                     *             "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *             "due_date": "2026-12-12T03:04:44.936Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
                      *             "voided_at": null,
                      *             "amount_due": 4990,
-                     *             "created_at": "2026-11-28T00:46:31.736Z",
-                     *             "period_end": "2026-12-28T00:46:31.736Z",
+                     *             "created_at": "2026-11-28T03:04:44.348Z",
+                     *             "period_end": "2026-12-28T03:04:44.348Z",
                      *             "vat_amount": 966,
                      *             "amount_paid": 4990,
-                     *             "finalized_at": "2026-11-28T00:46:31.817Z",
-                     *             "period_start": "2026-11-28T00:46:31.736Z",
-                     *             "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *             "finalized_at": "2026-11-28T03:04:44.936Z",
+                     *             "period_start": "2026-11-28T03:04:44.348Z",
+                     *             "subscription": "sub_000VcEX03p8Dcop5xK0YeR7I",
                      *             "attempt_count": 0,
                      *             "vat_breakdown": [
                      *               {
@@ -10097,15 +12741,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDyDRb8tpnnGFRimnIKd",
+                     *           "id": "evt_000VcEX2xn6XVyFDdltCHc3X",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDyDP50zeRxFxerJ2u9Q",
+                     *             "id": "inv_000VcEX2psycTo8CfVHapovr",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDyDPDJ0ji2W4gJSKqwq",
+                     *                 "id": "ili_000VcEX2qkUBFrk7yMYYSH6B",
                      *                 "kind": "payment",
                      *                 "amount": 2500,
                      *                 "object": "invoice_line",
@@ -10115,7 +12759,7 @@ export interface operations {
                      *                 "proration": false,
                      *                 "period_end": null,
                      *                 "vat_amount": 484,
-                     *                 "description": "Payment pay_000VcDyDOdkVx92OSOvm4TxY",
+                     *                 "description": "Payment pay_000VcEX2o3MpyUlF331XnGzo",
                      *                 "unit_amount": 2500,
                      *                 "vat_percent": 24,
                      *                 "period_start": null
@@ -10126,9 +12770,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T13:00:00.000Z",
-                     *             "payment": "pay_000VcDyDOdkVx92OSOvm4TxY",
+                     *             "payment": "pay_000VcEX2o3MpyUlF331XnGzo",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 2500,
@@ -10162,15 +12806,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDyDMldASBElxCZIDgqz",
+                     *           "id": "evt_000VcEX2aTezaIeopKZ5Hdiv",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDyDL7KO8y42faLSrDJO",
+                     *             "id": "inv_000VcEX2KFY3bUz2Jaf46zF2",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDyDLHA3MTqtO7xIxzv9",
+                     *                 "id": "ili_000VcEX2NYTDYdISx9wRjtue",
                      *                 "kind": "payment",
                      *                 "amount": 12900,
                      *                 "object": "invoice_line",
@@ -10191,9 +12835,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T13:00:00.000Z",
-                     *             "payment": "pay_000VcDyDKj0ApmO1YONfKY4W",
+                     *             "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 12900,
@@ -10227,15 +12871,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDyCLPrBLX5r9diSK7PG",
+                     *           "id": "evt_000VcEWyxaTuIXK65EgmOI2f",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDyCKR24jEEaaQS5F7mX",
+                     *             "id": "inv_000VcEWynllMfNbJx5PCPNum",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDyCKRbc7FiUxnOZc7Hc",
+                     *                 "id": "ili_000VcEWynlAsbZI3mGU1H5gS",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -10251,7 +12895,7 @@ export interface operations {
                      *                 "period_start": "2026-02-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDyCKRCQmpqcf78y6kUX",
+                     *                 "id": "ili_000VcEWynl6HNc4gfXqp6NUe",
                      *                 "kind": "metered",
                      *                 "amount": 300,
                      *                 "object": "invoice_line",
@@ -10267,7 +12911,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDyCKRt6C6n1Ob2H2rXA",
+                     *                 "id": "ili_000VcEWynlObrUXYsUTW5ecQ",
                      *                 "kind": "proration",
                      *                 "amount": 1980,
                      *                 "object": "invoice_line",
@@ -10283,7 +12927,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDyCKR568R74gcHk1VOj",
+                     *                 "id": "ili_000VcEWynlteQAtBIwq8YWdG",
                      *                 "kind": "proration",
                      *                 "amount": -1980,
                      *                 "object": "invoice_line",
@@ -10299,7 +12943,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDyCKR2J6ZFUhf2YqAwl",
+                     *                 "id": "ili_000VcEWynl6HTjq8Z8GC086D",
                      *                 "kind": "proration",
                      *                 "amount": 2970,
                      *                 "object": "invoice_line",
@@ -10315,7 +12959,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcDyCKRH2HLKzpRaVq5kC",
+                     *                 "id": "ili_000VcEWynlDnMv8y91HtrDO3",
                      *                 "kind": "invoice_item",
                      *                 "amount": 1500,
                      *                 "object": "invoice_line",
@@ -10336,9 +12980,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcDyCLOvIlkLz8fsyAYW7",
+                     *             "payment": "pay_000VcEWyxYk1swoI47ZT0fBF",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *             "due_date": "2026-02-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 9760,
@@ -10350,7 +12994,7 @@ export interface operations {
                      *             "amount_paid": 9760,
                      *             "finalized_at": "2026-02-01T12:00:00.000Z",
                      *             "period_start": "2026-02-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *             "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
@@ -10372,15 +13016,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcDyBrfF887TAcus4r7hM",
+                     *           "id": "evt_000VcEWvpqubCjen0UhQOsCd",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-01-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcDyBl93nB9WNiL56eCBP",
+                     *             "id": "inv_000VcEWupjjI5QcZTKMo5bCE",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcDyBl9eIb5Kc0JxhI4h5",
+                     *                 "id": "ili_000VcEWupjcKGX5g5JQqEhAO",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -10401,9 +13045,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-01-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcDyBrdQ20vVvkSUV0Le6",
+                     *             "payment": "pay_000VcEWvpeSF2CoUUO6Ptetb",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcDyBcyUyz4Ai2M2K4mBe",
+                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
                      *             "due_date": "2026-01-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
@@ -10415,7 +13059,7 @@ export interface operations {
                      *             "amount_paid": 4990,
                      *             "finalized_at": "2026-01-01T12:00:00.000Z",
                      *             "period_start": "2026-01-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcDyBkW98ulqi7DbPkBha",
+                     *             "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
                      *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
@@ -10458,6 +13102,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example evt_000VcEX0gSJJhqhxrt9QlQgN */
                 id: string;
             };
             cookie?: never;
@@ -10475,15 +13120,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "evt_000VcDyCsZ9JQYXnaXB5YN7A",
+                     *       "id": "evt_000VcEX0gSJJhqhxrt9QlQgN",
                      *       "object": "event",
                      *       "type": "invoice.paid",
-                     *       "created_at": "2026-11-28T00:46:32.181Z",
+                     *       "created_at": "2026-11-28T03:04:46.494Z",
                      *       "data": {
-                     *         "id": "inv_000VcDyCkBiZIUY0eOaYFKeb",
+                     *         "id": "inv_000VcEX05yYrlCAtMr1T7k29",
                      *         "lines": [
                      *           {
-                     *             "id": "ili_000VcDyCkBvgapLvERm7QFBR",
+                     *             "id": "ili_000VcEX05y2NhK3CoSoR7d1z",
                      *             "kind": "licensed",
                      *             "amount": 4990,
                      *             "object": "invoice_line",
@@ -10491,34 +13136,34 @@ export interface operations {
                      *             "quantity": 1,
                      *             "vat_rate": "standard",
                      *             "proration": false,
-                     *             "period_end": "2026-12-28T00:46:31.736Z",
+                     *             "period_end": "2026-12-28T03:04:44.348Z",
                      *             "vat_amount": 966,
                      *             "description": "Streymi",
                      *             "unit_amount": 4990,
                      *             "vat_percent": 24,
-                     *             "period_start": "2026-11-28T00:46:31.736Z"
+                     *             "period_start": "2026-11-28T03:04:44.348Z"
                      *           }
                      *         ],
                      *         "total": 4990,
                      *         "number": "INV-000003",
                      *         "object": "invoice",
                      *         "status": "paid",
-                     *         "paid_at": "2026-11-28T00:46:32.181Z",
+                     *         "paid_at": "2026-11-28T03:04:46.494Z",
                      *         "payment": null,
                      *         "currency": "ISK",
-                     *         "customer": "cus_000VcDyCjEPOcqOJzWLEnMXC",
-                     *         "due_date": "2026-12-12T00:46:31.817Z",
+                     *         "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
+                     *         "due_date": "2026-12-12T03:04:44.936Z",
                      *         "metadata": {},
                      *         "subtotal": 4990,
                      *         "voided_at": null,
                      *         "amount_due": 4990,
-                     *         "created_at": "2026-11-28T00:46:31.736Z",
-                     *         "period_end": "2026-12-28T00:46:31.736Z",
+                     *         "created_at": "2026-11-28T03:04:44.348Z",
+                     *         "period_end": "2026-12-28T03:04:44.348Z",
                      *         "vat_amount": 966,
                      *         "amount_paid": 4990,
-                     *         "finalized_at": "2026-11-28T00:46:31.817Z",
-                     *         "period_start": "2026-11-28T00:46:31.736Z",
-                     *         "subscription": "sub_000VcDyCjzfgGTfG4piUPsSl",
+                     *         "finalized_at": "2026-11-28T03:04:44.936Z",
+                     *         "period_start": "2026-11-28T03:04:44.348Z",
+                     *         "subscription": "sub_000VcEX03p8Dcop5xK0YeR7I",
                      *         "attempt_count": 0,
                      *         "vat_breakdown": [
                      *           {
@@ -10546,7 +13191,28 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
+            /** @description Not found: the error envelope with one of `resource_missing`, `resource_not_found`, `route_not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "resource_missing",
+                     *         "message": "No such event: 'xx_0000000000000000000000'",
+                     *         "param": "id",
+                     *         "doc_url": "/docs/errors#resource_missing",
+                     *         "request_id": "req_f1383cff50de4f108553626d5903f516"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
