@@ -12,7 +12,7 @@ import { NOTICES, noticeOf } from '../../../api/dashboard/render';
 import type { AppContext } from '../../../api/context';
 
 /** Texts that are the same in Icelandic and English (a name, an abbreviation): keep this list short. */
-const SAME_IN_BOTH = new Set(['col_kennitala']);
+const SAME_IN_BOTH = new Set(['col_kennitala', 'set_f_kennitala']);
 
 describe('dashboard messages (en, is)', () => {
   const { en, is } = DASHBOARD_MESSAGES;
