@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "accounting_links" ADD COLUMN     "refresh_lease_until" TIMESTAMPTZ(3);
+
