@@ -8,6 +8,12 @@
 // charge) in one activity, reading the schedule exactly as the workflow does
 // (workflows/subscription/schedule.ts, pure), and acknowledges the test clock when nothing more
 // is due by its time: one local activity in one workflow task per renewal.
+// Test clocks (issue 28): every activity that hands the workflow a view of a clock subscription
+// also records from which clock time it has something due (`clock_wake_at`, the schedule's next
+// step); an advance wakes only the subscriptions due by the new time (notifyClockSubscriptions),
+// so its work grows with the subscriptions that bill, not with all of the clock's. A command
+// (and a manual pay) runs at the clock's time, which a subscription not woken by the last
+// advances has not been told.
 import { Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
 import type { ModeGateways } from '../src/gateways';
@@ -57,6 +63,8 @@ export interface SubscriptionActivityDeps {
 }
 
 const NOTIFY_PAGE = 200;
+/** clock_wake_at of a subscription with nothing scheduled (only a command can give it a step, and a command clears it first). */
+const NEVER = new Date('9999-12-31T00:00:00.000Z');
 /**
  * Billing steps heartbeat while they work, so a worker that dies mid-step is noticed within the
  * heartbeat timeout (15 s), counted from the activity's start. No heartbeat at the start: the SDK
@@ -118,7 +126,32 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       });
     }, NUDGE_COALESCE_MS).unref();
   };
-  const view = (ref: SubscriptionRef) => loadSubscriptionView(db, ref);
+  /**
+   * Records the clock time from which a clock subscription has something due, as the view the
+   * workflow continues with says (the schedule with trial notices: the earliest it can be). A
+   * view whose next step is due at once (a draft invoice) records null: woken by every advance.
+   */
+  const recordWake = async (ref: SubscriptionRef, v: SubscriptionView | null): Promise<SubscriptionView | null> => {
+    if (v === null || v.testClockId === null) return v;
+    const step = nextStep(v, { trialNotices: true });
+    const wake = step === null ? NEVER : Number.isFinite(step.at) ? new Date(step.at) : null;
+    await db.$executeRaw`UPDATE subscriptions SET clock_wake_at = ${wake}::timestamptz
+      WHERE id = ${ref.subscriptionId} AND merchant_id = ${ref.merchantId} AND mode = ${ref.mode}::"Mode" AND clock_wake_at IS DISTINCT FROM ${wake}::timestamptz`;
+    return v;
+  };
+  const view = async (ref: SubscriptionRef) => recordWake(ref, await loadSubscriptionView(db, ref));
+  /**
+   * The time a command applies at. On a test clock that is ready: the clock's time, when later
+   * than the workflow's (a subscription with nothing due is not told of an advance). While the
+   * clock advances (a command that raced an advance): the workflow's.
+   */
+  const commandNow = async (ref: SubscriptionRef, now: string): Promise<string> => {
+    const rows = await db.$queryRaw<Array<{ t: Date }>>`
+      SELECT c.frozen_time AS t FROM subscriptions s JOIN test_clocks c ON c.id = s.test_clock_id AND c.merchant_id = s.merchant_id
+      WHERE s.id = ${ref.subscriptionId} AND s.merchant_id = ${ref.merchantId} AND s.mode = ${ref.mode}::"Mode" AND c.status = 'ready' AND c.deleted_at IS NULL`;
+    const t = rows[0]?.t;
+    return t && t.getTime() > Date.parse(now) ? t.toISOString() : now;
+  };
   /** Metrics: the step's outcome (activities/observe.ts); returns its events. */
   const counted = (kind: StepRequest['kind'], outcome: { events: RecordedEvent[]; done?: string }) => {
     countBillingStep(deps.metrics, kind, outcome.events, outcome.done);
@@ -159,14 +192,15 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     // ---- subscription workflow ----
 
     async attachSubscriptionWorkflow(ref: SubscriptionRef): Promise<SubscriptionView | null> {
-      return attachWorkflow(db, ref, new Date());
+      return recordWake(ref, await attachWorkflow(db, ref, new Date()));
     },
 
     async loadSubscriptionView(ref: SubscriptionRef): Promise<SubscriptionView | null> {
       return view(ref);
     },
 
-    async applySubscriptionCommand(input: ApplyCommandInput): Promise<CommandActivityResult> {
+    async applySubscriptionCommand(given: ApplyCommandInput): Promise<CommandActivityResult> {
+      const input = { ...given, now: await commandNow(given, given.now) };
       let outcome;
       try {
         outcome = await datingEventsAt(new Date(input.now), () => applySubscriptionCommand(steps, input, dispatch));
@@ -208,7 +242,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
           current = { ...current, clockSyncedTo: input.clockTime };
           await nudgeClock(current.testClockId!);
         }
-        return current;
+        return recordWake(ref, current);
       });
     },
 
@@ -233,15 +267,17 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       });
     },
 
-    async chargeSubscriptionInvoice(input: ChargeStepInput): Promise<SubscriptionView | null> {
+    async chargeSubscriptionInvoice(given: ChargeStepInput): Promise<SubscriptionView | null> {
       return heartbeating(async () => {
+        const input = given.manual ? { ...given, now: await commandNow(given, given.now) } : given;
         await dispatch((await datingEventsAt(new Date(input.now), () => chargeSubscriptionInvoice(steps, input))).events);
         return view(input);
       });
     },
 
-    async checkSubscriptionBankClaim(input: InvoiceStepInput): Promise<SubscriptionView | null> {
+    async checkSubscriptionBankClaim(given: InvoiceStepInput): Promise<SubscriptionView | null> {
       return heartbeating(async () => {
+        const input = given.force ? { ...given, now: await commandNow(given, given.now) } : given;
         await dispatch((await datingEventsAt(new Date(input.now), () => checkInvoiceBankClaim(steps, input))).events);
         return view(input);
       });
@@ -250,7 +286,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     async syncSubscriptionClock(input: ClockSyncInput): Promise<SubscriptionView | null> {
       const v = await recordClockSync(db, input);
       await nudgeClock(input.testClockId);
-      return v;
+      return recordWake(input, v);
     },
 
     async markSubscriptionWorkflowEnded(ref: SubscriptionRef): Promise<void> {
@@ -269,7 +305,12 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
 
     // ---- test-clock workflow ----
 
-    /** Signals every running subscription of the clock with its frozen time (starting any that never started). */
+    /**
+     * Signals the running subscriptions of the clock that have something due by its frozen time
+     * (clock_wake_at at or before it, or unknown), starting any that never started. The others
+     * have nothing to do by then: they count as caught up (completeAdvanceIfCaughtUp) and are
+     * told the time by a later advance that passes their wake time.
+     */
     async notifyClockSubscriptions(input: TestClockWorkflowInput): Promise<ClockNotifyResult> {
       const ref = { testClockId: input.testClockId, merchantId: input.merchantId };
       const frozen = await clockFrozenTime(db, ref);
@@ -278,7 +319,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       let afterId: string | null = null;
       let notified = 0;
       for (;;) {
-        const page = await clockSubscriptionsPage(db, { ...ref, afterId, take: NOTIFY_PAGE });
+        const page = await clockSubscriptionsPage(db, { ...ref, afterId, take: NOTIFY_PAGE, dueBy: frozen });
         for (let i = 0; i < page.length; i += NOTIFY_PARALLEL) {
           await Promise.all(
             page.slice(i, i + NOTIFY_PARALLEL).map(async (s) => {

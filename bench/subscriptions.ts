@@ -20,6 +20,11 @@
 // successful charge at the acquirer (use a small N). Bounded by BENCH_DEADLINE_MS (default 20 min).
 // Also reported per renewal: the Temporal server's mutable-state and events cache lookups and
 // misses (its Prometheus endpoint) and the worker's workflow-cache hits, misses and evictions.
+// BENCH_DAY_ADVANCES=K (issue 28): before the renewals, K one-day advances of the clock (nothing is
+// due: the subscriptions renew monthly), each timed until the clock is ready, with the sample's
+// history events per advance: what a test-clock advance costs as the clock's population grows (a
+// subscription with nothing due by the new time need not be woken). BENCH_DAY_ADVANCES_ONLY=1
+// stops after them.
 // BENCH_TEMPORAL_CONFIG: the dev server's dynamic config (see DEFAULT_TEMPORAL_CONFIG below).
 // The workers take the service's own worker settings from the environment (WORKER_CACHED_WORKFLOWS,
 // WORKER_STICKY_TIMEOUT_SECONDS, WORKER_SHARDS, DB_PREPARED_STATEMENTS; BENCH_CACHED_WORKFLOWS overrides the first), and the setup runs on
@@ -69,6 +74,8 @@ const PHASES = (process.env.BENCH_WORKERS ?? '1').split(',').map((w) => {
 const KILL = process.env.BENCH_KILL === '1';
 const METERED = process.env.BENCH_METERED === '1';
 const METERED_EVENTS = Number(process.env.BENCH_METERED_EVENTS ?? 10);
+const DAY_ADVANCES = Number(process.env.BENCH_DAY_ADVANCES ?? 0);
+const DAY_ADVANCES_ONLY = process.env.BENCH_DAY_ADVANCES_ONLY === '1';
 // The benchmark's dev server keeps the Temporal server's own default for the host-level
 // mutable-state cache (128,000 workflows): the CLI's dev server lowers it to 8,096 to spare a
 // laptop's memory, which a run of 10,000 subscriptions would exceed, so every renewal would
@@ -495,6 +502,30 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
     // Spread over the subscriptions: a renewal burst serves them in some order, and the last ones wait longest.
     const sample = Array.from({ length: HISTORY_SAMPLE }, (_, i) => subscriptionIds[Math.floor((i * N) / HISTORY_SAMPLE)]!);
     const cycleInvoices = (extra: object = {}) => db.invoice.count({ where: { merchantId: merchant.id, billingReason: 'subscription_cycle', ...extra } });
+
+    // 1b. one-day advances with nothing due (BENCH_DAY_ADVANCES)
+    if (DAY_ADVANCES > 0) {
+      while (workers.length < PHASES[0]!) workers.push(await startWorkerProcess(workerEnv));
+      const dayMarks = await historyMarks(client, sample);
+      const times: number[] = [];
+      const dayLoad = os.loadavg();
+      for (let d = 1; d <= DAY_ADVANCES; d++) {
+        const started = process.hrtime.bigint();
+        await scoped.$transaction((tx) => advanceTestClock(tx, tenant, clock.id, new Date(T0.getTime() + d * 86_400_000)));
+        await workflows.testClock.signalAdvance({ testClockId: clock.id, merchantId: merchant.id });
+        await waitFor('clock ready after a one-day advance', async () => (await db.testClock.findUniqueOrThrow({ where: { id: clock.id } })).status === 'ready', deadline);
+        times.push(seconds(started));
+      }
+      const counts = await Promise.all(dayMarks.map((mk) => historySince(client, mk)));
+      const per = (f: (c: HistoryCount) => number) => fmt(counts.reduce((a, c) => a + f(c), 0) / counts.length / DAY_ADVANCES, 2);
+      const sorted = [...times].sort((a, b) => a - b);
+      console.log(
+        `  ${DAY_ADVANCES} one-day advances of a clock with ${fmt(N)} subscriptions, nothing due (load before: ${dayLoad.map((l) => l.toFixed(2)).join(' ')}): ` +
+          `until ready ${sorted.map((t) => fmt(t, 2)).join(', ')} s (median ${fmt(sorted[Math.floor(sorted.length / 2)]!, 2)} s); ` +
+          `per advance and subscription (a sample of ${counts.length}): ${per((c) => c.events)} history events, ${per((c) => c.workflowTasks)} workflow tasks, ${per((c) => c.markers)} local activities`,
+      );
+      if (DAY_ADVANCES_ONLY) return { subscriptionsPerSecond: 0, workflowsPerSecond: baselineBefore, ratio: 0, phases: [] };
+    }
 
     // 2. measured: one period on the clock per phase
     for (const [k, count] of PHASES.entries()) {

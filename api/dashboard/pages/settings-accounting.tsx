@@ -248,6 +248,8 @@ export function accountingSettingsRoutes(
     permission: 'manage_accounting',
     action: 'accounting_link.complete',
     objectType: 'accounting_link',
+    // The credentials are checked with the provider: no transaction open meanwhile.
+    stepwise: true,
     run: async (_tx, _after, scope) => {
       const credentials = { api_token: field(d.form, 'credentials.api_token'), company_id: field(d.form, 'credentials.company_id') };
       return completeAccountingLink(deps, scope, { provider: field(d.form, 'provider'), credentials, now: new Date() });

@@ -13,7 +13,7 @@
 import { areaOf } from '../../route';
 import { object, arrayOf, ref } from '../../../src/objects/json-schema';
 import { dbOf, scopeOf, tenantOf } from '../../context';
-import { transactional } from '../../middleware/transaction';
+import { stepwise, transactional } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { PROVIDERS } from '../../../src/gateways/accounting/providers';
 import { connectAccountingLink } from '../../../src/domain/accounting/connect-accounting-link';
@@ -35,7 +35,10 @@ function htmlEscape(s: string): string {
 
 const { route, area } = areaOf((deps) => {
   const tx = transactional(deps);
-  return { tx };
+  // complete and settings ask the provider (credentials, chart, VAT codes): no request
+  // transaction around the call; step-wise idempotency instead (docs/idempotency.md).
+  const steps = stepwise(deps);
+  return { tx, steps };
 });
 
 export const accountingLinkRoutes = area('accounting-link', [
@@ -87,7 +90,7 @@ export const accountingLinkRoutes = area('accounting-link', [
     status: 201,
     response: 'AccountingLink',
     errors: ['adapter_not_configured', 'accounting_provider_error'],
-    use: ({ auth, tx }) => [auth(), tx],
+    use: ({ auth, steps }) => [auth(), steps],
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -207,7 +210,7 @@ export const accountingLinkRoutes = area('accounting-link', [
     auth: 'secret',
     body: settingsSchema,
     response: 'AccountingSettings',
-    use: ({ auth, tx }) => [auth(), tx],
+    use: ({ auth, steps }) => [auth(), steps],
     handler:
       ({ deps }) =>
       async (ctx) => {

@@ -1,7 +1,10 @@
 // POST /v1/accounting_link/complete (form providers): checks the credentials with the provider
 // (it must name the company), then creates the current link; after commit its sync workflow is
 // started (and the replaced link's stopped). OAuth providers are refused here.
+// The provider is asked with no transaction open (the route runs step-wise, docs/idempotency.md);
+// the link is then created in one short transaction of its own.
 import type { AccountingLink } from '../../generated/prisma/client';
+import type { ScopedDb, TenantDb } from '../../db/tenancy';
 import { errors } from '../../errors';
 import { ProviderAuthError, type ProviderCredentials } from '../../gateways/accounting/adapter';
 import { adapterFor } from './link-credentials';
@@ -34,13 +37,10 @@ export async function completeAccountingLink(
     if (err instanceof ProviderAuthError) throw errors.validationFailed(`${info.name} refused the credentials: ${err.message}`, 'credentials');
     providerErrorToApi(err, 'provider');
   }
-  const { link, replaced } = await createAccountingLink(scope.db, tenant, config, {
-    provider: info.id,
-    credentials,
-    accessTokenExpiresAt: null,
-    providerTenant: company.tenant,
-    now: input.now,
-  });
+  const create = (db: TenantDb) =>
+    createAccountingLink(db, tenant, config, { provider: info.id, credentials, accessTokenExpiresAt: null, providerTenant: company.tenant, now: input.now });
+  // Step-wise (the scoped root client): a transaction of its own; inside a caller's transaction: in it.
+  const { link, replaced } = '$transaction' in scope.db ? await (scope.db as ScopedDb).$transaction((tx) => create(tx)) : await create(scope.db);
   afterCommit(deps, scope, `accounting link ${link.id}: sync not started yet`, () => startLinkSync(deps, tenant, link.id, replaced));
   return link;
 }

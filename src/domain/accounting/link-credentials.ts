@@ -1,6 +1,6 @@
 // Credentials of a link: sealed at rest, opened only to call the provider. OAuth access tokens
-// are refreshed before they expire (REFRESH_MARGIN_MS ahead), one refresher at a time (the link
-// row is locked and the expiry read again). A provider that refuses the tokens or credentials
+// are refreshed before they expire (REFRESH_MARGIN_MS ahead), one refresher at a time (a lease
+// on the link row, never a lock held across the provider call: linkCredentials). A provider that refuses the tokens or credentials
 // moves the link to `error` with the provider's reason and records `accounting_link.error`.
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -8,7 +8,7 @@ import { scopedDb, type Tenant, type TenantDb } from '../../db/tenancy';
 import type { AccountingLink } from '../../generated/prisma/client';
 import { recordEvent, type RecordedEvent } from '../../events';
 import { accountingAdapter, type AccountingProvidersConfig } from '../../gateways/accounting/providers';
-import { ProviderAuthError, type AccountingAdapter, type ProviderCredentials } from '../../gateways/accounting/adapter';
+import { ProviderAuthError, ProviderUnavailableError, type AccountingAdapter, type ProviderCredentials } from '../../gateways/accounting/adapter';
 import { presentAccountingLink } from '../../objects/accounting-link';
 import { open, parseEncryptionKey, seal } from '../../crypto/secret-box';
 
@@ -60,38 +60,91 @@ export class LinkInError extends Error {
 }
 
 /**
+ * How long a refresher's lease on the link lasts: longer than the provider call may take (the HTTP
+ * adapter's timeout is 15 s), so a live refresher never loses it; a crashed one's lease lapses.
+ */
+export const REFRESH_LEASE_MS = 60_000;
+/** How long a caller that finds another refresher at work waits for its outcome before answering 503. */
+export const REFRESH_WAIT_MS = 20_000;
+const REFRESH_POLL_MS = 200;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freshEnough(link: Pick<AccountingLink, 'accessTokenExpiresAt'>, at: number): boolean {
+  return link.accessTokenExpiresAt !== null && link.accessTokenExpiresAt.getTime() - at > REFRESH_MARGIN_MS;
+}
+
+/**
  * Usable credentials for the link, refreshing an OAuth access token that expires within the
  * margin. Throws LinkInError (after moving the link to `error`) when the provider refuses them.
+ *
+ * No transaction and no row lock is held across the provider call (docs/architecture.md "No
+ * outside call inside a database transaction"). One refresher at a time is kept by a lease on the
+ * link row (`refresh_lease_until`), taken and released in single statements:
+ *  1. claim: set the lease if nobody holds a live one and the token still needs a refresh (the
+ *     expiry is read again in the same statement, so a refresh committed meanwhile is seen);
+ *  2. the provider call, with the refresh token read under the lease (it may have rotated);
+ *  3. the new tokens written only where our lease still stands, releasing it in the same statement
+ *     (a refusal: the link goes to `error` and the lease is released, in one short transaction).
+ * A caller that cannot claim waits (polling, up to REFRESH_WAIT_MS) for the holder's outcome: fresh
+ * tokens, the link in error, or a lapsed lease it then claims itself. So concurrent refreshes never
+ * send the same refresh token twice, and a provider that rotates refresh tokens stays consistent.
  */
 export async function linkCredentials(deps: { db: Db; config: Config }, link: AccountingLink, now = new Date()): Promise<ProviderCredentials> {
   const tenant = { merchantId: link.merchantId, mode: link.mode };
   const creds = openCredentials(deps.config, link);
-  if (creds.kind !== 'oauth' || (link.accessTokenExpiresAt && link.accessTokenExpiresAt.getTime() - now.getTime() > REFRESH_MARGIN_MS)) return creds;
+  if (creds.kind !== 'oauth' || freshEnough(link, now.getTime())) return creds;
   const scoped = scopedDb(deps.db, tenant);
   const adapter = adapterFor(deps.config, link.provider);
-  let events: RecordedEvent[] = [];
-  let refusal: string | null = null;
-  const fresh = await scoped.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`SELECT 1 FROM accounting_links WHERE id = ${link.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" FOR UPDATE`;
-      const current = await tx.accountingLink.findFirstOrThrow({ where: { id: link.id } });
-      const currentCreds = openCredentials(deps.config, current);
-      if (currentCreds.kind !== 'oauth') return currentCreds;
-      if (current.accessTokenExpiresAt && current.accessTokenExpiresAt.getTime() - Date.now() > REFRESH_MARGIN_MS) return currentCreds; // another caller refreshed
-      try {
-        const t = await adapter.refresh!(currentCreds.refreshToken);
-        const next: ProviderCredentials = { kind: 'oauth', accessToken: t.accessToken, refreshToken: t.refreshToken, tenant: t.tenant };
-        await tx.accountingLink.update({ where: { id: link.id }, data: { credentials: sealCredentials(deps.config, tenant, next), accessTokenExpiresAt: t.expiresAt } });
-        return next;
-      } catch (err) {
-        if (!(err instanceof ProviderAuthError)) throw err;
-        refusal = err.message;
-        events = await markLinkError(tx, tenant, link.id, err.message, now);
-        return null;
+  const waitUntil = Date.now() + REFRESH_WAIT_MS;
+  for (;;) {
+    // 1. The lease (its own statement: committed at once).
+    const lease = new Date(Date.now() + REFRESH_LEASE_MS);
+    const claimed = await deps.db.$executeRaw`
+      UPDATE accounting_links SET refresh_lease_until = ${lease}
+      WHERE id = ${link.id} AND merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode"
+        AND (refresh_lease_until IS NULL OR refresh_lease_until < now())
+        AND (access_token_expires_at IS NULL OR access_token_expires_at <= ${new Date(Date.now() + REFRESH_MARGIN_MS)})`;
+    const current = await scoped.accountingLink.findFirstOrThrow({ where: { id: link.id } });
+    const currentCreds = openCredentials(deps.config, current);
+    if (claimed === 0) {
+      // Another caller refreshed (or the link is not OAuth any more), or holds the lease: wait for it.
+      if (currentCreds.kind !== 'oauth' || freshEnough(current, Date.now())) return currentCreds;
+      if (current.status === 'error') throw new LinkInError(current.statusReason ?? 'the provider refused the refresh token', []);
+      if (Date.now() >= waitUntil) throw new ProviderUnavailableError('another refresh of the access token is still in progress', 2000);
+      await sleep(REFRESH_POLL_MS);
+      continue;
+    }
+    const release = () => deps.db.$executeRaw`UPDATE accounting_links SET refresh_lease_until = NULL WHERE id = ${link.id} AND refresh_lease_until = ${lease}`.catch(() => 0);
+    if (currentCreds.kind !== 'oauth') {
+      await release();
+      return currentCreds;
+    }
+    // 2. The provider call, with no transaction open.
+    let next: ProviderCredentials;
+    let expiresAt: Date | null;
+    try {
+      const t = await adapter.refresh!(currentCreds.refreshToken);
+      next = { kind: 'oauth', accessToken: t.accessToken, refreshToken: t.refreshToken, tenant: t.tenant };
+      expiresAt = t.expiresAt;
+    } catch (err) {
+      if (!(err instanceof ProviderAuthError)) {
+        await release();
+        throw err;
       }
-    },
-    { timeout: 30_000 },
-  );
-  if (fresh === null) throw new LinkInError(refusal ?? 'the provider refused the refresh token', events);
-  return fresh;
+      const events = await scoped.$transaction(async (tx) => {
+        await tx.$executeRaw`UPDATE accounting_links SET refresh_lease_until = NULL WHERE id = ${link.id} AND refresh_lease_until = ${lease}`;
+        return markLinkError(tx, tenant, link.id, err.message, now);
+      });
+      throw new LinkInError(err.message, events);
+    }
+    // 3. The outcome, under our lease (which it releases). A lease lost (the call outlived
+    // REFRESH_LEASE_MS and another caller took over) leaves the row to that caller: these tokens
+    // still serve this call.
+    await scoped.accountingLink.updateMany({
+      where: { id: link.id, refreshLeaseUntil: lease },
+      data: { credentials: sealCredentials(deps.config, tenant, next), accessTokenExpiresAt: expiresAt, refreshLeaseUntil: null },
+    });
+    return next;
+  }
 }

@@ -30,6 +30,11 @@ export async function sendSubscriptionCommand(
   command: SubscriptionCommand,
 ): Promise<CommandResult | typeof WORKFLOW_ENDED> {
   const clockTime = await clockTimeOf(scope, sub);
+  // On a test clock: until the workflow has applied the command and recorded its next due time
+  // again, every advance wakes the subscription (the command may bring a step forward).
+  if (sub.testClockId)
+    await scope.db.$executeRaw`UPDATE subscriptions SET clock_wake_at = NULL
+      WHERE id = ${sub.id} AND merchant_id = ${scope.tenant.merchantId} AND mode = ${scope.tenant.mode}::"Mode" AND clock_wake_at IS NOT NULL`;
   const ref = { subscriptionId: sub.id, merchantId: scope.tenant.merchantId, mode: scope.tenant.mode, customerId: sub.customerId, status: sub.status, clockTime };
   // 503 only when Temporal is unreachable, timing out or overloaded (the update id makes the
   // retry apply once); anything else is unexpected: rethrown, it becomes a logged 500.

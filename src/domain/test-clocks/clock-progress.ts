@@ -10,7 +10,11 @@ export interface ClockProgress {
   pending: number;
 }
 
-/** Subscriptions whose workflow still runs and has not acknowledged `frozenTime`. */
+/**
+ * Subscriptions whose workflow still runs, has something due by `frozenTime` (its wake time is at
+ * or before it, or unknown) and has not acknowledged `frozenTime`. One with nothing due by then
+ * was not woken by the advance (notifyClockSubscriptions) and has nothing to catch up.
+ */
 async function countBehind(db: Db, merchantId: string, testClockId: string, frozenTime: Date): Promise<number> {
   return db.subscription.count({
     where: {
@@ -18,7 +22,7 @@ async function countBehind(db: Db, merchantId: string, testClockId: string, froz
       mode: 'test',
       testClockId,
       workflowEndedAt: null,
-      OR: [{ clockSyncedTo: null }, { clockSyncedTo: { lt: frozenTime } }],
+      AND: [{ OR: [{ clockSyncedTo: null }, { clockSyncedTo: { lt: frozenTime } }] }, { OR: [{ clockWakeAt: null }, { clockWakeAt: { lte: frozenTime } }] }],
     },
   });
 }
@@ -50,10 +54,23 @@ export interface ClockSubscriptionRef {
   status: string;
 }
 
-/** One page (by id) of the subscriptions that follow the clock and still run. */
-export async function clockSubscriptionsPage(db: Db, input: { testClockId: string; merchantId: string; afterId: string | null; take: number }): Promise<ClockSubscriptionRef[]> {
+/**
+ * One page (by id) of the subscriptions that follow the clock and still run; with `dueBy`, only
+ * those with something due by then (wake time at or before it, or unknown).
+ */
+export async function clockSubscriptionsPage(
+  db: Db,
+  input: { testClockId: string; merchantId: string; afterId: string | null; take: number; dueBy?: Date },
+): Promise<ClockSubscriptionRef[]> {
   const rows = await db.subscription.findMany({
-    where: { merchantId: input.merchantId, mode: 'test', testClockId: input.testClockId, workflowEndedAt: null, ...(input.afterId ? { id: { gt: input.afterId } } : {}) },
+    where: {
+      merchantId: input.merchantId,
+      mode: 'test',
+      testClockId: input.testClockId,
+      workflowEndedAt: null,
+      ...(input.afterId ? { id: { gt: input.afterId } } : {}),
+      ...(input.dueBy ? { OR: [{ clockWakeAt: null }, { clockWakeAt: { lte: input.dueBy } }] } : {}),
+    },
     orderBy: { id: 'asc' },
     take: input.take,
     select: { id: true, merchantId: true, mode: true, customerId: true, status: true },

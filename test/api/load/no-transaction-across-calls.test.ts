@@ -18,6 +18,9 @@
 // check that the watch sees such a transaction in each pool and at the receiver; the others drive
 // the routes and, through them and the reconcilers, the activities that call something outside.
 // The accounting routes and the accounting sync activity are covered by the accounting tests.
+// Which routes and activities this file must drive is the table test/support/outside-calls.ts
+// (`watch` rows; a unit test keeps it complete): the last case checks every one was requested
+// (routes) or ran (activities) while the watch was on.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:https';
@@ -41,6 +44,9 @@ import { payHosted } from '../payment-sessions/fixtures';
 import { testTls } from '../webhooks/harness';
 import { openPortal } from '../customer-portals/fixtures';
 import { newDashboardUser, signInHttp } from '../../support/dashboard';
+import { AREAS } from '../../../api/areas';
+import { declarationsOf } from '../../../api/route';
+import { ACTIVITY_COVERAGE, ROUTE_COVERAGE, coveredBy, routeOfRequest } from '../../support/outside-calls';
 
 const RUN = randomBytes(3).toString('hex');
 /** The API's pool, the worker's, and one for the planted worker-side cases (so they never meet the worker's real calls). */
@@ -149,6 +155,9 @@ describe('no transaction is held across a call to Temporal or an outside system'
   /** The worker's calls and the receiver's deliveries, over the whole file (activities run on their own time). */
   const workerSeen: Seen[] = [];
   const activitiesRun = new Set<string>();
+  /** The declared routes requested on this file's API instance (test/support/outside-calls.ts). */
+  const requested = new Set<string>();
+  const declared = declarationsOf(AREAS);
   let delivered = 0;
 
   const idle = (pool: Pool) =>
@@ -281,7 +290,8 @@ describe('no transaction is held across a call to Temporal or an outside system'
     running = worker.run();
     const temporal: TemporalProvider = {
       client: async () => watchedClient(await env.temporal.client()),
-      healthy: (ms) => env.temporal.healthy(ms),
+      // The health probes (/healthz, /readyz) ask Temporal through this.
+      healthy: (ms) => around('api', 'temporal.healthy', () => env.temporal.healthy(ms)),
       downSince: () => env.temporal.downSince(),
       close: async () => undefined,
       address: env.temporal.address,
@@ -298,6 +308,10 @@ describe('no transaction is held across a call to Temporal or an outside system'
       log: () => undefined,
     });
     http = await listen(app, 0, '127.0.0.1');
+    http.server.on('request', (req: { method?: string; url?: string }) => {
+      const r = routeOfRequest(declared, req.method ?? 'GET', req.url ?? '/');
+      if (r) requested.add(r);
+    });
     baseUrl = `http://127.0.0.1:${http.port}`;
     // Every event of the merchant is delivered to the receiver, through the worker's activities.
     await api('POST', '/v1/webhook_endpoints', { url: receiverUrl, events: ['*'] });
@@ -317,7 +331,7 @@ describe('no transaction is held across a call to Temporal or an outside system'
   });
   beforeEach(() => void seen.splice(0));
 
-  async function api(method: string, path: string, body?: unknown, expected = [200, 201]) {
+  async function api(method: string, path: string, body?: unknown, expected = [200, 201, 204]) {
     const res = await call({ baseUrl }, method, path, {
       key: m.secretKey,
       merchant: m.id,
@@ -491,10 +505,16 @@ describe('no transaction is held across a call to Temporal or an outside system'
     await ok(`/portal/api/subscriptions/${sub.id}/uncancel`);
     await ok('/portal/api/payment_methods', { card: { number: '5555 5555 5555 4444', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123' }, make_default: true });
     assert.deepEqual(await ok(`/portal/api/invoices/${open.id}/pay`), { ok: true, notice: 'paid' });
-    assertNoneHeld(['acquirer.tokenizeCard', 'temporal.executeUpdateWithStart']);
+    const cards = (await api('GET', `/v1/payment_methods?customer=${customer.id}&limit=10`)).data as Array<{ id: string }>;
+    assert.ok(cards.length >= 2, JSON.stringify(cards));
+    await ok(`/portal/api/payment_methods/${cards[0]!.id}/default`);
+    await ok(`/portal/api/payment_methods/${cards[1]!.id}/remove`);
+    await ok('/portal/api/billing_details', { email: `p-${randomBytes(3).toString('hex')}@example.is`, billing_city: 'Reykjavík' });
+    await ok('/portal/api/sign_out');
+    assertNoneHeld(['acquirer.tokenizeCard', 'temporal.executeUpdateWithStart', 'temporal.start']);
   });
 
-  it('dashboard: pay an open invoice, pause and resume its subscription, refund a payment, retry a delivery', async () => {
+  it('dashboard: pay an open invoice, void another, pause and resume its subscription, refund a payment, retry a delivery', async () => {
     const customer = await newCustomer();
     await saveCard(customer.id, TEST_CARDS.alwaysDeclines);
     const sub = await api('POST', '/v1/subscriptions', { customer: customer.id, items: [{ price: (await monthly(4100)).id }] });
@@ -519,12 +539,87 @@ describe('no transaction is held across a call to Temporal or an outside system'
       assert.equal(res.status, 303, `${path}: ${res.status} ${(await res.text()).slice(0, 300)}`);
     };
     await form(`/invoices/${open.id}/pay`);
+    // A second subscription's open invoice (declined card), voided from the dashboard.
+    const other = await newCustomer();
+    await saveCard(other.id, TEST_CARDS.alwaysDeclines);
+    const otherSub = await api('POST', '/v1/subscriptions', { customer: other.id, items: [{ price: (await monthly(4200)).id }] });
+    const toVoid = await eventually(async () => (await invoicesOf(otherSub.id)).find((i) => i.status === 'open'), 'an open invoice to void');
+    seen.splice(0);
+    await form(`/invoices/${toVoid.id}/void`);
+    assert.equal((await api('GET', `/v1/invoices/${toVoid.id}`)).status, 'void');
+    assertNoneHeld(['temporal.executeUpdateWithStart']);
     await form(`/subscriptions/${sub.id}/pause`);
     await form(`/subscriptions/${sub.id}/resume`);
     await form(`/payments/${payment.id}/refund`, { amount: '100' });
     await form(`/developers/deliveries/${delivery.id}/retry`);
     assert.equal((await api('GET', `/v1/invoices/${open.id}`)).status, 'paid');
     assertNoneHeld(['temporal.executeUpdateWithStart', 'temporal.start', 'temporal.signalWithStart']);
+  });
+
+  it('embedded checkout, the health probes, and the other write routes', async () => {
+    // Embedded checkout: the session by client secret, then paid (acquirer charge, Temporal signal).
+    const shop = 'https://shop.example.is';
+    await env.db.merchant.update({ where: { id: m.id }, data: { allowedOrigins: [shop] } });
+    const embedded = await api('POST', '/v1/payment_sessions', { mode: 'embedded', amount: 2500, origin: shop });
+    const page = async (path: string, body: unknown) => {
+      const res = await call({ baseUrl }, 'POST', path, { body });
+      assert.equal(res.status, 200, `${path}: ${res.text}`);
+      return res.body;
+    };
+    assert.equal((await page('/checkout/api/embedded/session', { client_secret: embedded.client_secret, parent_origin: shop })).status, 'open');
+    const paid = await page('/checkout/api/embedded/confirm', {
+      client_secret: embedded.client_secret,
+      parent_origin: shop,
+      method: 'card',
+      email: 'e@example.is',
+      card: { number: '4242 4242 4242 4242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 2, cvc: '123' },
+    });
+    assert.equal(paid.outcome, 'succeeded', JSON.stringify(paid));
+    assertNoneHeld(['acquirer.charge']);
+
+    // The health probes ask Temporal (and PostgreSQL on a connection of their own).
+    seen.splice(0);
+    for (const path of ['/healthz', '/readyz']) {
+      const res = await fetch(`${baseUrl}${path}`);
+      assert.equal(res.status, 200, `${path}: ${await res.text()}`);
+    }
+    assertNoneHeld(['temporal.healthy']);
+
+    // The other write routes (most record events: their deliveries start after commit).
+    seen.splice(0);
+    const customer = await newCustomer();
+    await api('PATCH', `/v1/customers/${customer.id}`, { name: 'Anna' });
+    const product = await api('POST', '/v1/products', { name: 'Other writes' });
+    await api('PATCH', `/v1/products/${product.id}`, { description: 'changed' });
+    const price = await monthly(990);
+    await api('PATCH', `/v1/prices/${price.id}`, { metadata: { plan: 'x' } });
+    const meter = await api('POST', '/v1/meters', { name: 'Storage', event_name: `gb_${RUN}`, aggregate_type: 'sum', aggregate_property: 'gb' });
+    await api('POST', '/v1/events', { event_name: `gb_${RUN}`, customer: customer.id, idempotency_key: `e1-${RUN}`, metadata: { gb: 2 } });
+    await api('POST', '/v1/events/batch', { events: [{ event_name: `gb_${RUN}`, customer: customer.id, idempotency_key: `e2-${RUN}`, metadata: { gb: 3 } }] });
+    await api('DELETE', `/v1/meters/${meter.id}`);
+    const endpoint = await api('POST', '/v1/webhook_endpoints', { url: 'https://hooks.example.com/other', events: ['invoice.paid'] });
+    await api('PATCH', `/v1/webhook_endpoints/${endpoint.id}`, { events: ['invoice.paid', 'invoice.voided'] });
+    await api('POST', `/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, { expires_in: 3600 });
+    await api('DELETE', `/v1/webhook_endpoints/${endpoint.id}`);
+    const key = await api('POST', '/v1/api_keys', { type: 'secret', mode: 'test', label: 'other writes' });
+    const rotated = await api('POST', `/v1/api_keys/${key.id}/rotate`, {});
+    await api('DELETE', `/v1/api_keys/${rotated.id ?? key.id}`);
+    const pm = await saveCard(customer.id);
+    const unpaid = await api('POST', '/v1/payments', { amount: 500, customer: customer.id, payment_method: pm.id, confirm: false });
+    await api('POST', `/v1/payments/${unpaid.id}/cancel`, {});
+    await api('DELETE', `/v1/payment_methods/${pm.id}`);
+    await api('POST', '/v1/invoice_items', { customer: customer.id, amount: 1500, currency: 'ISK', description: 'Setup fee' });
+    const preflight = await fetch(`${baseUrl}/v1/payment_sessions`, { method: 'OPTIONS', headers: { Origin: shop, 'Access-Control-Request-Method': 'POST' } });
+    assert.ok(preflight.status < 300, `preflight: ${preflight.status}`);
+    await api('POST', '/v1/vat_settings', { country: 'IS', default_vat_rate: 'standard', prices_include_vat: true });
+    const portal = await api('POST', '/v1/customer_portals', { customer: customer.id });
+    await api('DELETE', `/v1/customer_portals/${portal.id}`);
+    // Uncancel (the command's own route; the update route's cancel_at_period_end is the other way).
+    await saveCard(customer.id);
+    const sub = await api('POST', '/v1/subscriptions', { customer: customer.id, items: [{ price: price.id }] });
+    await api('POST', `/v1/subscriptions/${sub.id}/cancel`, { at_period_end: true });
+    await api('POST', `/v1/subscriptions/${sub.id}/uncancel`, {});
+    assertNoneHeld(['temporal.start', 'temporal.executeUpdateWithStart']);
   });
 
   it('the reconcilers: refunds, subscriptions, undispatched events, overdue payment sessions, the purge', async () => {
@@ -556,6 +651,17 @@ describe('no transaction is held across a call to Temporal or an outside system'
       last = delivered;
       await sleep(1500);
     }
+    // The table's `watch` rows (test/support/outside-calls.ts): every route was requested here.
+    assert.deepEqual(
+      coveredBy(ROUTE_COVERAGE, 'watch').filter((r) => !requested.has(r)),
+      [],
+      'routes the table says this file watches, never requested',
+    );
+    assert.deepEqual(
+      coveredBy(ACTIVITY_COVERAGE, 'watch').filter((a) => !DRIVEN_ACTIVITIES.includes(a)),
+      [],
+      'activities the table says this file watches, not in DRIVEN_ACTIVITIES',
+    );
     const missing = DRIVEN_ACTIVITIES.filter((a) => !activitiesRun.has(a));
     assert.deepEqual(missing, [], `ran: ${[...activitiesRun].sort().join(', ')}`);
     const calls = new Set(workerSeen.map((s) => `${s.by ?? 'receiver'}: ${s.call}`));

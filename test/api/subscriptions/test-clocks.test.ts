@@ -4,8 +4,11 @@ import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../../support/env';
 import { expectError } from '../../support/api';
 import { maybeRecordHistory } from '../../support/histories';
+import { temporal } from '@temporalio/proto';
 import { workflowIds } from '../../../src/temporal/workflow-ids';
 import { advanceClock, attachCard, createClock, createCustomer, attachToClock, eventually, monthlyPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from './fixtures';
+
+const E = temporal.api.enums.v1.EventType;
 
 describe('test clocks', function () {
   this.timeout(120_000);
@@ -94,6 +97,58 @@ describe('test clocks', function () {
     // again: a new run of the clock's workflow
     const again = await advanceClock(m, c.id, '2025-03-31T00:00:00.000Z');
     assert.equal(again.frozen_time, '2025-03-31T00:00:00.000Z');
+  });
+
+  it('an advance wakes only the subscriptions with something due by the new time; a later one bills them exactly; a command applies at the clock time', async () => {
+    const c = await createClock(m, '2025-03-10T08:00:00.000Z');
+    const customer = await createCustomer(m);
+    await attachToClock(m, c.id, customer.id);
+    await attachCard(m, customer.id, TEST_CARDS.visa);
+    const price = await monthlyPrice(m, 3100);
+    const billed = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
+    const canceled = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
+    // Each workflow recorded from when it has something due: its first renewal.
+    for (const id of [billed.id, canceled.id]) {
+      await eventually(async () => {
+        const row = await env.db.subscription.findUniqueOrThrow({ where: { id } });
+        return row.clockWakeAt?.toISOString() === '2025-04-10T08:00:00.000Z' ? true : undefined;
+      }, `${id} wake time recorded`);
+    }
+    const handle = env.client.workflow.getHandle(workflowIds.subscription(billed.id));
+    const signals = async () => (await handle.fetchHistory()).events!.filter((e) => e.eventType === E.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED).length;
+    const before = await signals();
+
+    // Two advances before anything is due: ready at once, neither subscription is signalled.
+    await advanceClock(m, c.id, '2025-03-12T00:00:00.000Z');
+    await advanceClock(m, c.id, '2025-03-20T00:00:00.000Z');
+    assert.equal(await signals(), before, 'a subscription with nothing due was not woken');
+    assert.equal((await env.db.subscription.findUniqueOrThrow({ where: { id: billed.id } })).clockSyncedTo?.toISOString(), '2025-03-10T08:00:00.000Z');
+
+    // A command applies at the clock's time, which the workflow was not told.
+    const cancel = await ok(m.call('POST', `/v1/subscriptions/${canceled.id}/cancel`, { body: {} }));
+    assert.equal(cancel.canceled_at, '2025-03-20T00:00:00.000Z');
+
+    // An advance past the renewals: woken, each period billed at its boundary.
+    await advanceClock(m, c.id, '2025-05-20T00:00:00.000Z');
+    assert.ok((await signals()) > before, 'woken by the advance past its due time');
+    const invoices = (await ok(m.call('GET', `/v1/invoices?subscription=${billed.id}&limit=10`))).data.reverse() as any[];
+    assert.deepEqual(
+      invoices.map((i) => [i.billing_reason, i.status, i.period_start, i.paid_at]),
+      [
+        ['subscription_create', 'paid', '2025-03-10T08:00:00.000Z', '2025-03-10T08:00:00.000Z'],
+        ['subscription_cycle', 'paid', '2025-04-10T08:00:00.000Z', '2025-04-10T08:00:00.000Z'],
+        ['subscription_cycle', 'paid', '2025-05-10T08:00:00.000Z', '2025-05-10T08:00:00.000Z'],
+      ],
+    );
+    const row = await env.db.subscription.findUniqueOrThrow({ where: { id: billed.id } });
+    assert.equal(row.clockSyncedTo?.toISOString(), '2025-05-20T00:00:00.000Z');
+    assert.equal(row.clockWakeAt?.toISOString(), '2025-06-10T08:00:00.000Z');
+    const canceledInvoices = (await ok(m.call('GET', `/v1/invoices?subscription=${canceled.id}&limit=10`))).data as any[];
+    assert.deepEqual(
+      canceledInvoices.map((i) => i.billing_reason),
+      ['subscription_create'],
+      'the canceled subscription billed nothing more',
+    );
   });
 
   it('refuses an advance while the previous one is still being processed (409 invalid_state)', async () => {
