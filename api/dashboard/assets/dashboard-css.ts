@@ -67,7 +67,7 @@ button[disabled] { opacity:.6; cursor:progress; }
 .filters { display:flex; flex-wrap:wrap; gap:.5rem; align-items:flex-end; margin-bottom:.75rem; }
 .filters .field { margin:0; min-width:12rem; }
 /* A long id in a table may break anywhere (it is still copied whole), so the id column stays on a laptop. */
-.table-wrap .id-text { overflow-wrap:anywhere; }
+.table-wrap td .id-text { white-space:normal; overflow-wrap:anywhere; }
 /* A search box is wide enough for its placeholder ("number, name, e-mail, kennitala"). */
 .filters .field.search { flex:1 1 20rem; max-width:30rem; }
 .pager { display:flex; gap:1rem; margin-top:.75rem; }
