@@ -22,6 +22,7 @@ import { createMetrics } from '../src/observability/metrics';
 import { dashboardApp } from './dashboard';
 import { AREAS } from './areas';
 import { registerAreas } from './route';
+import { indexRoutes } from './router-index';
 
 export interface BillingApp extends Koa<AppState> {
   /** Stops the auth cache listener and flushes rate-limit counts. */
@@ -88,6 +89,8 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
   const router = new Router<AppState>();
   registerAreas(router, AREAS, deps, auth);
   guardPathIds(router);
+  // Each request is matched against the routes under its first two path segments only (router-index.ts).
+  indexRoutes(router);
   (app as { router: Router<AppState> }).router = router;
   app.use(router.routes());
   app.use(

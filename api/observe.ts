@@ -2,7 +2,7 @@
 // and mode (src/observability/logger.ts), and when it ends one line and one latency observation
 // record its route pattern (the router's, never the raw path), status and latency. Idempotent
 // replays and 429s are counted here from the response (its Idempotent-Replayed header, its error code).
-import type { Logger } from '../src/observability/logger';
+import type { Logger, RequestLogContext } from '../src/observability/logger';
 import { withRequestLogContext } from '../src/observability/logger';
 import type { Metrics } from '../src/observability/metrics';
 import type { AppContext, Middleware } from './context';
@@ -17,20 +17,25 @@ export function routePattern(ctx: AppContext): string {
   return OPS_PATHS.has(ctx.path) ? ctx.path : 'unmatched';
 }
 
+/** A request's log context: the merchant and mode are read when a line is written (known after authentication). */
+class RequestLogFields implements RequestLogContext {
+  readonly request_id: string;
+  constructor(private readonly ctx: AppContext) {
+    this.request_id = ctx.state.requestId;
+  }
+  get merchant() {
+    return this.ctx.state.auth?.merchantId;
+  }
+  get mode() {
+    return this.ctx.state.auth?.mode;
+  }
+}
+
 export function observeRequests(opts: { logger: Logger; metrics: Metrics; logRequests: boolean }): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
-    const context = {
-      request_id: ctx.state.requestId,
-      get merchant() {
-        return ctx.state.auth?.merchantId;
-      },
-      get mode() {
-        return ctx.state.auth?.mode;
-      },
-    };
     try {
-      await withRequestLogContext(context, next);
+      await withRequestLogContext(new RequestLogFields(ctx), next);
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routePattern(ctx);

@@ -9,7 +9,7 @@ import { readiness, type InFlightReading } from '../src/observability/readiness'
 import type { Metrics } from '../src/observability/metrics';
 import type { TemporalProvider } from '../src/temporal/client';
 import { errorBody, errors } from '../src/errors';
-import type { Middleware } from './context';
+import type { AppContext, Middleware } from './context';
 import { area, route } from './route';
 
 /** The contracts of the endpoints this middleware serves in front of the router. */
@@ -64,7 +64,17 @@ export function opsEndpoints(deps: {
   inFlight?: () => InFlightReading;
   draining?: () => boolean;
 }): Middleware {
-  return async (ctx, next) => {
+  const ready = async (ctx: AppContext) => {
+    const r = await readiness(deps);
+    ctx.status = r.ready ? 200 : 503;
+    ctx.body = { status: r.ready ? 'ready' : 'not_ready', checks: r.checks, saturated: r.saturated };
+  };
+  const metrics = async (ctx: AppContext) => {
+    ctx.type = deps.metrics.registry.contentType;
+    ctx.body = await deps.metrics.registry.metrics();
+  };
+  // A plain function, not an `async` one: every other request passes through without a promise of its own.
+  return (ctx, next) => {
     // A stopping process tells keep-alive clients to reconnect elsewhere.
     const draining = deps.draining?.() ?? false;
     if (draining) ctx.set('Connection', 'close');
@@ -72,28 +82,23 @@ export function opsEndpoints(deps: {
     switch (ctx.path) {
       case '/livez':
         ctx.body = { status: 'ok', uptime_seconds: Math.round(process.uptime()) };
-        return;
+        return Promise.resolve();
       case '/readyz': {
         if (draining) {
           ctx.status = 503;
           ctx.body = { status: 'draining', checks: {} };
-          return;
+          return Promise.resolve();
         }
-        const r = await readiness(deps);
-        ctx.status = r.ready ? 200 : 503;
-        ctx.body = { status: r.ready ? 'ready' : 'not_ready', checks: r.checks, saturated: r.saturated };
-        return;
+        return ready(ctx);
       }
       case '/metrics': {
         if (deps.metricsToken && !bearerMatches(ctx.get('Authorization'), deps.metricsToken)) {
           const err = errors.unauthorized('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
           ctx.status = err.status;
           ctx.body = errorBody(err, ctx.state.requestId);
-          return;
+          return Promise.resolve();
         }
-        ctx.type = deps.metrics.registry.contentType;
-        ctx.body = await deps.metrics.registry.metrics();
-        return;
+        return metrics(ctx);
       }
       default:
         return next();

@@ -51,8 +51,10 @@ export function dashboardApp(deps: AppDeps) {
   const routes = router.routes();
   const allowed = router.allowedMethods();
 
-  return async (ctx: AppContext, next: Next) => {
-    if (!isDashboardPath(ctx.path)) return next();
+  // Every other request passes through a plain function (no promise of its own); pages are served by `serve`.
+  return (ctx: AppContext, next: Next) => (isDashboardPath(ctx.path) ? serve(ctx) : next());
+
+  async function serve(ctx: AppContext): Promise<void> {
     // An API key is never a way in (the error envelope, as for any API client).
     if (ctx.get('Authorization') !== '') {
       throw errors.wrongAuthMethod('Dashboard pages are used with a dashboard session (sign in at /dashboard), not with an API key.');
@@ -98,5 +100,5 @@ export function dashboardApp(deps: AppDeps) {
         status,
       );
     }
-  };
+  }
 }

@@ -17,6 +17,7 @@
 // attacker make us write): with N API processes an address gets at most N × limit failures per
 // window. At most `maxClients` addresses are tracked; when full, expired windows are dropped
 // first, then the oldest entries.
+import type { Next } from 'koa';
 import { errors } from '../../src/errors';
 import { hashKey, hashesEqual, parseKey } from '../../src/domain/api-keys/key-material';
 import type { KeyLookup } from './auth-cache';
@@ -75,17 +76,20 @@ export function clientOf(ctx: AppContext): string {
  * request carries a valid key.
  */
 export function authFailureGate(limiter: AuthFailureLimiter, lookup: KeyLookup): Middleware {
-  return async (ctx, next) => {
+  // A plain function on the common path (an address within its budget): no promise of its own.
+  return (ctx, next) => {
     if (!ctx.path.startsWith('/v1/')) return next();
     const wait = limiter.blockedFor(clientOf(ctx));
-    if (wait > 0) {
-      const presented = /^Bearer +([^\s]+)$/i.exec(ctx.get('Authorization'))?.[1];
-      const hash = presented && parseKey(presented) ? hashKey(presented) : undefined;
-      const key = hash ? await lookup(hash) : undefined;
-      if (!key || !hashesEqual(key.keyHash, hash!)) {
-        throw errors.rateLimited(`Too many failed authentications from this address; retry in ${wait} s.`, undefined, { 'Retry-After': String(wait) });
-      }
-    }
-    return next();
+    return wait > 0 ? blockedUnlessValidKey(ctx, next, lookup, wait) : next();
   };
+}
+
+async function blockedUnlessValidKey(ctx: AppContext, next: Next, lookup: KeyLookup, wait: number): Promise<unknown> {
+  const presented = /^Bearer +([^\s]+)$/i.exec(ctx.get('Authorization'))?.[1];
+  const hash = presented && parseKey(presented) ? hashKey(presented) : undefined;
+  const key = hash ? await lookup(hash) : undefined;
+  if (!key || !hashesEqual(key.keyHash, hash!)) {
+    throw errors.rateLimited(`Too many failed authentications from this address; retry in ${wait} s.`, undefined, { 'Retry-After': String(wait) });
+  }
+  return next();
 }

@@ -5,7 +5,7 @@
 import type { AppContext, AppDeps, AppState, AuthInfo, Middleware } from '../context';
 import { errors } from '../../src/errors';
 import { hashKey, hashesEqual, parseKey } from '../../src/domain/api-keys/key-material';
-import { scopedDb } from '../../src/db/tenancy';
+import { scopedDb, type Tenant } from '../../src/db/tenancy';
 import type { AuthCache, CachedKey, KeyLookup } from './auth-cache';
 import type { RateLimiter } from './rate-limiter';
 import { clientOf, type AuthFailureLimiter } from './auth-failures';
@@ -32,6 +32,27 @@ interface KeyRow {
   merchant_created_at: Date;
   live_enabled_at: Date | null;
 }
+
+const ROOT_DB = Symbol('rootDb');
+const SCOPED_DB = Symbol('scopedDb');
+const TENANT = Symbol('tenant');
+type LazyDbState = AppState & { [ROOT_DB]: AppDeps['db']; [TENANT]: Tenant; [SCOPED_DB]?: AppState['db'] };
+
+/**
+ * `ctx.state.db` after authentication: the tenant-scoped client, built on first read; assignable
+ * (a transaction replaces it). One descriptor with the same two functions for every request, so
+ * every request's state gets the same object shape (closures per request would give each its own).
+ */
+const LAZY_DB: PropertyDescriptor & ThisType<LazyDbState> = {
+  configurable: true,
+  enumerable: true,
+  get() {
+    return (this[SCOPED_DB] ??= scopedDb(this[ROOT_DB], this[TENANT]));
+  },
+  set(v: AppState['db']) {
+    this[SCOPED_DB] = v;
+  },
+};
 
 /** The `auth()` middleware factory every route registrar receives. */
 export type Auth = ReturnType<typeof authenticator>;
@@ -125,15 +146,9 @@ export function authenticator(deps: AppDeps, lookup: KeyLookup, limiter: RateLim
       const tenant = { merchantId: key.merchantId, mode: key.mode };
       ctx.state.tenant = tenant;
       // The scoped client is built on first use: routes that never touch the database pay nothing.
-      let scoped: AppState['db'];
-      Object.defineProperty(ctx.state, 'db', {
-        configurable: true,
-        enumerable: true,
-        get: () => (scoped ??= scopedDb(db, tenant)),
-        set: (v: AppState['db']) => {
-          scoped = v;
-        },
-      });
+      (ctx.state as LazyDbState)[ROOT_DB] = db;
+      (ctx.state as LazyDbState)[TENANT] = tenant;
+      Object.defineProperty(ctx.state, 'db', LAZY_DB);
       await next();
     };
   };

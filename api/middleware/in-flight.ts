@@ -24,7 +24,16 @@ export const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
 export function createInFlightGate(limit: number, onRefused: () => void = () => undefined): InFlightGate {
   let current = 0;
   let refused = 0;
-  const middleware: Middleware = async (ctx, next) => {
+  const done = <T>(value: T): T => {
+    current -= 1;
+    return value;
+  };
+  const failed = (err: unknown): never => {
+    current -= 1;
+    throw err;
+  };
+  // A plain function: the count is released when the rest of the chain settles, without an `async` frame of its own.
+  const middleware: Middleware = (ctx, next) => {
     if (EXEMPT.has(ctx.path)) return next();
     if (current >= limit) {
       refused += 1;
@@ -34,11 +43,13 @@ export function createInFlightGate(limit: number, onRefused: () => void = () => 
       });
     }
     current += 1;
+    let rest: Promise<unknown>;
     try {
-      return await next();
-    } finally {
-      current -= 1;
+      rest = next();
+    } catch (err) {
+      return failed(err);
     }
+    return rest.then(done, failed);
   };
   return { middleware, current: () => current, limit, refused: () => refused };
 }

@@ -11,7 +11,8 @@ import type { AppContext, AppState, Middleware } from '../context';
 
 /** Query and body (parsed by jsonBody, which must run first): the first problem is a 400 validation_failed naming its param. */
 export function inputSafety(): Middleware {
-  return async (ctx, next) => {
+  // A plain function (its errors are thrown synchronously; koa-compose turns them into rejections).
+  return (ctx, next) => {
     if (ctx.querystring !== '') {
       const problem = findQueryProblem(ctx.query as Record<string, unknown>);
       if (problem) throw errors.validationFailed(problem.message, problem.param || undefined);

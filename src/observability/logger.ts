@@ -35,7 +35,8 @@ export function currentRequestLogContext(): RequestLogContext | undefined {
 
 function contextFields(): Record<string, unknown> {
   const request = requestContext.getStore();
-  if (request) return { ...request };
+  // Read field by field: the API's context computes merchant and mode when the line is written (api/observe.ts).
+  if (request) return { request_id: request.request_id, merchant: request.merchant, mode: request.mode };
   const activity = activityStorage.getStore();
   if (activity) {
     const info = activity.info;
