@@ -2,7 +2,7 @@
 //
 // The database is the system of record: the workflow holds a VIEW of the subscription (row +
 // invoices that still need automatic work), read back by every activity. What to do next is a
-// pure function of that view and the time (./subscription/schedule.ts): finalize a draft
+// pure function of that view and the time (src/contracts/subscription-schedule.ts): finalize a draft
 // invoice, a charge attempt, a bank-claim check, or the period end (renewal, trial end, cancel
 // at period end, roll while paused/unpaid). Each step is an idempotent activity.
 //
@@ -64,7 +64,7 @@ import {
   type SubscriptionWorkflowResult,
   type SubscriptionWorkflowState,
 } from '../src/contracts/subscriptions';
-import { isDue, isFinished, nextStep, shouldAcknowledgeClock, stepRequest, waitMs, type DueStep } from './subscription/schedule';
+import { isDue, isFinished, nextStep, shouldAcknowledgeClock, stepRequest, waitMs, type DueStep } from '../src/contracts/subscription-schedule';
 import { checkCommand } from './subscription/check-command';
 import { invoiceActionVerdict, manualCollectionStep } from '../src/contracts/subscription-commands';
 import { Mutex } from './subscription/mutex';
