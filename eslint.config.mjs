@@ -50,6 +50,12 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': 'off' },
   },
   {
+    // Temporary: the accounting sandbox's server (312 lines, its request handler 179) is not split
+    // yet (issue 29 follow-up): its state lives in the one closure the handlers share.
+    files: ['src/gateways/accounting/sandbox/server.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // Temporary: issue 32 engineer shortens it (the lead removes this override at integration).
     files: ['src/domain/usage-events/ingest-usage-events.ts'],
     rules: { 'max-lines-per-function': 'off' },
