@@ -33,4 +33,31 @@ export default tseslint.config(
       'no-unreachable': 'error',
     },
   },
+  // Function length (docs/architecture.md "Function length"): at most 150 lines (blank lines and
+  // comments not counted) in src/, api/, workflows/ and activities/, at most 100 in src/domain/.
+  // Page templates are exempt: a page is one function returning its markup.
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx', 'api/**/*.ts', 'api/**/*.tsx', 'workflows/**/*.ts', 'activities/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    files: ['src/domain/**/*.ts', 'src/domain/**/*.tsx'],
+    rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // Page templates: the dashboard's pages and views, the checkout's and the portal's HTML.
+    files: ['api/dashboard/pages/*.tsx', 'api/dashboard/views/*.tsx', 'api/checkout/html.ts', 'api/portal/html.ts', 'src/documents/render-html.ts', 'api/docs/errors-page.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // Temporary: the accounting sandbox's server (312 lines, its request handler 179) is not split
+    // yet (issue 29 follow-up): its state lives in the one closure the handlers share.
+    files: ['src/gateways/accounting/sandbox/server.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // Temporary: issue 32 engineer shortens it (the lead removes this override at integration).
+    files: ['src/domain/usage-events/ingest-usage-events.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
 );

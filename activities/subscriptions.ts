@@ -4,15 +4,13 @@
 // `${invoiceId}:attempt:${n}`, bank claims by `${invoiceId}:claim`, commands by their update id.
 // Each returns the subscription's view after the step, so the workflow needs no second read.
 // runSubscriptionSteps runs a due step and then the invoice steps due at the same instant (a
-// renewal: the period end with its invoice's finalization in one transaction, then the first
-// charge) in one activity, reading the schedule exactly as the workflow does
-// (workflows/subscription/schedule.ts, pure), and acknowledges the test clock when nothing more
-// is due by its time: one local activity in one workflow task per renewal.
+// renewal) in one activity, and acknowledges the test clock when nothing more is due by its time:
+// one local activity in one workflow task per renewal. The billing steps, and that runner, are
+// src/domain/subscriptions/steps/ (one file per step).
 // Test clocks (issue 28): every activity that hands the workflow a view of a clock subscription
-// also records from which clock time it has something due (`clock_wake_at`, the schedule's next
-// step); an advance wakes only the subscriptions due by the new time (notifyClockSubscriptions),
-// so its work grows with the subscriptions that bill, not with all of the clock's. A command
-// (and a manual pay) runs at the clock's time, which a subscription not woken by the last
+// also records from which clock time it has something due (src/domain/subscriptions/clock-wake.ts),
+// so an advance wakes only the subscriptions due by the new time (notifyClockSubscriptions); a
+// command (and a manual pay) runs at the clock's time, which a subscription not woken by the last
 // advances has not been told.
 import { Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
@@ -21,18 +19,20 @@ import type { Config } from '../src/config';
 import { datingEventsAt, dispatchEventsFromActivity, type RecordedEvent } from '../src/events';
 import { clockSubscriptionsPage, completeAdvanceIfCaughtUp, clockFrozenTime } from '../src/domain/test-clocks/clock-progress';
 import { loadSubscriptionView } from '../src/domain/subscriptions/subscription-view';
-import { attachWorkflow, markClockSynced, recordClockSync, recordWorkflowEnded } from '../src/domain/subscriptions/workflow-lifecycle';
+import { commandTimeOnClock, recordClockWake } from '../src/domain/subscriptions/clock-wake';
+import { attachWorkflow, recordClockSync, recordWorkflowEnded } from '../src/domain/subscriptions/workflow-lifecycle';
 import { applySubscriptionCommand } from '../src/domain/subscriptions/apply-command';
 import { refusalOf } from '../src/domain/refusals';
 import type { Refusal } from '../src/contracts/refusal';
-import { runPeriodEnd } from '../src/domain/subscriptions/period-end';
-import { sendTrialWillEnd } from '../src/domain/subscriptions/trial-notice';
-import { chargeSubscriptionInvoice, checkInvoiceBankClaim, finalizeSubscriptionInvoice } from '../src/domain/subscriptions/collect-invoice';
+import { runPeriodEnd } from '../src/domain/subscriptions/steps/period-end';
+import { sendTrialWillEnd } from '../src/domain/subscriptions/steps/trial-notice';
+import { finalizeSubscriptionInvoice } from '../src/domain/subscriptions/steps/finalize-invoice';
+import { chargeSubscriptionInvoice } from '../src/domain/subscriptions/steps/charge-invoice';
+import { checkInvoiceBankClaim } from '../src/domain/subscriptions/steps/check-bank-claim';
+import { runSubscriptionSteps } from '../src/domain/subscriptions/steps/run-steps';
 import { reconcileSubscriptions } from '../src/domain/subscriptions/reconcile-subscriptions';
 import { testClockWorkflowClient } from '../src/temporal/test-clock-workflow';
-import { isDue, isInvoiceStep, nextStep, shouldAcknowledgeClock, stepRequest } from '../workflows/subscription/schedule';
 import { workflowClientsOfActivity } from './workflow-clients';
-import { countBillingStep } from './observe';
 import type { Metrics } from '../src/observability/metrics';
 import {
   type ApplyCommandInput,
@@ -47,7 +47,6 @@ import {
   type ReconcileSubscriptionsInput,
   type ReconcileSubscriptionsResult,
   type RunStepsInput,
-  type StepRequest,
   type SubscriptionRef,
   type SubscriptionView,
   type TestClockWorkflowInput,
@@ -63,8 +62,6 @@ export interface SubscriptionActivityDeps {
 }
 
 const NOTIFY_PAGE = 200;
-/** clock_wake_at of a subscription with nothing scheduled (only a command can give it a step, and a command clears it first). */
-const NEVER = new Date('9999-12-31T00:00:00.000Z');
 /**
  * Billing steps heartbeat while they work, so a worker that dies mid-step is noticed within the
  * heartbeat timeout (15 s), counted from the activity's start. No heartbeat at the start: the SDK
@@ -86,8 +83,6 @@ async function heartbeating<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 const NOTIFY_PARALLEL = 25;
-/** At most this many steps in one runSubscriptionSteps (a renewal takes three). */
-const MAX_STEPS_PER_ACTIVITY = 6;
 /** Nudges of one clock from this process are sent at most this often (the last one always goes). */
 const NUDGE_COALESCE_MS = 100;
 
@@ -98,22 +93,15 @@ function refusalOrThrow(err: unknown): Refusal {
   return refusal;
 }
 
-export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
-  const { db } = deps;
-  /** The steps that call the acquirer or the bank get the gateways too. */
-  const steps = { db, gateways: deps.gateways };
-  const workflows = workflowClientsOfActivity();
-  const dispatch = async (events: RecordedEvent[]) => {
-    if (events.length > 0) await dispatchEventsFromActivity(db, events, deps.log);
-  };
-  /**
-   * Wakes the clock's workflow so it recounts (a finished run ignores it: the next advance
-   * recounts anyway). Many subscriptions of one clock catch up together: their nudges from this
-   * process are coalesced into one per NUDGE_COALESCE_MS, sent after the activity returns (a
-   * nudge lost with a dying process is covered by the clock workflow's periodic recount).
-   */
+/**
+ * Wakes the clock's workflow so it recounts (a finished run ignores it: the next advance
+ * recounts anyway). Many subscriptions of one clock catch up together: their nudges from this
+ * process are coalesced into one per NUDGE_COALESCE_MS, sent after the activity returns (a
+ * nudge lost with a dying process is covered by the clock workflow's periodic recount).
+ */
+function clockNudger(): (testClockId: string) => Promise<void> {
   const nudging = new Set<string>();
-  const nudgeClock = async (testClockId: string) => {
+  return async (testClockId: string) => {
     if (nudging.has(testClockId)) return;
     nudging.add(testClockId);
     // The activity's context is gone when the timer fires: take its client now.
@@ -126,73 +114,29 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       });
     }, NUDGE_COALESCE_MS).unref();
   };
-  /**
-   * Records the clock time from which a clock subscription has something due, as the view the
-   * workflow continues with says (the schedule with trial notices: the earliest it can be). A
-   * view whose next step is due at once (a draft invoice) records null: woken by every advance.
-   */
-  const recordWake = async (ref: SubscriptionRef, v: SubscriptionView | null): Promise<SubscriptionView | null> => {
-    if (v === null || v.testClockId === null) return v;
-    const step = nextStep(v, { trialNotices: true });
-    const wake = step === null ? NEVER : Number.isFinite(step.at) ? new Date(step.at) : null;
-    await db.$executeRaw`UPDATE subscriptions SET clock_wake_at = ${wake}::timestamptz
-      WHERE id = ${ref.subscriptionId} AND merchant_id = ${ref.merchantId} AND mode = ${ref.mode}::"Mode" AND clock_wake_at IS DISTINCT FROM ${wake}::timestamptz`;
-    return v;
-  };
-  const view = async (ref: SubscriptionRef) => recordWake(ref, await loadSubscriptionView(db, ref));
-  /**
-   * The time a command applies at. On a test clock that is ready: the clock's time, when later
-   * than the workflow's (a subscription with nothing due is not told of an advance). While the
-   * clock advances (a command that raced an advance): the workflow's.
-   */
-  const commandNow = async (ref: SubscriptionRef, now: string): Promise<string> => {
-    const rows = await db.$queryRaw<Array<{ t: Date }>>`
-      SELECT c.frozen_time AS t FROM subscriptions s JOIN test_clocks c ON c.id = s.test_clock_id AND c.merchant_id = s.merchant_id
-      WHERE s.id = ${ref.subscriptionId} AND s.merchant_id = ${ref.merchantId} AND s.mode = ${ref.mode}::"Mode" AND c.status = 'ready' AND c.deleted_at IS NULL`;
-    const t = rows[0]?.t;
-    return t && t.getTime() > Date.parse(now) ? t.toISOString() : now;
-  };
-  /** Metrics: the step's outcome (activities/observe.ts); returns its events. */
-  const counted = (kind: StepRequest['kind'], outcome: { events: RecordedEvent[]; done?: string }) => {
-    countBillingStep(deps.metrics, kind, outcome.events, outcome.done);
-    return outcome.events;
-  };
-  /** One billing step and the dispatch of its events; the view after it when the step read it (a renewal, most charge attempts), else undefined. */
-  const runStep = (ref: SubscriptionRef, now: string, step: StepRequest): Promise<SubscriptionView | null | undefined> =>
-    // Events of the step are dated at the step's time (the clock's time on a test clock).
-    datingEventsAt(new Date(now), () => runStepNow(ref, now, step));
-  const runStepNow = async (ref: SubscriptionRef, now: string, step: StepRequest): Promise<SubscriptionView | null | undefined> => {
-    switch (step.kind) {
-      case 'period_end': {
-        // A renewal's invoice is finalized in the period end's transaction: the finalize step
-        // the schedule would run next (src/domain/subscriptions/period-end.ts).
-        const out = await runPeriodEnd(db, { ...ref, periodEnd: step.periodEnd, now }, { finalizeRenewal: true });
-        const finalized = out.finalized ? counted('finalize_invoice', { events: out.finalized }) : [];
-        await dispatch([...counted(step.kind, out), ...finalized]);
-        return out.view;
-      }
-      case 'finalize_invoice':
-        await dispatch(counted(step.kind, await finalizeSubscriptionInvoice(db, { ...ref, invoiceId: step.invoiceId, now })));
-        return undefined;
-      case 'charge_invoice': {
-        const out = await chargeSubscriptionInvoice(steps, { ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now });
-        await dispatch(counted(step.kind, out));
-        return out.view;
-      }
-      case 'check_bank_claim':
-        await dispatch(counted(step.kind, await checkInvoiceBankClaim(steps, { ...ref, invoiceId: step.invoiceId, now })));
-        return undefined;
-      case 'trial_notice':
-        await dispatch(counted(step.kind, await sendTrialWillEnd(db, { ...ref, trialEnd: step.trialEnd })));
-        return undefined;
-    }
-  };
+}
 
+export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
+  const { db } = deps;
+  /** The steps that call the acquirer or the bank get the gateways too. */
+  const steps = { db, gateways: deps.gateways };
+  const workflows = workflowClientsOfActivity();
+  const dispatch = async (events: RecordedEvent[]) => {
+    if (events.length > 0) await dispatchEventsFromActivity(db, events, deps.log);
+  };
+  const nudgeClock = clockNudger();
+  const view = async (ref: SubscriptionRef) => recordClockWake(db, ref, await loadSubscriptionView(db, ref));
+  /** A step of the step-by-step schedule (runs from before the one-activity patch): the step, its events, the view after it. */
+  const stepThenView = (ref: SubscriptionRef, run: () => Promise<{ events: RecordedEvent[] }>) =>
+    heartbeating(async () => {
+      await dispatch((await run()).events);
+      return view(ref);
+    });
   return {
     // ---- subscription workflow ----
 
     async attachSubscriptionWorkflow(ref: SubscriptionRef): Promise<SubscriptionView | null> {
-      return recordWake(ref, await attachWorkflow(db, ref, new Date()));
+      return recordClockWake(db, ref, await attachWorkflow(db, ref, new Date()));
     },
 
     async loadSubscriptionView(ref: SubscriptionRef): Promise<SubscriptionView | null> {
@@ -200,7 +144,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     },
 
     async applySubscriptionCommand(given: ApplyCommandInput): Promise<CommandActivityResult> {
-      const input = { ...given, now: await commandNow(given, given.now) };
+      const input = { ...given, now: await commandTimeOnClock(db, given, given.now) };
       let outcome;
       try {
         outcome = await datingEventsAt(new Date(input.now), () => applySubscriptionCommand(steps, input, dispatch));
@@ -226,67 +170,38 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
      */
     async runSubscriptionSteps(input: RunStepsInput): Promise<SubscriptionView | null> {
       return heartbeating(async () => {
-        const ref = { subscriptionId: input.subscriptionId, merchantId: input.merchantId, mode: input.mode };
-        const at = Date.parse(input.now);
-        const opts = { trialNotices: input.trialNotices };
-        let step: StepRequest | null = input.step;
-        let current: SubscriptionView | null = null;
-        for (let n = 1; step !== null; n++) {
-          const after = await runStep(ref, input.now, step);
-          current = after !== undefined ? after : await view(ref);
-          const next = current !== null && n < MAX_STEPS_PER_ACTIVITY ? nextStep(current, opts) : null;
-          step = next !== null && isInvoiceStep(next) && isDue(next, at) ? stepRequest(next) : null;
-        }
-        if (current !== null && current.testClockId !== null && input.clockTime !== null && shouldAcknowledgeClock(current, Date.parse(input.clockTime), opts)) {
-          await markClockSynced(db, { ...ref, testClockId: current.testClockId, clockTime: input.clockTime });
-          current = { ...current, clockSyncedTo: input.clockTime };
-          await nudgeClock(current.testClockId!);
-        }
-        return recordWake(ref, current);
+        const out = await runSubscriptionSteps({ ...steps, metrics: deps.metrics, dispatch }, input);
+        if (out.clockSynced !== null) await nudgeClock(out.clockSynced);
+        return recordClockWake(db, input, out.view);
       });
     },
 
     async runSubscriptionPeriodEnd(input: PeriodEndInput): Promise<SubscriptionView | null> {
-      return heartbeating(async () => {
-        await dispatch((await datingEventsAt(new Date(input.now), () => runPeriodEnd(db, input))).events);
-        return view(input);
-      });
+      return stepThenView(input, () => datingEventsAt(new Date(input.now), () => runPeriodEnd(db, input)));
     },
 
     async sendSubscriptionTrialNotice(input: TrialNoticeInput): Promise<SubscriptionView | null> {
-      return heartbeating(async () => {
-        await dispatch((await sendTrialWillEnd(db, input)).events);
-        return view(input);
-      });
+      return stepThenView(input, () => sendTrialWillEnd(db, input));
     },
 
     async finalizeSubscriptionInvoice(input: InvoiceStepInput): Promise<SubscriptionView | null> {
-      return heartbeating(async () => {
-        await dispatch((await datingEventsAt(new Date(input.now), () => finalizeSubscriptionInvoice(db, input))).events);
-        return view(input);
-      });
+      return stepThenView(input, () => datingEventsAt(new Date(input.now), () => finalizeSubscriptionInvoice(db, input)));
     },
 
     async chargeSubscriptionInvoice(given: ChargeStepInput): Promise<SubscriptionView | null> {
-      return heartbeating(async () => {
-        const input = given.manual ? { ...given, now: await commandNow(given, given.now) } : given;
-        await dispatch((await datingEventsAt(new Date(input.now), () => chargeSubscriptionInvoice(steps, input))).events);
-        return view(input);
-      });
+      const input = given.manual ? { ...given, now: await commandTimeOnClock(db, given, given.now) } : given;
+      return stepThenView(input, () => datingEventsAt(new Date(input.now), () => chargeSubscriptionInvoice(steps, input)));
     },
 
     async checkSubscriptionBankClaim(given: InvoiceStepInput): Promise<SubscriptionView | null> {
-      return heartbeating(async () => {
-        const input = given.force ? { ...given, now: await commandNow(given, given.now) } : given;
-        await dispatch((await datingEventsAt(new Date(input.now), () => checkInvoiceBankClaim(steps, input))).events);
-        return view(input);
-      });
+      const input = given.force ? { ...given, now: await commandTimeOnClock(db, given, given.now) } : given;
+      return stepThenView(input, () => datingEventsAt(new Date(input.now), () => checkInvoiceBankClaim(steps, input)));
     },
 
     async syncSubscriptionClock(input: ClockSyncInput): Promise<SubscriptionView | null> {
       const v = await recordClockSync(db, input);
       await nudgeClock(input.testClockId);
-      return recordWake(input, v);
+      return recordClockWake(db, input, v);
     },
 
     async markSubscriptionWorkflowEnded(ref: SubscriptionRef): Promise<void> {

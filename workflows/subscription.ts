@@ -2,7 +2,7 @@
 //
 // The database is the system of record: the workflow holds a VIEW of the subscription (row +
 // invoices that still need automatic work), read back by every activity. What to do next is a
-// pure function of that view and the time (./subscription/schedule.ts): finalize a draft
+// pure function of that view and the time (src/contracts/subscription-schedule.ts): finalize a draft
 // invoice, a charge attempt, a bank-claim check, or the period end (renewal, trial end, cancel
 // at period end, roll while paused/unpaid). Each step is an idempotent activity.
 //
@@ -59,12 +59,13 @@ import {
   SUBSCRIPTION_STATE_QUERY,
   type CommandResult,
   type SubscriptionCommand,
+  type SubscriptionRef,
   type SubscriptionView,
   type SubscriptionWorkflowInput,
   type SubscriptionWorkflowResult,
   type SubscriptionWorkflowState,
 } from '../src/contracts/subscriptions';
-import { isDue, isFinished, nextStep, shouldAcknowledgeClock, stepRequest, waitMs, type DueStep } from './subscription/schedule';
+import { isDue, isFinished, nextStep, shouldAcknowledgeClock, stepRequest, waitMs, type DueStep } from '../src/contracts/subscription-schedule';
 import { checkCommand } from './subscription/check-command';
 import { invoiceActionVerdict, manualCollectionStep } from '../src/contracts/subscription-commands';
 import { Mutex } from './subscription/mutex';
@@ -111,6 +112,67 @@ function commandFailure(err: unknown): ApplicationFailure {
   if (refusal) return refusalFailure(refusal);
   const cause = err instanceof ActivityFailure ? err.cause : err;
   return ApplicationFailure.create({ type: 'service_unavailable', message: `The command could not be applied: ${(cause as Error)?.message ?? String(cause)}`, nonRetryable: true });
+}
+
+/** What a command handler needs of its workflow run. */
+interface CommandRun {
+  ref: SubscriptionRef;
+  view: () => SubscriptionView | null;
+  setView: (v: SubscriptionView | null) => void;
+  /** The subscription's "now" (its clock's time on a test clock). */
+  now: () => number;
+}
+
+/** The Update `command`, under the mutex: re-checked against the view, then applied by one activity. */
+async function applyCommand(run: CommandRun, cmd: SubscriptionCommand): Promise<CommandResult> {
+  const { ref } = run;
+  try {
+    if (run.view() === null) run.setView(await local.loadSubscriptionView(ref));
+    checkCommand(run.view(), cmd);
+    const at = iso(run.now());
+    if (cmd.kind === 'pay_invoice') return await payInvoiceByHand(run, cmd.invoiceId, at);
+    // The request's key without its attempt (`idem#2:k` is a resend of `idem:k` after a
+    // failed update): a command the failed attempt applied after all is applied once.
+    const commandId = `${ref.subscriptionId}:${(currentUpdateInfo()?.id ?? 'unknown').replace(/^([a-z]+)#\d+:/, '$1:')}`;
+    const r = await commands.applySubscriptionCommand({ ...ref, commandId, now: at, command: cmd });
+    run.setView(r.view);
+    if (r.refusal) throw refusalFailure(r.refusal);
+    return { objectId: r.objectId };
+  } catch (err) {
+    throw commandFailure(err);
+  }
+}
+
+/** "Pay now": the invoice's collection step (a bank claim check, or one more charge attempt) when its status allows it. */
+async function payInvoiceByHand(run: CommandRun, invoiceId: string, at: string): Promise<CommandResult> {
+  const { ref } = run;
+  const inv = await commands.invoiceCollectionState({ ...ref, invoiceId });
+  if (inv === null) throw refusalFailure({ code: 'resource_missing', message: `No such invoice: '${invoiceId}'`, param: 'id' });
+  if (invoiceActionVerdict('pay', inv.status) === 'apply') {
+    const step = manualCollectionStep(inv);
+    if (step.kind === 'check_bank_claim') {
+      run.setView(await steps.checkSubscriptionBankClaim({ ...ref, invoiceId, now: at, force: true }));
+    } else {
+      run.setView(await steps.chargeSubscriptionInvoice({ ...ref, invoiceId, attempt: step.attempt, manual: true, now: at }));
+    }
+  }
+  return { objectId: invoiceId };
+}
+
+/** A due step as its own activity: the schedule of runs that started before the one-activity patch. */
+function runStepByStep(ref: SubscriptionRef, step: DueStep, atIso: string): Promise<SubscriptionView | null> {
+  switch (step.kind) {
+    case 'finalize_invoice':
+      return steps.finalizeSubscriptionInvoice({ ...ref, invoiceId: step.invoiceId, now: atIso });
+    case 'charge_invoice':
+      return steps.chargeSubscriptionInvoice({ ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now: atIso });
+    case 'check_bank_claim':
+      return steps.checkSubscriptionBankClaim({ ...ref, invoiceId: step.invoiceId, now: atIso });
+    case 'trial_notice':
+      return steps.sendSubscriptionTrialNotice({ ...ref, trialEnd: step.trialEnd });
+    case 'period_end':
+      return steps.runSubscriptionPeriodEnd({ ...ref, periodEnd: step.periodEnd, now: atIso });
+  }
 }
 
 export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<SubscriptionWorkflowResult> {
@@ -176,40 +238,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     refreshRequested = true;
     version += 1;
   });
-  setHandler(
-    commandUpdate,
-    (cmd: SubscriptionCommand) =>
-      mutex.run(async (): Promise<CommandResult> => {
-        try {
-          if (view === null) setView(await local.loadSubscriptionView(ref));
-          checkCommand(view, cmd);
-          const at = iso(now());
-          if (cmd.kind === 'pay_invoice') {
-            const inv = await commands.invoiceCollectionState({ ...ref, invoiceId: cmd.invoiceId });
-            if (inv === null) throw refusalFailure({ code: 'resource_missing', message: `No such invoice: '${cmd.invoiceId}'`, param: 'id' });
-            if (invoiceActionVerdict('pay', inv.status) === 'apply') {
-              const step = manualCollectionStep(inv);
-              if (step.kind === 'check_bank_claim') {
-                setView(await steps.checkSubscriptionBankClaim({ ...ref, invoiceId: cmd.invoiceId, now: at, force: true }));
-              } else {
-                setView(await steps.chargeSubscriptionInvoice({ ...ref, invoiceId: cmd.invoiceId, attempt: step.attempt, manual: true, now: at }));
-              }
-            }
-            return { objectId: cmd.invoiceId };
-          }
-          // The request's key without its attempt (`idem#2:k` is a resend of `idem:k` after a
-          // failed update): a command the failed attempt applied after all is applied once.
-          const commandId = `${ref.subscriptionId}:${(currentUpdateInfo()?.id ?? 'unknown').replace(/^([a-z]+)#\d+:/, '$1:')}`;
-          const r = await commands.applySubscriptionCommand({ ...ref, commandId, now: at, command: cmd });
-          setView(r.view);
-          if (r.refusal) throw refusalFailure(r.refusal);
-          return { objectId: r.objectId };
-        } catch (err) {
-          throw commandFailure(err);
-        }
-      }),
-    { validator: (cmd: SubscriptionCommand) => checkCommand(view, cmd) },
-  );
+  const run: CommandRun = { ref, view: () => view, setView, now };
+  setHandler(commandUpdate, (cmd: SubscriptionCommand) => mutex.run(() => applyCommand(run, cmd)), { validator: (cmd: SubscriptionCommand) => checkCommand(view, cmd) });
 
   await mutex.run(async () => setView(await local.attachSubscriptionWorkflow(ref)));
   // A workflow never bills a subscription that is not in the database.
@@ -222,34 +252,15 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (step === null || !isDue(step, now())) return;
     const at = stepTime(step);
     const atIso = iso(at);
-    if (oneActivity) {
-      const clock = onClock() && clockTime !== null ? iso(clockTime) : null;
-      setView(await renewalSteps.runSubscriptionSteps({ ...ref, step: stepRequest(step), now: atIso, trialNotices: sched.trialNotices, clockTime: clock }));
-      if (step.kind === 'period_end') {
-        periodsThisRun += 1;
-        periodsBilled += 1;
-      }
-      if (lastStepAt === null || at > lastStepAt) lastStepAt = at;
-      return;
-    }
-    switch (step.kind) {
-      case 'finalize_invoice':
-        setView(await steps.finalizeSubscriptionInvoice({ ...ref, invoiceId: step.invoiceId, now: atIso }));
-        break;
-      case 'charge_invoice':
-        setView(await steps.chargeSubscriptionInvoice({ ...ref, invoiceId: step.invoiceId, attempt: step.attempt, manual: false, now: atIso }));
-        break;
-      case 'check_bank_claim':
-        setView(await steps.checkSubscriptionBankClaim({ ...ref, invoiceId: step.invoiceId, now: atIso }));
-        break;
-      case 'trial_notice':
-        setView(await steps.sendSubscriptionTrialNotice({ ...ref, trialEnd: step.trialEnd }));
-        break;
-      case 'period_end':
-        setView(await steps.runSubscriptionPeriodEnd({ ...ref, periodEnd: step.periodEnd, now: atIso }));
-        periodsThisRun += 1;
-        periodsBilled += 1;
-        break;
+    const clock = onClock() && clockTime !== null ? iso(clockTime) : null;
+    setView(
+      oneActivity
+        ? await renewalSteps.runSubscriptionSteps({ ...ref, step: stepRequest(step), now: atIso, trialNotices: sched.trialNotices, clockTime: clock })
+        : await runStepByStep(ref, step, atIso),
+    );
+    if (step.kind === 'period_end') {
+      periodsThisRun += 1;
+      periodsBilled += 1;
     }
     if (lastStepAt === null || at > lastStepAt) lastStepAt = at;
   };

@@ -180,7 +180,7 @@ export interface ChargeStepInput extends InvoiceStepInput {
   manual: boolean;
 }
 
-/** One billing step of the schedule (workflows/subscription/schedule.ts DueStep without its timing). */
+/** One billing step of the schedule (src/contracts/subscription-schedule.ts DueStep without its timing). */
 export type StepRequest =
   | { kind: 'period_end'; periodEnd: string }
   | { kind: 'finalize_invoice'; invoiceId: string }

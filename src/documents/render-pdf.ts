@@ -15,8 +15,6 @@ const INK = '#1d2330';
 const MUTED = '#5b6474';
 
 export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLocale): Promise<Buffer> {
-  const t = DOCUMENT_TEXTS[locale];
-  const money = (n: number) => formatMoney(n, doc.currency);
   const pdf = new PDFDocument({
     size: 'A4',
     margin: PAGE.margin,
@@ -35,9 +33,42 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
 
   const left = PAGE.margin;
   const right = PAGE.width - PAGE.margin;
-  const width = right - left;
-  const bottom = PAGE.height - PAGE.margin - 20;
+  const sheet: Sheet = {
+    pdf,
+    doc,
+    locale,
+    t: DOCUMENT_TEXTS[locale],
+    money: (n: number) => formatMoney(n, doc.currency),
+    left,
+    right,
+    width: right - left,
+    bottom: PAGE.height - PAGE.margin - 20,
+  };
+  let y = drawHeader(sheet);
+  y = drawParties(sheet, y);
+  y = drawLines(sheet, y);
+  y = drawTotals(sheet, y);
+  drawNotes(sheet, y);
+  drawPageNumbers(sheet);
+  pdf.end();
+  return finished;
+}
 
+/** What every part of the page draws with: the document, its texts, the page's geometry. */
+interface Sheet {
+  pdf: PDFKit.PDFDocument;
+  doc: InvoiceDocument;
+  locale: DocumentLocale;
+  t: (typeof DOCUMENT_TEXTS)[DocumentLocale];
+  money: (n: number) => string;
+  left: number;
+  right: number;
+  width: number;
+  bottom: number;
+}
+
+/** The test-mode banner, then the title and seller name on the left, the document's facts on the right; returns the y below the rule. */
+function drawHeader({ pdf, doc, locale, t, left, right, width }: Sheet): number {
   if (doc.testMode) {
     pdf
       .font('bold')
@@ -46,7 +77,6 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
       .text(t.test_mode, left, PAGE.margin - 30, { width, align: 'center' });
   }
 
-  // Header: title and seller name on the left, the document's facts on the right.
   pdf
     .font('bold')
     .fontSize(22)
@@ -83,7 +113,12 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
   pdf.moveTo(left, y).lineTo(right, y).lineWidth(1.5).strokeColor(INK).stroke();
   y += 16;
 
-  // Parties.
+  return y;
+}
+
+/** Seller and buyer side by side; returns the y below both. */
+function drawParties({ pdf, doc, t, left, width }: Sheet, top: number): number {
+  let y = top;
   const partyBlock = (title: string, p: DocumentParty, x: number, top: number): number => {
     pdf
       .font('bold')
@@ -106,7 +141,12 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
   const buyerEnd = partyBlock(t.buyer, doc.buyer, left + width / 2, y);
   y = Math.max(sellerEnd, buyerEnd) + 20;
 
-  // Lines.
+  return y;
+}
+
+/** The lines' table (its header repeated on every page); returns the y below it. */
+function drawLines({ pdf, doc, locale, t, money, left, right, width, bottom }: Sheet, top: number): number {
+  let y = top;
   const showVat = doc.lines.some((l) => l.vat !== null);
   const cols = showVat
     ? {
@@ -162,7 +202,12 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
       .stroke();
   }
 
-  // Totals.
+  return y;
+}
+
+/** The totals block; returns the y below it. */
+function drawTotals({ pdf, doc, t, money, left, right, width, bottom }: Sheet, top: number): number {
+  let y = top;
   const totals: Array<[string, string, boolean]> = [];
   if (doc.kind === 'invoice') {
     totals.push([t.subtotal, money(doc.subtotal), false]);
@@ -201,6 +246,12 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
     y += grand ? 20 : 15;
   }
 
+  return y;
+}
+
+/** The credit note's reason, the bank claim's box and the support address. */
+function drawNotes({ pdf, doc, t, left, width, bottom }: Sheet, top: number): void {
+  let y = top;
   if (doc.reason) {
     y += 8;
     pdf.font('regular').fontSize(9.5).fillColor(INK).text(`${t.reason}: ${doc.reason}`, left, y, { width });
@@ -233,8 +284,10 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
       .fillColor(MUTED)
       .text(`${t.support}: ${doc.seller.supportEmail}`, left, bottom - 10, { width, lineBreak: false });
   }
+}
 
-  // Page numbers once every page exists.
+/** Page numbers once every page exists. */
+function drawPageNumbers({ pdf, t, left, width }: Sheet): void {
   const range = pdf.bufferedPageRange();
   if (range.count > 1) {
     for (let i = range.start; i < range.start + range.count; i++) {
@@ -246,6 +299,4 @@ export async function renderDocumentPdf(doc: InvoiceDocument, locale: DocumentLo
         .text(`${t.page} ${i + 1} / ${range.count}`, left, PAGE.height - PAGE.margin - 12, { width, align: 'right', lineBreak: false });
     }
   }
-  pdf.end();
-  return finished;
 }

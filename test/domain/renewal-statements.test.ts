@@ -13,8 +13,9 @@ import { testEnv, type TestEnv } from '../support/env';
 import { attachCard, createCustomer, monthlyPrice, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
 import { scopedDb, type Tenant } from '../../src/db/tenancy';
 import { createSubscription } from '../../src/domain/subscriptions/create-subscription';
-import { runPeriodEnd } from '../../src/domain/subscriptions/period-end';
-import { chargeSubscriptionInvoice, finalizeSubscriptionInvoice } from '../../src/domain/subscriptions/collect-invoice';
+import { runPeriodEnd } from '../../src/domain/subscriptions/steps/period-end';
+import { chargeSubscriptionInvoice } from '../../src/domain/subscriptions/steps/charge-invoice';
+import { finalizeSubscriptionInvoice } from '../../src/domain/subscriptions/steps/finalize-invoice';
 import { loadSubscriptionView } from '../../src/domain/subscriptions/subscription-view';
 import type { SubscriptionRef } from '../../src/contracts/subscriptions';
 

@@ -205,7 +205,7 @@ describe('subscription billing cycle on test clocks', function () {
     await maybeRecordHistory(env.client.workflow.getHandle(workflowIds.subscription(s.id), firstRun), 'subscription-trial-notice');
 
     // A repeated step (a retried activity) sends nothing more.
-    const { sendTrialWillEnd } = await import('../../src/domain/subscriptions/trial-notice');
+    const { sendTrialWillEnd } = await import('../../src/domain/subscriptions/steps/trial-notice');
     const again = await sendTrialWillEnd(env.db, { subscriptionId: s.id, merchantId: m.id, mode: 'test', trialEnd: '2025-06-15T12:00:00.000Z' });
     assert.equal(again.sent, false);
 

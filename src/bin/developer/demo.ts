@@ -104,17 +104,8 @@ function monthStart(d: Date, add: number): string {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + add, 1, 9, 0, 0)).toISOString();
 }
 
-export async function runDemo(target: ApiTarget, opts: DemoOptions): Promise<DemoResult> {
-  const call = demoCaller(target);
-  const { say } = opts;
-  const products = await call<{ data: any[] }>('GET', '/v1/products?limit=100');
-  const done = products.data.find((p) => p.metadata?.demo === DEMO_MARK && p.metadata?.demo_complete === 'yes');
-  if (done) {
-    say(`demo data already present for ${target.merchantId} (product ${done.id}); nothing added`);
-    return { created: false, customers: 0, subscriptions: {} };
-  }
-  const meta = { demo: DEMO_MARK };
-
+/** The demo's catalog: three products, ISK prices with 24 % and 11 % VAT, a meter and its metered price. */
+async function createDemoCatalog(call: Call, say: Say, meta: { demo: string }): Promise<{ streaming: any; prices: any[]; metered: any }> {
   say('catalog: products, ISK prices with 24 % and 11 % VAT, a metered price');
   const streaming = await call('POST', '/v1/products', { name: 'Streymi', description: 'Sjónvarp og tónlist', vat_rate: 'standard', metadata: meta }, 'product:streymi');
   const news = await call('POST', '/v1/products', { name: 'Fréttaáskrift', description: 'Dagblað á netinu', vat_rate: 'reduced', metadata: meta }, 'product:frettir');
@@ -153,6 +144,21 @@ export async function runDemo(target: ApiTarget, opts: DemoOptions): Promise<Dem
     'price:geymsla',
   );
   say(`  ${streaming.id}, ${news.id}, ${cloud.id}; prices ${[...prices, metered].map((p) => p.id).join(', ')}`);
+  return { streaming, prices, metered };
+}
+
+export async function runDemo(target: ApiTarget, opts: DemoOptions): Promise<DemoResult> {
+  const call = demoCaller(target);
+  const { say } = opts;
+  const products = await call<{ data: any[] }>('GET', '/v1/products?limit=100');
+  const done = products.data.find((p) => p.metadata?.demo === DEMO_MARK && p.metadata?.demo_complete === 'yes');
+  if (done) {
+    say(`demo data already present for ${target.merchantId} (product ${done.id}); nothing added`);
+    return { created: false, customers: 0, subscriptions: {} };
+  }
+  const meta = { demo: DEMO_MARK };
+
+  const { streaming, prices, metered } = await createDemoCatalog(call, say, meta);
 
   const now = new Date();
   const start = monthStart(now, -opts.months);

@@ -4,7 +4,7 @@
 import { errors } from '../../errors';
 import type { RequestScope } from '../request-scope';
 import { dispatchAfterCommit, type CommandDeps } from '../subscriptions/command-deps';
-import { checkInvoiceBankClaim } from '../subscriptions/collect-invoice';
+import { checkInvoiceBankClaim } from '../subscriptions/steps/check-bank-claim';
 import { subscriptionNow } from '../subscriptions/subscription-now';
 import { findSubscriptionInvoice } from './subscription-invoice';
 

@@ -102,7 +102,7 @@ export function balancedEntries(input: Pick<PostingInput, 'kind' | 'sourceId' | 
 /**
  * The posting as data-modifying CTEs named `${name}_p`, `${name}_s`, `${name}_e` (null when it
  * moves nothing), for a caller that writes it in the same statement as the state change
- * (src/domain/subscriptions/collect-invoice.ts). postLedger below runs it alone.
+ * (src/domain/subscriptions/steps/). postLedger below runs it alone.
  */
 export function postingCtes(tenant: Tenant, input: PostingInput, name: string): Prisma.Sql | null {
   const entries = balancedEntries(input);

@@ -106,26 +106,25 @@ function checkEnabledMethods(methods: string[] | null | undefined): CheckoutMeth
   return out;
 }
 
-export async function createPaymentSession(db: TenantDb, tenant: Tenant, input: CreatePaymentSessionInput, caller: SessionCaller): Promise<CreatedPaymentSession> {
-  checkPublishable(input, caller, tenant);
-  const hosted = input.uiMode === 'hosted';
-
-  // Mode-specific parameters.
-  let returnUrl: string | null = null;
-  let cancelUrl: string | null = null;
-  let origin: string | null = null;
-  if (hosted) {
+/** The mode-specific parameters: a hosted session's return and cancel URLs, an embedded session's origin. */
+function modeParameters(input: CreatePaymentSessionInput, tenant: Tenant, caller: SessionCaller): { returnUrl: string | null; cancelUrl: string | null; origin: string | null } {
+  if (input.uiMode === 'hosted') {
     if (given(input.origin)) notAllowed('origin', 'is only for embedded sessions (mode: embedded)');
     if (!given(input.returnUrl)) throw errors.validationFailed('return_url is required for hosted sessions', 'return_url');
     const domains = { mode: tenant.mode, redirectDomains: caller.merchant.redirectDomains };
-    returnUrl = checkRedirectUrl(input.returnUrl, 'return_url', domains);
-    if (given(input.cancelUrl)) cancelUrl = checkRedirectUrl(input.cancelUrl, 'cancel_url', domains);
-  } else {
-    if (given(input.returnUrl)) notAllowed('return_url', 'is only for hosted sessions: an embedded session reports completion to its origin');
-    if (given(input.cancelUrl)) notAllowed('cancel_url', 'is only for hosted sessions');
-    if (!given(input.origin)) throw errors.validationFailed('origin is required for embedded sessions', 'origin');
-    origin = normalizeOrigin(input.origin, 'origin', tenant.mode);
+    const returnUrl = checkRedirectUrl(input.returnUrl, 'return_url', domains);
+    return { returnUrl, cancelUrl: given(input.cancelUrl) ? checkRedirectUrl(input.cancelUrl, 'cancel_url', domains) : null, origin: null };
   }
+  if (given(input.returnUrl)) notAllowed('return_url', 'is only for hosted sessions: an embedded session reports completion to its origin');
+  if (given(input.cancelUrl)) notAllowed('cancel_url', 'is only for hosted sessions');
+  if (!given(input.origin)) throw errors.validationFailed('origin is required for embedded sessions', 'origin');
+  return { returnUrl: null, cancelUrl: null, origin: normalizeOrigin(input.origin, 'origin', tenant.mode) };
+}
+
+export async function createPaymentSession(db: TenantDb, tenant: Tenant, input: CreatePaymentSessionInput, caller: SessionCaller): Promise<CreatedPaymentSession> {
+  checkPublishable(input, caller, tenant);
+  const hosted = input.uiMode === 'hosted';
+  const { returnUrl, cancelUrl, origin } = modeParameters(input, tenant, caller);
 
   const enabledMethods = checkEnabledMethods(input.enabledMethods);
   if (given(input.locale) && !LOCALE_PATTERN.test(input.locale)) throw errors.validationFailed('locale must be a BCP 47 language tag such as is, en or en-GB', 'locale');

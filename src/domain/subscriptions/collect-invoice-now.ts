@@ -3,7 +3,9 @@
 // is chosen by manualCollectionStep (src/contracts/subscription-commands.ts), as in the workflow.
 import { manualCollectionStep } from '../../contracts/subscription-commands';
 import type { InvoiceStepInput } from '../../contracts/subscriptions';
-import { chargeSubscriptionInvoice, checkInvoiceBankClaim, type BillingStepDeps, type StepOutcome } from './collect-invoice';
+import { chargeSubscriptionInvoice } from './steps/charge-invoice';
+import { checkInvoiceBankClaim } from './steps/check-bank-claim';
+import type { BillingStepDeps, StepOutcome } from './steps/step-sql';
 
 export async function collectInvoiceNow(deps: BillingStepDeps, input: InvoiceStepInput, invoice: { collectionMethod: string | null; attemptCount: number }): Promise<StepOutcome> {
   const step = manualCollectionStep(invoice);

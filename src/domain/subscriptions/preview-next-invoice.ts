@@ -7,7 +7,7 @@ import type { ScopedDb } from '../../db/tenancy';
 import type { Invoice, InvoiceLine } from '../../generated/prisma/client';
 import { buildSubscriptionInvoice } from './build-invoice';
 import { findSubscription } from './find-subscriptions';
-import { periodEndInvoiceInput } from './period-end';
+import { periodEndInvoiceInput } from './steps/period-end';
 
 class PreviewRollback extends Error {
   constructor(readonly preview: { invoice: Invoice; lines: InvoiceLine[] } | null) {

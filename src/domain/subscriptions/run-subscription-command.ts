@@ -42,7 +42,7 @@ export async function runSubscriptionCommand(
  * other commands are refused by the rules, only metadata may still change.
  */
 async function commandOnEndedSubscription(deps: CommandDeps, scope: RequestScope, sub: Subscription, cmd: SubscriptionChangeCommand): Promise<void> {
-  // Only a canceled subscription's workflow finishes (workflows/subscription/schedule.ts isFinished)
+  // Only a canceled subscription's workflow finishes (src/contracts/subscription-schedule.ts isFinished)
   // and `sub` was read after the workflow said it had: anything else is a broken invariant for an
   // operator, a logged 500, not a 503 inviting retries that cannot succeed.
   if (sub.status !== 'canceled') throw new Error(`subscription ${sub.id}: its workflow has finished but its status is ${sub.status}`);

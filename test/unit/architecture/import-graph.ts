@@ -187,6 +187,13 @@ export const RULES: Rule[] = [
     },
   },
   {
+    // A pure rule both the workflow and its activity read (the subscription schedule) lives below
+    // both, in src/contracts/ or src/billing/, never in workflows/.
+    name: 'activities/ imports no workflow code (what both need lives in src/contracts/ or src/billing/)',
+    from: under('activities'),
+    forbids: (e) => under('workflows')(e.to),
+  },
+  {
     name: 'src/billing imports nothing but itself',
     from: under('src/billing'),
     forbids: (e) => !under('src/billing')(e.to),

@@ -48,6 +48,7 @@ describe('layering', () => {
       ['src/config.ts', "import { createDb } from './db/client';", 'a layer imports only its own layer'],
       ['api/routes/planted.ts', "import { createActivities } from '../../activities';", 'the edges api/ and activities/ do not import each other'],
       ['src/planted-folder/file.ts', '', 'every file of src/'],
+      ['activities/planted.ts', "import { Mutex } from '../workflows/subscription/mutex';", 'activities/ imports no workflow code'],
     ];
     for (const [file, source, rule] of planted) {
       it(`${rule}: ${source}`, () => {

@@ -2,7 +2,7 @@
 // pure (no Temporal, no database): given a view and "now", what is due next and when.
 import assert from 'node:assert/strict';
 import type { InvoiceView, SubscriptionView } from '../../../src/contracts/subscriptions';
-import { isDue, isFinished, nextStep, pendingSteps, shouldAcknowledgeClock, waitMs } from '../../../workflows/subscription/schedule';
+import { isDue, isFinished, nextStep, pendingSteps, shouldAcknowledgeClock, waitMs } from '../../../src/contracts/subscription-schedule';
 import {
   claimDueDate,
   claimExpiresAt,

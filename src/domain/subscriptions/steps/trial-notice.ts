@@ -1,17 +1,17 @@
 // `subscription.trial_will_end`: the reminder that a trial is about to turn into paid periods,
 // so the merchant can tell the customer (or ask for a payment method) before the first charge.
 //
-// When (workflows/subscription/schedule.ts, TRIAL_NOTICE_LEAD_MS): three days before trial_end, or at once when the trial is shorter
+// When (src/contracts/subscription-schedule.ts, TRIAL_NOTICE_LEAD_MS): three days before trial_end, or at once when the trial is shorter
 // than that (docs/subscriptions.md "Trial reminders"). Only while the subscription is `trialing`:
 // a paused trial gets it when it resumes (if the trial has not ended by then); a trial that is
 // canceled before the notice is due gets none. At most once per trial end: the row records the
 // trial end the notice was sent for, so a retried activity or a repeated step does nothing.
-import type { Db } from '../../db/client';
-import { scopedDb, type Tenant } from '../../db/tenancy';
-import type { RecordedEvent } from '../../events';
-import type { TrialNoticeInput } from '../../contracts/subscriptions';
-import { lockSubscription, STEP_TX } from './lock-subscription';
-import { recordSubscriptionEvent } from './subscription-events';
+import type { Db } from '../../../db/client';
+import { scopedDb, type Tenant } from '../../../db/tenancy';
+import type { RecordedEvent } from '../../../events';
+import type { TrialNoticeInput } from '../../../contracts/subscriptions';
+import { lockSubscription, STEP_TX } from '../lock-subscription';
+import { recordSubscriptionEvent } from '../subscription-events';
 
 export async function sendTrialWillEnd(db: Db, input: TrialNoticeInput): Promise<{ sent: boolean; events: RecordedEvent[] }> {
   const tenant: Tenant = { merchantId: input.merchantId, mode: input.mode };

@@ -17,7 +17,7 @@
 //
 // Trial notices came after the first recorded histories: workflows decide with `patched()` and
 // pass `{ trialNotices }`, so a replayed history from before keeps its original schedule.
-import type { InvoiceView, StepRequest, SubscriptionView } from '../../src/contracts/subscriptions';
+import type { InvoiceView, StepRequest, SubscriptionView } from './subscriptions';
 
 export type DueStep =
   | { kind: 'finalize_invoice'; reason: 'draft_invoice'; invoiceId: string; at: number }

@@ -16,18 +16,18 @@
 // just wrote, or a read of the view in between. The finalizing statement also rolls the period and
 // returns the view, and stays the transaction's last (it takes the merchant's invoice-number
 // counter row, locked until commit). The finalization is its own step still
-// (./collect-invoice.ts finalizeDraftInvoice), with its own events.
-import type { Db } from '../../db/client';
-import { scopedDb, type Tenant } from '../../db/tenancy';
-import type { RecordedEvent } from '../../events';
-import { periodContaining, type BillingInterval } from '../../billing';
-import type { PeriodEndInput, SubscriptionView } from '../../contracts/subscriptions';
-import { Prisma, type Subscription } from '../../generated/prisma/client';
-import { buildSubscriptionInvoice, type BuildInvoiceInput } from './build-invoice';
-import { lockedSubscription, STEP_TX } from './lock-subscription';
-import { recordSubscriptionEvent } from './subscription-events';
-import { updateAndLoadView } from './subscription-view';
-import { finalizeDraftInvoice } from './collect-invoice';
+// (./finalize-invoice.ts finalizeDraftInvoice), with its own events.
+import type { Db } from '../../../db/client';
+import { scopedDb, type Tenant } from '../../../db/tenancy';
+import type { RecordedEvent } from '../../../events';
+import { periodContaining, type BillingInterval } from '../../../billing';
+import type { PeriodEndInput, SubscriptionView } from '../../../contracts/subscriptions';
+import { Prisma, type Subscription } from '../../../generated/prisma/client';
+import { buildSubscriptionInvoice, type BuildInvoiceInput } from '../build-invoice';
+import { lockedSubscription, STEP_TX } from '../lock-subscription';
+import { recordSubscriptionEvent } from '../subscription-events';
+import { updateAndLoadView } from '../subscription-view';
+import { finalizeDraftInvoice } from './finalize-invoice';
 
 export interface PeriodEndOutcome {
   done: 'trial_end' | 'renewal' | 'canceled' | 'rolled' | 'nothing';
