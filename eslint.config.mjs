@@ -55,9 +55,4 @@ export default tseslint.config(
     files: ['src/gateways/accounting/sandbox/server.ts'],
     rules: { 'max-lines-per-function': 'off' },
   },
-  {
-    // Temporary: issue 32 engineer shortens it (the lead removes this override at integration).
-    files: ['src/domain/usage-events/ingest-usage-events.ts'],
-    rules: { 'max-lines-per-function': 'off' },
-  },
 );
