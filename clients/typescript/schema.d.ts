@@ -2599,7 +2599,7 @@ export interface components {
                  *         "message": "The callback has no valid state: start again with POST /v1/accounting_link/connect",
                  *         "param": "state",
                  *         "doc_url": "/docs/errors#oauth_state_invalid",
-                 *         "request_id": "req_dcb9811e74074237ac772d451d6c14b5"
+                 *         "request_id": "req_cf0ffb8ff0ed495cb4fba7650577a1c1"
                  *       }
                  *     }
                  */
@@ -2620,7 +2620,7 @@ export interface components {
                  *         "code": "unauthorized",
                  *         "message": "No API key provided. Send Authorization: Bearer <API_KEY>.",
                  *         "doc_url": "/docs/errors#unauthorized",
-                 *         "request_id": "req_6c8632dd2bda45bc894d10d2fe3021f7"
+                 *         "request_id": "req_4f14273825d04502addd95c7641c8e1b"
                  *       }
                  *     }
                  */
@@ -2642,7 +2642,7 @@ export interface components {
                  *         "message": "The card has insufficient funds. (insufficient_funds)",
                  *         "param": "card_number",
                  *         "doc_url": "/docs/errors#card_declined",
-                 *         "request_id": "req_a148c3c4a966449799eb0fee1597ede7"
+                 *         "request_id": "req_07b53db94bba41d181c32cb731a0e683"
                  *       }
                  *     }
                  */
@@ -2663,7 +2663,7 @@ export interface components {
                  *         "code": "secret_key_required",
                  *         "message": "Publishable keys may only create embedded payment sessions. Use a secret key.",
                  *         "doc_url": "/docs/errors#secret_key_required",
-                 *         "request_id": "req_8d990526d95542079b96dc0dc664ab7e"
+                 *         "request_id": "req_801e33397d71457bb06e81a3cf0bbdfe"
                  *       }
                  *     }
                  */
@@ -2685,7 +2685,7 @@ export interface components {
                  *         "message": "No such API key: 'xx_0000000000000000000000'",
                  *         "param": "id",
                  *         "doc_url": "/docs/errors#resource_missing",
-                 *         "request_id": "req_847eac58d69541b6b50d49ed5750c1b2"
+                 *         "request_id": "req_aee0e96aeb734b5e90d5416be7dea483"
                  *       }
                  *     }
                  */
@@ -2707,7 +2707,7 @@ export interface components {
                  *         "message": "The payment is succeeded; only a payment that requires a payment method or has failed can be canceled",
                  *         "param": "id",
                  *         "doc_url": "/docs/errors#invalid_state",
-                 *         "request_id": "req_5f66817f78294226b286a5d6640b4f7e"
+                 *         "request_id": "req_38be464aba0f4caf85b80b4654e1e83f"
                  *       }
                  *     }
                  */
@@ -2728,7 +2728,7 @@ export interface components {
                  *         "code": "body_too_large",
                  *         "message": "Request body exceeds the limit of 1048576 bytes",
                  *         "doc_url": "/docs/errors#body_too_large",
-                 *         "request_id": "req_fd36a435f5514dd38bbf33cc5fb4ac44"
+                 *         "request_id": "req_5a7cd7f0d33247b4a5bd114785bd145a"
                  *       }
                  *     }
                  */
@@ -2749,7 +2749,7 @@ export interface components {
                  *         "code": "unsupported_media_type",
                  *         "message": "Request bodies must be JSON with Content-Type: application/json",
                  *         "doc_url": "/docs/errors#unsupported_media_type",
-                 *         "request_id": "req_5f2ca3954a134ed19a854ee6ba724773"
+                 *         "request_id": "req_6595782e5ff04d52a72fbe3ff9efa8a0"
                  *       }
                  *     }
                  */
@@ -2769,9 +2769,9 @@ export interface components {
                  *       "error": {
                  *         "type": "rate_limit_error",
                  *         "code": "rate_limited",
-                 *         "message": "Too many failed authentications from this address; retry in 51 s.",
+                 *         "message": "Too many failed authentications from this address; retry in 14 s.",
                  *         "doc_url": "/docs/errors#rate_limited",
-                 *         "request_id": "req_fbcaf03970df4bbbb5d03ff95691645d"
+                 *         "request_id": "req_1fd0a2913c5c4144bec8bc02ac17f87d"
                  *       }
                  *     }
                  */
@@ -2792,7 +2792,7 @@ export interface components {
                  *         "code": "accounting_provider_error",
                  *         "message": "The accounting provider refused the request: temporarily unavailable",
                  *         "doc_url": "/docs/errors#accounting_provider_error",
-                 *         "request_id": "req_bd07f1a6c62f4f6699f04fe21162a242"
+                 *         "request_id": "req_d9fde5efad1742498cadb7b9f33b978c"
                  *       }
                  *     }
                  */
@@ -2814,7 +2814,7 @@ export interface components {
                  *         "message": "No live adapter for dk bókhald is configured in this deployment",
                  *         "param": "provider",
                  *         "doc_url": "/docs/errors#adapter_not_configured",
-                 *         "request_id": "req_a107c099af604c83ad47187eba66dab4"
+                 *         "request_id": "req_b0b038fe77364de19cbededbcaad3b00"
                  *       }
                  *     }
                  */
@@ -2867,7 +2867,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "al_000VcEXEn45V1XfTQougyoco",
+                     *       "id": "al_000VcEkaOVx4SiPzsvbUYk1A",
                      *       "object": "accounting_link",
                      *       "provider": "sandbox_oauth",
                      *       "status": "active",
@@ -2877,7 +2877,7 @@ export interface operations {
                      *         "default_gl_account": null,
                      *         "vat_code_mapping": {}
                      *       },
-                     *       "created_at": "2026-11-28T03:05:41.163Z",
+                     *       "created_at": "2026-11-28T03:58:42.420Z",
                      *       "disconnected_at": null
                      *     }
                      */
@@ -2945,7 +2945,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "al_000VcEXEn45V1XfTQougyoco",
+                     *       "id": "al_000VcEkaOVx4SiPzsvbUYk1A",
                      *       "object": "accounting_link",
                      *       "provider": "sandbox_oauth",
                      *       "status": "active",
@@ -2955,7 +2955,7 @@ export interface operations {
                      *         "default_gl_account": null,
                      *         "vat_code_mapping": {}
                      *       },
-                     *       "created_at": "2026-11-28T03:05:41.163Z",
+                     *       "created_at": "2026-11-28T03:58:42.420Z",
                      *       "disconnected_at": null
                      *     }
                      */
@@ -3069,7 +3069,7 @@ export interface operations {
                  *       "provider": "sandbox_form",
                  *       "credentials": {
                  *         "api_token": "api_token_REDACTED",
-                 *         "company_id": "co_c72db170d995"
+                 *         "company_id": "co_0e9cf58ffc6d"
                  *       }
                  *     }
                  */
@@ -3092,7 +3092,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "al_000VcEXGN2g4EgBTe5p9Asrh",
+                     *       "id": "al_000VcEkanBpnWayBhbNmNSI8",
                      *       "object": "accounting_link",
                      *       "provider": "sandbox_form",
                      *       "status": "active",
@@ -3102,7 +3102,7 @@ export interface operations {
                      *         "default_gl_account": null,
                      *         "vat_code_mapping": {}
                      *       },
-                     *       "created_at": "2026-11-28T03:05:47.216Z",
+                     *       "created_at": "2026-11-28T03:58:43.948Z",
                      *       "disconnected_at": null
                      *     }
                      */
@@ -3124,7 +3124,7 @@ export interface operations {
                      *         "message": "credentials is a required field",
                      *         "param": "credentials",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_44e171b61b6d4a7da141c014203fa2e5"
+                     *         "request_id": "req_8188ac9c33d84cdc8780f51a767ed48f"
                      *       }
                      *     }
                      */
@@ -3202,7 +3202,7 @@ export interface operations {
                      *         "message": "provider must be a string",
                      *         "param": "provider",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_22cbd32563d647d8ad51bdeb8823c989"
+                     *         "request_id": "req_b9325f990f6f4e7bba07127f10953ad0"
                      *       }
                      *     }
                      */
@@ -3231,7 +3231,7 @@ export interface operations {
                      *         "message": "No live adapter for Xero is configured in this deployment",
                      *         "param": "provider",
                      *         "doc_url": "/docs/errors#adapter_not_configured",
-                     *         "request_id": "req_ca2fb7ff2f954d55a894406d97014484"
+                     *         "request_id": "req_5ba886ed067f48beb3d0677f3f586d76"
                      *       }
                      *     }
                      */
@@ -3352,7 +3352,7 @@ export interface operations {
                      *         "message": "default_gl_account must be a string",
                      *         "param": "default_gl_account",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_470f0c59a6e847ada588371b3b65efbd"
+                     *         "request_id": "req_bcff6285a7e14079bd5c3e8d21b2e898"
                      *       }
                      *     }
                      */
@@ -3397,34 +3397,34 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "asr_000VcEXFgo1lfMX79w8aHV3K",
+                     *           "id": "asr_000VcEkaU6h2zPJpR7AttAVD",
                      *           "object": "accounting_sync_record",
-                     *           "link": "al_000VcEXEn45V1XfTQougyoco",
-                     *           "posting": "bp_000VcEXFgo1Dke7ZqYybeX1f",
+                     *           "link": "al_000VcEkaOVx4SiPzsvbUYk1A",
+                     *           "posting": "bp_000VcEkaU6krOnBM0ESre9x7",
                      *           "kind": "invoice_paid",
-                     *           "invoice": "inv_000VcEXFX1wqOtuI4PrRsewA",
+                     *           "invoice": "inv_000VcEkaT60bSmFtiZaNfm2v",
                      *           "status": "pending",
                      *           "attempts": 0,
                      *           "provider_id": null,
                      *           "provider_message": null,
                      *           "last_attempt_at": null,
                      *           "synced_at": null,
-                     *           "created_at": "2026-11-28T03:05:44.320Z"
+                     *           "created_at": "2026-11-28T03:58:42.740Z"
                      *         },
                      *         {
-                     *           "id": "asr_000VcEXFZ0jfDUDGm6mMevnp",
+                     *           "id": "asr_000VcEkaTJLbZvPZD9xKVbW0",
                      *           "object": "accounting_sync_record",
-                     *           "link": "al_000VcEXEn45V1XfTQougyoco",
-                     *           "posting": "bp_000VcEXFZ0Wi69kTOJIYN8p1",
+                     *           "link": "al_000VcEkaOVx4SiPzsvbUYk1A",
+                     *           "posting": "bp_000VcEkaTJi4sSEw8aarkFfB",
                      *           "kind": "invoice_finalized",
-                     *           "invoice": "inv_000VcEXFX1wqOtuI4PrRsewA",
-                     *           "status": "failed",
-                     *           "attempts": 1,
+                     *           "invoice": "inv_000VcEkaT60bSmFtiZaNfm2v",
+                     *           "status": "pending",
+                     *           "attempts": 0,
                      *           "provider_id": null,
-                     *           "provider_message": "No VAT code is mapped for the rate 'standard': set vat_code_mapping.standard with POST /v1/accounting_link/settings, then re-sync",
-                     *           "last_attempt_at": "2026-11-28T03:05:44.688Z",
+                     *           "provider_message": null,
+                     *           "last_attempt_at": null,
                      *           "synced_at": null,
-                     *           "created_at": "2026-11-28T03:05:43.770Z"
+                     *           "created_at": "2026-11-28T03:58:42.672Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -3451,7 +3451,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example asr_000VcEXFZ0jfDUDGm6mMevnp */
+                /** @example asr_000VcEkaTJLbZvPZD9xKVbW0 */
                 id: string;
             };
             cookie?: never;
@@ -3470,19 +3470,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "asr_000VcEXFZ0jfDUDGm6mMevnp",
+                     *       "id": "asr_000VcEkaTJLbZvPZD9xKVbW0",
                      *       "object": "accounting_sync_record",
-                     *       "link": "al_000VcEXEn45V1XfTQougyoco",
-                     *       "posting": "bp_000VcEXFZ0Wi69kTOJIYN8p1",
+                     *       "link": "al_000VcEkaOVx4SiPzsvbUYk1A",
+                     *       "posting": "bp_000VcEkaTJi4sSEw8aarkFfB",
                      *       "kind": "invoice_finalized",
-                     *       "invoice": "inv_000VcEXFX1wqOtuI4PrRsewA",
+                     *       "invoice": "inv_000VcEkaT60bSmFtiZaNfm2v",
                      *       "status": "pending",
                      *       "attempts": 1,
                      *       "provider_id": null,
                      *       "provider_message": null,
-                     *       "last_attempt_at": "2026-11-28T03:05:44.688Z",
+                     *       "last_attempt_at": "2026-11-28T03:58:43.717Z",
                      *       "synced_at": null,
-                     *       "created_at": "2026-11-28T03:05:43.770Z"
+                     *       "created_at": "2026-11-28T03:58:42.672Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AccountingSyncRecord"];
@@ -3506,7 +3506,7 @@ export interface operations {
                      *         "message": "No such sync record: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_52006b67e4f143b184fbeb05c2bd7be5"
+                     *         "request_id": "req_980ece491c1940829d6b659976fc4316"
                      *       }
                      *     }
                      */
@@ -3657,7 +3657,7 @@ export interface operations {
                      *         "message": "origins must be an array of origins",
                      *         "param": "origins",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_8f15dc4db4a946d7b54dc0b658415210"
+                     *         "request_id": "req_63a0e59829174894b4ece2bf57f46d4d"
                      *       }
                      *     }
                      */
@@ -3680,7 +3680,7 @@ export interface operations {
                      *         "message": "This form has expired or did not come from the dashboard; reload the page and try again",
                      *         "param": "_csrf",
                      *         "doc_url": "/docs/errors#csrf_token_invalid",
-                     *         "request_id": "req_61813314bb3b463193ac71e669ed6e9f"
+                     *         "request_id": "req_018d157268114bbdb1c4f23f01d25235"
                      *       }
                      *     }
                      */
@@ -3720,31 +3720,31 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "key_000VcEWrJn1qJDJNygn396YV",
+                     *           "id": "key_000VcEkX68G1EmEUEo0yR3Rp",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "backend",
-                     *           "last4": "mHk3",
-                     *           "created_at": "2026-11-28T03:04:10.880Z"
+                     *           "last4": "XJoS",
+                     *           "created_at": "2026-11-28T03:58:29.746Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcEWnudS4MhxJIz3EsnzI",
+                     *           "id": "key_000VcEkWpRNobGMNqCism7md",
                      *           "object": "api_key",
                      *           "type": "publishable",
                      *           "mode": "test",
                      *           "label": "Default publishable test key",
-                     *           "last4": "PPJJ",
-                     *           "created_at": "2026-11-28T03:03:57.866Z"
+                     *           "last4": "Ak74",
+                     *           "created_at": "2026-11-28T03:58:28.716Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcEWnqW9i9apHKOserYe8",
+                     *           "id": "key_000VcEkWp3QaJ37EEmljoXvB",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "Default secret test key",
-                     *           "last4": "VkTw",
-                     *           "created_at": "2026-11-28T03:03:57.652Z"
+                     *           "last4": "tnAo",
+                     *           "created_at": "2026-11-28T03:58:28.700Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -3804,14 +3804,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcEWrJn1qJDJNygn396YV",
+                     *       "id": "key_000VcEkX68G1EmEUEo0yR3Rp",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "mHk3",
-                     *       "created_at": "2026-11-28T03:04:10.880Z"
+                     *       "last4": "XJoS",
+                     *       "created_at": "2026-11-28T03:58:29.746Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -3832,7 +3832,7 @@ export interface operations {
                      *         "message": "mode is a required field",
                      *         "param": "mode",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_3e1437ce1e5343a994d6851409a73087"
+                     *         "request_id": "req_c1ee35e05c334a129469189eb35428ae"
                      *       }
                      *     }
                      */
@@ -3853,7 +3853,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example key_000VcEWrJn1qJDJNygn396YV */
+                /** @example key_000VcEkX68G1EmEUEo0yR3Rp */
                 id: string;
             };
             cookie?: never;
@@ -3887,7 +3887,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example key_000VcEWrJn1qJDJNygn396YV */
+                /** @example key_000VcEkX68G1EmEUEo0yR3Rp */
                 id: string;
             };
             cookie?: never;
@@ -3906,14 +3906,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcEWrJn1qJDJNygn396YV",
+                     *       "id": "key_000VcEkX68G1EmEUEo0yR3Rp",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "nx51",
-                     *       "created_at": "2026-11-28T03:04:10.880Z"
+                     *       "last4": "BXFV",
+                     *       "created_at": "2026-11-28T03:58:29.746Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -3937,7 +3937,7 @@ export interface operations {
                      *         "message": "No such API key: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_d8818152c3d34657b3e2eaf75e231e9a"
+                     *         "request_id": "req_c1656ee2d840408dbebdfbf5aa720a14"
                      *       }
                      *     }
                      */
@@ -4018,7 +4018,7 @@ export interface operations {
                      *         "code": "invalid_state",
                      *         "message": "Bank-invoice settings are service-wide in this version (due date, claim expiry and re-check schedule in docs/subscriptions.md); they cannot be changed per merchant yet.",
                      *         "doc_url": "/docs/errors#invalid_state",
-                     *         "request_id": "req_aea8209ee9664a5f80ba7a7821b57b38"
+                     *         "request_id": "req_fe19479cea094e88ae4f0ed7b46dab8d"
                      *       }
                      *     }
                      */
@@ -4077,7 +4077,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cn_000VcEX3nX6aNde7Lp529G5G */
+                /** @example cn_000VcEkYz7e9H85gktOQaQ3u */
                 id: string;
             };
             cookie?: never;
@@ -4095,23 +4095,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cn_000VcEX3nX6aNde7Lp529G5G",
+                     *       "id": "cn_000VcEkYz7e9H85gktOQaQ3u",
                      *       "object": "credit_note",
-                     *       "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *       "refund": "ref_000VcEX3FpbwUXVi525uAZ4c",
-                     *       "amount": 2900,
+                     *       "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
+                     *       "refund": "ref_000VcEkYuxFrGXiC0KFtFMEp",
+                     *       "amount": 1000,
                      *       "currency": "ISK",
-                     *       "vat_amount": 561,
+                     *       "vat_amount": 194,
                      *       "vat_breakdown": [
                      *         {
                      *           "vat_rate": "standard",
                      *           "percent": 24,
-                     *           "amount_excluding_vat": 2339,
-                     *           "vat_amount": 561,
-                     *           "amount_including_vat": 2900
+                     *           "amount_excluding_vat": 806,
+                     *           "vat_amount": 194,
+                     *           "amount_including_vat": 1000
                      *         }
                      *       ],
-                     *       "reason": "requested_by_customer",
+                     *       "reason": "order_change",
                      *       "status": "issued",
                      *       "created_at": "2026-02-01T13:00:00.000Z"
                      *     }
@@ -4137,7 +4137,7 @@ export interface operations {
                      *         "message": "No such credit note: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_0beb1b7e9c974ba497468816b9c6a7c7"
+                     *         "request_id": "req_072167daea2b4e59bc653290c2626e7f"
                      *       }
                      *     }
                      */
@@ -4155,7 +4155,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cn_000VcEX3nX6aNde7Lp529G5G */
+                /** @example cn_000VcEkYz7e9H85gktOQaQ3u */
                 id: string;
             };
             cookie?: never;
@@ -4177,7 +4177,7 @@ export interface operations {
                      *     <head>
                      *     <meta charset="utf-8">
                      *     <meta name="viewport" content="width=device-width, initial-scale=1">
-                     *     <title>Credit note cn_000VcEX3nX6aNde7Lp529G5G</title>
+                     *     <title>Credit note cn_000VcEkYz7e9H85gktOQaQ3u</title>
                      *     <style>
                      *     *{box-sizing:border-box}
                      *     body{margin:0;background:#eef0f3;color:#1d2330;font:14px/1.45 "DejaVu Sans",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
@@ -4203,14 +4203,15 @@ export interface operations {
                      *     .claim strong{font-size:16px;letter-spacing:.04em}
                      *     footer{margin-top:32px;color:#5b6474;font-size:12px}
                      *     @media print{body{background:#fff}.page{box-shadow:none;margin:0;max-width:none;padding:24px}}
+                     *     @media screen and (max-width:600px){.page{margin:0;padding:20px 16px;box-shadow:none}header{flex-direction:column;gap:8px}.meta{width:100%}.parties{grid-template-columns:1fr;gap:16px}.totals{width:100%}}
                      *     </style>
                      *     </head>
                      *     <body>
-                     *     <main class="page" id="document" data-kind="credit_note" data-id="cn_000VcEX3nX6aNde7Lp529G5G">
+                     *     <main class="page" id="document" data-kind="credit_note" data-id="cn_000VcEkYz7e9H85gktOQaQ3u">
                      *     <p class="test" id="test-mode">TEST MODE – not a real invoice</p>
                      *     <header>
                      *       <div><h1>Credit note</h1><p class="seller-name">Test merchant 1</p></div>
-                     *       <dl class="meta"><dt>Credit note</dt><dd>cn_000VcEX3nX6aNde7Lp529G5G</dd><dt>Credits invoice</dt><dd>INV-000006</dd><dt>Issue date</dt><dd>1 Feb 2026</dd><dt>Status</dt><dd>Issued</dd></dl>
+                     *       <dl class="meta"><dt>Credit note</dt><dd>cn_000VcEkYz7e9H85gktOQaQ3u</dd><dt>Credits invoice</dt><dd>INV-000002</dd><dt>Issue date</dt><dd>1 Feb 2026</dd><dt>Status</dt><dd>Issued</dd></dl>
                      *     </header>
                      *     <div class="parties">
                      *       <section class="party" id="seller"><h2>From</h2><p class="name">Test merchant 1</p></section>
@@ -4219,15 +4220,15 @@ export interface operations {
                      *     <table class="lines" id="lines">
                      *       <thead><tr><th>Description</th><th class="num">Qty</th><th class="num">Unit price</th><th class="num">Amount</th></tr></thead>
                      *       <tbody><tr class="line">
-                     *             <td>INV-000006</td>
+                     *             <td>INV-000002</td>
                      *             <td class="num">1</td>
-                     *             <td class="num">-2.900 kr.</td>
+                     *             <td class="num">-1.000 kr.</td>
                      *
-                     *             <td class="num">-2.900 kr.</td>
+                     *             <td class="num">-1.000 kr.</td>
                      *           </tr></tbody>
                      *     </table>
-                     *     <table class="totals" id="totals"><tbody><tr id="total-vat-24"><td>VAT 24 % of -2.339 kr.</td><td class="num">-561 kr.</td></tr><tr id="total-total" class="grand"><td>Amount credited</td><td class="num">-2.900 kr.</td></tr></tbody></table>
-                     *     <p id="reason">Reason: requested_by_customer</p>
+                     *     <table class="totals" id="totals"><tbody><tr id="total-vat-24"><td>VAT 24 % of -806 kr.</td><td class="num">-194 kr.</td></tr><tr id="total-total" class="grand"><td>Amount credited</td><td class="num">-1.000 kr.</td></tr></tbody></table>
+                     *     <p id="reason">Reason: order_change</p>
                      *
                      *     <footer></footer>
                      *     </main>
@@ -4255,7 +4256,7 @@ export interface operations {
                      *         "message": "No such credit note: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_568bc8d6e279471293bc49ad4568b35b"
+                     *         "request_id": "req_15ee537c9f82474fbbd7a8f8b142ae76"
                      *       }
                      *     }
                      */
@@ -4273,7 +4274,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cn_000VcEX3nX6aNde7Lp529G5G */
+                /** @example cn_000VcEkYz7e9H85gktOQaQ3u */
                 id: string;
             };
             cookie?: never;
@@ -4310,7 +4311,7 @@ export interface operations {
                      *         "message": "No such credit note: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_d33358c81ae34cd3818f6cd89ba04465"
+                     *         "request_id": "req_dcceba891d554d82b5732d8ff6f4514f"
                      *       }
                      *     }
                      */
@@ -4349,17 +4350,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cprt_000VcEXAMq1r536LPc64I2LN",
+                     *           "id": "cprt_000VcEkZsdL93LKNOq9tKwgX",
                      *           "object": "customer_portal",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "url": null,
                      *           "status": "active",
                      *           "reusable": true,
-                     *           "expires_at": "2026-11-28T04:05:24.089Z",
+                     *           "expires_at": "2026-11-28T04:58:40.435Z",
                      *           "revoked_at": null,
                      *           "last_accessed_at": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:05:24.089Z"
+                     *           "created_at": "2026-11-28T03:58:40.435Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -4392,7 +4393,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                  *       "expires_in": 3600
                  *     }
                  */
@@ -4420,17 +4421,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcEXAMq1r536LPc64I2LN",
+                     *       "id": "cprt_000VcEkZsdL93LKNOq9tKwgX",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "url": "http://localhost:3000/portal/open/TOKEN_REDACTED",
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T04:05:24.089Z",
+                     *       "expires_at": "2026-11-28T04:58:40.435Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:05:24.089Z"
+                     *       "created_at": "2026-11-28T03:58:40.435Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -4451,7 +4452,7 @@ export interface operations {
                      *         "message": "customer must be a string",
                      *         "param": "customer",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_352f66dd6c7d4a3b9067e02e01ce9fd4"
+                     *         "request_id": "req_ee2badb2df314021bad49c25dc52e053"
                      *       }
                      *     }
                      */
@@ -4472,7 +4473,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cprt_000VcEXAMq1r536LPc64I2LN */
+                /** @example cprt_000VcEkZsdL93LKNOq9tKwgX */
                 id: string;
             };
             cookie?: never;
@@ -4490,17 +4491,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcEXAMq1r536LPc64I2LN",
+                     *       "id": "cprt_000VcEkZsdL93LKNOq9tKwgX",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "url": null,
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T04:05:24.089Z",
+                     *       "expires_at": "2026-11-28T04:58:40.435Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:05:24.089Z"
+                     *       "created_at": "2026-11-28T03:58:40.435Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -4524,7 +4525,7 @@ export interface operations {
                      *         "message": "No such customer portal link: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_8c5da24e87514799baa88075288bf8ca"
+                     *         "request_id": "req_90c21c22f0da46479dc5eca1d45c0a0c"
                      *       }
                      *     }
                      */
@@ -4540,7 +4541,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cprt_000VcEXAMq1r536LPc64I2LN */
+                /** @example cprt_000VcEkZsdL93LKNOq9tKwgX */
                 id: string;
             };
             cookie?: never;
@@ -4558,17 +4559,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcEXAMq1r536LPc64I2LN",
+                     *       "id": "cprt_000VcEkZsdL93LKNOq9tKwgX",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "url": null,
                      *       "status": "revoked",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T04:05:24.089Z",
-                     *       "revoked_at": "2026-11-28T03:05:24.560Z",
+                     *       "expires_at": "2026-11-28T04:58:40.435Z",
+                     *       "revoked_at": "2026-11-28T03:58:40.495Z",
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:05:24.089Z"
+                     *       "created_at": "2026-11-28T03:58:40.435Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -4592,7 +4593,7 @@ export interface operations {
                      *         "message": "No such customer portal link: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_5a72810d46fe48b4b0f077f31687b82e"
+                     *         "request_id": "req_0b9a76859052430fa9ac4ca83bae2ac6"
                      *       }
                      *     }
                      */
@@ -4630,7 +4631,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "id": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "email": "anna@example.is",
                      *           "name": "Anna Jónsdóttir",
                      *           "phone": null,
@@ -4642,8 +4643,8 @@ export interface operations {
                      *             "crm_id": "42"
                      *           },
                      *           "billing_address": null,
-                     *           "created_at": "2026-11-28T03:04:17.059Z",
-                     *           "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
+                     *           "created_at": "2026-11-28T03:58:30.544Z",
+                     *           "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -4679,7 +4680,7 @@ export interface operations {
                  *       "email": "anna@example.is",
                  *       "name": "Anna Jónsdóttir",
                  *       "kennitala": "1201743399",
-                 *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
+                 *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                  *       "metadata": {
                  *         "crm_id": "42"
                  *       }
@@ -4719,7 +4720,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "id": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -4731,8 +4732,8 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T03:04:17.059Z",
-                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
+                     *       "created_at": "2026-11-28T03:58:30.544Z",
+                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -4753,7 +4754,7 @@ export interface operations {
                      *         "message": "email must be a string",
                      *         "param": "email",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_a87be9efb69a44558c0af1987b32c8d9"
+                     *         "request_id": "req_3f44a287cd6f4a42963f1d7ffd399465"
                      *       }
                      *     }
                      */
@@ -4774,7 +4775,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
+                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
                 id: string;
             };
             cookie?: never;
@@ -4792,7 +4793,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "id": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -4804,8 +4805,8 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T03:04:17.059Z",
-                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
+                     *       "created_at": "2026-11-28T03:58:30.544Z",
+                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -4829,7 +4830,7 @@ export interface operations {
                      *         "message": "No such customer: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_98c0daa21a274279b77f3c73fd232d8d"
+                     *         "request_id": "req_ad9d54fb94014559a8a7ab69b2f7d663"
                      *       }
                      *     }
                      */
@@ -4845,7 +4846,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
+                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
                 id: string;
             };
             cookie?: never;
@@ -4893,7 +4894,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "id": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": "+3545551234",
@@ -4911,8 +4912,8 @@ export interface operations {
                      *         "postal_code": "101",
                      *         "country": "IS"
                      *       },
-                     *       "created_at": "2026-11-28T03:04:17.059Z",
-                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E"
+                     *       "created_at": "2026-11-28T03:58:30.544Z",
+                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -4933,7 +4934,7 @@ export interface operations {
                      *         "message": "email must be a string",
                      *         "param": "email",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_a1464039207e4996846b8d6a7e8c7d65"
+                     *         "request_id": "req_3e473dadb19a4de5a5211ffbd6497227"
                      *       }
                      *     }
                      */
@@ -4957,7 +4958,7 @@ export interface operations {
                      *         "message": "No such customer: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_6ca4439f0dea44429a85a3b9ec6128ea"
+                     *         "request_id": "req_ac8405b2f47a4f5bb63d0c87a55b97d4"
                      *       }
                      *     }
                      */
@@ -4974,7 +4975,7 @@ export interface operations {
     listUsageEvents: {
         parameters: {
             query?: {
-                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
+                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
                 customer?: string;
                 event_name?: string;
                 from?: string;
@@ -5003,37 +5004,37 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ue_000VcEWyFmltPezpHqS0kHLu",
+                     *           "id": "ue_000VcEkXsT6LIkr2pNc2hitR",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "idempotency_key": "tour-3",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 5
                      *           },
-                     *           "received_at": "2026-11-28T03:04:37.601Z"
+                     *           "received_at": "2026-11-28T03:58:32.745Z"
                      *         },
                      *         {
-                     *           "id": "ue_000VcEWyFmX1M24SQy1d0qJu",
+                     *           "id": "ue_000VcEkXsT2rCpL13u5GVPaJ",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "idempotency_key": "tour-2",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 3
                      *           },
-                     *           "received_at": "2026-11-28T03:04:37.601Z"
+                     *           "received_at": "2026-11-28T03:58:32.745Z"
                      *         },
                      *         {
-                     *           "id": "ue_000VcEWyA7tBbjQ6jgn3GXod",
+                     *           "id": "ue_000VcEkXrsYvphnZ3BAy44qQ",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "idempotency_key": "tour-1",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 12
                      *           },
-                     *           "received_at": "2026-11-28T03:04:37.202Z"
+                     *           "received_at": "2026-11-28T03:58:32.709Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -5067,7 +5068,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "event_name": "storage_gb",
-                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                  *       "timestamp": "2026-01-01T12:00:00Z",
                  *       "idempotency_key": "tour-1",
                  *       "value": 12,
@@ -5122,15 +5123,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ue_000VcEWyA7tBbjQ6jgn3GXod",
+                     *       "id": "ue_000VcEkXrsYvphnZ3BAy44qQ",
                      *       "event_name": "storage_gb",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "idempotency_key": "tour-1",
                      *       "timestamp": "2026-01-01T12:00:00.000Z",
                      *       "metadata": {
                      *         "gb": 12
                      *       },
-                     *       "received_at": "2026-11-28T03:04:37.202Z"
+                     *       "received_at": "2026-11-28T03:58:32.709Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UsageEvent"];
@@ -5151,7 +5152,7 @@ export interface operations {
                      *         "message": "event_name must be a string",
                      *         "param": "event_name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_3646ff3267a348439147aa7fde2c0716"
+                     *         "request_id": "req_f4ce3f9e34e8453aae09dc94b7f0d5a1"
                      *       }
                      *     }
                      */
@@ -5184,7 +5185,7 @@ export interface operations {
                  *       "events": [
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                 *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-2",
                  *           "metadata": {
@@ -5193,7 +5194,7 @@ export interface operations {
                  *         },
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                 *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-3",
                  *           "metadata": {
@@ -5261,7 +5262,7 @@ export interface operations {
                      *         "message": "events must be an array of 1 to 1,000 events",
                      *         "param": "events",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_87633e2b1eb64388b1c2369b64301165"
+                     *         "request_id": "req_cb88742775694146a255fbcedc6929d2"
                      *       }
                      *     }
                      */
@@ -5318,7 +5319,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_a98ce5e89e8f4a60822889a6176d6770"
+                     *         "request_id": "req_1bcb8e44f13a4d8e8b40e8ff9b95b582"
                      *       }
                      *     }
                      */
@@ -5374,7 +5375,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_2f4806170c9441c8bc4747f1b5f51e56"
+                     *         "request_id": "req_f3b43c0226ce45d79e768dded3dd2d9a"
                      *       }
                      *     }
                      */
@@ -5428,7 +5429,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_07242d08f841452ab382f9b0ed4d6b53"
+                     *         "request_id": "req_4b73a9a7c78d40a98d320ddd6309dd09"
                      *       }
                      *     }
                      */
@@ -5482,7 +5483,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_176df60b5755408cb6a66d5b591d2cc7"
+                     *         "request_id": "req_ffcebcfb71cd457db7fa68d4b4735f8f"
                      *       }
                      *     }
                      */
@@ -5536,7 +5537,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_c2406c70f5f04d408609f7fba79b5d98"
+                     *         "request_id": "req_c2f84e927f734a88a43d397056ceddff"
                      *       }
                      *     }
                      */
@@ -5590,7 +5591,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_60eecf20e3bd476585435b0b360db182"
+                     *         "request_id": "req_a0c6fe28eca2438d90db5829a3ffae0c"
                      *       }
                      *     }
                      */
@@ -5644,7 +5645,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_e06ddf6c5f41453bb06e55cf021cc3d4"
+                     *         "request_id": "req_6e7c3fe643f448928e8233ae6a5bb1d9"
                      *       }
                      *     }
                      */
@@ -5660,7 +5661,7 @@ export interface operations {
     listInvoiceItems: {
         parameters: {
             query?: {
-                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
+                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
                 customer?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
@@ -5688,10 +5689,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ii_000VcEWyNCN5i8CjRTG94pQj",
+                     *           "id": "ii_000VcEkXtkIYXDtz6F7Q5qlm",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1500,
@@ -5706,10 +5707,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcEWwf8qhAbwZ2WQqqZgv",
+                     *           "id": "ii_000VcEkXetjH5enBuW2jbAof",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 2970,
@@ -5724,10 +5725,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcEWwf7UZwbr3UnIEX2Zx",
+                     *           "id": "ii_000VcEkXesQQ7hGdlP0Cy6uI",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": -1980,
@@ -5742,10 +5743,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcEWwDh0aZOlXKEMOZjCO",
+                     *           "id": "ii_000VcEkXcHUTI84rbm7hoYp2",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1980,
@@ -5790,11 +5791,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                  *       "amount": 1500,
                  *       "currency": "ISK",
                  *       "description": "Setup fee",
-                 *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD"
+                 *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g"
                  *     }
                  */
                 "application/json": {
@@ -5826,10 +5827,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcEWyNCN5i8CjRTG94pQj",
+                     *       "id": "ii_000VcEkXtkIYXDtz6F7Q5qlm",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -5862,7 +5863,7 @@ export interface operations {
                      *         "message": "description is a required field",
                      *         "param": "description",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_3828a4b248784df1a41c00c0036c7da1"
+                     *         "request_id": "req_4c09565e8aa44c1a8b6dd4d3c2c5ddbc"
                      *       }
                      *     }
                      */
@@ -5883,7 +5884,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ii_000VcEWyNCN5i8CjRTG94pQj */
+                /** @example ii_000VcEkXtkIYXDtz6F7Q5qlm */
                 id: string;
             };
             cookie?: never;
@@ -5901,10 +5902,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcEWyNCN5i8CjRTG94pQj",
+                     *       "id": "ii_000VcEkXtkIYXDtz6F7Q5qlm",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -5940,7 +5941,7 @@ export interface operations {
                      *         "message": "No such invoice item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_23030ccd9d6d49a19b1430f1c8c0a0f8"
+                     *         "request_id": "req_7c377b4faad9441ebf0906b1724608ad"
                      *       }
                      *     }
                      */
@@ -5960,7 +5961,7 @@ export interface operations {
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 status?: "draft" | "open" | "paid" | "void" | "uncollectible";
-                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
+                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
                 subscription?: string;
             };
             header?: never;
@@ -5982,12 +5983,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "inv_000VcEWynllMfNbJx5PCPNum",
+                     *           "id": "inv_000VcEkXxa0PiOrXy2tblW63",
                      *           "object": "invoice",
                      *           "number": "INV-000002",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "payment": "pay_000VcEWyxYk1swoI47ZT0fBF",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "payment": "pay_000VcEkXzIohIEvg2fZpLfhZ",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_cycle",
                      *           "collection_method": "charge_automatically",
@@ -6023,12 +6024,12 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "inv_000VcEWupjjI5QcZTKMo5bCE",
+                     *           "id": "inv_000VcEkXRcIZgZzvxLsdcWLt",
                      *           "object": "invoice",
                      *           "number": "INV-000001",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "payment": "pay_000VcEWvpeSF2CoUUO6Ptetb",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "payment": "pay_000VcEkXXZ3i8NpBsEPeE5nT",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_create",
                      *           "collection_method": "charge_automatically",
@@ -6085,7 +6086,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example inv_000VcEWynllMfNbJx5PCPNum */
+                /** @example inv_000VcEkXxa0PiOrXy2tblW63 */
                 id: string;
             };
             cookie?: never;
@@ -6103,12 +6104,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcEWynllMfNbJx5PCPNum",
+                     *       "id": "inv_000VcEkXxa0PiOrXy2tblW63",
                      *       "object": "invoice",
                      *       "number": "INV-000002",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *       "payment": "pay_000VcEWyxYk1swoI47ZT0fBF",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "payment": "pay_000VcEkXzIohIEvg2fZpLfhZ",
                      *       "status": "paid",
                      *       "billing_reason": "subscription_cycle",
                      *       "collection_method": "charge_automatically",
@@ -6144,7 +6145,7 @@ export interface operations {
                      *       "created_at": "2026-02-01T12:00:00.000Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcEWynlAsbZI3mGU1H5gS",
+                     *           "id": "ili_000VcEkXxa0iRNkjeeFhY01I",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6160,7 +6161,7 @@ export interface operations {
                      *           "period_end": "2026-03-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcEWynl6HNc4gfXqp6NUe",
+                     *           "id": "ili_000VcEkXxaR3lSivqx49m4TI",
                      *           "object": "invoice_line",
                      *           "kind": "metered",
                      *           "description": "Skýjageymsla",
@@ -6176,7 +6177,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcEWynlObrUXYsUTW5ecQ",
+                     *           "id": "ili_000VcEkXxaNNJye1nlPUGKCd",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
@@ -6192,7 +6193,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcEWynlteQAtBIwq8YWdG",
+                     *           "id": "ili_000VcEkXxaif1WeNDS2CTgMZ",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Unused time on 2 × Streymi after 1 Jan 2026",
@@ -6208,7 +6209,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcEWynl6HTjq8Z8GC086D",
+                     *           "id": "ili_000VcEkXxaGbkCgw7TtkyrsY",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
@@ -6224,7 +6225,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcEWynlDnMv8y91HtrDO3",
+                     *           "id": "ili_000VcEkXxar0MAt4OMQdSspr",
                      *           "object": "invoice_line",
                      *           "kind": "invoice_item",
                      *           "description": "Setup fee",
@@ -6263,7 +6264,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_7f55eacffaf44e8d909a6665cc2c6b03"
+                     *         "request_id": "req_d3b93b9ec09a4a01abe99721e958c341"
                      *       }
                      *     }
                      */
@@ -6281,7 +6282,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example inv_000VcEWynllMfNbJx5PCPNum */
+                /** @example inv_000VcEkXxa0PiOrXy2tblW63 */
                 id: string;
             };
             cookie?: never;
@@ -6329,10 +6330,11 @@ export interface operations {
                      *     .claim strong{font-size:16px;letter-spacing:.04em}
                      *     footer{margin-top:32px;color:#5b6474;font-size:12px}
                      *     @media print{body{background:#fff}.page{box-shadow:none;margin:0;max-width:none;padding:24px}}
+                     *     @media screen and (max-width:600px){.page{margin:0;padding:20px 16px;box-shadow:none}header{flex-direction:column;gap:8px}.meta{width:100%}.parties{grid-template-columns:1fr;gap:16px}.totals{width:100%}}
                      *     </style>
                      *     </head>
                      *     <body>
-                     *     <main class="page" id="document" data-kind="invoice" data-id="inv_000VcEWynllMfNbJx5PCPNum">
+                     *     <main class="page" id="document" data-kind="invoice" data-id="inv_000VcEkXxa0PiOrXy2tblW63">
                      *     <p class="test" id="test-mode">TEST MODE – not a real invoice</p>
                      *     <header>
                      *       <div><h1>Invoice</h1><p class="seller-name">Test merchant 1</p></div>
@@ -6411,7 +6413,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_543ca35a2f7e4b1cb41d687c094b0448"
+                     *         "request_id": "req_2c77e31debf5415ab8ab9072a2b33518"
                      *       }
                      *     }
                      */
@@ -6431,7 +6433,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example inv_000VcEX0tzZviAg168WqAzku */
+                /** @example inv_000VcEkYW7HFxqV7YbuOwQFX */
                 id: string;
             };
             cookie?: never;
@@ -6450,11 +6452,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcEX0tzZviAg168WqAzku",
+                     *       "id": "inv_000VcEkYW7HFxqV7YbuOwQFX",
                      *       "object": "invoice",
                      *       "number": "INV-000004",
-                     *       "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
-                     *       "subscription": "sub_000VcEX0sJAlGfvWn3QBMIXq",
+                     *       "customer": "cus_000VcEkYMLZRl2iPkSv27jT0",
+                     *       "subscription": "sub_000VcEkYVt0zLAEfFUV70MSD",
                      *       "payment": null,
                      *       "status": "open",
                      *       "billing_reason": "subscription_create",
@@ -6478,20 +6480,20 @@ export interface operations {
                      *       "amount_due": 990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 990,
-                     *       "period_start": "2026-11-28T03:04:47.459Z",
-                     *       "period_end": "2026-12-28T03:04:47.459Z",
-                     *       "due_date": "2026-12-12T03:04:47.891Z",
-                     *       "finalized_at": "2026-11-28T03:04:47.891Z",
+                     *       "period_start": "2026-11-28T03:58:35.163Z",
+                     *       "period_end": "2026-12-28T03:58:35.163Z",
+                     *       "due_date": "2026-12-12T03:58:35.219Z",
+                     *       "finalized_at": "2026-11-28T03:58:35.219Z",
                      *       "paid_at": null,
                      *       "voided_at": null,
-                     *       "next_payment_attempt": "2026-12-12T03:04:47.891Z",
+                     *       "next_payment_attempt": "2026-12-12T03:58:35.219Z",
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:04:47.459Z",
+                     *       "created_at": "2026-11-28T03:58:35.163Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcEX0tzTfEUqTIDZZadXo",
+                     *           "id": "ili_000VcEkYW7ap6puRkPr100VP",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6503,8 +6505,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 192,
-                     *           "period_start": "2026-11-28T03:04:47.459Z",
-                     *           "period_end": "2026-12-28T03:04:47.459Z"
+                     *           "period_start": "2026-11-28T03:58:35.163Z",
+                     *           "period_end": "2026-12-28T03:58:35.163Z"
                      *         }
                      *       ]
                      *     }
@@ -6531,7 +6533,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_3ae50c59a33149d2a06bf0de0d10b8c8"
+                     *         "request_id": "req_51179ecb965f47d1b5aa9577be3e1ced"
                      *       }
                      *     }
                      */
@@ -6551,7 +6553,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example inv_000VcEWynllMfNbJx5PCPNum */
+                /** @example inv_000VcEkXxa0PiOrXy2tblW63 */
                 id: string;
             };
             cookie?: never;
@@ -6588,7 +6590,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_d5dd225e2de14808b8088a51aefe10f1"
+                     *         "request_id": "req_03d611e525e848fbb2ef3d15843ac0b9"
                      *       }
                      *     }
                      */
@@ -6608,7 +6610,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example inv_000VcEX1Um82BJb3T9sPsWRw */
+                /** @example inv_000VcEkYedeb5Ua9MqZxNfs4 */
                 id: string;
             };
             cookie?: never;
@@ -6627,11 +6629,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcEX1Um82BJb3T9sPsWRw",
+                     *       "id": "inv_000VcEkYedeb5Ua9MqZxNfs4",
                      *       "object": "invoice",
                      *       "number": "INV-000005",
-                     *       "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
-                     *       "subscription": "sub_000VcEX1THj16sbWqbNF2VeJ",
+                     *       "customer": "cus_000VcEkYMLZRl2iPkSv27jT0",
+                     *       "subscription": "sub_000VcEkYeQOTS26K9fatb01z",
                      *       "payment": null,
                      *       "status": "void",
                      *       "billing_reason": "subscription_create",
@@ -6655,20 +6657,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T03:04:49.788Z",
-                     *       "period_end": "2026-12-28T03:04:49.788Z",
-                     *       "due_date": "2026-12-12T03:04:50.208Z",
-                     *       "finalized_at": "2026-11-28T03:04:50.208Z",
+                     *       "period_start": "2026-11-28T03:58:35.705Z",
+                     *       "period_end": "2026-12-28T03:58:35.705Z",
+                     *       "due_date": "2026-12-12T03:58:35.754Z",
+                     *       "finalized_at": "2026-11-28T03:58:35.754Z",
                      *       "paid_at": null,
-                     *       "voided_at": "2026-11-28T03:04:51.965Z",
+                     *       "voided_at": "2026-11-28T03:58:36.042Z",
                      *       "next_payment_attempt": null,
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:04:49.788Z",
+                     *       "created_at": "2026-11-28T03:58:35.705Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcEX1UmYdCHL0sO3zgnLe",
+                     *           "id": "ili_000VcEkYedDCGzZ8nkLtNvuG",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6680,8 +6682,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T03:04:49.788Z",
-                     *           "period_end": "2026-12-28T03:04:49.788Z"
+                     *           "period_start": "2026-11-28T03:58:35.705Z",
+                     *           "period_end": "2026-12-28T03:58:35.705Z"
                      *         }
                      *       ]
                      *     }
@@ -6707,7 +6709,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_f1723d2c95584cc8a4dcd8f6a2880d2c"
+                     *         "request_id": "req_154090700c064b7382f0fffa4268f834"
                      *       }
                      *     }
                      */
@@ -6753,379 +6755,379 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "be_000VcEX3psuKwrctvKHsXHD4",
+                     *           "id": "be_000VcEkYzJaiNfChd4oyi1sO",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX3psBnO6sAWobeIocH",
+                     *           "posting": "bp_000VcEkYzJ2avdZWOThjDNNn",
+                     *           "kind": "refund",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 1000,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.961Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYzJ2E9yjbZiqcKQcB",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYzJ2avdZWOThjDNNn",
+                     *           "kind": "refund",
+                     *           "account": "card_clearing",
+                     *           "debit": 0,
+                     *           "credit": 1000,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.961Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYzBozHNT8vXyVNGKF",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYzBKCX1QWUXYc8DVA",
+                     *           "kind": "credit_note",
+                     *           "account": "revenue",
+                     *           "debit": 806,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.961Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYzBi6vKLMcE4GYCqC",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYzBKCX1QWUXYc8DVA",
+                     *           "kind": "credit_note",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 194,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.961Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYzBcNfd1NR5uxU0rC",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYzBKCX1QWUXYc8DVA",
+                     *           "kind": "credit_note",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 1000,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.961Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYxKvkFmTn1LTHVbbQ",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYxJXj8yn5RBMLpKoh",
+                     *           "kind": "refund",
+                     *           "account": "card_clearing",
+                     *           "debit": 0,
+                     *           "credit": 2900,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.836Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYxK4360GkLCNckZa5",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYxJXj8yn5RBMLpKoh",
                      *           "kind": "refund",
                      *           "account": "accounts_receivable",
                      *           "debit": 2900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:58.519Z"
+                     *           "created_at": "2026-11-28T03:58:36.836Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX3psG7yIGTgr45iNNV",
+                     *           "id": "be_000VcEkYxFxaLelR7stZ9V1i",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX3psBnO6sAWobeIocH",
-                     *           "kind": "refund",
-                     *           "account": "card_clearing",
-                     *           "debit": 0,
-                     *           "credit": 2900,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:58.519Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX3pFr1j1QVcBa4RYJO",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX3pFTDONFJAUbLByY9",
+                     *           "posting": "bp_000VcEkYxFYNMoPqidlElsNy",
                      *           "kind": "credit_note",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:58.519Z"
+                     *           "created_at": "2026-11-28T03:58:36.836Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX3pFqwC94XiX33kX3o",
+                     *           "id": "be_000VcEkYxFgHKRsTD9zaW35C",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX3pFTDONFJAUbLByY9",
-                     *           "kind": "credit_note",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 561,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:58.519Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX3pFYAsDIqSByqxC8d",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX3pFTDONFJAUbLByY9",
+                     *           "posting": "bp_000VcEkYxFYNMoPqidlElsNy",
                      *           "kind": "credit_note",
                      *           "account": "revenue",
                      *           "debit": 2339,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:58.519Z"
+                     *           "created_at": "2026-11-28T03:58:36.836Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX38oy3WgNl3QeEB05D",
+                     *           "id": "be_000VcEkYxFKo2m0kIBkw71qB",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX38oHfFPfOMZmr21MN",
-                     *           "kind": "invoice_voided",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 0,
-                     *           "credit": 990,
+                     *           "posting": "bp_000VcEkYxFYNMoPqidlElsNy",
+                     *           "kind": "credit_note",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 561,
+                     *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "vat_rate": null,
+                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:56.169Z"
+                     *           "created_at": "2026-11-28T03:58:36.836Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX38otUpRVcOnHQ1Hs5",
+                     *           "id": "be_000VcEkYs9KtL1jbTOVNzp49",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX38oHfFPfOMZmr21MN",
+                     *           "posting": "bp_000VcEkYs8K4DkJa3g231801",
                      *           "kind": "invoice_voided",
                      *           "account": "vat_payable:standard",
                      *           "debit": 192,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:56.169Z"
+                     *           "created_at": "2026-11-28T03:58:36.537Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX38orNDsj3G1630Jam",
+                     *           "id": "be_000VcEkYs9KYNRLUA5u3H5iQ",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX38oHfFPfOMZmr21MN",
+                     *           "posting": "bp_000VcEkYs8K4DkJa3g231801",
                      *           "kind": "invoice_voided",
                      *           "account": "revenue",
                      *           "debit": 798,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:56.169Z"
+                     *           "created_at": "2026-11-28T03:58:36.537Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX35OugoGm916aNkqpF",
+                     *           "id": "be_000VcEkYs9BLqtpdE0UjYpf6",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX35OnoxUsfCsN67EfG",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "vat_payable:standard",
+                     *           "posting": "bp_000VcEkYs8K4DkJa3g231801",
+                     *           "kind": "invoice_voided",
+                     *           "account": "accounts_receivable",
                      *           "debit": 0,
-                     *           "credit": 192,
+                     *           "credit": 990,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "vat_rate": "standard",
+                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:55.912Z"
+                     *           "created_at": "2026-11-28T03:58:36.537Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX35OlBWSwGK6dVh9HO",
+                     *           "id": "be_000VcEkYrVePxBmkfwi43RBv",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX35OnoxUsfCsN67EfG",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "revenue",
-                     *           "debit": 0,
-                     *           "credit": 798,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:55.912Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX35OVMoX1ZdoIWyGrI",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX35OnoxUsfCsN67EfG",
+                     *           "posting": "bp_000VcEkYrVfoZERacQK0B9BR",
                      *           "kind": "invoice_finalized",
                      *           "account": "accounts_receivable",
                      *           "debit": 990,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:55.912Z"
+                     *           "created_at": "2026-11-28T03:58:36.507Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX2xMs0wHqyvqvmEBkS",
+                     *           "id": "be_000VcEkYrVZCESB5GBtx5UZC",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX2xMt9mVZ3BF7oZKbz",
+                     *           "posting": "bp_000VcEkYrVfoZERacQK0B9BR",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 798,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.507Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYrV329LW9gZxMHAgS",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYrVfoZERacQK0B9BR",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 192,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.507Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYqkq9wzg15kTvIV5x",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYqkYqSw2cXrHVgDum",
+                     *           "kind": "invoice_paid",
+                     *           "account": "card_clearing",
+                     *           "debit": 2500,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.459Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYqkVMFSc2j46TCih1",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYqkYqSw2cXrHVgDum",
                      *           "kind": "invoice_paid",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2500,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:55.498Z"
+                     *           "created_at": "2026-11-28T03:58:36.459Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX2xMLtL6WdmXOmmyOF",
+                     *           "id": "be_000VcEkYpsW2oSMsY4PqKPok",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX2xMt9mVZ3BF7oZKbz",
-                     *           "kind": "invoice_paid",
-                     *           "account": "card_clearing",
-                     *           "debit": 2500,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:55.498Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX2rDhPzw93AYT4E4UN",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX2rD3YJBNMNb21oGEM",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 2500,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:55.041Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX2rDLPoeXoArOyzmDO",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX2rD3YJBNMNb21oGEM",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "revenue",
-                     *           "debit": 0,
-                     *           "credit": 2016,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:55.041Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX2rD9hS2IcPti8GWKv",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX2rD3YJBNMNb21oGEM",
+                     *           "posting": "bp_000VcEkYps4x4SSzP25Zwqb1",
                      *           "kind": "invoice_finalized",
                      *           "account": "vat_payable:standard",
                      *           "debit": 0,
                      *           "credit": 484,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2psycTo8CfVHapovr",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:55.041Z"
+                     *           "created_at": "2026-11-28T03:58:36.395Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX2Zgv6RKo3HC25R3WR",
+                     *           "id": "be_000VcEkYpsLUvnIj974oolY7",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX2ZfGYhjy5vajgfAvT",
-                     *           "kind": "invoice_paid",
-                     *           "account": "card_clearing",
-                     *           "debit": 12900,
+                     *           "posting": "bp_000VcEkYps4x4SSzP25Zwqb1",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 2016,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.395Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYpsEnszzBwovRf4p7",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYps4x4SSzP25Zwqb1",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 2500,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:53.817Z"
+                     *           "created_at": "2026-11-28T03:58:36.395Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX2Zg4gAseGUndICmvy",
+                     *           "id": "be_000VcEkYo8pFYYjdX46fjBov",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX2ZfGYhjy5vajgfAvT",
+                     *           "posting": "bp_000VcEkYo8KpnZLHb6CjPkiO",
                      *           "kind": "invoice_paid",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 12900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:53.817Z"
+                     *           "created_at": "2026-11-28T03:58:36.288Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX2O4QghINz0vezGa4d",
+                     *           "id": "be_000VcEkYo8aHGb6yPtMWM1i7",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX2O4GyAe2PdkN12s8j",
+                     *           "posting": "bp_000VcEkYo8KpnZLHb6CjPkiO",
+                     *           "kind": "invoice_paid",
+                     *           "account": "card_clearing",
+                     *           "debit": 12900,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T03:58:36.288Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcEkYn9tpuP3zYUaS4v21",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcEkYn8V51hR2c90XHH9U",
                      *           "kind": "invoice_finalized",
                      *           "account": "vat_payable:standard",
                      *           "debit": 0,
                      *           "credit": 2497,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:52.947Z"
+                     *           "created_at": "2026-11-28T03:58:36.206Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEX2O4J5CBXSWoJvLwT6",
+                     *           "id": "be_000VcEkYn9ihcYC1ha3eoodt",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX2O4GyAe2PdkN12s8j",
+                     *           "posting": "bp_000VcEkYn8V51hR2c90XHH9U",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 10403,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:52.947Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX2O41WFBMa9nTYAsvk",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX2O4GyAe2PdkN12s8j",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 12900,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:04:52.947Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX25nz3641vdECngp5b",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX25nDGyGRwLryzGclZ",
-                     *           "kind": "invoice_voided",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 0,
-                     *           "credit": 4990,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
-                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-11-28T03:04:51.965Z",
-                     *           "created_at": "2026-11-28T03:04:52.039Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX25nFuabTXpN0v2egx",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX25nDGyGRwLryzGclZ",
-                     *           "kind": "invoice_voided",
-                     *           "account": "revenue",
-                     *           "debit": 4024,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
-                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T03:04:51.965Z",
-                     *           "created_at": "2026-11-28T03:04:52.039Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX25n2ZcN0cdTXbarDb",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX25nDGyGRwLryzGclZ",
-                     *           "kind": "invoice_voided",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 966,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
-                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T03:04:51.965Z",
-                     *           "created_at": "2026-11-28T03:04:52.039Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEX1iIswschyLLQyGctc",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEX1iIBNp47Vt2X2vnNb",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "revenue",
-                     *           "debit": 0,
-                     *           "credit": 4024,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEX1Um82BJb3T9sPsWRw",
-                     *           "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-11-28T03:04:50.208Z",
-                     *           "created_at": "2026-11-28T03:04:50.763Z"
+                     *           "created_at": "2026-11-28T03:58:36.206Z"
                      *         }
                      *       ],
                      *       "has_more": true
@@ -7164,9 +7166,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcEWnRuf9njIOHMl0sv5R",
+                     *       "id": "merch_000VcEkWmrLzooAJLyRjRxtk",
                      *       "name": "Test merchant 1",
-                     *       "created_at": "2026-11-28T03:03:57.364Z"
+                     *       "created_at": "2026-11-28T03:58:28.677Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CurrentMerchant"];
@@ -7210,12 +7212,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcEWnRuf9njIOHMl0sv5R",
+                     *       "id": "merch_000VcEkWmrLzooAJLyRjRxtk",
                      *       "object": "merchant",
                      *       "name": "Streymi ehf.",
                      *       "default_currency": "ISK",
                      *       "live_enabled_at": null,
-                     *       "created_at": "2026-11-28T03:03:57.364Z"
+                     *       "created_at": "2026-11-28T03:58:28.677Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DashboardMerchant"];
@@ -7236,7 +7238,7 @@ export interface operations {
                      *         "message": "name must be 1 to 200 characters",
                      *         "param": "name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_9f88bf0a56084020b2b625a45c6c2273"
+                     *         "request_id": "req_c3ed094668ee4a21bdbc348644dbcdf7"
                      *       }
                      *     }
                      */
@@ -7269,12 +7271,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcEWnRuf9njIOHMl0sv5R",
+                     *       "id": "merch_000VcEkWmrLzooAJLyRjRxtk",
                      *       "object": "merchant",
                      *       "name": "Streymi ehf.",
                      *       "default_currency": "ISK",
-                     *       "live_enabled_at": "2026-11-28T03:05:40.254Z",
-                     *       "created_at": "2026-11-28T03:03:57.364Z"
+                     *       "live_enabled_at": "2026-11-28T03:58:42.323Z",
+                     *       "created_at": "2026-11-28T03:58:28.677Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DashboardMerchant"];
@@ -7315,7 +7317,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
+                     *           "id": "mtr_000VcEkXFQdUKJ9hrbm535zs",
                      *           "name": "Storage",
                      *           "event_name": "storage_gb",
                      *           "aggregate_type": "sum",
@@ -7325,7 +7327,7 @@ export interface operations {
                      *           "unit_multiplier": 1,
                      *           "archived": false,
                      *           "archived_at": null,
-                     *           "created_at": "2026-11-28T03:04:15.157Z"
+                     *           "created_at": "2026-11-28T03:58:30.327Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -7393,7 +7395,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
+                     *       "id": "mtr_000VcEkXFQdUKJ9hrbm535zs",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7403,7 +7405,7 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T03:04:15.157Z"
+                     *       "created_at": "2026-11-28T03:58:30.327Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7424,7 +7426,7 @@ export interface operations {
                      *         "message": "aggregate_type is a required field",
                      *         "param": "aggregate_type",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_c423304b17454100939478c01521fe0c"
+                     *         "request_id": "req_1d3b0bbbb02b4b3ca8ccb4f99681190e"
                      *       }
                      *     }
                      */
@@ -7445,7 +7447,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example mtr_000VcEWsQVH4oKmmviAYrMZ0 */
+                /** @example mtr_000VcEkXFQdUKJ9hrbm535zs */
                 id: string;
             };
             cookie?: never;
@@ -7463,7 +7465,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
+                     *       "id": "mtr_000VcEkXFQdUKJ9hrbm535zs",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7473,7 +7475,7 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T03:04:15.157Z"
+                     *       "created_at": "2026-11-28T03:58:30.327Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7497,7 +7499,7 @@ export interface operations {
                      *         "message": "No such meter: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_6dce8a76e4ec4e3a9877fb647ee35e7a"
+                     *         "request_id": "req_cb9f0f46e4bd4f8c8373a259f83c1358"
                      *       }
                      *     }
                      */
@@ -7513,7 +7515,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example mtr_000VcEWsQVH4oKmmviAYrMZ0 */
+                /** @example mtr_000VcEkXFQdUKJ9hrbm535zs */
                 id: string;
             };
             cookie?: never;
@@ -7531,7 +7533,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
+                     *       "id": "mtr_000VcEkXFQdUKJ9hrbm535zs",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7540,8 +7542,8 @@ export interface operations {
                      *       "unit_label": "GB",
                      *       "unit_multiplier": 1,
                      *       "archived": true,
-                     *       "archived_at": "2026-11-28T03:05:27.337Z",
-                     *       "created_at": "2026-11-28T03:04:15.157Z"
+                     *       "archived_at": "2026-11-28T03:58:40.855Z",
+                     *       "created_at": "2026-11-28T03:58:30.327Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7565,7 +7567,7 @@ export interface operations {
                      *         "message": "No such meter: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_2032c3e7972d4c2da49b8c5fcd279bad"
+                     *         "request_id": "req_0765fa0ca92943dfb2417fd4f93aeb75"
                      *       }
                      *     }
                      */
@@ -7580,7 +7582,7 @@ export interface operations {
     retrieveMeterQuantity: {
         parameters: {
             query: {
-                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
+                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
                 customer: string;
                 /** @example 2026-02-01T00:00:00Z */
                 period_end: string;
@@ -7589,7 +7591,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example mtr_000VcEWsQVH4oKmmviAYrMZ0 */
+                /** @example mtr_000VcEkXFQdUKJ9hrbm535zs */
                 id: string;
             };
             cookie?: never;
@@ -7607,8 +7609,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "meter": "mtr_000VcEWsQVH4oKmmviAYrMZ0",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "meter": "mtr_000VcEkXFQdUKJ9hrbm535zs",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "period_start": "2026-01-01T00:00:00.000Z",
                      *       "period_end": "2026-02-01T00:00:00.000Z",
                      *       "quantity": 20
@@ -7632,7 +7634,7 @@ export interface operations {
                      *         "message": "period_end is a required field",
                      *         "param": "period_end",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_f23ea38fbd8b48eb9896e6b5a29ed86c"
+                     *         "request_id": "req_2698b93948b64ba6ab5ecbeab3b819f2"
                      *       }
                      *     }
                      */
@@ -7673,7 +7675,7 @@ export interface operations {
     listPaymentMethods: {
         parameters: {
             query?: {
-                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
+                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
                 customer?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
@@ -7699,9 +7701,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pm_000VcEWtvWnmdpNwRTWom40I",
+                     *           "id": "pm_000VcEkXN95tiLUXA3BqcHZx",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "mastercard",
@@ -7713,9 +7715,9 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *           "id": "pm_000VcEkXLrcFrTipdU3EGEPA",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "visa",
@@ -7748,7 +7750,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example pm_000VcEWteS8wqehz0gbW8FVH */
+                /** @example pm_000VcEkXLrcFrTipdU3EGEPA */
                 id: string;
             };
             cookie?: never;
@@ -7766,9 +7768,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *       "id": "pm_000VcEkXLrcFrTipdU3EGEPA",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -7801,7 +7803,7 @@ export interface operations {
                      *         "message": "No such payment method: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_2f55333cb09d49ffa7bdc26cfe8897f0"
+                     *         "request_id": "req_6f666e374ed348a1bcf96098c353b005"
                      *       }
                      *     }
                      */
@@ -7817,7 +7819,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example pm_000VcEWtvWnmdpNwRTWom40I */
+                /** @example pm_000VcEkXN95tiLUXA3BqcHZx */
                 id: string;
             };
             cookie?: never;
@@ -7835,7 +7837,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcEWtvWnmdpNwRTWom40I",
+                     *       "id": "pm_000VcEkXN95tiLUXA3BqcHZx",
                      *       "object": "payment_method",
                      *       "deleted": true
                      *     }
@@ -7861,7 +7863,7 @@ export interface operations {
                      *         "message": "No such payment method: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_8c0417734bd543b192d5e14dc9fcd27c"
+                     *         "request_id": "req_05d1a679239e435eba688baa11ac18f5"
                      *       }
                      *     }
                      */
@@ -7881,7 +7883,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example pm_000VcEWtvWnmdpNwRTWom40I */
+                /** @example pm_000VcEkXN95tiLUXA3BqcHZx */
                 id: string;
             };
             cookie?: never;
@@ -7900,9 +7902,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcEWtvWnmdpNwRTWom40I",
+                     *       "id": "pm_000VcEkXN95tiLUXA3BqcHZx",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "mastercard",
@@ -7935,7 +7937,7 @@ export interface operations {
                      *         "message": "No such payment method: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_39f89ec44d8d40129f8ddd4ff93eba1b"
+                     *         "request_id": "req_ed54f0acbb984c47ba84e9882b9f12c8"
                      *       }
                      *     }
                      */
@@ -7964,7 +7966,7 @@ export interface operations {
                  *       "amount": 4990,
                  *       "currency": "ISK",
                  *       "description": "Streymi",
-                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                  *       "return_url": "https://shop.example.is/thanks",
                  *       "cancel_url": "https://shop.example.is/cart"
                  *     }
@@ -8005,16 +8007,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcEXA3iXnrLrmK9dq3bVp",
+                     *       "id": "ps_000VcEkZqaoN6ZoyZzdMqBOd",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcEXA3iXnrLrmK9dq3bVp",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcEkZqaoN6ZoyZzdMqBOd",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcEXA5Q5xjvmjOjRHMA6j",
+                     *       "payment": "pay_000VcEkZqkgiDPd2pJEs8XP8",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -8029,9 +8031,9 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T03:05:22.918Z",
+                     *       "expires_at": "2026-11-29T03:58:40.312Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T03:05:22.918Z"
+                     *       "created_at": "2026-11-28T03:58:40.312Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
@@ -8052,7 +8054,7 @@ export interface operations {
                      *         "message": "mode must be a string",
                      *         "param": "mode",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_91a8aa2346254becbf5def879ae2ef96"
+                     *         "request_id": "req_06e883366af049b0b00b842171c0b5a9"
                      *       }
                      *     }
                      */
@@ -8095,7 +8097,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ps_000VcEXA3iXnrLrmK9dq3bVp */
+                /** @example ps_000VcEkZqaoN6ZoyZzdMqBOd */
                 id: string;
             };
             cookie?: never;
@@ -8113,16 +8115,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcEXA3iXnrLrmK9dq3bVp",
+                     *       "id": "ps_000VcEkZqaoN6ZoyZzdMqBOd",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcEXA3iXnrLrmK9dq3bVp",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcEkZqaoN6ZoyZzdMqBOd",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcEXA5Q5xjvmjOjRHMA6j",
+                     *       "payment": "pay_000VcEkZqkgiDPd2pJEs8XP8",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -8137,9 +8139,9 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T03:05:22.918Z",
+                     *       "expires_at": "2026-11-29T03:58:40.312Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T03:05:22.918Z"
+                     *       "created_at": "2026-11-28T03:58:40.312Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
@@ -8163,7 +8165,7 @@ export interface operations {
                      *         "message": "No such payment session: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_71094eed143e4730bdc526fa0f3d01ad"
+                     *         "request_id": "req_8991173bc45041dcafcf358c8c269ef1"
                      *       }
                      *     }
                      */
@@ -8203,16 +8205,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pay_000VcEX2GBDF0Ke1sPw60jm7",
+                     *           "id": "pay_000VcEkYmL0AmjRlNcLdUp0W",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 12900,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "description": "Annual pass",
-                     *           "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
-                     *           "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *           "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
+                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -8224,16 +8226,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T13:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcEWyxYk1swoI47ZT0fBF",
+                     *           "id": "pay_000VcEkXzIohIEvg2fZpLfhZ",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 9760,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "description": "Invoice INV-000002",
-                     *           "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
-                     *           "invoice": "inv_000VcEWynllMfNbJx5PCPNum",
+                     *           "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
+                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -8243,16 +8245,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcEWvpeSF2CoUUO6Ptetb",
+                     *           "id": "pay_000VcEkXXZ3i8NpBsEPeE5nT",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 4990,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "description": "Invoice INV-000001",
-                     *           "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
-                     *           "invoice": "inv_000VcEWupjjI5QcZTKMo5bCE",
+                     *           "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
+                     *           "invoice": "inv_000VcEkXRcIZgZzvxLsdcWLt",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -8295,8 +8297,8 @@ export interface operations {
                  *       "amount": 12900,
                  *       "currency": "ISK",
                  *       "description": "Annual pass",
-                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
-                 *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
+                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                 *       "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
                  *       "confirm": true,
                  *       "metadata": {
                  *         "order": "B-7"
@@ -8331,16 +8333,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcEX2GBDF0Ke1sPw60jm7",
+                     *       "id": "pay_000VcEkYmL0AmjRlNcLdUp0W",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
-                     *       "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *       "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
+                     *       "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8370,7 +8372,7 @@ export interface operations {
                      *         "message": "amount must be a number",
                      *         "param": "amount",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_752abfe64b73403cbf930ce3944c2509"
+                     *         "request_id": "req_c512f214635a4f98bf0f14893c2a0c40"
                      *       }
                      *     }
                      */
@@ -8392,7 +8394,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example pay_000VcEX2GBDF0Ke1sPw60jm7 */
+                /** @example pay_000VcEkYmL0AmjRlNcLdUp0W */
                 id: string;
             };
             cookie?: never;
@@ -8410,16 +8412,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcEX2GBDF0Ke1sPw60jm7",
+                     *       "id": "pay_000VcEkYmL0AmjRlNcLdUp0W",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
-                     *       "invoice": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *       "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
+                     *       "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8452,7 +8454,7 @@ export interface operations {
                      *         "message": "No such payment: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_1c07ef3cfc294569a8dc57aec5cba73a"
+                     *         "request_id": "req_055914ab514346fab30e913111b54a1b"
                      *       }
                      *     }
                      */
@@ -8471,7 +8473,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example pay_000VcEX31rGVgQNqfz1u4Ug0 */
+                /** @example pay_000VcEkYrBEL7IpQpwXf32mG */
                 id: string;
             };
             cookie?: never;
@@ -8490,16 +8492,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcEX31rGVgQNqfz1u4Ug0",
+                     *       "id": "pay_000VcEkYrBEL7IpQpwXf32mG",
                      *       "object": "payment",
                      *       "status": "canceled",
                      *       "amount": 990,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "description": null,
                      *       "payment_method": null,
-                     *       "invoice": "inv_000VcEX33UYqZYgijuMaBBNf",
+                     *       "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8530,7 +8532,7 @@ export interface operations {
                      *         "message": "No such payment: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_0ecbb15b029e4be7a2730e9e3bc7309b"
+                     *         "request_id": "req_2d907e5ed02843f0a5eb078de6637862"
                      *       }
                      *     }
                      */
@@ -8550,7 +8552,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example pay_000VcEX2o3MpyUlF331XnGzo */
+                /** @example pay_000VcEkYpNU512UzqOYjGQJc */
                 id: string;
             };
             cookie?: never;
@@ -8559,7 +8561,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH"
+                 *       "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA"
                  *     }
                  */
                 "application/json": {
@@ -8580,16 +8582,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcEX2o3MpyUlF331XnGzo",
+                     *       "id": "pay_000VcEkYpNU512UzqOYjGQJc",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 2500,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "description": null,
-                     *       "payment_method": "pm_000VcEWteS8wqehz0gbW8FVH",
-                     *       "invoice": "inv_000VcEX2psycTo8CfVHapovr",
+                     *       "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
+                     *       "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8617,7 +8619,7 @@ export interface operations {
                      *         "message": "payment_method must be a string",
                      *         "param": "payment_method",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_af7c9ba7d12d4287ad54d937d3a63313"
+                     *         "request_id": "req_15035ce968134493bd835837593de751"
                      *       }
                      *     }
                      */
@@ -8642,7 +8644,7 @@ export interface operations {
                      *         "message": "No such payment: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_1bc57845ecca474b96a0c39a32c85725"
+                     *         "request_id": "req_cd7b76a82f734c8a8bfd1d38c9b054bb"
                      *       }
                      *     }
                      */
@@ -8685,8 +8687,8 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
-                     *           "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
+                     *           "id": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *           "product": "prod_000VcEkX9p46kD5K5mPVixsf",
                      *           "currency": "ISK",
                      *           "type": "recurring",
                      *           "unit_amount": 4990,
@@ -8704,7 +8706,7 @@ export interface operations {
                      *           "vat_rate": null,
                      *           "active": true,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:13.855Z"
+                     *           "created_at": "2026-11-28T03:58:30.089Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -8737,7 +8739,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
+                 *       "product": "prod_000VcEkX9p46kD5K5mPVixsf",
                  *       "type": "recurring",
                  *       "currency": "ISK",
                  *       "unit_amount": 4990,
@@ -8794,8 +8796,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
-                     *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
+                     *       "id": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *       "product": "prod_000VcEkX9p46kD5K5mPVixsf",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8813,7 +8815,7 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:04:13.855Z"
+                     *       "created_at": "2026-11-28T03:58:30.089Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -8834,7 +8836,7 @@ export interface operations {
                      *         "message": "type is a required field",
                      *         "param": "type",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_705d25a700544f8a98a57021a294da0e"
+                     *         "request_id": "req_cc41a1ffd69e48049bc8f5b49d8264dd"
                      *       }
                      *     }
                      */
@@ -8855,7 +8857,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example price_000VcEWs4VjWXRBNYKjk3UUL */
+                /** @example price_000VcEkXBd3W0xWGeiEvUnst */
                 id: string;
             };
             cookie?: never;
@@ -8873,8 +8875,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
-                     *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
+                     *       "id": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *       "product": "prod_000VcEkX9p46kD5K5mPVixsf",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8892,7 +8894,7 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:04:13.855Z"
+                     *       "created_at": "2026-11-28T03:58:30.089Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -8916,7 +8918,7 @@ export interface operations {
                      *         "message": "No such price: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_6b4a1a8c70d248bc92a3b37bffe7e4b5"
+                     *         "request_id": "req_ad42bac62592428c9d38a3c1e9ca62ac"
                      *       }
                      *     }
                      */
@@ -8932,7 +8934,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example price_000VcEWs4VjWXRBNYKjk3UUL */
+                /** @example price_000VcEkXBd3W0xWGeiEvUnst */
                 id: string;
             };
             cookie?: never;
@@ -8970,8 +8972,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcEWs4VjWXRBNYKjk3UUL",
-                     *       "product": "prod_000VcEWrmipbHb2yvkJQLSbs",
+                     *       "id": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *       "product": "prod_000VcEkX9p46kD5K5mPVixsf",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8991,7 +8993,7 @@ export interface operations {
                      *       "metadata": {
                      *         "plan": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T03:04:13.855Z"
+                     *       "created_at": "2026-11-28T03:58:30.089Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -9012,7 +9014,7 @@ export interface operations {
                      *         "message": "active must be a boolean",
                      *         "param": "active",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_cafb0fc7725b45a7b4a2848eb49e4eb8"
+                     *         "request_id": "req_609c8654a90e42e29784f8137a888cb1"
                      *       }
                      *     }
                      */
@@ -9036,7 +9038,7 @@ export interface operations {
                      *         "message": "No such price: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_40216f68d98743b7b5b82fc5216fcbb0"
+                     *         "request_id": "req_dc62b9a579804570868f2b1900bfc0fc"
                      *       }
                      *     }
                      */
@@ -9077,7 +9079,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
+                     *           "id": "prod_000VcEkX9p46kD5K5mPVixsf",
                      *           "name": "Streymi",
                      *           "description": "Streaming, monthly",
                      *           "active": true,
@@ -9085,8 +9087,8 @@ export interface operations {
                      *           "metadata": {
                      *             "tier": "standard"
                      *           },
-                     *           "created_at": "2026-11-28T03:04:12.713Z",
-                     *           "updated_at": "2026-11-28T03:04:12.713Z"
+                     *           "created_at": "2026-11-28T03:58:29.976Z",
+                     *           "updated_at": "2026-11-28T03:58:29.976Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -9152,7 +9154,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
+                     *       "id": "prod_000VcEkX9p46kD5K5mPVixsf",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -9160,8 +9162,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T03:04:12.713Z",
-                     *       "updated_at": "2026-11-28T03:04:12.713Z"
+                     *       "created_at": "2026-11-28T03:58:29.976Z",
+                     *       "updated_at": "2026-11-28T03:58:29.976Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -9182,7 +9184,7 @@ export interface operations {
                      *         "message": "name must be a string",
                      *         "param": "name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_66e38b8358af4b3baf5f446d4f9bb3b9"
+                     *         "request_id": "req_051f2f24dc63469d8ec231e585a6b1ef"
                      *       }
                      *     }
                      */
@@ -9203,7 +9205,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example prod_000VcEWrmipbHb2yvkJQLSbs */
+                /** @example prod_000VcEkX9p46kD5K5mPVixsf */
                 id: string;
             };
             cookie?: never;
@@ -9221,7 +9223,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
+                     *       "id": "prod_000VcEkX9p46kD5K5mPVixsf",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -9229,8 +9231,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T03:04:12.713Z",
-                     *       "updated_at": "2026-11-28T03:04:12.713Z"
+                     *       "created_at": "2026-11-28T03:58:29.976Z",
+                     *       "updated_at": "2026-11-28T03:58:29.976Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -9254,7 +9256,7 @@ export interface operations {
                      *         "message": "No such product: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_9a970a4a79d646b08b962bcc657685a8"
+                     *         "request_id": "req_5259f35352264971a82ffcac39505c93"
                      *       }
                      *     }
                      */
@@ -9270,7 +9272,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example prod_000VcEWrmipbHb2yvkJQLSbs */
+                /** @example prod_000VcEkX9p46kD5K5mPVixsf */
                 id: string;
             };
             cookie?: never;
@@ -9307,7 +9309,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcEWrmipbHb2yvkJQLSbs",
+                     *       "id": "prod_000VcEkX9p46kD5K5mPVixsf",
                      *       "name": "Streymi",
                      *       "description": "Streaming in HD, monthly",
                      *       "active": true,
@@ -9315,8 +9317,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T03:04:12.713Z",
-                     *       "updated_at": "2026-11-28T03:04:13.292Z"
+                     *       "created_at": "2026-11-28T03:58:29.976Z",
+                     *       "updated_at": "2026-11-28T03:58:30.056Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -9337,7 +9339,7 @@ export interface operations {
                      *         "message": "name must be a string",
                      *         "param": "name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_722f2641a16c439eb0a1f99d1c25a922"
+                     *         "request_id": "req_5dccd1b4d6444be6bb7b5bba245e5ff4"
                      *       }
                      *     }
                      */
@@ -9361,7 +9363,7 @@ export interface operations {
                      *         "message": "No such product: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_82532a4d08c34a4197c82d6ca1a87de0"
+                     *         "request_id": "req_3b29e57c76074238b24c3f5c4f2ca8a8"
                      *       }
                      *     }
                      */
@@ -9463,7 +9465,7 @@ export interface operations {
                      *         "message": "domains must be an array of domain names",
                      *         "param": "domains",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_a14c2e8487574aafb363bb22093f606c"
+                     *         "request_id": "req_a3111648f59c45199152b93036114806"
                      *       }
                      *     }
                      */
@@ -9506,9 +9508,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ref_000VcEX3FpbwUXVi525uAZ4c",
+                     *           "id": "ref_000VcEkYsmdP2H9eDvfMhGwr",
                      *           "object": "refund",
-                     *           "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
+                     *           "payment": "pay_000VcEkYmL0AmjRlNcLdUp0W",
                      *           "amount": 2900,
                      *           "currency": "ISK",
                      *           "status": "pending",
@@ -9551,7 +9553,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
+                 *       "payment": "pay_000VcEkYmL0AmjRlNcLdUp0W",
                  *       "amount": 2900,
                  *       "reason": "requested_by_customer"
                  *     }
@@ -9580,9 +9582,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcEX3FpbwUXVi525uAZ4c",
+                     *       "id": "ref_000VcEkYsmdP2H9eDvfMhGwr",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
+                     *       "payment": "pay_000VcEkYmL0AmjRlNcLdUp0W",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -9613,7 +9615,7 @@ export interface operations {
                      *         "message": "payment must be a string",
                      *         "param": "payment",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_7f4031979cc346d78a6898a17da0eb81"
+                     *         "request_id": "req_305eba7fb55047e5aa2833cb6e1cb49b"
                      *       }
                      *     }
                      */
@@ -9634,7 +9636,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ref_000VcEX3FpbwUXVi525uAZ4c */
+                /** @example ref_000VcEkYsmdP2H9eDvfMhGwr */
                 id: string;
             };
             cookie?: never;
@@ -9652,9 +9654,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcEX3FpbwUXVi525uAZ4c",
+                     *       "id": "ref_000VcEkYsmdP2H9eDvfMhGwr",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
+                     *       "payment": "pay_000VcEkYmL0AmjRlNcLdUp0W",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -9688,7 +9690,7 @@ export interface operations {
                      *         "message": "No such refund: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_297d7de74ecd41a7a71c5b69ee2ef31b"
+                     *         "request_id": "req_b6841112bbaf4d2a9652b98748eb9fa3"
                      *       }
                      *     }
                      */
@@ -9713,8 +9715,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                 *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
+                 *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                 *       "price": "price_000VcEkXF9hQiwV1uMlogkkl",
                  *       "quantity": 2
                  *     }
                  */
@@ -9746,16 +9748,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
+                     *       "id": "si_000VcEkXbCC9N7tQhpM1eGQJ",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
+                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "price": "price_000VcEkXF9hQiwV1uMlogkkl",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:04:29.632Z",
-                     *       "updated_at": "2026-11-28T03:04:29.632Z"
+                     *       "created_at": "2026-11-28T03:58:31.728Z",
+                     *       "updated_at": "2026-11-28T03:58:31.728Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9776,7 +9778,7 @@ export interface operations {
                      *         "message": "price is a required field",
                      *         "param": "price",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_eec2efcf02f34c45ac93ae36bb23dc12"
+                     *         "request_id": "req_4cea18ee085b4f7a81fdda8b89bbaed2"
                      *       }
                      *     }
                      */
@@ -9797,7 +9799,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example si_000VcEWw603pxD7G1DiFb9WH */
+                /** @example si_000VcEkXbCC9N7tQhpM1eGQJ */
                 id: string;
             };
             cookie?: never;
@@ -9815,16 +9817,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
+                     *       "id": "si_000VcEkXbCC9N7tQhpM1eGQJ",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
+                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "price": "price_000VcEkXF9hQiwV1uMlogkkl",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:04:29.632Z",
-                     *       "updated_at": "2026-11-28T03:04:29.632Z"
+                     *       "created_at": "2026-11-28T03:58:31.728Z",
+                     *       "updated_at": "2026-11-28T03:58:31.728Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9848,7 +9850,7 @@ export interface operations {
                      *         "message": "No such subscription item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_5742ba6114934074bf052c414fbaf0fc"
+                     *         "request_id": "req_74da399db1f14523b2b55558bb0e3b4d"
                      *       }
                      *     }
                      */
@@ -9867,7 +9869,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example si_000VcEWw603pxD7G1DiFb9WH */
+                /** @example si_000VcEkXbCC9N7tQhpM1eGQJ */
                 id: string;
             };
             cookie?: never;
@@ -9905,16 +9907,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
+                     *       "id": "si_000VcEkXbCC9N7tQhpM1eGQJ",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *       "price": "price_000VcEWsO0sUVkE55MYjhmSI",
+                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "price": "price_000VcEkXF9hQiwV1uMlogkkl",
                      *       "quantity": 3,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:04:29.632Z",
-                     *       "updated_at": "2026-11-28T03:04:31.377Z"
+                     *       "created_at": "2026-11-28T03:58:31.728Z",
+                     *       "updated_at": "2026-11-28T03:58:31.893Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9938,7 +9940,7 @@ export interface operations {
                      *         "message": "No such subscription item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_d0961c5e9b704182852e6b4b80227902"
+                     *         "request_id": "req_9279bc3250094f1a9ca9a12767218948"
                      *       }
                      *     }
                      */
@@ -9959,7 +9961,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example si_000VcEWw603pxD7G1DiFb9WH */
+                /** @example si_000VcEkXbCC9N7tQhpM1eGQJ */
                 id: string;
             };
             cookie?: never;
@@ -9977,9 +9979,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcEWw603pxD7G1DiFb9WH",
+                     *       "id": "si_000VcEkXbCC9N7tQhpM1eGQJ",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *       "deleted": true
                      *     }
                      */
@@ -10004,7 +10006,7 @@ export interface operations {
                      *         "message": "No such subscription item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_10e9d8303af042de8d19ce951aed4fc5"
+                     *         "request_id": "req_2f19924d777646bbac1d660fff86d06c"
                      *       }
                      *     }
                      */
@@ -10045,9 +10047,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *           "id": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *           "object": "subscription",
-                     *           "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *           "status": "active",
                      *           "collection_method": "charge_automatically",
                      *           "days_until_due": null,
@@ -10065,24 +10067,24 @@ export interface operations {
                      *           "discount": null,
                      *           "items": [
                      *             {
-                     *               "id": "si_000VcEWuoe35XpGjHRTTnEZL",
+                     *               "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
                      *               "object": "subscription_item",
-                     *               "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *               "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *               "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *               "price": "price_000VcEkXBd3W0xWGeiEvUnst",
                      *               "quantity": 1,
                      *               "credit_rollover": false,
                      *               "included_units": null,
                      *               "metadata": {},
-                     *               "created_at": "2026-11-28T03:04:24.348Z",
-                     *               "updated_at": "2026-11-28T03:04:24.348Z"
+                     *               "created_at": "2026-11-28T03:58:31.065Z",
+                     *               "updated_at": "2026-11-28T03:58:31.065Z"
                      *             }
                      *           ],
-                     *           "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *           "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *           "metadata": {
                      *             "order": "A-1001"
                      *           },
                      *           "created_at": "2026-01-01T12:00:00.000Z",
-                     *           "updated_at": "2026-11-28T03:04:24.284Z"
+                     *           "updated_at": "2026-11-28T03:58:31.060Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -10115,10 +10117,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                  *       "items": [
                  *         {
-                 *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL"
+                 *           "price": "price_000VcEkXBd3W0xWGeiEvUnst"
                  *         }
                  *       ],
                  *       "metadata": {
@@ -10169,9 +10171,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10189,24 +10191,24 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
+                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:24.348Z",
-                     *           "updated_at": "2026-11-28T03:04:24.348Z"
+                     *           "created_at": "2026-11-28T03:58:31.065Z",
+                     *           "updated_at": "2026-11-28T03:58:31.065Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:04:24.284Z"
+                     *       "updated_at": "2026-11-28T03:58:31.060Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10227,7 +10229,7 @@ export interface operations {
                      *         "message": "items is a required field",
                      *         "param": "items",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_a384f90b340443e2b3bca7bc163d39f2"
+                     *         "request_id": "req_15047f4fd941432694a03b71989541f9"
                      *       }
                      *     }
                      */
@@ -10249,7 +10251,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
+                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
                 id: string;
             };
             cookie?: never;
@@ -10267,9 +10269,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10287,24 +10289,24 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
+                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:24.348Z",
-                     *           "updated_at": "2026-11-28T03:04:24.348Z"
+                     *           "created_at": "2026-11-28T03:58:31.065Z",
+                     *           "updated_at": "2026-11-28T03:58:31.065Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:04:24.284Z"
+                     *       "updated_at": "2026-11-28T03:58:31.060Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10328,7 +10330,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_5d8fad7da2824c9c8b78c33ead6ee59b"
+                     *         "request_id": "req_6e791000450d46959e4ffbbd25bed78c"
                      *       }
                      *     }
                      */
@@ -10347,7 +10349,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
+                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
                 id: string;
             };
             cookie?: never;
@@ -10394,9 +10396,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10414,25 +10416,25 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
+                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:24.348Z",
-                     *           "updated_at": "2026-11-28T03:04:24.348Z"
+                     *           "created_at": "2026-11-28T03:58:31.065Z",
+                     *           "updated_at": "2026-11-28T03:58:31.065Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:04:28.535Z"
+                     *       "updated_at": "2026-11-28T03:58:31.554Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10453,7 +10455,7 @@ export interface operations {
                      *         "message": "cancel_at_period_end must be a boolean",
                      *         "param": "cancel_at_period_end",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_39a68697ce624a3a9c31eda58e3f32bb"
+                     *         "request_id": "req_b5cee42b5209468fa15b7561473d3184"
                      *       }
                      *     }
                      */
@@ -10477,7 +10479,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_d4affa70d81f49c3b8e7ce5137af5151"
+                     *         "request_id": "req_e6794ce2d403433ebcd849365d2d4933"
                      *       }
                      *     }
                      */
@@ -10499,7 +10501,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
+                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
                 id: string;
             };
             cookie?: never;
@@ -10529,9 +10531,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10549,37 +10551,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
+                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:24.348Z",
-                     *           "updated_at": "2026-11-28T03:04:24.348Z"
+                     *           "created_at": "2026-11-28T03:58:31.065Z",
+                     *           "updated_at": "2026-11-28T03:58:31.065Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
+                     *           "id": "si_000VcEkXhtxP8nHtLqVnKSEY",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXHcB0bh76QNgo4FYd",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:33.148Z",
-                     *           "updated_at": "2026-11-28T03:04:33.148Z"
+                     *           "created_at": "2026-11-28T03:58:32.136Z",
+                     *           "updated_at": "2026-11-28T03:58:32.136Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:04:35.844Z"
+                     *       "updated_at": "2026-11-28T03:58:32.488Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10600,7 +10602,7 @@ export interface operations {
                      *         "message": "at_period_end must be a boolean",
                      *         "param": "at_period_end",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_2b8f1c5c8bbb4281a74dbc3bd6ab97ea"
+                     *         "request_id": "req_18fd2df7e939420ead9e164e38c873fa"
                      *       }
                      *     }
                      */
@@ -10624,7 +10626,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_bfbc205e6d594c91bde149564bf9e3ff"
+                     *         "request_id": "req_32939916d685439d8c59d55296dd7cf3"
                      *       }
                      *     }
                      */
@@ -10646,7 +10648,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
+                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
                 id: string;
             };
             cookie?: never;
@@ -10665,9 +10667,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "status": "paused",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10688,37 +10690,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
+                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:24.348Z",
-                     *           "updated_at": "2026-11-28T03:04:24.348Z"
+                     *           "created_at": "2026-11-28T03:58:31.065Z",
+                     *           "updated_at": "2026-11-28T03:58:31.065Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
+                     *           "id": "si_000VcEkXhtxP8nHtLqVnKSEY",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXHcB0bh76QNgo4FYd",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:33.148Z",
-                     *           "updated_at": "2026-11-28T03:04:33.148Z"
+                     *           "created_at": "2026-11-28T03:58:32.136Z",
+                     *           "updated_at": "2026-11-28T03:58:32.136Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:04:34.031Z"
+                     *       "updated_at": "2026-11-28T03:58:32.220Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10742,7 +10744,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_f8398e46e4184648ab82c2275eb9c50d"
+                     *         "request_id": "req_a4b6ada50b4a4396b41df442e61b6e64"
                      *       }
                      *     }
                      */
@@ -10762,7 +10764,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
+                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
                 id: string;
             };
             cookie?: never;
@@ -10781,9 +10783,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10801,37 +10803,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
+                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:24.348Z",
-                     *           "updated_at": "2026-11-28T03:04:24.348Z"
+                     *           "created_at": "2026-11-28T03:58:31.065Z",
+                     *           "updated_at": "2026-11-28T03:58:31.065Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
+                     *           "id": "si_000VcEkXhtxP8nHtLqVnKSEY",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXHcB0bh76QNgo4FYd",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:33.148Z",
-                     *           "updated_at": "2026-11-28T03:04:33.148Z"
+                     *           "created_at": "2026-11-28T03:58:32.136Z",
+                     *           "updated_at": "2026-11-28T03:58:32.136Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:04:34.883Z"
+                     *       "updated_at": "2026-11-28T03:58:32.346Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10855,7 +10857,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_3eb55a8052b449ed83d372dc0725f99e"
+                     *         "request_id": "req_f0ff66ce3cae493d9bfc1d3c12b833f6"
                      *       }
                      *     }
                      */
@@ -10875,7 +10877,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcEWunXUtQMCcwRQQmHuD */
+                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
                 id: string;
             };
             cookie?: never;
@@ -10894,9 +10896,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10914,37 +10916,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEWuoe35XpGjHRTTnEZL",
+                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWs4VjWXRBNYKjk3UUL",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:24.348Z",
-                     *           "updated_at": "2026-11-28T03:04:24.348Z"
+                     *           "created_at": "2026-11-28T03:58:31.065Z",
+                     *           "updated_at": "2026-11-28T03:58:31.065Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcEWwztoso8pRxZWvHnue",
+                     *           "id": "si_000VcEkXhtxP8nHtLqVnKSEY",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
-                     *           "price": "price_000VcEWsjqkRBo7hNWCKFeb2",
+                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "price": "price_000VcEkXHcB0bh76QNgo4FYd",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:04:33.148Z",
-                     *           "updated_at": "2026-11-28T03:04:33.148Z"
+                     *           "created_at": "2026-11-28T03:58:32.136Z",
+                     *           "updated_at": "2026-11-28T03:58:32.136Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:04:36.636Z"
+                     *       "updated_at": "2026-11-28T03:58:32.617Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10968,7 +10970,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_61520a58dfa84babbce852630af9c33e"
+                     *         "request_id": "req_ded3c38d08714a30a6e755436b83346a"
                      *       }
                      *     }
                      */
@@ -10988,7 +10990,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example cus_000VcEWsuXfB1e3awTxXPG3G */
+                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
                 id: string;
             };
             cookie?: never;
@@ -11027,9 +11029,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcEWteS8wqehz0gbW8FVH",
+                     *       "id": "pm_000VcEkXLrcFrTipdU3EGEPA",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -11059,7 +11061,7 @@ export interface operations {
                      *         "message": "exp_year is a required field",
                      *         "param": "exp_year",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_38e2ce46537d49b08272dee6c3cc5419"
+                     *         "request_id": "req_066471aa185945e58eb2b876788645e5"
                      *       }
                      *     }
                      */
@@ -11104,7 +11106,7 @@ export interface operations {
                      * @example {
                      *       "data": [],
                      *       "has_more": false,
-                     *       "cursor": "WyIyMDI2LTExLTI4VDAzOjA1OjIzLjY3NloiLCIiXQ"
+                     *       "cursor": "WyIyMDI2LTExLTI4VDAzOjU4OjM4LjY3NFoiLCIiXQ"
                      *     }
                      */
                     "application/json": {
@@ -11129,7 +11131,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example inv_000VcEX05yYrlCAtMr1T7k29 */
+                /** @example inv_000VcEkYNw1EhoR7ajzfUkVq */
                 id: string;
             };
             cookie?: never;
@@ -11155,11 +11157,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcEX05yYrlCAtMr1T7k29",
+                     *       "id": "inv_000VcEkYNw1EhoR7ajzfUkVq",
                      *       "object": "invoice",
                      *       "number": "INV-000003",
-                     *       "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
-                     *       "subscription": "sub_000VcEX03p8Dcop5xK0YeR7I",
+                     *       "customer": "cus_000VcEkYMLZRl2iPkSv27jT0",
+                     *       "subscription": "sub_000VcEkYNG5AP9vyMlwfkHVB",
                      *       "payment": null,
                      *       "status": "paid",
                      *       "billing_reason": "subscription_create",
@@ -11183,20 +11185,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 4990,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T03:04:44.348Z",
-                     *       "period_end": "2026-12-28T03:04:44.348Z",
-                     *       "due_date": "2026-12-12T03:04:44.936Z",
-                     *       "finalized_at": "2026-11-28T03:04:44.936Z",
-                     *       "paid_at": "2026-11-28T03:04:46.494Z",
+                     *       "period_start": "2026-11-28T03:58:34.632Z",
+                     *       "period_end": "2026-12-28T03:58:34.632Z",
+                     *       "due_date": "2026-12-12T03:58:34.767Z",
+                     *       "finalized_at": "2026-11-28T03:58:34.767Z",
+                     *       "paid_at": "2026-11-28T03:58:35.073Z",
                      *       "voided_at": null,
                      *       "next_payment_attempt": null,
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:04:44.348Z",
+                     *       "created_at": "2026-11-28T03:58:34.632Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcEX05y2NhK3CoSoR7d1z",
+                     *           "id": "ili_000VcEkYNwcb3Mp8QN7tS4uL",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -11208,8 +11210,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T03:04:44.348Z",
-                     *           "period_end": "2026-12-28T03:04:44.348Z"
+                     *           "period_start": "2026-11-28T03:58:34.632Z",
+                     *           "period_end": "2026-12-28T03:58:34.632Z"
                      *         }
                      *       ]
                      *     }
@@ -11232,7 +11234,7 @@ export interface operations {
                      *         "message": "amount must be a number",
                      *         "param": "amount",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_fb27bbb279d7439b9509774291ecca78"
+                     *         "request_id": "req_4624ec89a99e4d82a38c89bb943cfdef"
                      *       }
                      *     }
                      */
@@ -11256,7 +11258,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_0de7538580d943d48dad4db1db3031c7"
+                     *         "request_id": "req_48d6f93cb84646ec8a94f969a5e4d2f9"
                      *       }
                      *     }
                      */
@@ -11318,12 +11320,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *           "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *           "object": "test_clock",
                      *           "name": "Tour",
                      *           "frozen_time": "2026-01-01T12:00:00.000Z",
                      *           "status": "ready",
-                     *           "created_at": "2026-11-28T03:04:16.467Z"
+                     *           "created_at": "2026-11-28T03:58:30.476Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -11379,12 +11381,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T03:04:16.467Z"
+                     *       "created_at": "2026-11-28T03:58:30.476Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -11405,7 +11407,7 @@ export interface operations {
                      *         "message": "frozen_time must be a string",
                      *         "param": "frozen_time",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_30f20f74a83a486dad8cf19c65d69c46"
+                     *         "request_id": "req_2aa39d37f07e470bb712165005c174d6"
                      *       }
                      *     }
                      */
@@ -11426,7 +11428,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example clock_000VcEWslYeVESXj0Ma9748E */
+                /** @example clock_000VcEkXHuqj1LU1I4RTmxT9 */
                 id: string;
             };
             cookie?: never;
@@ -11444,12 +11446,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T03:04:16.467Z"
+                     *       "created_at": "2026-11-28T03:58:30.476Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -11473,7 +11475,7 @@ export interface operations {
                      *         "message": "No such test clock: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_471a6902e50f46dabfb1eaecaf045821"
+                     *         "request_id": "req_51be072647054cdba5e73807cd928b34"
                      *       }
                      *     }
                      */
@@ -11489,7 +11491,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example clock_000VcEWslYeVESXj0Ma9748E */
+                /** @example clock_000VcEkXHuqj1LU1I4RTmxT9 */
                 id: string;
             };
             cookie?: never;
@@ -11507,7 +11509,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "object": "test_clock",
                      *       "deleted": true
                      *     }
@@ -11533,7 +11535,7 @@ export interface operations {
                      *         "message": "No such test clock: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_08ec9622ec394ec1b274febc4ba12bb1"
+                     *         "request_id": "req_da05c172fad94653b0262f80d8856c12"
                      *       }
                      *     }
                      */
@@ -11553,7 +11555,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example clock_000VcEWslYeVESXj0Ma9748E */
+                /** @example clock_000VcEkXHuqj1LU1I4RTmxT9 */
                 id: string;
             };
             cookie?: never;
@@ -11583,12 +11585,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-02-01T13:00:00.000Z",
                      *       "status": "advancing",
-                     *       "created_at": "2026-11-28T03:04:16.467Z"
+                     *       "created_at": "2026-11-28T03:58:30.476Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -11609,7 +11611,7 @@ export interface operations {
                      *         "message": "frozen_time is a required field",
                      *         "param": "frozen_time",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_d0ad839840c34093a2d0acaae31c2940"
+                     *         "request_id": "req_1804a74ef9e741ba8bf05099f5b32df4"
                      *       }
                      *     }
                      */
@@ -11634,7 +11636,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example clock_000VcEWslYeVESXj0Ma9748E */
+                /** @example clock_000VcEkXHuqj1LU1I4RTmxT9 */
                 id: string;
             };
             cookie?: never;
@@ -11643,7 +11645,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcEWuaquwf2glB6yJog3X"
+                 *       "customer": "cus_000VcEkXQ3QberpX9qMOCHRe"
                  *     }
                  */
                 "application/json": {
@@ -11664,12 +11666,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcEWslYeVESXj0Ma9748E",
+                     *       "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T03:04:16.467Z"
+                     *       "created_at": "2026-11-28T03:58:30.476Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -11690,7 +11692,7 @@ export interface operations {
                      *         "message": "customer is a required field",
                      *         "param": "customer",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_53de1219cad3444aba77d9762ca895e1"
+                     *         "request_id": "req_6f45382bf44b4bbfae7258e76f9104c7"
                      *       }
                      *     }
                      */
@@ -11731,7 +11733,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "trial_balance",
-                     *       "as_of": "2026-11-28T03:05:00.181Z",
+                     *       "as_of": "2026-11-28T03:58:37.119Z",
                      *       "customer": null,
                      *       "currencies": [
                      *         {
@@ -11739,8 +11741,8 @@ export interface operations {
                      *           "accounts": [
                      *             {
                      *               "account": "accounts_receivable",
-                     *               "debit": 45010,
-                     *               "credit": 44020,
+                     *               "debit": 46010,
+                     *               "credit": 45020,
                      *               "balance": 990
                      *             },
                      *             {
@@ -11752,24 +11754,24 @@ export interface operations {
                      *             {
                      *               "account": "card_clearing",
                      *               "debit": 30150,
-                     *               "credit": 2900,
-                     *               "balance": 27250
+                     *               "credit": 3900,
+                     *               "balance": 26250
                      *             },
                      *             {
                      *               "account": "revenue",
-                     *               "debit": 7161,
+                     *               "debit": 7967,
                      *               "credit": 33958,
-                     *               "balance": -26797
+                     *               "balance": -25991
                      *             },
                      *             {
                      *               "account": "vat_payable:standard",
-                     *               "debit": 1719,
+                     *               "debit": 1913,
                      *               "credit": 8152,
-                     *               "balance": -6433
+                     *               "balance": -6239
                      *             }
                      *           ],
-                     *           "total_debit": 89030,
-                     *           "total_credit": 89030
+                     *           "total_debit": 91030,
+                     *           "total_credit": 91030
                      *         }
                      *       ]
                      *     }
@@ -11913,7 +11915,7 @@ export interface operations {
                      *         "message": "country must be a string",
                      *         "param": "country",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_6ecab9071a1646f38f36321cbdb31231"
+                     *         "request_id": "req_b029654ff7a14a7189cd59bbdb1e2210"
                      *       }
                      *     }
                      */
@@ -11932,7 +11934,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @example we_000VcEXCgFHfEt0bb5rNPXSp */
+                /** @example we_000VcEkaBNxt5kPDCHauAeWZ */
                 endpoint?: string;
                 event?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -11959,10 +11961,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "del_000VcEXCmU2E2pzsge3oAnWR",
+                     *           "id": "del_000VcEkaC5UNGpJCZChsEpja",
                      *           "object": "webhook_delivery",
-                     *           "endpoint": "we_000VcEXCgFHfEt0bb5rNPXSp",
-                     *           "event": "evt_000VcEXCjB1KH1ijN1e1fh2q",
+                     *           "endpoint": "we_000VcEkaBNxt5kPDCHauAeWZ",
+                     *           "event": "evt_000VcEkaBmajCwdnrPJ3wIDL",
                      *           "event_type": "customer.created",
                      *           "status": "pending",
                      *           "attempt_count": 0,
@@ -11971,7 +11973,7 @@ export interface operations {
                      *           "error": null,
                      *           "last_attempt_at": null,
                      *           "next_retry_at": null,
-                     *           "created_at": "2026-11-28T03:05:33.384Z",
+                     *           "created_at": "2026-11-28T03:58:41.647Z",
                      *           "attempts": []
                      *         }
                      *       ],
@@ -11996,7 +11998,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example del_000VcEXCmU2E2pzsge3oAnWR */
+                /** @example del_000VcEkaC5UNGpJCZChsEpja */
                 id: string;
             };
             cookie?: never;
@@ -12014,28 +12016,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcEXCmU2E2pzsge3oAnWR",
+                     *       "id": "del_000VcEkaC5UNGpJCZChsEpja",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcEXCgFHfEt0bb5rNPXSp",
-                     *       "event": "evt_000VcEXCjB1KH1ijN1e1fh2q",
+                     *       "endpoint": "we_000VcEkaBNxt5kPDCHauAeWZ",
+                     *       "event": "evt_000VcEkaBmajCwdnrPJ3wIDL",
                      *       "event_type": "customer.created",
                      *       "status": "succeeded",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 133,
+                     *       "latency_ms": 24,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T03:05:35.419Z",
+                     *       "last_attempt_at": "2026-11-28T03:58:41.841Z",
                      *       "next_retry_at": null,
-                     *       "created_at": "2026-11-28T03:05:33.384Z",
+                     *       "created_at": "2026-11-28T03:58:41.647Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 133,
+                     *           "latency_ms": 24,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T03:05:35.419Z",
+                     *           "attempted_at": "2026-11-28T03:58:41.841Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -12062,7 +12064,7 @@ export interface operations {
                      *         "message": "No such webhook delivery: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_ac13fc81f48348e2b23a155006ed2e16"
+                     *         "request_id": "req_0ff5475b177e4262aa16ce216bfa5bff"
                      *       }
                      *     }
                      */
@@ -12081,7 +12083,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example del_000VcEXCmU2E2pzsge3oAnWR */
+                /** @example del_000VcEkaC5UNGpJCZChsEpja */
                 id: string;
             };
             cookie?: never;
@@ -12100,28 +12102,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcEXCmU2E2pzsge3oAnWR",
+                     *       "id": "del_000VcEkaC5UNGpJCZChsEpja",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcEXCgFHfEt0bb5rNPXSp",
-                     *       "event": "evt_000VcEXCjB1KH1ijN1e1fh2q",
+                     *       "endpoint": "we_000VcEkaBNxt5kPDCHauAeWZ",
+                     *       "event": "evt_000VcEkaBmajCwdnrPJ3wIDL",
                      *       "event_type": "customer.created",
                      *       "status": "pending",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 133,
+                     *       "latency_ms": 24,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T03:05:35.419Z",
-                     *       "next_retry_at": "2026-11-28T03:05:37.053Z",
-                     *       "created_at": "2026-11-28T03:05:33.384Z",
+                     *       "last_attempt_at": "2026-11-28T03:58:41.841Z",
+                     *       "next_retry_at": "2026-11-28T03:58:42.019Z",
+                     *       "created_at": "2026-11-28T03:58:41.647Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 133,
+                     *           "latency_ms": 24,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T03:05:35.419Z",
+                     *           "attempted_at": "2026-11-28T03:58:41.841Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -12148,7 +12150,7 @@ export interface operations {
                      *         "message": "No such webhook delivery: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_b901dd4c0cb144eb88524f703fd34672"
+                     *         "request_id": "req_3c2e08b7a0044998aa35a093372cf8b1"
                      *       }
                      *     }
                      */
@@ -12187,7 +12189,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "we_000VcEXAXcOiJSLDMu05a8yH",
+                     *           "id": "we_000VcEkZu0ltzirP573GG7LO",
                      *           "object": "webhook_endpoint",
                      *           "url": "https://hooks.example.com/billing",
                      *           "events": [
@@ -12196,8 +12198,8 @@ export interface operations {
                      *           ],
                      *           "description": "Accounting system",
                      *           "status": "enabled",
-                     *           "created_at": "2026-11-28T03:05:24.780Z",
-                     *           "updated_at": "2026-11-28T03:05:24.780Z"
+                     *           "created_at": "2026-11-28T03:58:40.527Z",
+                     *           "updated_at": "2026-11-28T03:58:40.527Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -12258,7 +12260,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
+                     *       "id": "we_000VcEkZu0ltzirP573GG7LO",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -12268,8 +12270,8 @@ export interface operations {
                      *       "description": "Accounting system",
                      *       "status": "enabled",
                      *       "secret": "whsec_REDACTED",
-                     *       "created_at": "2026-11-28T03:05:24.780Z",
-                     *       "updated_at": "2026-11-28T03:05:24.780Z"
+                     *       "created_at": "2026-11-28T03:58:40.527Z",
+                     *       "updated_at": "2026-11-28T03:58:40.527Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -12290,7 +12292,7 @@ export interface operations {
                      *         "message": "events is a required field",
                      *         "param": "events",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_846cc43b9b1543338d5306bae06a6fdf"
+                     *         "request_id": "req_8f62e68b322e4802a973a81864033931"
                      *       }
                      *     }
                      */
@@ -12311,7 +12313,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
+                /** @example we_000VcEkZu0ltzirP573GG7LO */
                 id: string;
             };
             cookie?: never;
@@ -12329,7 +12331,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
+                     *       "id": "we_000VcEkZu0ltzirP573GG7LO",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -12338,8 +12340,8 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T03:05:24.780Z",
-                     *       "updated_at": "2026-11-28T03:05:24.780Z"
+                     *       "created_at": "2026-11-28T03:58:40.527Z",
+                     *       "updated_at": "2026-11-28T03:58:40.527Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -12363,7 +12365,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_282137663a3745caa36722528e8d92a0"
+                     *         "request_id": "req_9a7c6d1ae98d424bbd967ede2a49a4e5"
                      *       }
                      *     }
                      */
@@ -12379,7 +12381,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
+                /** @example we_000VcEkZu0ltzirP573GG7LO */
                 id: string;
             };
             cookie?: never;
@@ -12397,7 +12399,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
+                     *       "id": "we_000VcEkZu0ltzirP573GG7LO",
                      *       "object": "webhook_endpoint",
                      *       "deleted": true
                      *     }
@@ -12423,7 +12425,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_36ddc7e093cd49ffa339a373baa2dcdf"
+                     *         "request_id": "req_f09a5f6d24d940d293c89393d5c48c10"
                      *       }
                      *     }
                      */
@@ -12439,7 +12441,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
+                /** @example we_000VcEkZu0ltzirP573GG7LO */
                 id: string;
             };
             cookie?: never;
@@ -12473,7 +12475,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
+                     *       "id": "we_000VcEkZu0ltzirP573GG7LO",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -12481,8 +12483,8 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T03:05:24.780Z",
-                     *       "updated_at": "2026-11-28T03:05:25.242Z"
+                     *       "created_at": "2026-11-28T03:58:40.527Z",
+                     *       "updated_at": "2026-11-28T03:58:40.597Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -12503,7 +12505,7 @@ export interface operations {
                      *         "message": "url must be a string",
                      *         "param": "url",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_15089f760abb4c4db0a9fb77781c195a"
+                     *         "request_id": "req_7444b8b26cac44b5ab2ea550b227c9e0"
                      *       }
                      *     }
                      */
@@ -12527,7 +12529,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_6f414ce4108b4416be333efe566ad7c9"
+                     *         "request_id": "req_785f4eab78b54d818e291c0a10f6715a"
                      *       }
                      *     }
                      */
@@ -12548,7 +12550,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example we_000VcEXAXcOiJSLDMu05a8yH */
+                /** @example we_000VcEkZu0ltzirP573GG7LO */
                 id: string;
             };
             cookie?: never;
@@ -12578,7 +12580,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcEXAXcOiJSLDMu05a8yH",
+                     *       "id": "we_000VcEkZu0ltzirP573GG7LO",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -12587,8 +12589,8 @@ export interface operations {
                      *       "description": "Accounting system",
                      *       "status": "enabled",
                      *       "secret": "whsec_REDACTED",
-                     *       "created_at": "2026-11-28T03:05:24.780Z",
-                     *       "updated_at": "2026-11-28T03:05:25.357Z"
+                     *       "created_at": "2026-11-28T03:58:40.527Z",
+                     *       "updated_at": "2026-11-28T03:58:40.622Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -12609,7 +12611,7 @@ export interface operations {
                      *         "message": "expires_in must be a number",
                      *         "param": "expires_in",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_289032f945294b0a80bb71e81e3fbde0"
+                     *         "request_id": "req_f15a0578ed9d4e82bae3b17a896c07ac"
                      *       }
                      *     }
                      */
@@ -12633,7 +12635,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_c9244f724e2344b3abbf78d111ea2871"
+                     *         "request_id": "req_6bc1eea0b1f14f989a79ffb0d6740a92"
                      *       }
                      *     }
                      */
@@ -12676,15 +12678,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "evt_000VcEX0gSJJhqhxrt9QlQgN",
+                     *           "id": "evt_000VcEkYUdEGtU6k2pZpHf6R",
                      *           "object": "event",
                      *           "type": "invoice.paid",
-                     *           "created_at": "2026-11-28T03:04:46.494Z",
+                     *           "created_at": "2026-11-28T03:58:35.073Z",
                      *           "data": {
-                     *             "id": "inv_000VcEX05yYrlCAtMr1T7k29",
+                     *             "id": "inv_000VcEkYNw1EhoR7ajzfUkVq",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcEX05y2NhK3CoSoR7d1z",
+                     *                 "id": "ili_000VcEkYNwcb3Mp8QN7tS4uL",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -12692,34 +12694,34 @@ export interface operations {
                      *                 "quantity": 1,
                      *                 "vat_rate": "standard",
                      *                 "proration": false,
-                     *                 "period_end": "2026-12-28T03:04:44.348Z",
+                     *                 "period_end": "2026-12-28T03:58:34.632Z",
                      *                 "vat_amount": 966,
                      *                 "description": "Streymi",
                      *                 "unit_amount": 4990,
                      *                 "vat_percent": 24,
-                     *                 "period_start": "2026-11-28T03:04:44.348Z"
+                     *                 "period_start": "2026-11-28T03:58:34.632Z"
                      *               }
                      *             ],
                      *             "total": 4990,
                      *             "number": "INV-000003",
                      *             "object": "invoice",
                      *             "status": "paid",
-                     *             "paid_at": "2026-11-28T03:04:46.494Z",
+                     *             "paid_at": "2026-11-28T03:58:35.073Z",
                      *             "payment": null,
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
-                     *             "due_date": "2026-12-12T03:04:44.936Z",
+                     *             "customer": "cus_000VcEkYMLZRl2iPkSv27jT0",
+                     *             "due_date": "2026-12-12T03:58:34.767Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
                      *             "voided_at": null,
                      *             "amount_due": 4990,
-                     *             "created_at": "2026-11-28T03:04:44.348Z",
-                     *             "period_end": "2026-12-28T03:04:44.348Z",
+                     *             "created_at": "2026-11-28T03:58:34.632Z",
+                     *             "period_end": "2026-12-28T03:58:34.632Z",
                      *             "vat_amount": 966,
                      *             "amount_paid": 4990,
-                     *             "finalized_at": "2026-11-28T03:04:44.936Z",
-                     *             "period_start": "2026-11-28T03:04:44.348Z",
-                     *             "subscription": "sub_000VcEX03p8Dcop5xK0YeR7I",
+                     *             "finalized_at": "2026-11-28T03:58:34.767Z",
+                     *             "period_start": "2026-11-28T03:58:34.632Z",
+                     *             "subscription": "sub_000VcEkYNG5AP9vyMlwfkHVB",
                      *             "attempt_count": 0,
                      *             "vat_breakdown": [
                      *               {
@@ -12741,15 +12743,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcEX2xn6XVyFDdltCHc3X",
+                     *           "id": "evt_000VcEkYqoj1NOpGNOUC4Wop",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcEX2psycTo8CfVHapovr",
+                     *             "id": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcEX2qkUBFrk7yMYYSH6B",
+                     *                 "id": "ili_000VcEkYppAcKvcsStPp5BX5",
                      *                 "kind": "payment",
                      *                 "amount": 2500,
                      *                 "object": "invoice_line",
@@ -12759,7 +12761,7 @@ export interface operations {
                      *                 "proration": false,
                      *                 "period_end": null,
                      *                 "vat_amount": 484,
-                     *                 "description": "Payment pay_000VcEX2o3MpyUlF331XnGzo",
+                     *                 "description": "Payment pay_000VcEkYpNU512UzqOYjGQJc",
                      *                 "unit_amount": 2500,
                      *                 "vat_percent": 24,
                      *                 "period_start": null
@@ -12770,9 +12772,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T13:00:00.000Z",
-                     *             "payment": "pay_000VcEX2o3MpyUlF331XnGzo",
+                     *             "payment": "pay_000VcEkYpNU512UzqOYjGQJc",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *             "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 2500,
@@ -12806,15 +12808,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcEX2aTezaIeopKZ5Hdiv",
+                     *           "id": "evt_000VcEkYoFsj4DaN1QCkVBlX",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcEX2KFY3bUz2Jaf46zF2",
+                     *             "id": "inv_000VcEkYmnYnq7ldJdvEf4X3",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcEX2NYTDYdISx9wRjtue",
+                     *                 "id": "ili_000VcEkYn3tKycKBdg72rHku",
                      *                 "kind": "payment",
                      *                 "amount": 12900,
                      *                 "object": "invoice_line",
@@ -12835,9 +12837,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T13:00:00.000Z",
-                     *             "payment": "pay_000VcEX2GBDF0Ke1sPw60jm7",
+                     *             "payment": "pay_000VcEkYmL0AmjRlNcLdUp0W",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *             "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 12900,
@@ -12871,15 +12873,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcEWyxaTuIXK65EgmOI2f",
+                     *           "id": "evt_000VcEkXzJk6vyMCxo7BHvix",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcEWynllMfNbJx5PCPNum",
+                     *             "id": "inv_000VcEkXxa0PiOrXy2tblW63",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcEWynlAsbZI3mGU1H5gS",
+                     *                 "id": "ili_000VcEkXxa0iRNkjeeFhY01I",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -12895,7 +12897,7 @@ export interface operations {
                      *                 "period_start": "2026-02-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcEWynl6HNc4gfXqp6NUe",
+                     *                 "id": "ili_000VcEkXxaR3lSivqx49m4TI",
                      *                 "kind": "metered",
                      *                 "amount": 300,
                      *                 "object": "invoice_line",
@@ -12911,7 +12913,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcEWynlObrUXYsUTW5ecQ",
+                     *                 "id": "ili_000VcEkXxaNNJye1nlPUGKCd",
                      *                 "kind": "proration",
                      *                 "amount": 1980,
                      *                 "object": "invoice_line",
@@ -12927,7 +12929,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcEWynlteQAtBIwq8YWdG",
+                     *                 "id": "ili_000VcEkXxaif1WeNDS2CTgMZ",
                      *                 "kind": "proration",
                      *                 "amount": -1980,
                      *                 "object": "invoice_line",
@@ -12943,7 +12945,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcEWynl6HTjq8Z8GC086D",
+                     *                 "id": "ili_000VcEkXxaGbkCgw7TtkyrsY",
                      *                 "kind": "proration",
                      *                 "amount": 2970,
                      *                 "object": "invoice_line",
@@ -12959,7 +12961,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcEWynlDnMv8y91HtrDO3",
+                     *                 "id": "ili_000VcEkXxar0MAt4OMQdSspr",
                      *                 "kind": "invoice_item",
                      *                 "amount": 1500,
                      *                 "object": "invoice_line",
@@ -12980,9 +12982,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcEWyxYk1swoI47ZT0fBF",
+                     *             "payment": "pay_000VcEkXzIohIEvg2fZpLfhZ",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *             "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *             "due_date": "2026-02-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 9760,
@@ -12994,7 +12996,7 @@ export interface operations {
                      *             "amount_paid": 9760,
                      *             "finalized_at": "2026-02-01T12:00:00.000Z",
                      *             "period_start": "2026-02-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *             "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
@@ -13016,15 +13018,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcEWvpqubCjen0UhQOsCd",
+                     *           "id": "evt_000VcEkXXbGOZoVUVfa4N0hI",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-01-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcEWupjjI5QcZTKMo5bCE",
+                     *             "id": "inv_000VcEkXRcIZgZzvxLsdcWLt",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcEWupjcKGX5g5JQqEhAO",
+                     *                 "id": "ili_000VcEkXRdYnM9UwDrkHmfCy",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -13045,9 +13047,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-01-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcEWvpeSF2CoUUO6Ptetb",
+                     *             "payment": "pay_000VcEkXXZ3i8NpBsEPeE5nT",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcEWsuXfB1e3awTxXPG3G",
+                     *             "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
                      *             "due_date": "2026-01-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
@@ -13059,7 +13061,7 @@ export interface operations {
                      *             "amount_paid": 4990,
                      *             "finalized_at": "2026-01-01T12:00:00.000Z",
                      *             "period_start": "2026-01-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcEWunXUtQMCcwRQQmHuD",
+                     *             "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
                      *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
@@ -13102,7 +13104,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example evt_000VcEX0gSJJhqhxrt9QlQgN */
+                /** @example evt_000VcEkYUdEGtU6k2pZpHf6R */
                 id: string;
             };
             cookie?: never;
@@ -13120,15 +13122,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "evt_000VcEX0gSJJhqhxrt9QlQgN",
+                     *       "id": "evt_000VcEkYUdEGtU6k2pZpHf6R",
                      *       "object": "event",
                      *       "type": "invoice.paid",
-                     *       "created_at": "2026-11-28T03:04:46.494Z",
+                     *       "created_at": "2026-11-28T03:58:35.073Z",
                      *       "data": {
-                     *         "id": "inv_000VcEX05yYrlCAtMr1T7k29",
+                     *         "id": "inv_000VcEkYNw1EhoR7ajzfUkVq",
                      *         "lines": [
                      *           {
-                     *             "id": "ili_000VcEX05y2NhK3CoSoR7d1z",
+                     *             "id": "ili_000VcEkYNwcb3Mp8QN7tS4uL",
                      *             "kind": "licensed",
                      *             "amount": 4990,
                      *             "object": "invoice_line",
@@ -13136,34 +13138,34 @@ export interface operations {
                      *             "quantity": 1,
                      *             "vat_rate": "standard",
                      *             "proration": false,
-                     *             "period_end": "2026-12-28T03:04:44.348Z",
+                     *             "period_end": "2026-12-28T03:58:34.632Z",
                      *             "vat_amount": 966,
                      *             "description": "Streymi",
                      *             "unit_amount": 4990,
                      *             "vat_percent": 24,
-                     *             "period_start": "2026-11-28T03:04:44.348Z"
+                     *             "period_start": "2026-11-28T03:58:34.632Z"
                      *           }
                      *         ],
                      *         "total": 4990,
                      *         "number": "INV-000003",
                      *         "object": "invoice",
                      *         "status": "paid",
-                     *         "paid_at": "2026-11-28T03:04:46.494Z",
+                     *         "paid_at": "2026-11-28T03:58:35.073Z",
                      *         "payment": null,
                      *         "currency": "ISK",
-                     *         "customer": "cus_000VcEWzz3iCJW6nbV59hyDi",
-                     *         "due_date": "2026-12-12T03:04:44.936Z",
+                     *         "customer": "cus_000VcEkYMLZRl2iPkSv27jT0",
+                     *         "due_date": "2026-12-12T03:58:34.767Z",
                      *         "metadata": {},
                      *         "subtotal": 4990,
                      *         "voided_at": null,
                      *         "amount_due": 4990,
-                     *         "created_at": "2026-11-28T03:04:44.348Z",
-                     *         "period_end": "2026-12-28T03:04:44.348Z",
+                     *         "created_at": "2026-11-28T03:58:34.632Z",
+                     *         "period_end": "2026-12-28T03:58:34.632Z",
                      *         "vat_amount": 966,
                      *         "amount_paid": 4990,
-                     *         "finalized_at": "2026-11-28T03:04:44.936Z",
-                     *         "period_start": "2026-11-28T03:04:44.348Z",
-                     *         "subscription": "sub_000VcEX03p8Dcop5xK0YeR7I",
+                     *         "finalized_at": "2026-11-28T03:58:34.767Z",
+                     *         "period_start": "2026-11-28T03:58:34.632Z",
+                     *         "subscription": "sub_000VcEkYNG5AP9vyMlwfkHVB",
                      *         "attempt_count": 0,
                      *         "vat_breakdown": [
                      *           {
@@ -13206,7 +13208,7 @@ export interface operations {
                      *         "message": "No such event: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_f1383cff50de4f108553626d5903f516"
+                     *         "request_id": "req_3e821e7efe2841c5a5cb5418ef844938"
                      *       }
                      *     }
                      */
