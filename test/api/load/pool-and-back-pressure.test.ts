@@ -238,8 +238,14 @@ describe('pool exhaustion and back-pressure', function () {
         await env.db.$executeRawUnsafe(`DROP FUNCTION ${fn}()`);
       }
       assertRefusedForLoad(refused, 'the failed command');
+      // Released (-1). The attempt moved on (1) when the update failed for good within the call's
+      // deadline, the usual case; on a loaded machine the deadline (TEMPORAL_CALL_TIMEOUT_MS) can
+      // pass first while the update's activity still retries (0): the resend then asks the same
+      // update again, which the activity's next retry, the fault gone, completes. Either way the
+      // resend succeeds and the command is applied once, under the key's command id.
       const stored = await env.db.idempotencyKey.findFirstOrThrow({ where: { merchantId: m.id, key } });
-      assert.deepEqual([stored.responseStatus, stored.updateAttempt], [-1, 1]);
+      assert.equal(stored.responseStatus, -1);
+      assert.ok([0, 1].includes(stored.updateAttempt), `update_attempt ${stored.updateAttempt}`);
 
       const resent = await m.call('POST', `/v1/subscriptions/${sub.id}/pause`, { body: {}, idempotencyKey: key });
       assert.equal(resent.status, 200, resent.text);
