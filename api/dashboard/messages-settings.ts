@@ -4,6 +4,8 @@
 // `is` is typed with every key of `en`: a missing Icelandic text does not compile (and
 // test/unit/dashboard/messages-settings.test.ts checks it at run time too).
 // Keys carry a prefix per page so they cannot collide with other pages' dictionaries.
+// Words every page shares (roles `role_…`, status words `st_…`, the pager, the shown-once note,
+// the notices `n_…`) are in ./messages-billing.ts, once, and not repeated here.
 
 const en = {
   mode_test: 'test',
