@@ -11,9 +11,9 @@ import { field } from '../http';
 import { actOnTeam } from '../actions';
 import { isRefusal } from '../forms';
 import { formStateFrom, redirectWithNotice, sendPage } from '../render';
-import { Csrf, Field, FormErrors, Panel, Table, type FormState } from '../views/ui';
+import { Csrf, Field, FormErrors, Panel, Table, when, type FormState } from '../views/ui';
 import { fillText } from '../i18n';
-import { localState, pageNotice, whenL } from './l10n-settings';
+import { localState } from './l10n-settings';
 
 type Section = 'totp' | 'password';
 
@@ -26,13 +26,12 @@ async function accountPage(ctx: AppContext, d: Dashboard, failed?: { section: Se
   sendPage(ctx, d, {
     title: t.me_title,
     active: '/dashboard/account',
-    notice: pageNotice(ctx, t),
     body: (
       <>
         <Panel title={t.me_totp} id="totp">
           {user.totpEnabledAt ? (
             <>
-              <p id="totp-status">{fillText(t.me_totp_on, { date: whenL(user.totpEnabledAt, d.locale) })}</p>
+              <p id="totp-status">{fillText(t.me_totp_on, { date: when(user.totpEnabledAt, d.locale) })}</p>
               <form method="post" action="/dashboard/account/totp/disable" id="totp-disable-form">
                 <Csrf token={d.csrf} />
                 <FormErrors state={st('totp')} />
@@ -89,8 +88,8 @@ async function accountPage(ctx: AppContext, d: Dashboard, failed?: { section: Se
             rows={sessions}
             empty={t.me_no_sessions}
             columns={[
-              { label: t.me_signed_in, nowrap: true, cell: (s) => whenL(s.createdAt, d.locale) },
-              { label: t.me_last_used, nowrap: true, cell: (s) => whenL(s.lastSeenAt, d.locale) },
+              { label: t.me_signed_in, nowrap: true, cell: (s) => when(s.createdAt, d.locale) },
+              { label: t.me_last_used, nowrap: true, cell: (s) => when(s.lastSeenAt, d.locale) },
               { label: t.c_from, cell: (s) => <span class="mono">{s.ip ?? '—'}</span> },
               { label: t.me_browser, cell: (s) => (s.userAgent ?? '—').slice(0, 80) },
               { label: t.c_status, cell: (s) => (s.id === d.session.id ? t.me_this_one : '') },

@@ -13,15 +13,15 @@ import { dash, loadDashboard, requireSession, sessionPolicy } from '../session';
 import { actOnTeam } from '../actions';
 import { formStateFrom } from '../render';
 import { documentHtml } from '../views/layout';
-import { Csrf, Field, FormErrors, type FormState } from '../views/ui';
+import { Csrf, Field, FormErrors, LocaleContext, roleWord, type FormState } from '../views/ui';
 import type { ComponentChildren } from 'preact';
-import { pickDashboardLocale, type DashboardLocale, type DashboardMessages } from '../i18n';
+import { DASHBOARD_MESSAGES, pickDashboardLocale, type DashboardLocale, type DashboardMessages } from '../i18n';
 import { SETTINGS_MESSAGES } from '../messages-settings';
-import { bareMessages, localState, roleLabel } from './l10n-settings';
+import { localState } from './l10n-settings';
 
 /** A page without the frame (no session yet), in the chosen language, the language switch under its panel. */
 function sendAuth(ctx: AppContext, locale: DashboardLocale, title: string, body: ComponentChildren, status = 200): void {
-  const t = bareMessages(locale);
+  const t = DASHBOARD_MESSAGES[locale];
   const other = locale === 'is' ? 'en' : 'is';
   const query = new URLSearchParams(ctx.querystring);
   query.set('lang', other);
@@ -32,15 +32,18 @@ function sendAuth(ctx: AppContext, locale: DashboardLocale, title: string, body:
     title,
     lang: locale,
     suffix: t.title_suffix,
+    // The shared views (views/ui.tsx) read the page's language from LocaleContext, as under sendPage.
     body: (
-      <main class="auth-page" id="content">
-        {body}
-        <p>
-          <a href={`${ctx.path}?${query.toString()}`} id="lang-switch" lang={other} hreflang={other}>
-            {t.other_language}
-          </a>
-        </p>
-      </main>
+      <LocaleContext.Provider value={locale}>
+        <main class="auth-page" id="content">
+          {body}
+          <p>
+            <a href={`${ctx.path}?${query.toString()}`} id="lang-switch" lang={other} hreflang={other}>
+              {t.other_language}
+            </a>
+          </p>
+        </main>
+      </LocaleContext.Provider>
     ),
   });
 }
@@ -108,7 +111,7 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
   router.get('/sign-in', async (ctx) => {
     if (await loadDashboard(ctx, deps)) return ctx.redirect(safeNext(ctx.query.next));
     const locale = pickDashboardLocale(ctx);
-    const t = bareMessages(locale);
+    const t = DASHBOARD_MESSAGES[locale];
     const notice =
       ctx.query.expired === '1'
         ? t.auth_expired
@@ -176,7 +179,7 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
       const state = formStateFrom(err, form, ['email', 'password']);
       for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
       const locale = pickDashboardLocale(ctx);
-      const t = bareMessages(locale);
+      const t = DASHBOARD_MESSAGES[locale];
       sendAuth(ctx, locale, t.auth_sign_in, <SignInForm t={t} locale={locale} token={preSessionToken(ctx)} next={next} state={state} />, err.status);
     }
   });
@@ -294,7 +297,7 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
   });
 
   const invitationForm = (locale: DashboardLocale, token: string, pre: string, email: string, role: string, given?: FormState) => {
-    const t = bareMessages(locale);
+    const t = DASHBOARD_MESSAGES[locale];
     const state = localState(given, locale);
     return (
       <AuthPage title={t.auth_join}>
@@ -316,8 +319,8 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
     const inv = await findOpenInvitation(deps.db, ctx.params.token ?? '', new Date());
     if (!inv) throw errors.resourceMissing('This invitation link is unknown, used or expired; ask an owner for a new one.');
     const locale = pickDashboardLocale(ctx);
-    const t = bareMessages(locale);
-    sendAuth(ctx, locale, t.auth_invitation, invitationForm(locale, ctx.params.token!, preSessionToken(ctx), inv.email, roleLabel(t, inv.role)));
+    const t = DASHBOARD_MESSAGES[locale];
+    sendAuth(ctx, locale, t.auth_invitation, invitationForm(locale, ctx.params.token!, preSessionToken(ctx), inv.email, roleWord(inv.role, t)));
   });
 
   router.post('/invitations/:token', async (ctx) => {
@@ -347,12 +350,12 @@ export function authPages(router: DashboardRouter, deps: AppDeps): void {
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       const locale = pickDashboardLocale(ctx);
-      const t = bareMessages(locale);
+      const t = DASHBOARD_MESSAGES[locale];
       sendAuth(
         ctx,
         locale,
         t.auth_invitation,
-        invitationForm(locale, token, preSessionToken(ctx), inv.email, roleLabel(t, inv.role), formStateFrom(err, form, ['password', 'name'])),
+        invitationForm(locale, token, preSessionToken(ctx), inv.email, roleWord(inv.role, t), formStateFrom(err, form, ['password', 'name'])),
         err.status,
       );
     }

@@ -26,10 +26,10 @@ import { dash, requireSession, type Dashboard } from '../session';
 import { field, fields, queryParams } from '../http';
 import { formPost } from '../forms';
 import { redirectWithNotice, sendPage } from '../render';
-import { ActionButton, Csrf, Field, FormErrors, Panel, Props, Table, TextArea, type FormState } from '../views/ui';
+import { ActionButton, Csrf, Field, FormErrors, Pager, Panel, Props, SecretOnce, Status, statusWord, Table, TextArea, when, type FormState } from '../views/ui';
 import { fillText, type DashboardMessages } from '../i18n';
 import { SETTINGS_MESSAGES } from '../messages-settings';
-import { localState, pageNotice, PagerL, SecretShown, StatusBadge, statusWord, whenL } from './l10n-settings';
+import { localState } from './l10n-settings';
 
 /** The rotation form's choices for how long the old secret keeps signing (seconds). */
 const SECRET_OVERLAPS: Array<[number, keyof DashboardMessages]> = [
@@ -57,10 +57,9 @@ async function apiKeysPage(ctx: AppContext, d: Dashboard, extra: { state?: FormS
   sendPage(ctx, d, {
     title: t.keys_title,
     active: '/dashboard/developers/api-keys',
-    notice: pageNotice(ctx, t),
     body: (
       <>
-        {extra.shown ? <SecretShown t={t} label={extra.shown.label} value={extra.shown.key} id="shown-key" /> : null}
+        {extra.shown ? <SecretOnce label={extra.shown.label} value={extra.shown.key} id="shown-key" /> : null}
         <Panel title={d.tenant.mode === 'live' ? t.keys_live : t.keys_test} id="keys">
           <Table<ApiKey>
             caption={t.keys_title}
@@ -68,10 +67,10 @@ async function apiKeysPage(ctx: AppContext, d: Dashboard, extra: { state?: FormS
             empty={t.keys_none}
             columns={[
               { label: t.keys_label, cell: (k) => k.label ?? '—' },
-              { label: t.c_type, cell: (k) => <span data-type={k.type}>{statusWord(t, k.type)}</span> },
+              { label: t.c_type, cell: (k) => <span data-type={k.type}>{statusWord(k.type, t)}</span> },
               { label: t.keys_key, cell: (k) => <span class="mono">{`${k.type === 'secret' ? 'sk' : 'pk'}_${k.mode}_…${k.last4}`}</span> },
-              { label: t.c_created, nowrap: true, cell: (k) => whenL(k.createdAt, d.locale) },
-              { label: t.keys_rotated, nowrap: true, cell: (k) => whenL(k.rotatedAt, d.locale) },
+              { label: t.c_created, nowrap: true, cell: (k) => when(k.createdAt, d.locale) },
+              { label: t.keys_rotated, nowrap: true, cell: (k) => when(k.rotatedAt, d.locale) },
               {
                 label: t.c_actions,
                 cell: (k) =>
@@ -99,7 +98,7 @@ async function apiKeysPage(ctx: AppContext, d: Dashboard, extra: { state?: FormS
               },
             ]}
           />
-          <PagerL t={t} basePath="/dashboard/developers/api-keys" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+          <Pager basePath="/dashboard/developers/api-keys" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
         {canManage ? (
           <Panel title={t.keys_create} id="create-key">
@@ -166,7 +165,6 @@ async function webhooksPage(ctx: AppContext, d: Dashboard, extra: { state?: Form
   sendPage(ctx, d, {
     title: t.wh_title,
     active: '/dashboard/developers/webhooks',
-    notice: pageNotice(ctx, t),
     body: (
       <>
         <Panel title={t.wh_endpoints} id="endpoints">
@@ -185,11 +183,11 @@ async function webhooksPage(ctx: AppContext, d: Dashboard, extra: { state?: Form
                 ),
               },
               { label: t.c_events, cell: (e) => (e.events.includes(ALL_EVENTS) ? t.wh_every_event : fillText(t.wh_types, { count: e.events.length })) },
-              { label: t.c_status, role: 'status', cell: (e) => <StatusBadge t={t} value={e.status} /> },
-              { label: t.c_created, nowrap: true, cell: (e) => whenL(e.createdAt, d.locale) },
+              { label: t.c_status, role: 'status', cell: (e) => <Status value={e.status} /> },
+              { label: t.c_created, nowrap: true, cell: (e) => when(e.createdAt, d.locale) },
             ]}
           />
-          <PagerL t={t} basePath="/dashboard/developers/webhooks" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+          <Pager basePath="/dashboard/developers/webhooks" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
         {d.can('manage_developers') ? (
           <Panel title={t.wh_add} id="add-endpoint">
@@ -210,10 +208,9 @@ async function endpointPage(ctx: AppContext, d: Dashboard, id: string, extra: { 
     title: t.wh_endpoint_title,
     active: '/dashboard/developers/webhooks',
     status: extra.status,
-    notice: pageNotice(ctx, t),
     body: (
       <>
-        {extra.secret ? <SecretShown t={t} label={extra.secretLabel ?? t.wh_secret} value={extra.secret} id="shown-secret" /> : null}
+        {extra.secret ? <SecretOnce label={extra.secretLabel ?? t.wh_secret} value={extra.secret} id="shown-secret" /> : null}
         <Panel title={t.wh_endpoint} id="endpoint">
           <Props
             rows={[
@@ -227,12 +224,12 @@ async function endpointPage(ctx: AppContext, d: Dashboard, id: string, extra: { 
               [
                 t.c_status,
                 <span id="endpoint-status">
-                  <StatusBadge t={t} value={e.status} />
+                  <Status value={e.status} />
                 </span>,
               ],
               [t.c_events, e.events.includes(ALL_EVENTS) ? t.wh_every_event : <span class="mono">{e.events.join(', ')}</span>],
               [t.c_description, e.description],
-              [t.c_created, whenL(e.createdAt, d.locale)],
+              [t.c_created, when(e.createdAt, d.locale)],
             ]}
           />
           {canManage ? (
@@ -297,10 +294,10 @@ function DeliveriesTable({ d, rows }: { d: Dashboard; rows: DeliveryRow[] }) {
           ),
         },
         { label: t.c_event, cell: (w) => <span class="mono">{w.eventType}</span> },
-        { label: t.c_status, role: 'status', cell: (w) => <StatusBadge t={t} value={w.status} /> },
+        { label: t.c_status, role: 'status', cell: (w) => <Status value={w.status} /> },
         { label: t.dl_attempts, num: true, cell: (w) => w.attemptCount },
         { label: t.dl_last_result, cell: (w) => (w.lastStatusCode ? `HTTP ${w.lastStatusCode}` : (w.lastError ?? '—')) },
-        { label: t.dl_last_attempt, cell: (w) => whenL(w.lastAttemptAt, d.locale) },
+        { label: t.dl_last_attempt, cell: (w) => when(w.lastAttemptAt, d.locale) },
         {
           label: t.c_actions,
           cell: (w) =>
@@ -352,7 +349,7 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
         fields: ['label', 'type'],
         success: (r) =>
           apiKeysPage(ctx, d, {
-            shown: { label: fillText(d.t.keys_new, { type: statusWord(d.t, r.row.type), label: r.row.label ? `“${r.row.label}”` : '' }).trim(), key: r.key, id: r.row.id },
+            shown: { label: fillText(d.t.keys_new, { type: statusWord(r.row.type, d.t), label: r.row.label ? `“${r.row.label}”` : '' }).trim(), key: r.key, id: r.row.id },
           }),
         failure: (state) => apiKeysPage(ctx, d, { state }),
       },
@@ -502,7 +499,7 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
           endpointPage(ctx, d, id, {
             secret: r.secret,
             secretLabel: r.endpoint.previousSecretExpiresAt
-              ? fillText(d.t.wh_secret_overlap, { date: whenL(r.endpoint.previousSecretExpiresAt, d.locale) })
+              ? fillText(d.t.wh_secret_overlap, { date: when(r.endpoint.previousSecretExpiresAt, d.locale) })
               : d.t.wh_secret_no_overlap,
           }),
         failure: (state) => endpointPage(ctx, d, id, { state }),
@@ -535,12 +532,11 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
     sendPage(ctx, d, {
       title: t.dl_title,
       active: '/dashboard/developers/deliveries',
-      notice: pageNotice(ctx, t),
       body: (
         <Panel title={filter.endpoint ? fillText(t.dl_to, { endpoint: filter.endpoint }) : t.dl_all} id="deliveries">
           <FormErrors state={localState(state, d.locale)} />
           <DeliveriesTable d={d} rows={page.data} />
-          <PagerL t={t} basePath="/dashboard/developers/deliveries" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+          <Pager basePath="/dashboard/developers/deliveries" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
       ),
     });
@@ -555,7 +551,6 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
     sendPage(ctx, d, {
       title: t.dl_detail_title,
       active: '/dashboard/developers/deliveries',
-      notice: pageNotice(ctx, t),
       body: (
         <>
           <Panel title={t.dl_delivery} id="delivery">
@@ -572,10 +567,10 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
                 [
                   t.c_status,
                   <span id="delivery-status">
-                    <StatusBadge t={t} value={w.status} />
+                    <Status value={w.status} />
                   </span>,
                 ],
-                [t.dl_next_retry, whenL(w.nextRetryAt, d.locale)],
+                [t.dl_next_retry, when(w.nextRetryAt, d.locale)],
               ]}
             />
             {d.can('manage_developers') && w.status !== 'pending' ? (
@@ -597,8 +592,8 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
               empty={t.dl_no_attempt}
               columns={[
                 { label: '#', num: true, cell: (a) => a.attemptNumber },
-                { label: t.c_when, nowrap: true, cell: (a) => whenL(a.attemptedAt, d.locale) },
-                { label: t.dl_trigger, cell: (a) => <span data-trigger={a.trigger}>{statusWord(t, a.trigger)}</span> },
+                { label: t.c_when, nowrap: true, cell: (a) => when(a.attemptedAt, d.locale) },
+                { label: t.dl_trigger, cell: (a) => <span data-trigger={a.trigger}>{statusWord(a.trigger, t)}</span> },
                 { label: 'HTTP', cell: (a) => a.statusCode ?? '—' },
                 { label: t.dl_latency, num: true, cell: (a) => `${a.latencyMs} ms` },
                 { label: t.dl_error, cell: (a) => a.error ?? '—' },
@@ -672,10 +667,10 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
               },
               { label: t.c_type, cell: (e) => <span class="mono">{e.type}</span> },
               { label: t.dl_object, cell: (e) => <span class="mono">{String((e.data as { id?: unknown })?.id ?? '—')}</span> },
-              { label: t.c_created, nowrap: true, cell: (e) => whenL(e.createdAt, d.locale) },
+              { label: t.c_created, nowrap: true, cell: (e) => when(e.createdAt, d.locale) },
             ]}
           />
-          <PagerL t={t} basePath="/dashboard/developers/events" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+          <Pager basePath="/dashboard/developers/events" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
       ),
     });
@@ -696,7 +691,7 @@ export function developerPages(router: DashboardRouter, deps: AppDeps): void {
               rows={[
                 [t.c_id, <span class="mono">{e.id}</span>],
                 [t.c_type, <span class="mono">{e.type}</span>],
-                [t.c_created, whenL(e.createdAt, d.locale)],
+                [t.c_created, when(e.createdAt, d.locale)],
               ]}
             />
             <pre class="mono">{JSON.stringify(e.data, null, 2)}</pre>

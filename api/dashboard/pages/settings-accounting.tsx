@@ -16,9 +16,8 @@ import { pathId } from '../../validate';
 import type { DashboardRouter } from '../router-types';
 import { dash, type Dashboard } from '../session';
 import { field } from '../http';
-import { ActionButton, Csrf, Field, FormErrors, Props, Table, type FormState } from '../views/ui';
+import { ActionButton, Csrf, Field, FormErrors, Props, Status, Table, when, type FormState } from '../views/ui';
 import { fillText, type DashboardLocale, type DashboardMessages } from '../i18n';
-import { StatusBadge, whenL } from './l10n-settings';
 import type { Middleware } from '../../context';
 import type { SettingsPost } from './settings-form';
 
@@ -46,7 +45,7 @@ export function progressJson(p: SyncProgress, t: DashboardMessages, locale: Dash
     pending: p.pending,
     synced: p.synced,
     failed: p.failed,
-    last_synced_at: p.lastSyncedAt ? whenL(p.lastSyncedAt, locale) : t.sv_never,
+    last_synced_at: p.lastSyncedAt ? when(p.lastSyncedAt, locale) : t.st_never,
     lag: lag(t, p.oldestPendingAt),
   };
 }
@@ -123,20 +122,20 @@ function linkRows(d: Dashboard, link: AccountingLink): Array<[string, ComponentC
     [
       t.c_status,
       <span id="accounting-status" data-status={link.status}>
-        <StatusBadge t={t} value={link.status} />
+        <Status value={link.status} />
       </span>,
     ],
     [t.acc_company, link.providerTenant],
-    [t.acc_connected, whenL(link.createdAt, d.locale)],
+    [t.acc_connected, when(link.createdAt, d.locale)],
   ];
   if (link.status === 'error')
     rows.push([
       t.acc_error,
       <span id="accounting-error">
-        {link.statusReason ?? t.acc_error_default} {fillText(t.acc_error_since, { date: whenL(link.errorAt, d.locale) })}
+        {link.statusReason ?? t.acc_error_default} {fillText(t.acc_error_since, { date: when(link.errorAt, d.locale) })}
       </span>,
     ]);
-  if (link.disconnectedAt) rows.push([t.acc_disconnected, whenL(link.disconnectedAt, d.locale)]);
+  if (link.disconnectedAt) rows.push([t.acc_disconnected, when(link.disconnectedAt, d.locale)]);
   rows.push([t.acc_default_account, link.defaultGlAccount ?? t.acc_not_set_yet], [t.acc_workflow, <span class="mono">{d.deps.workflows.accountingSync.workflowId(link.id)}</span>]);
   return rows;
 }
@@ -180,7 +179,7 @@ export function AccountingPanelBody({ d, view, state, authorizeUrl }: { d: Dashb
                 ),
             },
             { label: t.acc_message, cell: (r) => r.providerMessage ?? '—' },
-            { label: t.dl_last_attempt, nowrap: true, cell: (r) => whenL(r.lastAttemptAt, d.locale) },
+            { label: t.dl_last_attempt, nowrap: true, cell: (r) => when(r.lastAttemptAt, d.locale) },
             {
               label: t.c_actions,
               cell: (r) =>

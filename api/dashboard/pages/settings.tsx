@@ -21,9 +21,9 @@ import { field } from '../http';
 import { formPost } from '../forms';
 import { merchantAction } from '../actions';
 import { redirectWithNotice, sendPage } from '../render';
-import { ActionButton, Checkbox, Csrf, Field, FormErrors, Panel, Props, Select, TextArea, type FormState } from '../views/ui';
+import { ActionButton, Checkbox, Csrf, Field, FormErrors, Panel, Props, Select, TextArea, when, type FormState } from '../views/ui';
 import { fillText, type DashboardMessages } from '../i18n';
-import { localState, pageNotice, whenL } from './l10n-settings';
+import { localState } from './l10n-settings';
 import type { Section, SettingsPost } from './settings-form';
 import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails, type BusinessDetailsPatch } from '../../../src/domain/merchants/business-details';
 import { PORTAL_SETTING_PARAMS, getPortalSettings, updatePortalSettings, type PortalSettings } from '../../../src/domain/customer-portals/portal-settings';
@@ -75,12 +75,11 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
   const owner = d.can('manage_business');
   const t = d.t;
   const mode = d.tenant.mode === 'live' ? t.mode_live : t.mode_test;
-  const yesNo = (v: boolean) => (v ? t.sv_yes : t.sv_no);
+  const yesNo = (v: boolean) => (v ? t.yes : t.no);
   const rateName = (r: string) => (`set_vat_rate_${r}` in t ? t[`set_vat_rate_${r}` as keyof DashboardMessages] : r);
   sendPage(ctx, d, {
     title: t.set_title,
     active: '/dashboard/settings',
-    notice: pageNotice(ctx, t),
     body: (
       <>
         <nav class="toc" aria-label={t.set_sections}>
@@ -170,7 +169,7 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
             <Props
               rows={[
                 ...PORTAL_SWITCHES.map(([key, label]): [string, string] => [fillText(t.set_portal_may, { what: t[label].toLowerCase() }), yesNo(portal[key])]),
-                [t.set_portal_return_short, portal.returnUrl ?? t.sv_none],
+                [t.set_portal_return_short, portal.returnUrl ?? t.st_none],
               ]}
             />
           )}
@@ -189,7 +188,7 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
               <button type="submit">{t.set_domains_save}</button>
             </form>
           ) : (
-            <p id="domains-list">{m.redirectDomains.join(', ') || t.sv_none}</p>
+            <p id="domains-list">{m.redirectDomains.join(', ') || t.st_none}</p>
           )}
         </Panel>
         <Panel title={t.set_origins_title} id="allowed-origins">
@@ -202,7 +201,7 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
               <button type="submit">{t.set_origins_save}</button>
             </form>
           ) : (
-            <p id="origins-list">{m.allowedOrigins.join(', ') || t.sv_none}</p>
+            <p id="origins-list">{m.allowedOrigins.join(', ') || t.st_none}</p>
           )}
         </Panel>
         <Panel title={t.set_bank_title} id="bank-invoice-settings">
@@ -253,7 +252,7 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
         </Panel>
         <Panel title={t.set_live_title} id="going-live">
           {m.liveEnabledAt ? (
-            <p id="live-status">{fillText(t.set_live_since, { date: whenL(m.liveEnabledAt, d.locale) })}</p>
+            <p id="live-status">{fillText(t.set_live_since, { date: when(m.liveEnabledAt, d.locale) })}</p>
           ) : owner ? (
             <>
               <p id="live-status">{t.set_live_test_only}</p>

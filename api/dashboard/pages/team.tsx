@@ -16,12 +16,12 @@ import { actOnTeam } from '../actions';
 import { isRefusal } from '../forms';
 import { formStateFrom, redirectWithNotice, sendPage } from '../render';
 import { ApiError } from '../../../src/errors';
-import { ActionButton, Csrf, Field, FormErrors, Panel, Select, Table, type FormState } from '../views/ui';
+import { ActionButton, Csrf, Field, FormErrors, Pager, Panel, roleWord, SecretOnce, Select, Status, statusWord, Table, when, type FormState } from '../views/ui';
 import { fillText, type DashboardMessages } from '../i18n';
 import { SETTINGS_MESSAGES } from '../messages-settings';
-import { localState, pageNotice, PagerL, roleLabel, SecretShown, StatusBadge, whenL } from './l10n-settings';
+import { localState } from './l10n-settings';
 
-const roleOptions = (t: DashboardMessages): Array<[string, string]> => DASHBOARD_ROLES.map((r) => [r, roleLabel(t, r)]);
+const roleOptions = (t: DashboardMessages): Array<[string, string]> => DASHBOARD_ROLES.map((r) => [r, roleWord(r, t)]);
 
 async function teamPage(ctx: AppContext, d: Dashboard, given: { state?: FormState; link?: string } = {}) {
   const now = new Date();
@@ -38,10 +38,9 @@ async function teamPage(ctx: AppContext, d: Dashboard, given: { state?: FormStat
   sendPage(ctx, d, {
     title: t.team_title,
     active: '/dashboard/team',
-    notice: pageNotice(ctx, t),
     body: (
       <>
-        {extra.link ? <SecretShown t={t} label={t.team_link} value={extra.link} id="invitation-link" /> : null}
+        {extra.link ? <SecretOnce label={t.team_link} value={extra.link} id="invitation-link" /> : null}
         <Panel title={t.team_users} id="users">
           <FormErrors state={extra.state?.formError && !extra.state.errors ? extra.state : undefined} />
           <Table<DashboardUser>
@@ -72,11 +71,11 @@ async function teamPage(ctx: AppContext, d: Dashboard, given: { state?: FormStat
                       </button>
                     </form>
                   ) : (
-                    <span data-role={u.role}>{roleLabel(t, u.role)}</span>
+                    <span data-role={u.role}>{roleWord(u.role, t)}</span>
                   ),
               },
-              { label: t.team_two_step, cell: (u) => <StatusBadge t={t} value={u.totpEnabledAt ? 'on' : 'off'} /> },
-              { label: t.team_since, nowrap: true, cell: (u) => whenL(u.createdAt, d.locale) },
+              { label: t.team_two_step, cell: (u) => <Status value={u.totpEnabledAt ? 'on' : 'off'} /> },
+              { label: t.team_since, nowrap: true, cell: (u) => when(u.createdAt, d.locale) },
               {
                 label: t.c_actions,
                 cell: (u) =>
@@ -92,7 +91,7 @@ async function teamPage(ctx: AppContext, d: Dashboard, given: { state?: FormStat
               },
             ]}
           />
-          <PagerL t={t} basePath="/dashboard/team" query={q} hasMore={users.hasMore} lastId={users.data.at(-1)?.id} label={t.team_pages_users} />
+          <Pager basePath="/dashboard/team" query={q} hasMore={users.hasMore} lastId={users.data.at(-1)?.id} label={t.team_pages_users} />
         </Panel>
         {owner ? (
           <>
@@ -103,16 +102,15 @@ async function teamPage(ctx: AppContext, d: Dashboard, given: { state?: FormStat
                 empty={t.team_no_invitations}
                 columns={[
                   { label: t.c_email, cell: (i) => i.email },
-                  { label: t.c_role, cell: (i) => <span data-role={i.role}>{roleLabel(t, i.role)}</span> },
-                  { label: t.team_expires, nowrap: true, cell: (i) => whenL(i.expiresAt, d.locale) },
+                  { label: t.c_role, cell: (i) => <span data-role={i.role}>{roleWord(i.role, t)}</span> },
+                  { label: t.team_expires, nowrap: true, cell: (i) => when(i.expiresAt, d.locale) },
                   {
                     label: t.c_actions,
                     cell: (i) => <ActionButton action={`/dashboard/team/invitations/${i.id}/revoke`} csrf={d.csrf} label={t.team_revoke} id={`revoke-invitation-${i.id}`} />,
                   },
                 ]}
               />
-              <PagerL
-                t={t}
+              <Pager
                 basePath="/dashboard/team"
                 query={q}
                 param="invitations_after"
@@ -244,11 +242,11 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
             rows={page.data}
             empty={t.audit_none}
             columns={[
-              { label: t.c_when, nowrap: true, cell: (e) => whenL(e.createdAt, d.locale) },
+              { label: t.c_when, nowrap: true, cell: (e) => when(e.createdAt, d.locale) },
               { label: t.audit_who, cell: (e) => e.actorEmail },
               { label: t.audit_action, cell: (e) => <span class="mono">{e.action}</span> },
-              { label: t.audit_outcome, cell: (e) => <StatusBadge t={t} value={e.outcome} /> },
-              { label: t.audit_mode, cell: (e) => (e.objectMode ? <span data-mode={e.objectMode}>{e.objectMode === 'live' ? t.sv_live : t.sv_test}</span> : '—') },
+              { label: t.audit_outcome, cell: (e) => <Status value={e.outcome} /> },
+              { label: t.audit_mode, cell: (e) => (e.objectMode ? <span data-mode={e.objectMode}>{statusWord(e.objectMode, t)}</span> : '—') },
               {
                 label: t.audit_object,
                 cell: (e) =>
@@ -264,7 +262,7 @@ export function teamPages(router: DashboardRouter, deps: AppDeps): void {
               { label: t.c_from, cell: (e) => <span class="mono">{e.ip ?? '—'}</span> },
             ]}
           />
-          <PagerL t={t} basePath="/dashboard/audit" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
+          <Pager basePath="/dashboard/audit" query={q} hasMore={page.hasMore} lastId={page.data.at(-1)?.id} />
         </Panel>
       ),
     });

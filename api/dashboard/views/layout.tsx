@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { Dashboard } from '../session';
 import type { DashboardLocale, DashboardMessages } from '../i18n';
-import { Csrf } from './ui';
+import { Csrf, roleWord } from './ui';
 
 export const ASSET_VERSION = '5';
 
@@ -123,7 +123,7 @@ export function Page({ d, title, active, notice, children }: PageProps) {
               <span>
                 <span id="user-email">{d.user.email}</span> ·{' '}
                 <span id="user-role" data-role={d.user.role}>
-                  {t[`role_${d.user.role}`]}
+                  {roleWord(d.user.role, t)}
                 </span>
               </span>
               <a href={`?lang=${other}`} id="lang-switch" lang={other} hreflang={other}>

@@ -67,7 +67,13 @@ export function statusWord(value: string, t: DashboardMessages): string {
   return key in t ? t[key] : value.replace(/_/g, ' ');
 }
 
-const GOOD = new Set(['succeeded', 'paid', 'active', 'enabled', 'complete', 'issued', 'ok', 'trialing']);
+/** A dashboard role in the page's language (the account bar, Team, an invitation). */
+export function roleWord(role: string, t: DashboardMessages): string {
+  const key = `role_${role}` as keyof DashboardMessages;
+  return key in t ? t[key] : role.replace(/_/g, ' ');
+}
+
+const GOOD = new Set(['succeeded', 'paid', 'active', 'enabled', 'complete', 'issued', 'ok', 'trialing', 'on', 'yes']);
 const WARN = new Set(['pending', 'open', 'draft', 'past_due', 'paused', 'requires_payment_method', 'processing', 'advancing', 'disabled']);
 const BAD = new Set(['failed', 'canceled', 'void', 'uncollectible', 'unpaid', 'denied', 'expired', 'revoked', 'error', 'disconnected']);
 

@@ -1,11 +1,13 @@
 // The developer, settings, team, account and sign-in pages' texts (api/dashboard/messages-settings.ts):
 // Icelandic has every English key, no text is empty or left in English by mistake, the
-// placeholders agree, the dashboard's merged messages carry them, and the helpers of
-// api/dashboard/pages/l10n-settings.tsx translate the API messages, roles and dates they know.
+// placeholders agree, the dashboard's merged messages carry them, api/dashboard/pages/l10n-settings.tsx
+// translates the API messages it knows, and the shared words these pages use (roles, status words,
+// moments: api/dashboard/views/ui.tsx) speak both languages.
 import assert from 'node:assert/strict';
 import { SETTINGS_MESSAGES } from '../../../api/dashboard/messages-settings';
 import { DASHBOARD_MESSAGES } from '../../../api/dashboard/i18n';
-import { errorText, roleLabel, statusWord, whenL } from '../../../api/dashboard/pages/l10n-settings';
+import { errorText } from '../../../api/dashboard/pages/l10n-settings';
+import { roleWord, statusWord, when } from '../../../api/dashboard/views/ui';
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -44,15 +46,17 @@ describe('settings pages messages (en, is)', () => {
   });
 
   it('role names, status words and dates by language', () => {
-    assert.equal(roleLabel(DASHBOARD_MESSAGES.is, 'owner'), 'Eigandi');
-    assert.equal(roleLabel(DASHBOARD_MESSAGES.en, 'read_only'), 'Read-only');
-    assert.equal(statusWord(DASHBOARD_MESSAGES.is, 'succeeded'), 'tókst');
-    assert.equal(statusWord(DASHBOARD_MESSAGES.is, 'something_new'), 'something new', 'an unknown value as it is');
+    assert.equal(roleWord('owner', DASHBOARD_MESSAGES.is), 'Eigandi');
+    assert.equal(roleWord('read_only', DASHBOARD_MESSAGES.en), 'Read-only');
+    assert.equal(statusWord('succeeded', DASHBOARD_MESSAGES.is), 'tókst');
+    assert.equal(statusWord('publishable', DASHBOARD_MESSAGES.is), 'birtingarlykill', 'a settings page status word in the shared set');
+    assert.equal(statusWord('something_new', DASHBOARD_MESSAGES.is), 'something new', 'an unknown value as it is');
     const d = new Date('2026-11-28T14:05:09Z');
-    assert.equal(whenL(d, 'en'), '28 Nov 2026, 14:05 UTC');
-    assert.equal(whenL(d, 'is'), '28. nóv. 2026 kl. 14:05 UTC');
-    assert.equal(whenL(new Date('2027-03-01T09:00:00Z'), 'is'), '1. mars 2027 kl. 09:00 UTC');
-    assert.equal(whenL(null, 'is'), '—');
+    const plain = (s: string) => s.replace(/\u00a0/g, ' ');
+    assert.equal(plain(when(d, 'en')), '28 Nov 2026, 14:05 UTC');
+    assert.equal(plain(when(d, 'is')), '28. nóv. 2026 kl. 14:05 UTC');
+    assert.equal(plain(when(new Date('2027-03-01T09:00:00Z'), 'is')), '1. mars 2027 kl. 09:00 UTC');
+    assert.equal(when(null, 'is'), '—');
   });
 
   it('translates the API messages it knows, with their values, and leaves others as they came', () => {
