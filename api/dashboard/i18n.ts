@@ -89,6 +89,20 @@ const en = {
   aging_2: '31–60 days',
   aging_3: 'over 60 days',
   nothing_yet: 'Nothing to show yet.',
+  // Home: a failed webhook delivery in the attention panel ("Webhook delivery <id> of <type> failed: <reason>")
+  att_delivery: 'Webhook delivery',
+  att_delivery_failed: 'of {type} failed:',
+  // The dashboard's own error pages (api/dashboard/index.tsx)
+  page_not_found: 'Not found',
+  page_not_found_text: 'There is no such dashboard page.',
+  page_go_dashboard: 'Go to the dashboard',
+  page_not_allowed: 'Not allowed',
+  page_went_wrong: 'Something went wrong',
+  page_not_possible: 'Not possible',
+  page_error: 'Error',
+  page_internal: 'Something went wrong on our side. The request id below identifies it in the logs.',
+  page_request_id: 'Request id',
+  page_back: 'Back to the dashboard',
   ...BILLING_MESSAGES_EN,
 };
 
@@ -157,6 +171,18 @@ const is: DashboardMessages = {
   aging_2: '31–60 dagar',
   aging_3: 'yfir 60 daga',
   nothing_yet: 'Ekkert að sýna enn.',
+  att_delivery: 'Afhending vefkróks',
+  att_delivery_failed: '({type}) mistókst:',
+  page_not_found: 'Síðan fannst ekki',
+  page_not_found_text: 'Engin slík síða er í stjórnborðinu.',
+  page_go_dashboard: 'Fara á stjórnborðið',
+  page_not_allowed: 'Ekki leyft',
+  page_went_wrong: 'Eitthvað fór úrskeiðis',
+  page_not_possible: 'Ekki hægt',
+  page_error: 'Villa',
+  page_internal: 'Eitthvað fór úrskeiðis hjá okkur. Auðkenni beiðninnar hér fyrir neðan vísar á hana í atvikaskránni.',
+  page_request_id: 'Auðkenni beiðnar',
+  page_back: 'Aftur á stjórnborðið',
   ...BILLING_MESSAGES_IS,
 };
 

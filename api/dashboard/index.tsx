@@ -10,6 +10,7 @@ import { isConnectionUnavailable } from '../../src/db/pool-errors';
 import { connectionUnavailable } from '../middleware/errors';
 import { readForm, setDashboardHeaders } from './http';
 import { sendBare } from './render';
+import { DASHBOARD_MESSAGES, pickDashboardLocale } from './i18n';
 import { AuthPage } from './views/layout';
 import { assetRoutes } from './pages/assets';
 import { authPages } from './pages/auth';
@@ -66,15 +67,18 @@ export function dashboardApp(deps: AppDeps) {
         await allowed(ctx, async () => undefined);
       });
       if (ctx.status === 404 && ctx.body === undefined) {
+        const lang = pickDashboardLocale(ctx);
+        const t = DASHBOARD_MESSAGES[lang];
         sendBare(
           ctx,
-          'Not found',
-          <AuthPage title="Not found">
+          t.page_not_found,
+          <AuthPage title={t.page_not_found}>
             <p>
-              There is no such dashboard page. <a href="/dashboard">Go to the dashboard</a>.
+              {t.page_not_found_text} <a href="/dashboard">{t.page_go_dashboard}</a>.
             </p>
           </AuthPage>,
           404,
+          lang,
         );
       }
     } catch (err) {
@@ -82,22 +86,26 @@ export function dashboardApp(deps: AppDeps) {
       if (e) for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v);
       if (!e) deps.log(`[${ctx.state.requestId}] dashboard error on ${ctx.method} ${ctx.path}: ${(err as Error)?.stack ?? String(err)}`);
       const status = e?.status ?? 500;
-      const message = e?.message ?? 'Something went wrong on our side. The request id below identifies it in the logs.';
+      const lang = pickDashboardLocale(ctx);
+      const t = DASHBOARD_MESSAGES[lang];
+      // The API's own message (in English, as every API message) when there is one.
+      const message = e?.message ?? t.page_internal;
       sendBare(
         ctx,
-        e ? 'Not possible' : 'Error',
-        <AuthPage title={status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'Something went wrong'}>
+        e ? t.page_not_possible : t.page_error,
+        <AuthPage title={status === 404 ? t.page_not_found : status === 403 ? t.page_not_allowed : t.page_went_wrong}>
           <p id="error-message" data-code={e?.code ?? 'internal_error'}>
             {message}
           </p>
           <p class="muted">
-            Request id <span class="mono">{ctx.state.requestId}</span>
+            {t.page_request_id} <span class="mono">{ctx.state.requestId}</span>
           </p>
           <p>
-            <a href="/dashboard">Back to the dashboard</a>
+            <a href="/dashboard">{t.page_back}</a>
           </p>
         </AuthPage>,
         status,
+        lang,
       );
     }
   }

@@ -65,10 +65,10 @@ export function sendPage(
   });
 }
 
-export function sendBare(ctx: AppContext, title: string, body: ComponentChildren, status = 200): void {
+export function sendBare(ctx: AppContext, title: string, body: ComponentChildren, status = 200, lang?: DashboardLocale): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = documentHtml({ title, body });
+  ctx.body = documentHtml({ title, body, lang, suffix: lang ? DASHBOARD_MESSAGES[lang].title_suffix : undefined });
 }
 
 /** The form re-rendered after an API error: the message beside the field its `param` names. */

@@ -336,4 +336,22 @@ describe('dashboard developer/settings/team/account/sign-in pages and the portal
     }
     assert.deepEqual(found, [], found.join('\n'));
   });
+
+  it('Icelandic leftovers of the frame: the home page names a failed delivery, the dashboard 404 and error pages speak the chosen language', async () => {
+    const { page, close } = await browser.signedIn(owner, { width: 1280, height: 800 });
+    await page.goto(`${env.baseUrl}/dashboard?lang=is`);
+    const line = await page.locator('li', { hasText: failedDelivery }).first().innerText();
+    assert.match(line, /^Afhending vefkróks del_\S+ \(invoice\.paid\) mistókst:/, line);
+    const missing = await page.goto(`${env.baseUrl}/dashboard/no-such-page`);
+    assert.equal(missing?.status(), 404);
+    assert.equal(await page.getAttribute('html', 'lang'), 'is');
+    assert.equal(await text(page, 'h1'), 'Síðan fannst ekki');
+    assert.match(await text(page, 'main'), /Engin slík síða er í stjórnborðinu\. Fara á stjórnborðið\./);
+    const unknown = await page.goto(`${env.baseUrl}/dashboard/invoices/${newId('invoice')}?lang=en`);
+    assert.equal(unknown?.status(), 404);
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.equal(await text(page, 'h1'), 'Not found');
+    assert.match(await text(page, 'main'), /Request id req_\S+\s+Back to the dashboard/);
+    await close();
+  });
 });

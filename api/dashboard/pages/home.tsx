@@ -90,7 +90,7 @@ export function homePages(router: DashboardRouter, deps: AppDeps): void {
                 ))}
                 {attention.failedDeliveries.map((w) => (
                   <li>
-                    Webhook delivery <a href={`/dashboard/developers/deliveries?endpoint=${w.endpointId}`}>{w.id}</a> of {w.eventType} failed:{' '}
+                    {t.att_delivery} <a href={`/dashboard/developers/deliveries?endpoint=${w.endpointId}`}>{w.id}</a> {fillText(t.att_delivery_failed, { type: w.eventType })}{' '}
                     {w.lastError ?? `HTTP ${w.lastStatusCode ?? '—'}`}
                   </li>
                 ))}
