@@ -1,8 +1,8 @@
-# The service image: API (default command), worker (`node dist/src/bin/worker.js`) and the one-shot
-# migration (`node dist/src/bin/migrate.js`). Node 22 LTS; runs as the unprivileged `node` user.
+# The service image: API (default command), worker (`node dist/boot/worker.js`) and the one-shot
+# migration (`node dist/boot/migrate.js`). Node 22 LTS; runs as the unprivileged `node` user.
 # The build stage has the dev dependencies (TypeScript, the Prisma CLI that generates the client);
 # the runtime stage gets production dependencies only: migrations are plain SQL applied by
-# dist/src/bin/migrate.js through pg, so no Prisma CLI ships in it. .dockerignore keeps the host's
+# dist/boot/migrate.js through pg, so no Prisma CLI ships in it. .dockerignore keeps the host's
 # node_modules, .data (development keys) and build output out of the context.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
@@ -25,4 +25,4 @@ COPY package.json ./
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
 EXPOSE 3000
-CMD ["node", "dist/src/bin/api.js"]
+CMD ["node", "dist/boot/api.js"]

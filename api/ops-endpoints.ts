@@ -1,7 +1,7 @@
 // Endpoints for orchestrators and monitoring, outside the API's router (they are not part of the
 // merchant API): GET /livez (the process serves HTTP), GET /readyz (PostgreSQL and Temporal both
 // answer; 503 with the failing check otherwise, and 503 `draining` while the process stops, see
-// src/bin/api.ts), GET /metrics (Prometheus text; a bearer token when
+// boot/api.ts), GET /metrics (Prometheus text; a bearer token when
 // METRICS_TOKEN is set). GET /healthz stays as it was (api/routes/health.ts). docs/operations.md.
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../src/db/client';

@@ -26,7 +26,7 @@ import type { ProviderCredentials } from '../src/gateways/accounting/adapter';
 import { ensureTemporalCli, startDevServer } from '../src/temporal/dev-server';
 import { createTemporalProvider } from '../src/temporal/client';
 import { ensureSearchAttributes } from '../src/temporal/provision';
-import { createBillingWorker } from '../src/worker';
+import { createBillingWorker } from '../boot/runtime/worker';
 import { createModeGateways } from '../src/gateways';
 
 const RECORDS = Number(process.env.BENCH_ACCOUNTING_RECORDS ?? 10_000);

@@ -2,7 +2,7 @@
 // it (docs/benchmarks.md "Soak"). An open-loop arrival rate: arrivals are scheduled on a timer, so a
 // slow service does not lower the load; each arrival is one unit of the mix below, bounded in time
 // (SOAK_SECONDS) and count (SOAK_MAX_ARRIVALS), loopback only, against `npm start`
-// (dist/src/bin/start.js, one process) or the production layout (SOAK_LAYOUT=split: the API and a
+// (dist/boot/start.js, one process) or the production layout (SOAK_LAYOUT=split: the API and a
 // worker as separate processes). A fresh database and Temporal dev server of its own.
 //
 //   50 % reads: a customer, a subscription, the invoice list, the customer list
@@ -127,11 +127,11 @@ async function startService(databaseUrl: string, temporalAddress: string): Promi
   const children: Array<[string, ChildProcess]> = [];
   const metricsUrls = [`${baseUrl}/metrics`];
   if (LAYOUT === 'start') {
-    children.push(['service', spawn('dist/src/bin/start.js', env, 'service')]);
+    children.push(['service', spawn('dist/boot/start.js', env, 'service')]);
   } else {
     const workerMetrics = await freePort();
-    children.push(['worker', spawn('dist/src/bin/worker.js', { ...env, METRICS_PORT: String(workerMetrics) }, 'worker')]);
-    children.push(['api', spawn('dist/src/bin/api.js', env, 'api')]);
+    children.push(['worker', spawn('dist/boot/worker.js', { ...env, METRICS_PORT: String(workerMetrics) }, 'worker')]);
+    children.push(['api', spawn('dist/boot/api.js', env, 'api')]);
     metricsUrls.push(`http://127.0.0.1:${workerMetrics}/metrics`);
   }
   await waitReady(baseUrl, children[children.length - 1]![1]);

@@ -60,7 +60,7 @@ import { ensureSearchAttributes } from '../src/temporal/provision';
 import { workflowIds } from '../src/temporal/workflow-ids';
 import { benchDatabase, fmt, paced, scrapePrometheus } from './support';
 import { createModeGateways } from '../src/gateways';
-import { shardSettings } from '../src/worker';
+import { shardSettings } from '../boot/runtime/worker';
 import type { WorkerReport } from './servers/billing-worker';
 
 const N = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1000);

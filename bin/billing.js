@@ -3,7 +3,7 @@
 // The `billing` operator CLI (package bin). Runs the compiled TypeScript; build with `npm run build`.
 const path = require('node:path');
 const fs = require('node:fs');
-const entry = path.join(__dirname, '..', 'dist', 'src', 'bin', 'cli.js');
+const entry = path.join(__dirname, '..', 'dist', 'boot', 'cli.js');
 if (!fs.existsSync(entry)) {
   process.stderr.write('billing: not built yet; run `npm run build` in the project first\n');
   process.exit(1);

@@ -1,16 +1,16 @@
 // `npm run api`: the API alone (scale it separately from workers). Needs a reachable database
 // (DATABASE_URL or the local default) and Temporal (TEMPORAL_ADDRESS or 127.0.0.1:7233).
-import { loadConfig } from '../config';
-import { closeProbe, createDb, servicePoolOptions } from '../db/client';
-import { prepareDatabase } from '../runtime/database';
-import { listen } from '../runtime/http';
-import { createTemporalProvider } from '../temporal/client';
-import { createApp } from '../../api/app';
-import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
+import { loadConfig } from '../src/config';
+import { closeProbe, createDb, servicePoolOptions } from '../src/db/client';
+import { prepareDatabase } from './runtime/database';
+import { listen } from './runtime/http';
+import { createTemporalProvider } from '../src/temporal/client';
+import { createApp } from '../api/app';
+import { createModeGateways, gatewayConfigFromEnv } from '../src/gateways';
 import { fail } from './common';
-import { createObservability } from '../runtime/observability';
-import { resolveAccountingKey } from '../runtime/accounting';
-import { sealSecretsAtStart } from '../runtime/secrets';
+import { createObservability } from './runtime/observability';
+import { resolveAccountingKey } from './runtime/accounting';
+import { sealSecretsAtStart } from './runtime/secrets';
 
 const obs = createObservability('api');
 const log = obs.log;

@@ -20,28 +20,28 @@
 // The command line is parsed and checked before anything else: an unknown command or option is a
 // usage error (exit 2) that never opens the database; a command that fails exits 1.
 //   billing listen --forward-to URL [--events a,b]   (developer commands: through the API with a
-//   billing trigger EVENT_TYPE                         secret test key; src/bin/developer/)
+//   billing trigger EVENT_TYPE                         secret test key; boot/developer/)
 //   billing demo [--customers N] [--months N]
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, DEFAULT_DATABASE_URL } from '../config';
-import { createDb, type Db } from '../db/client';
-import { prepareDatabase } from '../runtime/database';
-import { createMerchant, goLive, insertKey } from '../domain/merchants/create-merchant';
-import { ApiError } from '../errors';
-import { notifyKeyChanged } from '../domain/api-keys/invalidation';
-import { createDashboardUser } from '../domain/dashboard-users/create-dashboard-user';
-import { listTeam } from '../domain/dashboard-users/manage-team';
-import { normaliseAllowedOrigin } from '../domain/merchant-settings/allowed-origins';
-import { normaliseRedirectDomain } from '../domain/merchant-settings/redirect-domains';
-import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails } from '../domain/merchants/business-details';
+import { loadConfig, DEFAULT_DATABASE_URL } from '../src/config';
+import { createDb, type Db } from '../src/db/client';
+import { prepareDatabase } from './runtime/database';
+import { createMerchant, goLive, insertKey } from '../src/domain/merchants/create-merchant';
+import { ApiError } from '../src/errors';
+import { notifyKeyChanged } from '../src/domain/api-keys/invalidation';
+import { createDashboardUser } from '../src/domain/dashboard-users/create-dashboard-user';
+import { listTeam } from '../src/domain/dashboard-users/manage-team';
+import { normaliseAllowedOrigin } from '../src/domain/merchant-settings/allowed-origins';
+import { normaliseRedirectDomain } from '../src/domain/merchant-settings/redirect-domains';
+import { BUSINESS_DETAIL_PARAMS, getBusinessDetails, updateBusinessDetails, type BusinessDetails } from '../src/domain/merchants/business-details';
 import { apiCaller, resolveTarget } from './developer/api-client';
 import { listen, parseEventsOption } from './developer/listen';
 import { trigger, TRIGGERABLE } from './developer/trigger';
 import { runDemo } from './developer/demo';
-import { getPortalSettings, PORTAL_SETTING_PARAMS, updatePortalSettings, type PortalSettings } from '../domain/customer-portals/portal-settings';
+import { getPortalSettings, PORTAL_SETTING_PARAMS, updatePortalSettings, type PortalSettings } from '../src/domain/customer-portals/portal-settings';
 
 /** --legal-name style option names for the business detail and portal setting fields. */
 const optionName = (param: string) => param.replace(/_/g, '-');
@@ -106,7 +106,7 @@ function commandOf(positionals: string[]): string | null {
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

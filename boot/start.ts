@@ -1,21 +1,21 @@
 // `npm start`: brings up what is missing (database, migrations, Temporal dev server with its
 // Web UI) and runs the API and a worker in one process. SIGTERM/SIGINT drain HTTP, let running
 // activities finish, then stop what this process started.
-import { sealSecretsAtStart } from '../runtime/secrets';
-import { loadConfig } from '../config';
-import { closeProbe, createDb, servicePoolOptions, poolUse } from '../db/client';
-import { prepareDatabase } from '../runtime/database';
-import { prepareTemporal } from '../runtime/temporal';
-import { seedDefaultMerchant } from '../runtime/seed';
-import { listen } from '../runtime/http';
-import { createTemporalProvider } from '../temporal/client';
-import { ensureSchedules } from '../temporal/schedules';
-import { createBillingWorker } from '../worker';
-import { createApp } from '../../api/app';
-import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
+import { sealSecretsAtStart } from './runtime/secrets';
+import { loadConfig } from '../src/config';
+import { closeProbe, createDb, servicePoolOptions, poolUse } from '../src/db/client';
+import { prepareDatabase } from './runtime/database';
+import { prepareTemporal } from './runtime/temporal';
+import { seedDefaultMerchant } from './runtime/seed';
+import { listen } from './runtime/http';
+import { createTemporalProvider } from '../src/temporal/client';
+import { ensureSchedules } from '../src/temporal/schedules';
+import { createBillingWorker } from './runtime/worker';
+import { createApp } from '../api/app';
+import { createModeGateways, gatewayConfigFromEnv } from '../src/gateways';
 import { fail } from './common';
-import { createObservability, installTemporalRuntime } from '../runtime/observability';
-import { resolveAccountingKey, startSandboxes } from '../runtime/accounting';
+import { createObservability, installTemporalRuntime } from './runtime/observability';
+import { resolveAccountingKey, startSandboxes } from './runtime/accounting';
 
 let startedDevServer: { stop(): Promise<void> } | undefined;
 const obs = createObservability('billing');

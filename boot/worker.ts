@@ -1,18 +1,18 @@
 // `npm run worker`: a Temporal worker alone. Add processes to scale; they share the task queue.
-import { loadConfig } from '../config';
-import { closeProbe, createDb, servicePoolOptions, poolUse } from '../db/client';
-import { prepareDatabase } from '../runtime/database';
-import { createTemporalProvider, untilTemporalAnswers } from '../temporal/client';
-import { readyTimeoutMs } from '../temporal/dev-server';
-import { ensureSearchAttributes } from '../temporal/provision';
-import { ensureSchedules } from '../temporal/schedules';
-import { createBillingWorker } from '../worker';
-import { createModeGateways, gatewayConfigFromEnv } from '../gateways';
+import { loadConfig } from '../src/config';
+import { closeProbe, createDb, servicePoolOptions, poolUse } from '../src/db/client';
+import { prepareDatabase } from './runtime/database';
+import { createTemporalProvider, untilTemporalAnswers } from '../src/temporal/client';
+import { readyTimeoutMs } from '../src/temporal/dev-server';
+import { ensureSearchAttributes } from '../src/temporal/provision';
+import { ensureSchedules } from '../src/temporal/schedules';
+import { createBillingWorker } from './runtime/worker';
+import { createModeGateways, gatewayConfigFromEnv } from '../src/gateways';
 import { fail } from './common';
-import { createObservability, installTemporalRuntime, serveWorkerMetrics } from '../runtime/observability';
-import { readiness } from '../observability/readiness';
-import { resolveAccountingKey } from '../runtime/accounting';
-import { sealSecretsAtStart } from '../runtime/secrets';
+import { createObservability, installTemporalRuntime, serveWorkerMetrics } from './runtime/observability';
+import { readiness } from '../src/observability/readiness';
+import { resolveAccountingKey } from './runtime/accounting';
+import { sealSecretsAtStart } from './runtime/secrets';
 
 const obs = createObservability('worker');
 const log = obs.log;

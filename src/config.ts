@@ -1,4 +1,4 @@
-// Environment configuration, read once at a composition root (src/bin/*) and passed down.
+// Environment configuration, read once at a composition root (boot/*) and passed down.
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
@@ -89,7 +89,7 @@ export interface Config {
   /**
    * Temporal workers one worker process runs on the task queue, each with its own share of the
    * workflow cache and of the activity slots (WORKER_SHARDS; unset: one per 3,000 cached
-   * workflows, src/worker.ts shardSettings; docs/operations.md).
+   * workflows, boot/runtime/worker.ts shardSettings; docs/operations.md).
    */
   workerShards: number | undefined;
 }

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { DefaultLogger, Runtime, makeTelemetryFilterString, type LogLevel } from '@temporalio/worker';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/client';
-import { createBillingWorker } from '../../src/worker';
+import { createBillingWorker } from '../../boot/runtime/worker';
 import { createModeGateways, gatewayConfigFromEnv } from '../../src/gateways';
 import { freePort } from '../../src/temporal/dev-server';
 import { scrapePrometheus } from '../support';

@@ -4,7 +4,7 @@
 // production path; nothing is inserted behind the API's back). Idempotent: every request carries
 // a fixed Idempotency-Key derived from the merchant and the step, and a finished run marks the
 // catalog's first product (metadata demo_complete); a later run finds the mark and adds nothing.
-import { kennitalaCheckDigit } from '../../validation/kennitala';
+import { kennitalaCheckDigit } from '../../src/validation/kennitala';
 import type { ApiTarget } from './api-client';
 
 export const DEMO_MARK = 'billing demo';

@@ -7,8 +7,8 @@
 // as they are. Events are forwarded once each, in the order they were recorded; a receiver that
 // fails is reported, not retried (resend from the dashboard or trigger again).
 import { performance } from 'node:perf_hooks';
-import { generateEndpointSecret, signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../webhooks/signature';
-import { isEventType } from '../../events/types';
+import { generateEndpointSecret, signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/webhooks/signature';
+import { isEventType } from '../../src/events/types';
 import { apiCaller, ApiCallError, type ApiTarget } from './api-client';
 
 interface FeedEvent {

@@ -5,7 +5,7 @@
 // endpoint, or `billing listen`) gets genuine payloads from the same code paths as production,
 // together with the other events those steps cause. Each run creates new objects (marked with
 // metadata { created_by: "billing trigger" }).
-import type { EventType } from '../../events/types';
+import type { EventType } from '../../src/events/types';
 import type { CallApi } from './api-client';
 
 const SUCCEEDS = '4242424242424242';

@@ -6,9 +6,9 @@
 //  - the two sandbox providers, started by `npm start` on loopback.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config';
-import { newEncryptionKey, parseEncryptionKey } from '../crypto/secret-box';
-import { startAccountingSandbox, type AccountingSandbox } from '../gateways/accounting/sandbox/server';
+import type { Config } from '../../src/config';
+import { newEncryptionKey, parseEncryptionKey } from '../../src/crypto/secret-box';
+import { startAccountingSandbox, type AccountingSandbox } from '../../src/gateways/accounting/sandbox/server';
 
 export function resolveAccountingKey(config: Config, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): string {
   if (config.accountingEncryptionKey) {

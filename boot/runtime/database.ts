@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { Client } from 'pg';
-import { DEFAULT_DATABASE_URL } from '../config';
-import { ensureDatabase, migrate } from '../db/migrate';
+import { DEFAULT_DATABASE_URL } from '../../src/config';
+import { ensureDatabase, migrate } from '../../src/db/migrate';
 
 /** Connects once to the URL's database; the error, or null when it answered. */
 async function connectError(url: string): Promise<Error | null> {

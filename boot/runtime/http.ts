@@ -4,7 +4,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
-import { errorBody, errors } from '../errors';
+import { errorBody, errors } from '../../src/errors';
 
 export interface HttpHandle {
   server: http.Server;

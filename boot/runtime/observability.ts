@@ -4,9 +4,9 @@
 // (/metrics, /livez, /readyz). docs/operations.md describes the variables and series.
 import http from 'node:http';
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
-import { createLogger, flushLogger, lineLogger, type LogLine, type Logger } from '../observability/logger';
-import { createMetrics, type Metrics } from '../observability/metrics';
-import { temporalLogger } from '../observability/temporal-logger';
+import { createLogger, flushLogger, lineLogger, type LogLine, type Logger } from '../../src/observability/logger';
+import { createMetrics, type Metrics } from '../../src/observability/metrics';
+import { temporalLogger } from '../../src/observability/temporal-logger';
 
 export interface Observability {
   logger: Logger;

@@ -1,6 +1,6 @@
 // First start with an empty database: one default test merchant with its keys, printed once.
-import type { Db } from '../db/client';
-import { insertMerchantWithKeys } from '../domain/merchants/create-merchant';
+import type { Db } from '../../src/db/client';
+import { insertMerchantWithKeys } from '../../src/domain/merchants/create-merchant';
 
 export async function seedDefaultMerchant(db: Db): Promise<null | { merchantId: string; secretKey: string; publishableKey: string }> {
   // Serialised across processes: two first starts must not both seed.

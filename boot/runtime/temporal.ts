@@ -2,8 +2,8 @@
 // SQLite persistence under the data directory and the Web UI.
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { ensureTemporalCli, startDevServer, type DevServer } from '../temporal/dev-server';
-import { ensureSearchAttributes } from '../temporal/provision';
+import { ensureTemporalCli, startDevServer, type DevServer } from '../../src/temporal/dev-server';
+import { ensureSearchAttributes } from '../../src/temporal/provision';
 
 export interface TemporalEndpoint {
   address: string;

@@ -1,11 +1,11 @@
 // createBillingWorker(deps): the Temporal worker with every workflow and activity.
 import v8 from 'node:v8';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkerInterceptors, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../activities';
-import { MAX_WORKER_SHARDS } from './config';
+import { createActivities, type ActivityDeps } from '../../activities';
+import { MAX_WORKER_SHARDS } from '../../src/config';
 
 export function workflowsPath(): string {
-  return require.resolve('../workflows');
+  return require.resolve('../../workflows');
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;

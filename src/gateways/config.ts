@@ -1,5 +1,5 @@
 // Configuration of the outside-system adapters, passed to createGateways() by a composition
-// root (src/bin/*, tests). Nothing here reads the clock or the environment on its own, except
+// root (boot/*, tests). Nothing here reads the clock or the environment on its own, except
 // gatewayConfigFromEnv, which a composition root calls once.
 import type { BankClaims } from './bank-claims';
 import type { CardAcquirer } from './card-acquirer';

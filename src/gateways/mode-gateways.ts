@@ -1,4 +1,4 @@
-// The outside systems of both modes, built once by a composition root (src/bin/*, the test
+// The outside systems of both modes, built once by a composition root (boot/*, the test
 // support) and handed down in the deps objects (AppDeps, CommandDeps, the activities' deps):
 // nothing below the composition roots builds an adapter or reads the gateway configuration.
 // Test mode gets the simulators on the root client `db` (never a transaction client: an outside

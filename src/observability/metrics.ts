@@ -1,7 +1,7 @@
 // The service's Prometheus metrics (prom-client), one registry per process handed to the API and
 // the activities as a dependency (never a module global): the code that decides an outcome counts
-// it. Served at GET /metrics by the API (api/routes/metrics.ts) and, for a worker process alone,
-// by its metrics listener (src/runtime/metrics-server.ts). docs/operations.md lists every series.
+// it. Served at GET /metrics by the API (api/ops-endpoints.ts) and, for a worker process alone,
+// by its metrics listener (serveWorkerMetrics, boot/runtime/observability.ts). docs/operations.md lists every series.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface Metrics {

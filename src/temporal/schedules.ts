@@ -1,6 +1,6 @@
 // Every Temporal schedule of the service (periodic maintenance and reconcilers; business time is
-// never scheduled in-process), registered by the worker's composition root (src/bin/worker.ts,
-// src/bin/start.ts) through ensureSchedules. Creating one that exists updates it.
+// never scheduled in-process), registered by the worker's composition root (boot/worker.ts,
+// boot/start.ts) through ensureSchedules. Creating one that exists updates it.
 import type { Client } from '@temporalio/client';
 import { ensureIntervalSchedule } from './interval-schedule';
 import { scheduleIds } from './workflow-ids';

@@ -22,7 +22,7 @@ import { createApp, type BillingApp } from '../../api/app';
 import { observeSchemas } from '../../api/validate';
 import { AREAS } from '../../api/areas';
 import { declarationsOf } from '../../api/route';
-import { listen, type HttpHandle } from '../../src/runtime/http';
+import { listen, type HttpHandle } from '../../boot/runtime/http';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 6);

@@ -1,10 +1,10 @@
-// Start-up names the real cause when PostgreSQL cannot be used (src/runtime/database.ts): a refused
+// Start-up names the real cause when PostgreSQL cannot be used (boot/runtime/database.ts): a refused
 // connection, a refused login, and a missing database that cannot be created are each reported
 // as such, not as "PostgreSQL does not answer".
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { prepareDatabase } from '../../src/runtime/database';
+import { prepareDatabase } from '../../boot/runtime/database';
 import { freePort } from '../support/processes';
 
 const base = () => new URL(process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');

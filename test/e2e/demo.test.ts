@@ -7,7 +7,7 @@ import path from 'node:path';
 import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant } from '../support/api';
 import { validateKennitala } from '../../src/validation/kennitala';
-import { demoKennitala } from '../../src/bin/developer/demo';
+import { demoKennitala } from '../../boot/developer/demo';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 

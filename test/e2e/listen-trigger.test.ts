@@ -9,9 +9,9 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { testEnv, type TestEnv } from '../support/env';
 import { call, newMerchant } from '../support/api';
-import { listen } from '../../src/bin/developer/listen';
-import { trigger } from '../../src/bin/developer/trigger';
-import { apiCaller } from '../../src/bin/developer/api-client';
+import { listen } from '../../boot/developer/listen';
+import { trigger } from '../../boot/developer/trigger';
+import { apiCaller } from '../../boot/developer/api-client';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 

@@ -1,7 +1,7 @@
 // Stopping and starting as an orchestrator sees it (docs/operations.md "Stopping and readiness"):
 // a SIGTERMed API answers GET /readyz 503 while it keeps serving for SHUTDOWN_DRAIN_SECONDS,
 // then stops accepting and finishes the requests in flight; a worker's /readyz is 200 only once it
-// polls its task queue. Both run as the real entry points (dist/src/bin/*.js) in processes.
+// polls its task queue. Both run as the real entry points (dist/boot/*.js) in processes.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import os from 'node:os';
@@ -59,7 +59,7 @@ describe('graceful stop and readiness of the service processes', function () {
   };
 
   it('a SIGTERMed API: /readyz 503 while still serving, then stops accepting and finishes what is in flight', async () => {
-    const api = startServiceProcess(['dist/src/bin/api.js'], { ...baseEnv, PORT: '0', SHUTDOWN_DRAIN_SECONDS: '8' });
+    const api = startServiceProcess(['dist/boot/api.js'], { ...baseEnv, PORT: '0', SHUTDOWN_DRAIN_SECONDS: '8' });
     const port = Number((await api.waitFor(/listening on http:\/\/localhost:(\d+)/))[1]);
     const base = `http://127.0.0.1:${port}`;
     // Ready once PostgreSQL and Temporal answer (the first check also connects to Temporal).
@@ -119,7 +119,7 @@ describe('graceful stop and readiness of the service processes', function () {
 
   it("a worker's /readyz is 200 only once it polls its task queue", async () => {
     const metricsPort = await freePort();
-    const worker = startServiceProcess(['dist/src/bin/worker.js'], { ...baseEnv, METRICS_PORT: String(metricsPort) });
+    const worker = startServiceProcess(['dist/boot/worker.js'], { ...baseEnv, METRICS_PORT: String(metricsPort) });
     await worker.waitFor(/worker metrics on/);
     const seen: Array<{ status: number; ok: boolean }> = [];
     let pollersAtReady: string[] = [];

@@ -29,7 +29,7 @@ describe('the container files', () => {
     const runtime = stages.at(-1)!;
     assert.equal(runtime.env.NODE_ENV, 'production');
     assert.ok(runtime.user && !/^(root|0)(:|$)/.test(runtime.user), `runs as a non-root user (USER ${runtime.user ?? 'unset'})`);
-    assert.deepEqual(runtime.cmd, ['node', 'dist/src/bin/api.js']);
+    assert.deepEqual(runtime.cmd, ['node', 'dist/boot/api.js']);
     // The build prunes dev dependencies; the Prisma CLI is one (migrations are SQL applied through pg).
     assert.ok(stages[0]!.lines.some((l) => /npm prune --omit=dev/.test(l)));
     const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
@@ -55,7 +55,7 @@ describe('the container files', () => {
     const compose = readCompose();
     const { migrate, api, worker, temporal } = compose.services;
     assert.ok(migrate && api && worker && temporal, 'migrate, api, worker and temporal services');
-    assert.deepEqual(migrate.command, ['node', 'dist/src/bin/migrate.js']);
+    assert.deepEqual(migrate.command, ['node', 'dist/boot/migrate.js']);
     for (const s of [api, worker]) {
       const deps = s.depends_on as Record<string, { condition: string }>;
       assert.equal(deps.migrate?.condition, 'service_completed_successfully');

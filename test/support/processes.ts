@@ -1,4 +1,4 @@
-// The service's own entry points (dist/src/bin/*.js) as child processes, for tests that stop,
+// The service's own entry points (dist/boot/*.js) as child processes, for tests that stop,
 // signal or count processes as an operator would. Killed at the end of the run if still alive.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';

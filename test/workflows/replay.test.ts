@@ -8,7 +8,7 @@ import { Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { HISTORIES_DIR } from '../support/histories';
-import { workflowBundle } from '../../src/worker';
+import { workflowBundle } from '../../boot/runtime/worker';
 
 const quietLogger = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 

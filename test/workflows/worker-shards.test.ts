@@ -1,4 +1,4 @@
-// WORKER_SHARDS (src/worker.ts, docs/operations.md): one worker process running several Temporal
+// WORKER_SHARDS (boot/runtime/worker.ts, docs/operations.md): one worker process running several Temporal
 // workers on the task queue, each with its share of the workflow cache and the activity slots.
 // Subscriptions served by a process of two shards are billed and renewed exactly as by one: each
 // period one invoice, paid by one successful charge.
@@ -8,7 +8,7 @@ import type { Worker } from '@temporalio/worker';
 import { testEnv, type TestEnv } from '../support/env';
 import { call } from '../support/api';
 import { createTemporalProvider } from '../../src/temporal/client';
-import { createBillingWorker, sdkDefaultCachedWorkflows, type WorkerHandle } from '../../src/worker';
+import { createBillingWorker, sdkDefaultCachedWorkflows, type WorkerHandle } from '../../boot/runtime/worker';
 import { attachCard, attachToClock, createClock, createCustomer, eventually, monthlyPrice, subMerchant } from '../api/subscriptions/fixtures';
 
 describe('worker shards: one process, several Temporal workers', function () {

@@ -1,7 +1,7 @@
 // The merchant's business details printed on invoice documents: legal name, kennitala, VAT
 // number, address and support e-mail. One row per merchant (the same in test and live mode);
 // no row means nothing set yet, and documents then show the merchant's name only. Managed with
-// `billing merchants details` (src/bin/cli.ts) and the dashboard's Settings: both call these.
+// `billing merchants details` (boot/cli.ts) and the dashboard's Settings: both call these.
 import type { Db } from '../../db/client';
 import type { TenantDb } from '../../db/tenancy';
 import type { MerchantBusinessDetails } from '../../generated/prisma/client';

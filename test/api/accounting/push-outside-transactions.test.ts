@@ -21,7 +21,7 @@ import { pushSyncBatch } from '../../../src/domain/accounting/push-sync-records'
 import { postLedger } from '../../../src/domain/ledger/post-ledger';
 import { linkCredentials } from '../../../src/domain/accounting/link-credentials';
 import { createApp, type BillingApp } from '../../../api/app';
-import { listen, type HttpHandle } from '../../../src/runtime/http';
+import { listen, type HttpHandle } from '../../../boot/runtime/http';
 import { createWorkflowClients } from '../../../src/temporal/workflow-clients';
 import { authorizeOAuth } from './fixtures';
 import { AREAS } from '../../../api/areas';

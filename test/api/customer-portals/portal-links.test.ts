@@ -166,7 +166,7 @@ describe('customer portal links: the token is never logged', function () {
   it('the access log prints the portal route pattern without the token', async () => {
     const env = await testEnv();
     const { createApp } = await import('../../../api/app');
-    const { listen } = await import('../../../src/runtime/http');
+    const { listen } = await import('../../../boot/runtime/http');
     const { createLogger } = await import('../../../src/observability/logger');
     const lines: string[] = [];
     const logger = createLogger({ service: 'test', level: 'info', destination: { write: (l: string) => void lines.push(l) } });

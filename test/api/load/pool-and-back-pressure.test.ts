@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { testEnv, type TestEnv } from '../../support/env';
 import { call, expectError, newMerchant, type ApiResponse, type TestMerchant } from '../../support/api';
 import { createApp, type BillingApp } from '../../../api/app';
-import { listen, type HttpHandle } from '../../../src/runtime/http';
+import { listen, type HttpHandle } from '../../../boot/runtime/http';
 import { closeProbe, createDb, poolUse, type Db } from '../../../src/db/client';
 import { attachCard, createCustomer, createPrice, ok } from '../subscriptions/fixtures';
 

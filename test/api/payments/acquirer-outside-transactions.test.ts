@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { testEnv, type TestEnv } from '../../support/env';
 import { call, expectError, newMerchant, type TestMerchant } from '../../support/api';
 import { createApp, type BillingApp } from '../../../api/app';
-import { listen, type HttpHandle } from '../../../src/runtime/http';
+import { listen, type HttpHandle } from '../../../boot/runtime/http';
 import { scopedDb, type Tenant } from '../../../src/db/tenancy';
 import type { Db } from '../../../src/db/client';
 import { lockPayment } from '../../../src/domain/payments/lock-payment';

@@ -6,7 +6,7 @@ import { testEnv, type TestEnv } from '../../support/env';
 import { call, newMerchant, type TestMerchant } from '../../support/api';
 import { createDb } from '../../../src/db/client';
 import { createTemporalProvider } from '../../../src/temporal/client';
-import { listen } from '../../../src/runtime/http';
+import { listen } from '../../../boot/runtime/http';
 import { createApp } from '../../../api/app';
 import { createModeGateways } from '../../../src/gateways';
 

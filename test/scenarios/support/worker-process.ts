@@ -4,7 +4,7 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../../../src/config';
 import { createDb } from '../../../src/db/client';
-import { createBillingWorker } from '../../../src/worker';
+import { createBillingWorker } from '../../../boot/runtime/worker';
 import { createModeGateways, gatewayConfigFromEnv } from '../../../src/gateways';
 
 async function main(): Promise<void> {

@@ -1,8 +1,8 @@
 // How a worker process divides its workflow cache and activity slots over WORKER_SHARDS Temporal
-// workers (src/worker.ts shardSettings; docs/operations.md): adding shards adds neither memory nor
+// workers (boot/runtime/worker.ts shardSettings; docs/operations.md): adding shards adds neither memory nor
 // database connections.
 import assert from 'node:assert/strict';
-import { WORKFLOWS_PER_SHARD, sdkDefaultCachedWorkflows, shardSettings } from '../../../src/worker';
+import { WORKFLOWS_PER_SHARD, sdkDefaultCachedWorkflows, shardSettings } from '../../../boot/runtime/worker';
 
 describe('worker shards: how a process splits its settings', () => {
   it('one shard keeps the settings as they are (the SDK picks the cache when none is set)', () => {
