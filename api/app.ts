@@ -14,7 +14,6 @@ import { createAuthCache } from './middleware/auth-cache';
 import { authFailureGate, createAuthFailureLimiter } from './middleware/auth-failures';
 import { createRateLimiter } from './middleware/rate-limiter';
 import { errors } from '../src/errors';
-import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import { observeRequests } from './observe';
 import { opsEndpoints } from './ops-endpoints';
 import { createLogger } from '../src/observability/logger';
@@ -29,7 +28,7 @@ export interface BillingApp extends Koa<AppState> {
   shutdown(): Promise<void>;
   /**
    * Begins a graceful stop: GET /readyz answers 503 `draining` and every response closes its
-   * connection, while requests are still served (src/bin/api.ts drains, then stops accepting).
+   * connection, while requests are still served (boot/api.ts drains, then stops accepting).
    */
   drain(): void;
   /** Resolves when the auth cache's first LISTEN attempt has settled (see auth-cache.ts). */
@@ -38,8 +37,11 @@ export interface BillingApp extends Koa<AppState> {
   readonly router: Router<AppState>;
 }
 
-/** What a composition root gives createApp; the workflow client modules default to ones over `temporal`. */
-export type AppBaseDeps = Omit<AppDeps, 'authCache' | 'workflows'> & Partial<Pick<AppDeps, 'workflows'>>;
+/**
+ * What a composition root (boot/) gives createApp: the database, the Temporal provider and the
+ * workflow client modules built over it, the gateways. The app builds none of them.
+ */
+export type AppBaseDeps = Omit<AppDeps, 'authCache'>;
 
 export function createApp(baseDeps: AppBaseDeps): BillingApp {
   const app = new Koa<AppState>() as BillingApp;
@@ -58,7 +60,7 @@ export function createApp(baseDeps: AppBaseDeps): BillingApp {
   const inFlight = () => ({ current: inFlightGate.current(), limit: inFlightGate.limit, refused: inFlightGate.refused() });
   metrics.watchInFlight(inFlight);
   metrics.watchPool('api', () => poolUse(baseDeps.db));
-  const deps: AppDeps = { ...baseDeps, authCache, inFlight, workflows: baseDeps.workflows ?? createWorkflowClients(baseDeps.temporal) };
+  const deps: AppDeps = { ...baseDeps, authCache, inFlight };
   const authFailures = createAuthFailureLimiter({ limit: deps.config.authFailureLimit, windowSeconds: deps.config.authFailureWindowSeconds });
   const lookup = keyLookup(deps.db, authCache);
   const auth = authenticator(deps, lookup, limiter, authFailures);

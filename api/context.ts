@@ -51,7 +51,7 @@ export interface AppDeps {
   authCache?: import('./middleware/auth-cache').AuthCache;
   config: Config;
   temporal: TemporalProvider;
-  /** Client modules of the workflows the domain starts, signals and updates (built by createApp). */
+  /** Client modules of the workflows the domain starts, signals and updates (built by the composition root, boot/, and injected). */
   workflows: WorkflowClients;
   /** The outside systems (card acquirer, bank claims) of each mode, built by the composition root. */
   gateways: ModeGateways;

@@ -6,6 +6,7 @@ import { prepareDatabase } from './runtime/database';
 import { listen } from './runtime/http';
 import { createTemporalProvider } from '../src/temporal/client';
 import { createApp } from '../api/app';
+import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import { createModeGateways, gatewayConfigFromEnv } from '../src/gateways';
 import { fail } from './common';
 import { createObservability } from './runtime/observability';
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
     callTimeoutMs: config.temporalCallTimeoutMs,
   });
   const gateways = createModeGateways({ db, config: gatewayConfigFromEnv() });
-  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, gateways, log, logger: obs.logger, metrics: obs.metrics });
+  const app = createApp({ db, config: { ...config, databaseUrl }, temporal, workflows: createWorkflowClients(temporal), gateways, log, logger: obs.logger, metrics: obs.metrics });
   const http = await listen(app, config.port);
   log(`API listening on http://localhost:${http.port} (liveness /livez, readiness /readyz, metrics /metrics)`);
   // SIGTERM: /readyz answers 503 for SHUTDOWN_DRAIN_SECONDS while requests are still served (the

@@ -12,6 +12,7 @@ import { createTemporalProvider } from '../src/temporal/client';
 import { ensureSchedules } from '../src/temporal/schedules';
 import { createBillingWorker } from './runtime/worker';
 import { createApp } from '../api/app';
+import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import { createModeGateways, gatewayConfigFromEnv } from '../src/gateways';
 import { fail } from './common';
 import { createObservability, installTemporalRuntime } from './runtime/observability';
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
     db,
     config: { ...config, databaseUrl, temporalUiUrl: temporalEndpoint.uiUrl ?? config.temporalUiUrl },
     temporal,
+    workflows: createWorkflowClients(temporal),
     gateways,
     log,
     logger: obs.logger,

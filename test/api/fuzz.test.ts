@@ -19,6 +19,7 @@ import type * as yup from 'yup';
 import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant, type TestMerchant } from '../support/api';
 import { createApp, type BillingApp } from '../../api/app';
+import { createWorkflowClients } from '../../src/temporal/workflow-clients';
 import { observeSchemas } from '../../api/validate';
 import { AREAS } from '../../api/areas';
 import { declarationsOf } from '../../api/route';
@@ -201,7 +202,14 @@ describe('route-wide fuzz: malformed requests on every registered route', functi
     env = await testEnv();
     // Our own instance of the application on the suite's database, so the routes come from the
     // very router that serves the requests.
-    app = createApp({ db: env.db, config: { ...env.config, rateLimitRequests: 1_000_000_000 }, temporal: env.temporal, gateways: env.gateways, log: (l) => void logged.push(l) });
+    app = createApp({
+      db: env.db,
+      config: { ...env.config, rateLimitRequests: 1_000_000_000 },
+      temporal: env.temporal,
+      workflows: createWorkflowClients(env.temporal),
+      gateways: env.gateways,
+      log: (l) => void logged.push(l),
+    });
     http = await listen(app, 0, '127.0.0.1');
     base = `http://127.0.0.1:${http.port}`;
     m = await newMerchant(env, { live: true });

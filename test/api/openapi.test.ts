@@ -10,6 +10,7 @@ import { testEnv, type TestEnv } from '../support/env';
 import { call, newMerchant } from '../support/api';
 import { assertMatchesContract } from '../support/openapi-contract';
 import { createApp } from '../../api/app';
+import { createWorkflowClients } from '../../src/temporal/workflow-clients';
 import { AREAS } from '../../api/areas';
 import { declarationsOf } from '../../api/route';
 import { PAGE_DEFAULT, PAGE_MAX } from '../../api/validate';
@@ -26,7 +27,7 @@ describe('OpenAPI document', () => {
   });
 
   it('documents every route of the router, and nothing else', async () => {
-    const app = createApp({ db: env.db, config: env.config, temporal: env.temporal, gateways: env.gateways, log: () => undefined });
+    const app = createApp({ db: env.db, config: env.config, temporal: env.temporal, workflows: createWorkflowClients(env.temporal), gateways: env.gateways, log: () => undefined });
     try {
       const registered = new Set<string>();
       for (const layer of app.router.stack) {

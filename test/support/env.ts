@@ -13,6 +13,7 @@ import { ensureSearchAttributes } from '../../src/temporal/provision';
 import { createBillingWorker, type WorkerHandle } from '../../boot/runtime/worker';
 import { listen, type HttpHandle } from '../../boot/runtime/http';
 import { createApp } from '../../api/app';
+import { createWorkflowClients } from '../../src/temporal/workflow-clients';
 import { createModeGateways, gatewayConfigFromEnv, type ModeGateways } from '../../src/gateways';
 import { SUBSCRIPTION_WORKFLOW } from '../../src/contracts/subscriptions';
 import { newEncryptionKey } from '../../src/crypto/secret-box';
@@ -130,7 +131,7 @@ async function start(): Promise<TestEnv> {
     await worker.shutdown();
     await running.catch(() => undefined);
   });
-  const app = recordingSecrets(createApp({ db, config, temporal, gateways, log: testLog, logger: testLogger, metrics }));
+  const app = recordingSecrets(createApp({ db, config, temporal, workflows: createWorkflowClients(temporal), gateways, log: testLog, logger: testLogger, metrics }));
   const http = await listen(app, 0, '127.0.0.1');
   cleanups.push(async () => {
     await http.close(1000);
@@ -154,7 +155,17 @@ async function start(): Promise<TestEnv> {
     metrics,
     async startApp(overrides, otherTemporal) {
       const cfg = { ...config, ...overrides };
-      const other = recordingSecrets(createApp({ db, config: cfg, temporal: otherTemporal ?? temporal, gateways, log: testLog, logger: testLogger }));
+      const other = recordingSecrets(
+        createApp({
+          db,
+          config: cfg,
+          temporal: otherTemporal ?? temporal,
+          workflows: createWorkflowClients(otherTemporal ?? temporal),
+          gateways,
+          log: testLog,
+          logger: testLogger,
+        }),
+      );
       const h = await listen(other, 0, '127.0.0.1');
       cleanups.push(async () => {
         await h.close(1000);

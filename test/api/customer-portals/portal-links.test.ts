@@ -166,11 +166,20 @@ describe('customer portal links: the token is never logged', function () {
   it('the access log prints the portal route pattern without the token', async () => {
     const env = await testEnv();
     const { createApp } = await import('../../../api/app');
+    const { createWorkflowClients } = await import('../../../src/temporal/workflow-clients');
     const { listen } = await import('../../../boot/runtime/http');
     const { createLogger } = await import('../../../src/observability/logger');
     const lines: string[] = [];
     const logger = createLogger({ service: 'test', level: 'info', destination: { write: (l: string) => void lines.push(l) } });
-    const app = createApp({ db: env.db, config: { ...env.config, logRequests: true }, temporal: env.temporal, gateways: env.gateways, log: (l) => lines.push(l), logger });
+    const app = createApp({
+      db: env.db,
+      config: { ...env.config, logRequests: true },
+      temporal: env.temporal,
+      workflows: createWorkflowClients(env.temporal),
+      gateways: env.gateways,
+      log: (l) => lines.push(l),
+      logger,
+    });
     const h = await listen(app, 0, '127.0.0.1');
     try {
       const m = await newMerchant(env);

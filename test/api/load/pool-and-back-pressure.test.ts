@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { testEnv, type TestEnv } from '../../support/env';
 import { call, expectError, newMerchant, type ApiResponse, type TestMerchant } from '../../support/api';
 import { createApp, type BillingApp } from '../../../api/app';
+import { createWorkflowClients } from '../../../src/temporal/workflow-clients';
 import { listen, type HttpHandle } from '../../../boot/runtime/http';
 import { closeProbe, createDb, poolUse, type Db } from '../../../src/db/client';
 import { attachCard, createCustomer, createPrice, ok } from '../subscriptions/fixtures';
@@ -71,7 +72,14 @@ describe('pool exhaustion and back-pressure', function () {
 
     before(async () => {
       db = createDb(env.config.databaseUrl!, { poolSize: POOL, connectTimeoutMs: 1500 });
-      app = createApp({ db, config: { ...env.config, transactionMaxWaitMs: 1500 }, temporal: env.temporal, gateways: env.gateways, log: (l) => void log.push(l) });
+      app = createApp({
+        db,
+        config: { ...env.config, transactionMaxWaitMs: 1500 },
+        temporal: env.temporal,
+        workflows: createWorkflowClients(env.temporal),
+        gateways: env.gateways,
+        log: (l) => void log.push(l),
+      });
       http = await listen(app, 0, '127.0.0.1');
       baseUrl = `http://127.0.0.1:${http.port}`;
     });
@@ -163,7 +171,15 @@ describe('pool exhaustion and back-pressure', function () {
     let baseUrl: string;
 
     before(async () => {
-      app = createApp({ db: env.db, config: { ...env.config, apiMaxInFlight: LIMIT }, temporal: env.temporal, gateways: env.gateways, metrics: undefined, log: () => undefined });
+      app = createApp({
+        db: env.db,
+        config: { ...env.config, apiMaxInFlight: LIMIT },
+        temporal: env.temporal,
+        workflows: createWorkflowClients(env.temporal),
+        gateways: env.gateways,
+        metrics: undefined,
+        log: () => undefined,
+      });
       http = await listen(app, 0, '127.0.0.1');
       baseUrl = `http://127.0.0.1:${http.port}`;
     });

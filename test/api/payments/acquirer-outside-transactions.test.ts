@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { testEnv, type TestEnv } from '../../support/env';
 import { call, expectError, newMerchant, type TestMerchant } from '../../support/api';
 import { createApp, type BillingApp } from '../../../api/app';
+import { createWorkflowClients } from '../../../src/temporal/workflow-clients';
 import { listen, type HttpHandle } from '../../../boot/runtime/http';
 import { scopedDb, type Tenant } from '../../../src/db/tenancy';
 import type { Db } from '../../../src/db/client';
@@ -77,7 +78,7 @@ describe('outside calls are made with no transaction open', function () {
     m = await newMerchant(env);
     tenant = { merchantId: m.id, mode: 'test' };
     gateways = watchedGateways(env.gateways, env.db, seen);
-    app = createApp({ db: env.db, config: env.config, temporal: env.temporal, gateways, log: () => undefined });
+    app = createApp({ db: env.db, config: env.config, temporal: env.temporal, workflows: createWorkflowClients(env.temporal), gateways, log: () => undefined });
     http = await listen(app, 0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${http.port}`;
   });

@@ -8,6 +8,7 @@ import { createDb } from '../../../src/db/client';
 import { createTemporalProvider } from '../../../src/temporal/client';
 import { listen } from '../../../boot/runtime/http';
 import { createApp } from '../../../api/app';
+import { createWorkflowClients } from '../../../src/temporal/workflow-clients';
 import { createModeGateways } from '../../../src/gateways';
 
 describe('payments under a burst larger than the connection pool', function () {
@@ -25,7 +26,14 @@ describe('payments under a burst larger than the connection pool', function () {
     // These payments share one merchant's invoice-number counter, so their transactions run one
     // after another: a request may wait for a connection longer than the default 5 s on a loaded
     // machine. Starvation (no progress at all) still fails; slowness does not.
-    const app = createApp({ db, config: { ...env.config, transactionMaxWaitMs: 60_000 }, temporal, gateways: createModeGateways({ db }), log: () => undefined });
+    const app = createApp({
+      db,
+      config: { ...env.config, transactionMaxWaitMs: 60_000 },
+      temporal,
+      workflows: createWorkflowClients(temporal),
+      gateways: createModeGateways({ db }),
+      log: () => undefined,
+    });
     const h = await listen(app, 0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${h.port}`;
     close = async () => {

@@ -9,6 +9,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { createApp } from '../../../api/app';
+import { createWorkflowClients } from '../../../src/temporal/workflow-clients';
 import { createTemporalProvider, type TemporalProvider } from '../../../src/temporal/client';
 import { createBillingWorker, type WorkerHandle } from '../../../boot/runtime/worker';
 import { listen, type HttpHandle } from '../../../boot/runtime/http';
@@ -210,7 +211,7 @@ export async function startHarness(env: TestEnv, opts: { retryDelaysMs: number[]
   });
   const running = worker.run();
   const temporal = createTemporalProvider({ address: env.temporalAddress, namespace: config.temporalNamespace, taskQueue });
-  const app = createApp({ db: env.db, config, temporal, gateways: env.gateways, log: quiet, webhookTesting: testing });
+  const app = createApp({ db: env.db, config, temporal, workflows: createWorkflowClients(temporal), gateways: env.gateways, log: quiet, webhookTesting: testing });
   const http: HttpHandle = await listen(app, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${http.port}`;
 
