@@ -4,7 +4,7 @@
 // fail would be noticed.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { importCycles, importsOf, LAYERED_DIRS, layerOf, layeringViolations, readImportGraph, type ImportGraph } from './import-graph';
+import { importCycles, importsOf, LAYERED_DIRS, layerOf, layeringViolations, readImportGraph, topLevelSourceDirs, unlistedSourceDirs, type ImportGraph } from './import-graph';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -21,8 +21,8 @@ describe('layering', () => {
   it('reads the whole project', () => {
     assert.ok(graph.size > 300, `${graph.size} files`);
     assert.ok(
-      graph.get('api/app.ts')?.some((e) => e.to === 'src/temporal/workflow-clients.ts'),
-      'api/app.ts imports are resolved to files',
+      graph.get('boot/api.ts')?.some((e) => e.to === 'src/temporal/workflow-clients.ts'),
+      'boot/api.ts imports are resolved to files',
     );
   });
 
@@ -43,7 +43,13 @@ describe('layering', () => {
       ['api/routes/planted.ts', "import { createWorkflowClients } from '../../src/temporal/workflow-clients';", 'api/ does not import src/temporal'],
       ['api/routes/planted.ts', "export async function f() { return (await import('@temporalio/client')).Connection; }", 'api/ does not import src/temporal'],
       ['src/domain/planted.ts', "export function f() { return require('../../api/app'); }", 'nothing in src/ imports api/'],
-      ['src/domain/planted.ts', "export async function f() { return import('../runtime/temporal'); }", 'no layer imports a composition root'],
+      ['src/domain/planted.ts', "export async function f() { return import('../../boot/runtime/temporal'); }", 'no layer imports a composition root'],
+      // The composition roots live in boot/, above every layer: no layer imports them.
+      ['api/routes/planted.ts', "import { listen } from '../../boot/runtime/http';", 'no layer imports a composition root'],
+      ['activities/planted.ts', "import type { WorkerHandle } from '../boot/runtime/worker';", 'no layer imports a composition root'],
+      ['workflows/planted.ts', "import { fail } from '../boot/common';", 'no layer imports a composition root'],
+      ['src/config.ts', "import { prepareDatabase } from '../boot/runtime/database';", 'nothing in src/ imports boot/'],
+      ['src/temporal/planted.ts', "export const w = require('../../boot/runtime/worker');", 'no layer imports a composition root'],
       ['src/db/planted.ts', "import type { Config } from '../config';\nimport { listCustomers } from '../domain/customers/find-customers';", 'a layer imports only its own layer'],
       ['src/config.ts', "import { createDb } from './db/client';", 'a layer imports only its own layer'],
       ['api/routes/planted.ts', "import { createActivities } from '../../activities';", 'the edges api/ and activities/ do not import each other'],
@@ -69,8 +75,8 @@ describe('layering', () => {
     });
 
     it("the type-only imports of import('…').Type are read", () => {
-      const edges = importsOf(root, 'api/planted.ts', "export type T = import('../src/runtime/temporal').X;");
-      assert.deepEqual(edges, [{ to: 'src/runtime/temporal.ts', typeOnly: true }]);
+      const edges = importsOf(root, 'api/planted.ts', "export type T = import('../boot/runtime/temporal').X;");
+      assert.deepEqual(edges, [{ to: 'boot/runtime/temporal.ts', typeOnly: true }]);
     });
 
     it('an import circle through type-only imports in .tsx files', () => {
@@ -86,7 +92,18 @@ describe('layering', () => {
     });
   });
 
-  it('reads .tsx files and gives every file of src/, api/, workflows/ and activities/ a layer', () => {
+  it('gives every top-level folder with TypeScript a layer, or lists it as outside the layers', () => {
+    const dirs = topLevelSourceDirs(root);
+    assert.ok(dirs.includes('boot') && dirs.includes('src') && dirs.includes('test'), dirs.join(' '));
+    assert.deepEqual(unlistedSourceDirs(dirs), []);
+    // Planted: a new top-level folder of code, in no layer, fails.
+    assert.deepEqual(unlistedSourceDirs([...dirs, 'lib']), ['lib']);
+    assert.ok(graph.has('boot/start.ts') && layerOf('boot/start.ts') === 'composition root', 'boot/ is read and is the composition roots');
+    assert.ok(graph.has('boot/runtime/worker.ts') && layerOf('boot/runtime/worker.ts') === 'composition root');
+    assert.equal(layerOf('api/app.ts'), 'edge', 'createApp is handed its workflow clients: it builds nothing');
+  });
+
+  it('reads .tsx files and gives every file of boot/, src/, api/, workflows/ and activities/ a layer', () => {
     assert.ok([...graph.keys()].filter((f) => f.endsWith('.tsx')).length >= 15, 'the dashboard pages are read');
     assert.ok(
       graph.get('api/dashboard/index.tsx')?.some((e) => e.to === 'api/dashboard/pages/billing.tsx'),
