@@ -3,8 +3,8 @@
 // real subscription workflow. Objects are set up through the API; the calls under test get a
 // RequestScope over a transaction of their own, as a request would give them.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
-import { attachCard, createCustomer, eventually, monthlyPrice, ok, subMerchant, unique, type SubMerchant } from '../api/subscriptions/fixtures';
+import { envAndMerchants, type TestEnv } from '../support/env';
+import { attachCard, createCustomer, eventually, monthlyPrice, ok, iskSubMerchant, unique, type SubMerchant } from '../api/subscriptions/fixtures';
 import { scopedDb, type Tenant } from '../../src/db/tenancy';
 import { ApiError } from '../../src/errors';
 import type { RequestScope } from '../../src/domain/request-scope';
@@ -16,15 +16,13 @@ import { createWorkflowClients } from '../../src/temporal/workflow-clients';
 
 describe('domain: the subscription command path', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: SubMerchant;
+  let env: TestEnv, m: SubMerchant;
   let deps: CommandDeps;
   let tenant: Tenant;
   let customer: any;
   let price: any;
   before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
+    [env, m] = await envAndMerchants(iskSubMerchant);
     tenant = { merchantId: m.id, mode: 'test' };
     deps = { db: env.db, temporal: env.temporal, workflows: createWorkflowClients(env.temporal), gateways: env.gateways, log: () => undefined };
     customer = await createCustomer(m);
@@ -94,7 +92,7 @@ describe('domain: the subscription command path', function () {
       asRequest((scope) => runSubscriptionCommand(deps, scope, 'sub_nope', { kind: 'pause' })),
       refused('resource_missing'),
     );
-    const other = await subMerchant(env, { currency: 'ISK' });
+    const other = await iskSubMerchant(env);
     const theirs = await createCustomer(other);
     await attachCard(other, theirs.id);
     const theirPrice = await monthlyPrice(other, 500);

@@ -2,21 +2,28 @@
 // dunning with recovery, dunning exhausted (uncollectible / unpaid) and manual pay and void,
 // bank-invoice subscriptions paid late. Amounts are checked exactly.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { expectError } from '../support/api';
 import { maybeRecordHistory } from '../support/histories';
 import { createGateways } from '../../src/gateways';
 import { workflowIds } from '../../src/temporal/workflow-ids';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, monthlyPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
+import {
+  advanceClock,
+  attachCard,
+  attachToClock,
+  createClock,
+  createCustomer,
+  monthlyPrice,
+  ok,
+  iskSubMerchant,
+  TEST_CARDS,
+  type SubMerchant,
+} from '../api/subscriptions/fixtures';
 
 describe('subscription billing cycle on test clocks', function () {
   this.timeout(300_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
   async function clockCustomer(frozen: string, opts: { card?: string; kennitala?: string } = {}) {
     const clock = await createClock(m, frozen);

@@ -2,19 +2,15 @@
 // a bank or acquirer that says no is recorded on the invoice and the subscription, the merchant
 // hears of it (invoice.payment_failed), and the workflow goes on billing the next period.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { clearSimulatorFaults, planSimulatorFault, REFUSED_KENNITOLUR } from '../../src/gateways';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, monthlyPrice, ok, subMerchant, type SubMerchant } from '../api/subscriptions/fixtures';
+import { advanceClock, attachCard, attachToClock, createClock, createCustomer, monthlyPrice, ok, iskSubMerchant, type SubMerchant } from '../api/subscriptions/fixtures';
 
 describe('refusals from outside systems are business outcomes', function () {
   this.timeout(300_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
   afterEach(() => clearSimulatorFaults(m.id));
 
   const invoices = async (subId: string) => (await ok(m.call('GET', `/v1/invoices?subscription=${subId}&limit=100`))).data.reverse() as any[];

@@ -8,21 +8,28 @@
 import assert from 'node:assert/strict';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { maybeRecordHistory } from '../support/histories';
 import { workflowIds } from '../../src/temporal/workflow-ids';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, monthlyPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
+import {
+  advanceClock,
+  attachCard,
+  attachToClock,
+  createClock,
+  createCustomer,
+  monthlyPrice,
+  ok,
+  iskSubMerchant,
+  TEST_CARDS,
+  type SubMerchant,
+} from '../api/subscriptions/fixtures';
 
 const E = temporal.api.enums.v1.EventType;
 
 describe('subscription workflow: a renewal in one local activity', function () {
   this.timeout(300_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
   it('renews two periods with one local activity each and at most one workflow task each, acknowledges the clock in it, and keeps one run', async () => {
     const clock = await createClock(m, '2025-03-10T08:00:00.000Z');

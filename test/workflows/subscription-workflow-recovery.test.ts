@@ -4,22 +4,29 @@
 // billing continues with every step exactly once. A crash loop is halted after three restarts.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { subscriptionWorkflowsWithStatus, testEnv, type TestEnv } from '../support/env';
+import { subscriptionWorkflowsWithStatus, type TestEnv, envAndMerchants } from '../support/env';
 import { call } from '../support/api';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { createGateways } from '../../src/gateways';
 import { SUBSCRIPTION_RECONCILER_WORKFLOW, type ReconcileSubscriptionsResult } from '../../src/contracts/subscriptions';
 import { MAX_RESTARTS_PER_DAY } from '../../src/domain/subscriptions/revive-subscription-workflows';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, eventually, monthlyPrice, ok, subMerchant, type SubMerchant } from '../api/subscriptions/fixtures';
+import {
+  advanceClock,
+  attachCard,
+  attachToClock,
+  createClock,
+  createCustomer,
+  eventually,
+  monthlyPrice,
+  ok,
+  iskSubMerchant,
+  type SubMerchant,
+} from '../api/subscriptions/fixtures';
 
 describe('subscription workflows that end anyway are restarted by the reconciler', function () {
   this.timeout(240_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
   const reconcile = async (): Promise<ReconcileSubscriptionsResult> =>
     (await env.client.workflow.execute(SUBSCRIPTION_RECONCILER_WORKFLOW, {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { expectError, newMerchant, type TestMerchant } from '../../support/api';
 import { eventually, ok } from '../subscriptions/fixtures';
 import { paidPayment, settledRefund } from '../payments/fixtures';
@@ -35,12 +35,8 @@ const isk = (n: number) => formatAmount(n, 'ISK');
 
 describe('invoice documents (PDF and HTML)', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
-  });
+  let env: TestEnv, m: TestMerchant;
+  before(async () => ([env, m] = await envAndMerchants(newMerchant)));
 
   it('business details are merchant settings managed with the CLI (checked, shown, cleared)', async () => {
     const set = await billing(env, [

@@ -2,17 +2,13 @@
 // `invoice.updated`): issuing the claim and every check that finds it unpaid move the next
 // check, and each move is recorded with the invoice as it now is, dated at the clock's time.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
-import { advanceClock, attachToClock, createClock, createCustomer, eventually, monthlyPrice, ok, subMerchant, type SubMerchant } from './fixtures';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { advanceClock, attachToClock, createClock, createCustomer, eventually, monthlyPrice, ok, iskSubMerchant, type SubMerchant } from './fixtures';
 
 describe('bank claim checks and invoice.updated', function () {
   this.timeout(300_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
   it('every move of next_payment_attempt while the claim is checked comes with an invoice event', async () => {
     const clock = await createClock(m, '2027-01-01T00:00:00.000Z');

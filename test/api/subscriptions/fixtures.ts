@@ -1,9 +1,12 @@
 // Shared fixtures for the subscription, test-clock and scenario tests.
 import assert from 'node:assert/strict';
 import { type ApiResponse, type TestMerchant, twoModeMerchant, uniqueName, type TwoModeMerchant } from '../../support/api';
+import type { TestEnv } from '../../support/env';
 
 export type SubMerchant = TwoModeMerchant;
 export const subMerchant = twoModeMerchant;
+/** A subscription merchant whose currency is ISK. */
+export const iskSubMerchant = (env: TestEnv): Promise<SubMerchant> => subMerchant(env, { currency: 'ISK' });
 export const unique = uniqueName;
 
 export async function ok(res: Promise<ApiResponse>, status = 200): Promise<any> {

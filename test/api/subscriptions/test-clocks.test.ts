@@ -1,7 +1,7 @@
 // Test clocks: create, retrieve, list, advance (advancing → ready through the clock's workflow),
 // attach customers, delete; test mode only; tenant isolation and input errors.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { expectError } from '../../support/api';
 import { maybeRecordHistory } from '../../support/histories';
 import { temporal } from '@temporalio/proto';
@@ -12,14 +12,8 @@ const E = temporal.api.enums.v1.EventType;
 
 describe('test clocks', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  let other: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env);
-    other = await subMerchant(env);
-  });
+  let env: TestEnv, m: SubMerchant, other: SubMerchant;
+  before(async () => ([env, m, other] = await envAndMerchants(subMerchant, subMerchant)));
 
   it('creates a clock at a frozen time and retrieves it', async () => {
     const res = await m.call('POST', '/v1/test_helpers/test_clocks', { body: { frozen_time: '2025-01-31T10:00:00+00:00', name: 'Year of billing' } });
