@@ -86,3 +86,37 @@ export async function advanceClock(m: TestMerchant, clockId: string, frozenTime:
     1200,
   );
 }
+
+/**
+ * A customer named `name` with `card`, subscribed to a new ISK 4,990 monthly price, once the first
+ * invoice has been charged: paid, or open after its first attempt.
+ */
+export async function subscribedAndCharged(m: TestMerchant, name: string, card: string) {
+  const customer = await createCustomer(m, { name, kennitala: '0102694009' });
+  await attachCard(m, customer.id, card);
+  const price = await monthlyPrice(m, 4990);
+  const subscription = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
+  const invoice = await eventually(async () => {
+    const inv = (await ok(m.call('GET', `/v1/invoices?subscription=${subscription.id}`))).data[0];
+    if (!inv) return undefined;
+    // The API's own attempt_count: reading the row separately raced the charge (the row counted
+    // the attempt after the API had answered `open` with 0).
+    return inv.status === 'paid' || (inv.status === 'open' && inv.attempt_count >= 1) ? inv : undefined;
+  }, `${name}'s first invoice to be charged`);
+  return { customer, subscription, invoice };
+}
+
+/**
+ * The billing history the dashboard tests read: Jón Jónsson paid (then refunded 1,000 with its
+ * credit note), Guðrún Ósk Þórsdóttir declined, Þórður Árnason declined and his invoice voided.
+ */
+export async function paidDeclinedVoidedRefunded(env: TestEnv, m: TestMerchant) {
+  const paid = await subscribedAndCharged(m, 'Jón Jónsson', TEST_CARDS.visa);
+  const declined = await subscribedAndCharged(m, 'Guðrún Ósk Þórsdóttir', TEST_CARDS.alwaysDeclines);
+  const toVoid = await subscribedAndCharged(m, 'Þórður Árnason', TEST_CARDS.alwaysDeclines);
+  await ok(m.call('POST', `/v1/invoices/${toVoid.invoice.id}/void`));
+  const payment = (await ok(m.call('GET', `/v1/payments?customer=${paid.customer.id}`))).data[0];
+  await ok(m.call('POST', '/v1/refunds', { body: { payment: payment.id, amount: 1000 } }), 201);
+  await eventually(async () => ((await env.db.creditNote.count({ where: { merchantId: m.id } })) > 0 ? true : undefined), 'the refund’s credit note');
+  return { paid, declined, toVoid, payment };
+}
