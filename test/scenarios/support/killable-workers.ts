@@ -10,7 +10,7 @@ import { call, type ApiResponse, type TestMerchant } from '../../support/api';
 
 export interface KillableWorkers {
   /** Starts a worker process on the task queue, with `extraEnv` added to its environment; resolves once it is ready. */
-  start(env: TestEnv, taskQueue: string, extraEnv: Record<string, string>): Promise<ChildProcess>;
+  start(env: TestEnv, taskQueue: string, extraEnv: NodeJS.ProcessEnv): Promise<ChildProcess>;
   /** SIGKILLs the worker and waits for it to exit. */
   kill(child: ChildProcess): Promise<void>;
   /** SIGKILLs every worker still running (for `after`). */
