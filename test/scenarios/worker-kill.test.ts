@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../support/env';
 import { appOnOwnQueue, callerAt, killableWorkers } from './support/killable-workers';
-import { attachCard, attachToClock, createClock, createCustomer, eventually, monthlyPrice, subMerchant } from '../api/subscriptions/fixtures';
+import { clockCustomer, eventually, monthlyPrice, subMerchant } from '../api/subscriptions/fixtures';
 
 const SLOW_CARD = '4000000000003220';
 
@@ -31,10 +31,7 @@ describe('scenario: worker killed in the middle of a billing cycle', function ()
     const { taskQueue, baseUrl } = await appOnOwnQueue(env, 'kill-test');
     const m = await subMerchant(env);
     const api = callerAt(env, baseUrl, m);
-    const clock = await createClock(m, '2025-01-15T00:00:00.000Z');
-    const customer = await createCustomer(m);
-    await attachToClock(m, clock.id, customer.id);
-    await attachCard(m, customer.id, SLOW_CARD);
+    const { clock, customer } = await clockCustomer(m, '2025-01-15T00:00:00.000Z', { card: SLOW_CARD });
     const price = await monthlyPrice(m, 7700);
 
     const chargesFor = (invoiceId: string) => env.db.simCharge.findMany({ where: { merchantId: m.id, idempotencyKey: { startsWith: `${invoiceId}:` } } });

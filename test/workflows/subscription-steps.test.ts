@@ -11,18 +11,7 @@ import { temporal } from '@temporalio/proto';
 import { envAndMerchants, type TestEnv } from '../support/env';
 import { maybeRecordHistory } from '../support/histories';
 import { workflowIds } from '../../src/temporal/workflow-ids';
-import {
-  advanceClock,
-  attachCard,
-  attachToClock,
-  createClock,
-  createCustomer,
-  monthlyPrice,
-  ok,
-  iskSubMerchant,
-  TEST_CARDS,
-  type SubMerchant,
-} from '../api/subscriptions/fixtures';
+import { advanceClock, clockCustomer, iskSubMerchant, monthlyPrice, ok, type SubMerchant, TEST_CARDS } from '../api/subscriptions/fixtures';
 
 const E = temporal.api.enums.v1.EventType;
 
@@ -32,10 +21,7 @@ describe('subscription workflow: a renewal in one local activity', function () {
   before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
   it('renews two periods with one local activity each and at most one workflow task each, acknowledges the clock in it, and keeps one run', async () => {
-    const clock = await createClock(m, '2025-03-10T08:00:00.000Z');
-    const customer = await createCustomer(m);
-    await attachToClock(m, clock.id, customer.id);
-    await attachCard(m, customer.id, TEST_CARDS.visa);
+    const { clock, customer } = await clockCustomer(m, '2025-03-10T08:00:00.000Z', { card: TEST_CARDS.visa });
     const price = await monthlyPrice(m, 2490);
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
     await advanceClock(m, clock.id, '2025-03-10T09:00:00.000Z');

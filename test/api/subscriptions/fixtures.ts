@@ -73,6 +73,18 @@ export async function attachToClock(m: TestMerchant, clockId: string, customerId
   return ok(m.call('POST', `/v1/test_helpers/test_clocks/${clockId}/customers`, { body: { customer: customerId } }));
 }
 
+/**
+ * A test clock frozen at `frozenTime` and a customer on it (`customer`: its fields), with `card`
+ * saved as its default payment method (the visa when not given; none when null).
+ */
+export async function clockCustomer(m: TestMerchant, frozenTime: string, opts: { card?: string | null; customer?: Record<string, unknown> } = {}) {
+  const clock = await createClock(m, frozenTime);
+  const customer = await createCustomer(m, opts.customer);
+  await attachToClock(m, clock.id, customer.id);
+  const pm = opts.card === null ? null : await attachCard(m, customer.id, opts.card);
+  return { clock, customer, pm };
+}
+
 /** Advances the clock and waits until it is ready again (every subscription caught up). */
 export async function advanceClock(m: TestMerchant, clockId: string, frozenTime: string): Promise<any> {
   const r = await ok(m.call('POST', `/v1/test_helpers/test_clocks/${clockId}/advance`, { body: { frozen_time: frozenTime } }));
