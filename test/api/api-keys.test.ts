@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { call, expectError, newMerchant, type TestMerchant } from '../support/api';
 
 describe('API keys', () => {
-  let env: TestEnv;
-  let m: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
-  });
+  let env: TestEnv, m: TestMerchant;
+  before(async () => ([env, m] = await envAndMerchants(newMerchant)));
 
   it('creates a key whose full value appears only in the create response and works at once', async () => {
     const res = await m.call('POST', '/v1/api_keys', { body: { type: 'secret', mode: 'test', label: 'backend' } });

@@ -1,7 +1,7 @@
 // The per-process auth cache: served from memory while LISTEN is up, invalidated in every
 // process by NOTIFY at commit, bypassed when the notification channel is down.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { call, expectError, newMerchant, type TestMerchant } from '../support/api';
 import { hashKey } from '../../src/domain/api-keys/key-material';
 import { notifyKeyChanged } from '../../src/domain/api-keys/invalidation';
@@ -16,12 +16,10 @@ async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<voi
 }
 
 describe('auth cache across API processes', () => {
-  let env: TestEnv;
-  let m: TestMerchant;
+  let env: TestEnv, m: TestMerchant;
   let otherUrl: string;
   before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
+    [env, m] = await envAndMerchants(newMerchant);
     otherUrl = await env.startApp({});
   });
 

@@ -1,7 +1,7 @@
 // Failed authentication is rate limited per client address, before the body is read
 // (api/middleware/auth-failures.ts, docs/auth.md "Failed authentication").
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { call, expectError, newMerchant, type TestMerchant } from '../support/api';
 import { createAuthFailureLimiter } from '../../api/middleware/auth-failures';
 import { parseTrustedProxies, resolveClientAddress } from '../../api/middleware/client-address';
@@ -9,12 +9,10 @@ import { parseTrustedProxies, resolveClientAddress } from '../../api/middleware/
 const badKey = (c: string) => `sk_test_${c.repeat(32)}`;
 
 describe('failed authentication is rate limited per address', () => {
-  let env: TestEnv;
-  let m: TestMerchant;
+  let env: TestEnv, m: TestMerchant;
   let baseUrl: string;
   before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
+    [env, m] = await envAndMerchants(newMerchant);
     baseUrl = await env.startApp({ authFailureLimit: 3, authFailureWindowSeconds: 3600 });
   });
 

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
-import { call, expectError, newMerchant, type TestMerchant } from '../support/api';
+import { envAndMerchants, type TestEnv } from '../support/env';
+import { call, expectError, newMerchant, type TestMerchant, liveMerchant, type LiveMerchant } from '../support/api';
 import { createMerchant, insertKey } from '../../src/domain/merchants/create-merchant';
 import { DASHBOARD_ONLY_ROUTES } from '../../api/routes/dashboard-only';
 
 describe('authentication and tenancy', () => {
-  let env: TestEnv;
-  let a: TestMerchant & { liveSecretKey?: string };
-  let b: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    a = await newMerchant(env, { live: true });
-    b = await newMerchant(env);
-  });
+  let env: TestEnv, a: LiveMerchant, b: TestMerchant;
+  before(async () => ([env, a, b] = await envAndMerchants(liveMerchant, newMerchant)));
 
   it('401 unauthorized for a missing, malformed or unknown key', async () => {
     expectError(await call(env, 'GET', '/v1/merchants/current'), 401, 'unauthorized');

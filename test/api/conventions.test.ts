@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { call, expectError, newMerchant, type TestMerchant } from '../support/api';
 
 describe('API conventions', () => {
-  let env: TestEnv;
-  let m: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
-  });
+  let env: TestEnv, m: TestMerchant;
+  before(async () => ([env, m] = await envAndMerchants(newMerchant)));
 
   it('sets X-Request-Id on successes and errors, and echoes a sane client-supplied one', async () => {
     const ok = await m.call('GET', '/v1/api_keys');

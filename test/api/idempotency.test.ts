@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { testEnv, type TestEnv } from '../support/env';
-import { call, expectError, newMerchant, type TestMerchant } from '../support/api';
+import { envAndMerchants, type TestEnv } from '../support/env';
+import { call, expectError, newMerchant, type TestMerchant, liveMerchant, type LiveMerchant } from '../support/api';
 
 describe('Idempotency-Key on POST', () => {
-  let env: TestEnv;
-  let m: TestMerchant & { liveSecretKey?: string };
-  let other: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env, { live: true });
-    other = await newMerchant(env);
-  });
+  let env: TestEnv, m: LiveMerchant, other: TestMerchant;
+  before(async () => ([env, m, other] = await envAndMerchants(liveMerchant, newMerchant)));
 
   const count = async (t: TestMerchant) => (await t.call('GET', '/v1/api_keys?limit=100')).body.data.length;
 

@@ -3,7 +3,7 @@
 // test/api/fuzz.test.ts covers every route; this file pins each rule with a readable case.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { call, expectError, newMerchant, type TestMerchant } from '../support/api';
 
 const LISTS = [
@@ -33,12 +33,8 @@ function nestedJson(levels: number, inner = '1'): string {
 
 describe('input safety: hostile input is a bounded 400, never a 5xx', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
-  });
+  let env: TestEnv, m: TestMerchant;
+  before(async () => ([env, m] = await envAndMerchants(newMerchant)));
 
   it('a NUL byte in starting_after is validation_failed on every list (was 500 on 15)', async () => {
     for (const list of LISTS) {

@@ -9,7 +9,7 @@
 // preflight and the document itself, and finally one refusal per operation and status (an unknown
 // id, a body of the wrong type, a missing query) so every listed error has a real example.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { call, newMerchant, type ApiResponse, type CallOptions, type TestMerchant } from '../support/api';
 import { newDashboardUser, signInHttp, type HttpSession } from '../support/dashboard';
 import { nameAddress } from '../support/example-recorder';
@@ -21,12 +21,10 @@ import { startHarness, startReceiver } from './webhooks/harness';
 
 describe('API tour (the source of the documented examples)', function () {
   this.timeout(300_000);
-  let env: TestEnv;
-  let m: TestMerchant;
+  let env: TestEnv, m: TestMerchant;
   let session: HttpSession;
   before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
+    [env, m] = await envAndMerchants(newMerchant);
     // The OAuth sandbox's random loopback port, as a provider's address in the examples.
     nameAddress(env.sandboxes.oauth.url, 'https://sandbox-books.example');
     session = await signInHttp(env, (await newDashboardUser(env, m.id, 'owner')).email);

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { call, expectError, newMerchant, type TestMerchant } from '../support/api';
 
 describe('rate limiting per API key', () => {
-  let env: TestEnv;
-  let a: TestMerchant;
-  let b: TestMerchant;
+  let env: TestEnv, a: TestMerchant, b: TestMerchant;
   let baseUrl: string;
   let otherUrl: string;
   before(async () => {
-    env = await testEnv();
-    a = await newMerchant(env);
-    b = await newMerchant(env);
+    [env, a, b] = await envAndMerchants(newMerchant, newMerchant);
     // Two API instances on the same database: the counters are shared through PostgreSQL.
     baseUrl = await env.startApp({ rateLimitRequests: 5, rateLimitWindowSeconds: 3600 });
     otherUrl = await env.startApp({ rateLimitRequests: 5, rateLimitWindowSeconds: 3600 });

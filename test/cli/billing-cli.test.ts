@@ -1,22 +1,8 @@
 // The `billing` operator CLI, run as a real process (bin/billing.js) against the test database.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { testEnv, type TestEnv } from '../support/env';
+import { billing } from '../support/cli';
 import { call, expectError } from '../support/api';
-
-const bin = path.resolve(__dirname, '..', '..', '..', 'bin', 'billing.js');
-
-function billing(env: Pick<TestEnv, 'databaseUrl'>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: env.databaseUrl } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe('billing CLI', function () {
   this.timeout(60_000);

@@ -1,24 +1,9 @@
 // `billing users create|list`: the first dashboard user comes from the operator CLI, and signs in.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { testEnv, type TestEnv } from '../support/env';
+import { billing } from '../support/cli';
 import { newMerchant } from '../support/api';
 import { signInHttp } from '../support/dashboard';
-
-const bin = path.resolve(__dirname, '..', '..', '..', 'bin', 'billing.js');
-
-function billing(env: TestEnv, args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: env.databaseUrl } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
-}
 
 describe('billing users (dashboard users CLI)', function () {
   this.timeout(60_000);

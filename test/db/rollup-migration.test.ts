@@ -4,36 +4,21 @@
 // rollups migration runs, and every meter's quantity through the rollup path equals the raw scan
 // for whole and partial-hour periods.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createDb } from '../../src/db/client';
-import { dropDatabase, ensureDatabase, migrate, migrationsDir, readMigrations } from '../../src/db/migrate';
+import { databaseBeforeMigration } from '../support/scratch-database';
 import { createMerchant } from '../../src/domain/merchants/create-merchant';
 import { meterQuantity, rawMeterQuantity } from '../../src/domain/meters/meter-quantity';
 import { scopedDb } from '../../src/db/tenancy';
 import { newId } from '../../src/ids';
 import { createMeter } from '../../src/domain/meters/manage-meters';
 
-const base = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const MIGRATION = '20261127320000_meter_usage_rollups';
 
 describe('migration meter_usage_rollups on a populated database', function () {
   this.timeout(300_000);
   it('builds rollups that give the raw answer for every meter', async () => {
-    const u = new URL(base);
-    u.pathname = `/rollup_mig_${randomBytes(4).toString('hex')}`;
-    const url = u.toString();
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'mig-'));
-    const all = readMigrations();
-    const index = all.findIndex((m) => m.name === MIGRATION);
-    assert.ok(index > 0, 'the migration exists');
-    for (const m of all.slice(0, index)) cpSync(path.join(migrationsDir(), m.name), path.join(dir, m.name), { recursive: true });
-    await ensureDatabase(url);
-    const db = createDb(url, { poolSize: 2 });
+    const scratch = await databaseBeforeMigration('rollup_mig', MIGRATION);
+    const { db } = scratch;
     try {
-      await migrate(url, () => {}, dir);
       const { merchant } = await createMerchant(db, { name: 'Migration merchant' });
       const tenant = { merchantId: merchant.id, mode: 'test' as const };
       const customers: string[] = [];
@@ -80,7 +65,7 @@ describe('migration meter_usage_rollups on a populated database', function () {
         merchant.id,
         customers,
       );
-      await migrate(url);
+      await scratch.migrateRest();
       const rollupRows = await db.meterUsageHourly.count();
       assert.ok(rollupRows > 100, `rollups built: ${rollupRows} hourly rows`);
       assert.ok((await db.meterUsageValue.count()) > 0, 'distinct values built for the unique meter');
@@ -111,9 +96,7 @@ describe('migration meter_usage_rollups on a populated database', function () {
       assert.equal(liveQuantity, await rawMeterQuantity(sdb, tenant, live, customers[0]!, from, to));
       assert.notEqual((await meterQuantity(sdb, tenant, { meter: archived, customerId: customers[0]!, from, to })).quantity, liveQuantity);
     } finally {
-      await db.$disconnect();
-      await dropDatabase(url);
-      rmSync(dir, { recursive: true, force: true });
+      await scratch.drop();
     }
   });
 });

@@ -7,12 +7,9 @@
 //    rows of a partition straddling it), their keys too; whole-hour quantities stay exact from the
 //    rollups, a partial-hour edge before the horizon and an event before it are refused.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createDb, type Db } from '../../src/db/client';
-import { dropDatabase, ensureDatabase, migrate, migrationsDir, readMigrations } from '../../src/db/migrate';
+import { dropDatabase, ensureDatabase, migrate } from '../../src/db/migrate';
+import { databaseBeforeMigration, scratchDatabaseUrl } from '../support/scratch-database';
 import { createMerchant } from '../../src/domain/merchants/create-merchant';
 import { meterQuantity, rawMeterQuantity } from '../../src/domain/meters/meter-quantity';
 import { createMeter } from '../../src/domain/meters/manage-meters';
@@ -22,15 +19,8 @@ import { scopedDb } from '../../src/db/tenancy';
 import { newId } from '../../src/ids';
 import type { Meter } from '../../src/generated/prisma/client';
 
-const base = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const MIGRATION = '20261128320100_usage_events_partitioned';
 const HOUR = 3_600_000;
-
-function dbUrl(prefix: string): string {
-  const u = new URL(base);
-  u.pathname = `/${prefix}_${randomBytes(4).toString('hex')}`;
-  return u.toString();
-}
 
 async function where(db: Db, id: string): Promise<string> {
   const rows = await db.$queryRawUnsafe<Array<{ t: string }>>(`SELECT tableoid::regclass::text AS t FROM usage_events WHERE id = $1`, id);
@@ -41,16 +31,9 @@ describe('usage_events partitioned by month', function () {
   this.timeout(300_000);
 
   it('the migration keeps every quantity and idempotency replay of a populated database', async () => {
-    const url = dbUrl('part_mig');
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'mig-'));
-    const all = readMigrations();
-    const index = all.findIndex((m) => m.name === MIGRATION);
-    assert.ok(index > 0, 'the migration exists');
-    for (const m of all.slice(0, index)) cpSync(path.join(migrationsDir(), m.name), path.join(dir, m.name), { recursive: true });
-    await ensureDatabase(url);
-    const db = createDb(url, { poolSize: 2 });
+    const scratch = await databaseBeforeMigration('part_mig', MIGRATION);
+    const { db } = scratch;
     try {
-      await migrate(url, () => {}, dir);
       const { merchant } = await createMerchant(db, { name: 'Partition merchant' });
       const tenant = { merchantId: merchant.id, mode: 'test' as const };
       const sdb = scopedDb(db, tenant);
@@ -93,7 +76,7 @@ describe('usage_events partitioned by month', function () {
       }
       const [keyed] = await db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM usage_events WHERE idempotency_key IS NOT NULL`);
 
-      await migrate(url);
+      await scratch.migrateRest();
 
       const parts = await usagePartitions(db);
       assert.equal(parts[0]!.name, 'usage_events_legacy', 'the old table is the first partition');
@@ -152,14 +135,12 @@ describe('usage_events partitioned by month', function () {
         Number(before.get(`${meters[3]!.id} ${customers[0]} ${periods[0]![0].toISOString()}`)) + 1,
       );
     } finally {
-      await db.$disconnect();
-      await dropDatabase(url);
-      rmSync(dir, { recursive: true, force: true });
+      await scratch.drop();
     }
   });
 
   describe('maintenance and retention', () => {
-    const url = dbUrl('part_ret');
+    const url = scratchDatabaseUrl('part_ret');
     let db: Db;
     before(async () => {
       await ensureDatabase(url);

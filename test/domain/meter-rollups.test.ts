@@ -6,7 +6,7 @@
 // reference aggregateEvents, for every aggregate type.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { catalogMerchant, createCustomer, createMeter, unique, type CatalogMerchant } from '../api/catalog/fixtures';
 import { AGGREGATE_TYPES, aggregateEvents, selectEventsForPeriod, type AggregateType, type StoredMeterEvent } from '../../src/metering';
 import { meterQuantities, meterQuantity, rawMeterQuantity } from '../../src/domain/meters/meter-quantity';
@@ -73,12 +73,10 @@ const rangeArb = fc
   .map(([a, b]) => (a <= b ? [a, b] : [b, a]) as [number, number]);
 
 describe('meter rollups: rollup quantity = raw quantity = reference (property)', () => {
-  let env: TestEnv;
-  let m: CatalogMerchant;
+  let env: TestEnv, m: CatalogMerchant;
   let customers: string[];
   before(async () => {
-    env = await testEnv();
-    m = await catalogMerchant(env);
+    [env, m] = await envAndMerchants(catalogMerchant);
     customers = [(await createCustomer(m)).id, (await createCustomer(m)).id];
   });
 

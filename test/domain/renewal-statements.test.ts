@@ -9,8 +9,8 @@
 //    the caller reads it.
 //  - Both stay idempotent: a repeated period end or charge attempt changes nothing.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
-import { attachCard, createCustomer, monthlyPrice, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
+import { envAndMerchants, type TestEnv } from '../support/env';
+import { attachCard, createCustomer, monthlyPrice, iskSubMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
 import { scopedDb, type Tenant } from '../../src/db/tenancy';
 import { createSubscription } from '../../src/domain/subscriptions/create-subscription';
 import { runPeriodEnd } from '../../src/domain/subscriptions/steps/period-end';
@@ -21,13 +21,11 @@ import type { SubscriptionRef } from '../../src/contracts/subscriptions';
 
 describe('domain: a renewal in fewer statements returns what a fresh read returns', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: SubMerchant;
+  let env: TestEnv, m: SubMerchant;
   let tenant: Tenant;
   let price: any;
   before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
+    [env, m] = await envAndMerchants(iskSubMerchant);
     tenant = { merchantId: m.id, mode: 'test' };
     price = await monthlyPrice(m, 1990);
   });

@@ -3,8 +3,8 @@
 // real subscription workflow. Objects are set up through the API; the calls under test get a
 // RequestScope over a transaction of their own, as a request would give them.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
-import { attachCard, createCustomer, eventually, monthlyPrice, ok, subMerchant, unique, type SubMerchant } from '../api/subscriptions/fixtures';
+import { envAndMerchants, type TestEnv } from '../support/env';
+import { attachCard, createCustomer, eventually, monthlyPrice, ok, iskSubMerchant, unique, type SubMerchant } from '../api/subscriptions/fixtures';
 import { scopedDb, type Tenant } from '../../src/db/tenancy';
 import { ApiError } from '../../src/errors';
 import type { RequestScope } from '../../src/domain/request-scope';
@@ -16,15 +16,13 @@ import { createWorkflowClients } from '../../src/temporal/workflow-clients';
 
 describe('domain: the subscription command path', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: SubMerchant;
+  let env: TestEnv, m: SubMerchant;
   let deps: CommandDeps;
   let tenant: Tenant;
   let customer: any;
   let price: any;
   before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
+    [env, m] = await envAndMerchants(iskSubMerchant);
     tenant = { merchantId: m.id, mode: 'test' };
     deps = { db: env.db, temporal: env.temporal, workflows: createWorkflowClients(env.temporal), gateways: env.gateways, log: () => undefined };
     customer = await createCustomer(m);
@@ -46,6 +44,13 @@ describe('domain: the subscription command path', function () {
     return true;
   };
 
+  /** Runs the command in a request and expects it refused with `code`. */
+  const commandRefused = (id: string, command: Parameters<typeof runSubscriptionCommand>[3], code: string) =>
+    assert.rejects(
+      asRequest((scope) => runSubscriptionCommand(deps, scope, id, command)),
+      refused(code),
+    );
+
   async function paidSubscription(): Promise<{ id: string; invoiceId: string }> {
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
     const inv = await eventually(async () => {
@@ -61,20 +66,11 @@ describe('domain: the subscription command path', function () {
     const { id } = await paidSubscription();
     await asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'pause' }));
     assert.equal((await row(id)).status, 'paused');
-    await assert.rejects(
-      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'pause' })),
-      refused('cannot_pause'),
-    );
-    await assert.rejects(
-      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'uncancel' })),
-      refused('cannot_uncancel'),
-    );
+    await commandRefused(id, { kind: 'pause' }, 'cannot_pause');
+    await commandRefused(id, { kind: 'uncancel' }, 'cannot_uncancel');
     await asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'resume' }));
     assert.equal((await row(id)).status, 'active');
-    await assert.rejects(
-      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'resume' })),
-      refused('not_paused'),
-    );
+    await commandRefused(id, { kind: 'resume' }, 'not_paused');
   });
 
   it('a repeated request key applies its command once', async () => {
@@ -90,19 +86,13 @@ describe('domain: the subscription command path', function () {
   });
 
   it('an unknown or foreign subscription is resource_missing', async () => {
-    await assert.rejects(
-      asRequest((scope) => runSubscriptionCommand(deps, scope, 'sub_nope', { kind: 'pause' })),
-      refused('resource_missing'),
-    );
-    const other = await subMerchant(env, { currency: 'ISK' });
+    await commandRefused('sub_nope', { kind: 'pause' }, 'resource_missing');
+    const other = await iskSubMerchant(env);
     const theirs = await createCustomer(other);
     await attachCard(other, theirs.id);
     const theirPrice = await monthlyPrice(other, 500);
     const s = await ok(other.call('POST', '/v1/subscriptions', { body: { customer: theirs.id, items: [{ price: theirPrice.id }] } }), 201);
-    await assert.rejects(
-      asRequest((scope) => runSubscriptionCommand(deps, scope, s.id, { kind: 'pause' })),
-      refused('resource_missing'),
-    );
+    await commandRefused(s.id, { kind: 'pause' }, 'resource_missing');
   });
 
   it('invoice actions follow the invoice status: a paid invoice is left as it is by pay, refused by void', async () => {
@@ -126,18 +116,9 @@ describe('domain: the subscription command path', function () {
     await eventually(async () => ((await row(id)).workflowEndedAt ? true : undefined), 'the workflow to finish');
     // Canceling again changes nothing; the rest is refused as the table says; metadata may change.
     await asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'cancel', atPeriodEnd: false }));
-    await assert.rejects(
-      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'pause' })),
-      refused('cannot_pause'),
-    );
-    await assert.rejects(
-      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'uncancel' })),
-      refused('cannot_uncancel'),
-    );
-    await assert.rejects(
-      asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'update', changes: { collection_method: 'send_invoice' } })),
-      refused('invalid_state'),
-    );
+    await commandRefused(id, { kind: 'pause' }, 'cannot_pause');
+    await commandRefused(id, { kind: 'uncancel' }, 'cannot_uncancel');
+    await commandRefused(id, { kind: 'update', changes: { collection_method: 'send_invoice' } }, 'invalid_state');
     await asRequest((scope) => runSubscriptionCommand(deps, scope, id, { kind: 'update', changes: { metadata: { note: 'after the end' } } }));
     assert.deepEqual((await row(id)).metadata, { note: 'after the end' });
     const events = await env.db.event.findMany({ where: { merchantId: m.id, type: 'subscription.updated' }, orderBy: { createdAt: 'desc' }, take: 1 });

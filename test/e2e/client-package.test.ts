@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { newMerchant, type TestMerchant } from '../support/api';
 import { REPO_ROOT } from '../support/processes';
 import { generateEndpointSecret, signatureHeaderValue } from '../../src/webhooks/signature';
@@ -63,12 +63,10 @@ main().catch((err) => { console.error(err); process.exit(1); });
 
 describe('typed client package (clients/typescript): npm pack, install, call the test server', function () {
   this.timeout(240_000);
-  let env: TestEnv;
-  let m: TestMerchant;
+  let env: TestEnv, m: TestMerchant;
   let work: string;
   before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
+    [env, m] = await envAndMerchants(newMerchant);
     work = mkdtempSync(path.join(os.tmpdir(), 'billing-client-'));
   });
   after(() => {

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant, type TestMerchant } from '../support/api';
 import { dashboardBrowser, newDashboardUser, LAPTOP, PHONE, type DashboardBrowser } from '../support/dashboard';
-import { attachCard, createCustomer, eventually, monthlyPrice, ok, TEST_CARDS } from '../api/subscriptions/fixtures';
+import { paidDeclinedVoidedRefunded } from '../api/subscriptions/fixtures';
 import { describeViolations, seriousViolations } from '../support/axe';
 import { formatCalendarDay, formatMonth } from '../../src/billing/calendar-day';
 
@@ -91,32 +91,13 @@ describe('the billing pages in Icelandic and English (Chromium, e2e)', function 
   const ids: Record<string, string> = {};
   let dueDate = '';
 
-  async function subscribe(name: string, card: string) {
-    const customer = await createCustomer(a, { name, kennitala: '0102694009' });
-    await attachCard(a, customer.id, card);
-    const price = await monthlyPrice(a, 4990);
-    const subscription = await ok(a.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
-    const invoice = await eventually(async () => {
-      const inv = (await ok(a.call('GET', `/v1/invoices?subscription=${subscription.id}`))).data[0];
-      if (!inv) return undefined;
-      return inv.status === 'paid' || (inv.status === 'open' && inv.attempt_count >= 1) ? inv : undefined;
-    }, `${name}'s first invoice to be charged`);
-    return { customer, subscription, invoice };
-  }
-
   before(async function () {
     this.timeout(20 * 60_000);
     env = await testEnv();
     a = await newMerchant(env);
     owner = await newDashboardUser(env, a.id, 'owner');
     browser = dashboardBrowser(env);
-    const paid = await subscribe('Jón Jónsson', TEST_CARDS.visa);
-    const declined = await subscribe('Guðrún Ósk Þórsdóttir', TEST_CARDS.alwaysDeclines);
-    const toVoid = await subscribe('Þórður Árnason', TEST_CARDS.alwaysDeclines);
-    await ok(a.call('POST', `/v1/invoices/${toVoid.invoice.id}/void`));
-    const payment = (await ok(a.call('GET', `/v1/payments?customer=${paid.customer.id}`))).data[0];
-    await ok(a.call('POST', '/v1/refunds', { body: { payment: payment.id, amount: 1000 } }), 201);
-    await eventually(async () => ((await env.db.creditNote.count({ where: { merchantId: a.id } })) > 0 ? true : undefined), 'the refund’s credit note');
+    const { declined, toVoid, payment } = await paidDeclinedVoidedRefunded(env, a);
     Object.assign(ids, {
       customer: declined.customer.id,
       subscription: declined.subscription.id,

@@ -14,7 +14,7 @@ import { dashboardBrowser, newDashboardUser, SCREENSHOT_DIR, type DashboardBrows
 import { describeViolations, fitsWidth, seriousViolations } from '../support/axe';
 import { connectForm } from '../api/accounting/fixtures';
 import { ok } from '../api/subscriptions/fixtures';
-import { portalCustomer, portalLink } from '../api/customer-portals/fixtures';
+import { HEKLA_DETAILS, portalCustomer, portalLink } from '../api/customer-portals/fixtures';
 import { createInvitation } from '../../src/domain/dashboard-users/invitations';
 import { updateBusinessDetails } from '../../src/domain/merchants/business-details';
 import { newId } from '../../src/ids';
@@ -45,15 +45,7 @@ describe('dashboard developer/settings/team/account/sign-in pages and the portal
     this.timeout(20 * 60_000);
     env = await testEnv();
     m = await newMerchant(env);
-    await updateBusinessDetails(env.db, m.id, {
-      legalName: 'Hekla Hugbúnaður ehf.',
-      kennitala: '5902697199',
-      addressLine1: 'Borgartún 1',
-      postalCode: '105',
-      city: 'Reykjavík',
-      country: 'IS',
-      supportEmail: 'hjalp@hekla.is',
-    });
+    await updateBusinessDetails(env.db, m.id, HEKLA_DETAILS);
     owner = await newDashboardUser(env, m.id, 'owner');
     totpUser = await newDashboardUser(env, m.id, 'developer');
     totpSecret = new Secret({ size: 20 }).base32;

@@ -14,7 +14,7 @@ import { testEnv, type TestEnv } from '../support/env';
 import { newMerchant, type TestMerchant } from '../support/api';
 import { CHROMIUM, CHROMIUM_FLAGS, ensureChromium } from '../support/chromium';
 import { ok } from '../api/subscriptions/fixtures';
-import { portalCustomer, portalLink } from '../api/customer-portals/fixtures';
+import { HEKLA_DETAILS, portalCustomer, portalLink } from '../api/customer-portals/fixtures';
 import { pdfText } from '../support/pdf';
 import { updateBusinessDetails } from '../../src/domain/merchants/business-details';
 import { describeViolations, seriousViolations } from '../support/axe';
@@ -35,16 +35,7 @@ describe('customer portal in Chromium (e2e)', function () {
     ensureChromium();
     env = await testEnv();
     m = await newMerchant(env);
-    await updateBusinessDetails(env.db, m.id, {
-      legalName: 'Hekla Hugbúnaður ehf.',
-      kennitala: '5902697199',
-      vatNumber: '98765',
-      addressLine1: 'Borgartún 1',
-      postalCode: '105',
-      city: 'Reykjavík',
-      country: 'IS',
-      supportEmail: 'hjalp@hekla.is',
-    });
+    await updateBusinessDetails(env.db, m.id, { ...HEKLA_DETAILS, vatNumber: '98765' });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
     // The merchant's site on another origin (another site for the browser): the e-mail or page
     // the customer clicks the portal link on.

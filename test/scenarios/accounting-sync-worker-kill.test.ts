@@ -3,12 +3,9 @@
 // lands mid-batch, some pushes in flight), a new worker takes over, and every record is in the
 // provider exactly once, under its posting id, and every sync record says synced.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { testEnv, type TestEnv } from '../support/env';
-import { call, newMerchant } from '../support/api';
-import { createTemporalProvider } from '../../src/temporal/client';
+import { newMerchant } from '../support/api';
+import { appOnOwnQueue, callerAt, killableWorkers } from './support/killable-workers';
 import { scopedDb } from '../../src/db/tenancy';
 import { postLedger } from '../../src/domain/ledger/post-ledger';
 import { eventually } from '../api/subscriptions/fixtures';
@@ -18,50 +15,25 @@ const RECORDS = 300;
 describe('scenario: accounting sync worker killed mid-sync', function () {
   this.timeout(600_000);
   let env: TestEnv;
-  const children: ChildProcess[] = [];
+  const workers = killableWorkers();
   before(async () => {
     env = await testEnv();
   });
   after(() => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    workers.killAll();
     env?.sandboxes.form.setRateLimit(10_000);
   });
 
-  function startWorker(taskQueue: string): Promise<ChildProcess> {
-    const child = spawn(process.execPath, [path.join(__dirname, 'support', 'worker-process.js')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: env.databaseUrl,
-        TEMPORAL_ADDRESS: env.temporalAddress,
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        ACCOUNTING_ENCRYPTION_KEY: env.config.accountingEncryptionKey,
-        ACCOUNTING_SANDBOX_FORM_URL: env.config.accountingSandboxFormUrl,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const startWorker = (taskQueue: string) =>
+    workers.start(env, taskQueue, {
+      ACCOUNTING_ENCRYPTION_KEY: env.config.accountingEncryptionKey,
+      ACCOUNTING_SANDBOX_FORM_URL: env.config.accountingSandboxFormUrl,
     });
-    children.push(child);
-    let err = '';
-    child.stderr!.on('data', (d) => (err += String(d)));
-    return new Promise((resolve, reject) => {
-      child.stdout!.on('data', (d) => {
-        if (String(d).includes('worker ready')) resolve(child);
-      });
-      child.on('exit', (code) => reject(new Error(`worker exited (${code}): ${err}`)));
-    });
-  }
-
-  async function kill(child: ChildProcess): Promise<void> {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  }
 
   it('finds every record in the provider exactly once', async () => {
-    const taskQueue = `accounting-kill-${randomBytes(4).toString('hex')}`;
-    const temporal = createTemporalProvider({ address: env.temporalAddress, namespace: env.config.temporalNamespace, taskQueue });
-    const baseUrl = await env.startApp({ taskQueue, accountingSyncPollSeconds: 1 }, temporal);
+    const { taskQueue, baseUrl } = await appOnOwnQueue(env, 'accounting-kill', { accountingSyncPollSeconds: 1 });
     const m = await newMerchant(env);
-    const api = (method: string, p: string, body?: unknown) => call(env, method, p, { baseUrl, key: m.secretKey, merchant: m.id, body });
+    const api = callerAt(env, baseUrl, m);
     const company = env.sandboxes.form.createCompany('Kill test ehf.');
     let worker = await startWorker(taskQueue);
     const link = await api('POST', '/v1/accounting_link/complete', { provider: 'sandbox_form', credentials: { api_token: company.apiToken, company_id: company.id } });
@@ -93,13 +65,13 @@ describe('scenario: accounting sync worker killed mid-sync', function () {
     assert.equal(settings.status, 200, settings.text);
     const synced = () => env.db.accountingSyncRecord.count({ where: { linkId: link.body.id, status: 'synced' } });
     await eventually(async () => ((await synced()) >= 60 ? true : undefined), '60 records synced', 1200);
-    await kill(worker);
+    await workers.kill(worker);
     const atKill = await synced();
     assert.ok(atKill < RECORDS, `killed mid-sync (${atKill} synced)`);
 
     worker = await startWorker(taskQueue);
     await eventually(async () => ((await synced()) === RECORDS ? true : undefined), 'every record synced after the new worker took over', 3000);
-    await kill(worker);
+    await workers.kill(worker);
 
     const books = env.sandboxes.form.records().filter((r) => r.tenant === company.id);
     assert.equal(books.length, RECORDS, 'each record once in the provider');

@@ -18,7 +18,7 @@ import { testEnv, type TestEnv } from '../support/env';
 import type { ApiResponse, CallOptions } from '../support/api';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { FAULT_KINDS, FAULT_OPERATIONS, createGateways, planSimulatorFault, type FaultKind, type FaultOperation } from '../../src/gateways';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, eventually, monthlyPrice, ok, subMerchant, type SubMerchant } from '../api/subscriptions/fixtures';
+import { advanceClock, clockCustomer, eventually, monthlyPrice, ok, subMerchant, type SubMerchant } from '../api/subscriptions/fixtures';
 import { createEndpoint, startHarness, startReceiver, type Behaviour, type Harness, type Receiver } from '../api/webhooks/harness';
 
 type Caller = { id: string; call<T = any>(method: string, path: string, o?: CallOptions): Promise<ApiResponse<T>> };
@@ -64,16 +64,11 @@ describe('fault-injection matrix: every outside call of every billing step, ever
   }
 
   async function cardCustomer(m: Caller & SubMerchant) {
-    const clock = await createClock(m, T0);
-    const customer = await createCustomer(m);
-    await attachToClock(m, clock.id, customer.id);
-    await attachCard(m, customer.id);
+    const { clock, customer } = await clockCustomer(m, T0);
     return { clock, customer };
   }
   async function bankCustomer(m: Caller & SubMerchant) {
-    const clock = await createClock(m, T0);
-    const customer = await createCustomer(m, { kennitala: '1201743399' });
-    await attachToClock(m, clock.id, customer.id);
+    const { clock, customer } = await clockCustomer(m, T0, { card: null, customer: { kennitala: '1201743399' } });
     return { clock, customer };
   }
   const sendInvoice = (m: Caller, customerId: string, priceId: string) =>

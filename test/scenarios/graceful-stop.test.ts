@@ -7,18 +7,16 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { newMerchant, type TestMerchant } from '../support/api';
 import { freePort, startServiceProcess, stopProcess } from '../support/processes';
 
 describe('graceful stop and readiness of the service processes', function () {
   this.timeout(180_000);
-  let env: TestEnv;
-  let m: TestMerchant;
+  let env: TestEnv, m: TestMerchant;
   let baseEnv: NodeJS.ProcessEnv;
   before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
+    [env, m] = await envAndMerchants(newMerchant);
     baseEnv = {
       PATH: process.env.PATH,
       DATABASE_URL: env.databaseUrl,

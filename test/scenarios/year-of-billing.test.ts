@@ -33,7 +33,7 @@
 // The ledger's invariants (test/support/ledger-invariants.ts) hold mid-year (an open invoice in
 // dunning) and at the end.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { maybeRecordHistory } from '../support/histories';
 import { createGateways } from '../../src/gateways';
 import { workflowIds } from '../../src/temporal/workflow-ids';
@@ -43,16 +43,12 @@ import { loadCreditNoteDocument } from '../../src/documents/load-document';
 import { formatDocumentDate } from '../../src/documents/format';
 import { pdfText } from '../support/pdf';
 import { settledRefund } from '../api/payments/fixtures';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, createPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
+import { advanceClock, attachCard, attachToClock, createClock, createCustomer, createPrice, ok, iskSubMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
 
 describe('scenario: a year of billing on a test clock', function () {
   this.timeout(600_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
   it('bills, collects, recovers, prorates, discounts and cancels with exact amounts', async () => {
     const clock = await createClock(m, '2025-01-01T00:00:00.000Z', 'year of billing');

@@ -77,6 +77,11 @@ export async function newMerchant(env: TestEnv, opts: { live?: boolean; currency
   return m;
 }
 
+export type LiveMerchant = TestMerchant & { liveSecretKey?: string };
+
+/** A merchant that has gone live, with a live secret key besides its test keys. */
+export const liveMerchant = (env: TestEnv): Promise<LiveMerchant> => newMerchant(env, { live: true });
+
 /** Asserts the error envelope of the spec and returns the error object. */
 export function expectError(res: ApiResponse, status: number, code: string, param?: string) {
   const err = res.body?.error;

@@ -188,6 +188,17 @@ export function testEnv(): Promise<TestEnv> {
 }
 
 /**
+ * The shared environment and the merchants a test file starts with, made one after another in
+ * this order: `before(async () => ([env, m, other] = await envAndMerchants(liveMerchant, newMerchant)));`
+ */
+export async function envAndMerchants<M extends unknown[]>(...makers: { [K in keyof M]: (env: TestEnv) => Promise<M[K]> }): Promise<[TestEnv, ...M]> {
+  const env = await testEnv();
+  const made: unknown[] = [];
+  for (const make of makers) made.push(await make(env));
+  return [env, ...(made as M)];
+}
+
+/**
  * Subscription workflows of this run (its task queue) that ended FAILED, as the Temporal
  * visibility API lists them: a subscription workflow never fails on business data, so the
  * suite checks at its end that there are none (test/support/hooks.ts).

@@ -8,19 +8,7 @@ import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../support/env';
 import { EVENT_TYPE_NAMES } from '../../src/events';
 import { createGateways, planSimulatorFault } from '../../src/gateways';
-import {
-  advanceClock,
-  attachCard,
-  attachToClock,
-  createClock,
-  createCustomer,
-  eventually,
-  monthlyPrice,
-  ok,
-  subMerchant,
-  TEST_CARDS,
-  type SubMerchant,
-} from '../api/subscriptions/fixtures';
+import { advanceClock, attachCard, clockCustomer, createCustomer, eventually, monthlyPrice, ok, subMerchant, type SubMerchant, TEST_CARDS } from '../api/subscriptions/fixtures';
 
 /** The resource an event type is about: the part before the dot (payment_method.attached → payment_method). */
 const resourceOf = (type: string) => type.slice(0, type.indexOf('.'));
@@ -93,10 +81,7 @@ describe('events equal their resource (every event type)', function () {
     await checkpoint('payment canceled');
 
     // Subscriptions on a clock.
-    const clock = await createClock(m, '2032-05-01T00:00:00.000Z');
-    const card = await createCustomer(m);
-    await attachToClock(m, clock.id, card.id);
-    const pm = await attachCard(m, card.id, TEST_CARDS.recovering);
+    const { clock, customer: card, pm } = await clockCustomer(m, '2032-05-01T00:00:00.000Z', { card: TEST_CARDS.recovering });
     const row = await env.db.paymentMethod.findUniqueOrThrow({ where: { id: pm.id } });
     const sim = createGateways({ mode: 'test', db: env.db }).cardAcquirer;
     await sim.setCardBehaviour({ merchantId: m.id, token: row.acquirerToken!, behaviour: 'succeed' });

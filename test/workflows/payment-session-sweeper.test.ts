@@ -2,7 +2,7 @@
 // are expired by the sweeper: session expired, payment canceled, invoice void.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { newMerchant } from '../support/api';
 import { maybeRecordHistory } from '../support/histories';
 import { createTemporalProvider } from '../../src/temporal/client';
@@ -12,12 +12,10 @@ import { created, hostedSession, type Merchant } from '../api/payment-sessions/f
 
 describe('payment session sweeper (real Temporal)', function () {
   this.timeout(60_000);
-  let env: TestEnv;
-  let m: Merchant;
+  let env: TestEnv, m: Merchant;
   let noTemporal: string;
   before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
+    [env, m] = await envAndMerchants(newMerchant);
     // An API whose Temporal is unreachable: sessions commit but their expiry workflow never starts.
     const dead = createTemporalProvider({ address: `127.0.0.1:${await freePort()}`, namespace: 'default', taskQueue: 'none' });
     noTemporal = await env.startApp({ paymentSessionLifetimeSeconds: 1 }, dead);

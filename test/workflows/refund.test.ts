@@ -1,7 +1,7 @@
 // The refund workflow on the real Temporal dev server: acquirer call with the refund id as
 // idempotency key, outcome recorded once, non-retryable acquirer errors recorded as failed.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { newMerchant, type TestMerchant } from '../support/api';
 import { maybeRecordHistory } from '../support/histories';
 import { CARDS, paidPayment, simulator } from '../api/payments/fixtures';
@@ -17,12 +17,8 @@ import { scheduleIds } from '../../src/temporal/workflow-ids';
 
 describe('refund workflow (real Temporal)', function () {
   this.timeout(60_000);
-  let env: TestEnv;
-  let m: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
-  });
+  let env: TestEnv, m: TestMerchant;
+  before(async () => ([env, m] = await envAndMerchants(newMerchant)));
 
   const handle = (refundId: string) => env.client.workflow.getHandle(workflowIds.refund(refundId));
 

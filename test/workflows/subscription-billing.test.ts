@@ -2,29 +2,18 @@
 // dunning with recovery, dunning exhausted (uncollectible / unpaid) and manual pay and void,
 // bank-invoice subscriptions paid late. Amounts are checked exactly.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { expectError } from '../support/api';
 import { maybeRecordHistory } from '../support/histories';
 import { createGateways } from '../../src/gateways';
 import { workflowIds } from '../../src/temporal/workflow-ids';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, monthlyPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
+import { advanceClock, clockCustomer, iskSubMerchant, monthlyPrice, ok, type SubMerchant, TEST_CARDS } from '../api/subscriptions/fixtures';
 
 describe('subscription billing cycle on test clocks', function () {
   this.timeout(300_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
-  async function clockCustomer(frozen: string, opts: { card?: string; kennitala?: string } = {}) {
-    const clock = await createClock(m, frozen);
-    const customer = await createCustomer(m, opts.kennitala ? { kennitala: opts.kennitala } : {});
-    await attachToClock(m, clock.id, customer.id);
-    const pm = opts.card === undefined ? null : await attachCard(m, customer.id, opts.card);
-    return { clock, customer, pm };
-  }
   const invoices = async (subId: string) => (await ok(m.call('GET', `/v1/invoices?subscription=${subId}&limit=100`))).data.reverse() as any[];
   const sub = (id: string) => ok(m.call('GET', `/v1/subscriptions/${id}`));
   const setCard = async (pmId: string, behaviour: 'succeed' | 'default') => {
@@ -33,7 +22,7 @@ describe('subscription billing cycle on test clocks', function () {
   };
 
   it('trial end and renewals follow the clock, with month-end clamping', async () => {
-    const { clock, customer } = await clockCustomer('2025-01-31T10:00:00.000Z', { card: TEST_CARDS.visa });
+    const { clock, customer } = await clockCustomer(m, '2025-01-31T10:00:00.000Z', { card: TEST_CARDS.visa });
     const price = await monthlyPrice(m, 1990);
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id, quantity: 3 }], trial_period_days: 1 } }), 201);
     assert.deepEqual([s.status, s.test_clock, s.trial_start, s.trial_end], ['trialing', clock.id, '2025-01-31T10:00:00.000Z', '2025-02-01T10:00:00.000Z']);
@@ -70,7 +59,7 @@ describe('subscription billing cycle on test clocks', function () {
   });
 
   it('a failed renewal makes the subscription past_due; a later retry recovers it (one successful charge)', async () => {
-    const { clock, customer, pm } = await clockCustomer('2025-03-01T00:00:00.000Z', { card: TEST_CARDS.recovering });
+    const { clock, customer, pm } = await clockCustomer(m, '2025-03-01T00:00:00.000Z', { card: TEST_CARDS.recovering });
     const price = await monthlyPrice(m, 2000);
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
     // The first invoice's charge fails at once: past_due, retry scheduled 3 days later.
@@ -103,7 +92,7 @@ describe('subscription billing cycle on test clocks', function () {
   });
 
   it('exhausted dunning: uncollectible and unpaid, no invoices while unpaid; pay by hand recovers; void is safe twice', async () => {
-    const { clock, customer, pm } = await clockCustomer('2025-05-10T00:00:00.000Z', { card: TEST_CARDS.recovering });
+    const { clock, customer, pm } = await clockCustomer(m, '2025-05-10T00:00:00.000Z', { card: TEST_CARDS.recovering });
     const price = await monthlyPrice(m, 1000);
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
     await advanceClock(m, clock.id, '2025-05-26T00:00:00.000Z');
@@ -144,7 +133,7 @@ describe('subscription billing cycle on test clocks', function () {
   });
 
   it('send_invoice: a bank claim due after days_until_due; overdue is past_due; paid late returns it to active', async () => {
-    const { clock, customer } = await clockCustomer('2025-09-01T12:00:00.000Z', { kennitala: '1201743399' });
+    const { clock, customer } = await clockCustomer(m, '2025-09-01T12:00:00.000Z', { card: null, customer: { kennitala: '1201743399' } });
     const price = await monthlyPrice(m, 4990);
     const s = await ok(
       m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }], collection_method: 'send_invoice', days_until_due: 10 } }),
@@ -176,7 +165,7 @@ describe('subscription billing cycle on test clocks', function () {
   it('subscription.trial_will_end: three days before trial end, once; at once for a short trial; none after a cancel', async () => {
     const notices = async (subId: string) =>
       ((await ok(m.call('GET', '/v1/webhook_events?type=subscription.trial_will_end&limit=100'))).data as any[]).filter((e) => e.data.id === subId);
-    const { clock, customer } = await clockCustomer('2025-06-01T12:00:00.000Z', { card: TEST_CARDS.visa });
+    const { clock, customer } = await clockCustomer(m, '2025-06-01T12:00:00.000Z', { card: TEST_CARDS.visa });
     const price = await monthlyPrice(m, 990);
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }], trial_period_days: 14 } }), 201);
     assert.equal(s.trial_end, '2025-06-15T12:00:00.000Z');

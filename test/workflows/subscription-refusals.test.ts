@@ -2,19 +2,15 @@
 // a bank or acquirer that says no is recorded on the invoice and the subscription, the merchant
 // hears of it (invoice.payment_failed), and the workflow goes on billing the next period.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { clearSimulatorFaults, planSimulatorFault, REFUSED_KENNITOLUR } from '../../src/gateways';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, monthlyPrice, ok, subMerchant, type SubMerchant } from '../api/subscriptions/fixtures';
+import { advanceClock, clockCustomer, iskSubMerchant, monthlyPrice, ok, type SubMerchant } from '../api/subscriptions/fixtures';
 
 describe('refusals from outside systems are business outcomes', function () {
   this.timeout(300_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
   afterEach(() => clearSimulatorFaults(m.id));
 
   const invoices = async (subId: string) => (await ok(m.call('GET', `/v1/invoices?subscription=${subId}&limit=100`))).data.reverse() as any[];
@@ -24,9 +20,7 @@ describe('refusals from outside systems are business outcomes', function () {
     ((await ok(m.call('GET', `/v1/webhook_events?type=${type}&limit=100`))).data as any[]).filter((e) => e.data.id === invoiceId);
 
   async function sendInvoiceSubscription(kennitala: string, frozen: string) {
-    const clock = await createClock(m, frozen);
-    const customer = await createCustomer(m, { kennitala });
-    await attachToClock(m, clock.id, customer.id);
+    const { clock, customer } = await clockCustomer(m, frozen, { card: null, customer: { kennitala } });
     const price = await monthlyPrice(m, 4990);
     const s = await ok(
       m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }], collection_method: 'send_invoice', days_until_due: 10 } }),
@@ -96,10 +90,7 @@ describe('refusals from outside systems are business outcomes', function () {
   });
 
   it('the acquirer rejects a charge request: a failed attempt with its reason, dunning retries, the retry pays', async () => {
-    const clock = await createClock(m, '2027-06-01T00:00:00.000Z');
-    const customer = await createCustomer(m);
-    await attachToClock(m, clock.id, customer.id);
-    await attachCard(m, customer.id);
+    const { clock, customer } = await clockCustomer(m, '2027-06-01T00:00:00.000Z');
     const price = await monthlyPrice(m, 1500);
     planSimulatorFault({ merchantId: m.id, operation: 'charge', kind: 'invalid_request' });
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);

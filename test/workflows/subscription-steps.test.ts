@@ -8,27 +8,20 @@
 import assert from 'node:assert/strict';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import { testEnv, type TestEnv } from '../support/env';
+import { envAndMerchants, type TestEnv } from '../support/env';
 import { maybeRecordHistory } from '../support/histories';
 import { workflowIds } from '../../src/temporal/workflow-ids';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, monthlyPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
+import { advanceClock, clockCustomer, iskSubMerchant, monthlyPrice, ok, type SubMerchant, TEST_CARDS } from '../api/subscriptions/fixtures';
 
 const E = temporal.api.enums.v1.EventType;
 
 describe('subscription workflow: a renewal in one local activity', function () {
   this.timeout(300_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
   it('renews two periods with one local activity each and at most one workflow task each, acknowledges the clock in it, and keeps one run', async () => {
-    const clock = await createClock(m, '2025-03-10T08:00:00.000Z');
-    const customer = await createCustomer(m);
-    await attachToClock(m, clock.id, customer.id);
-    await attachCard(m, customer.id, TEST_CARDS.visa);
+    const { clock, customer } = await clockCustomer(m, '2025-03-10T08:00:00.000Z', { card: TEST_CARDS.visa });
     const price = await monthlyPrice(m, 2490);
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
     await advanceClock(m, clock.id, '2025-03-10T09:00:00.000Z');

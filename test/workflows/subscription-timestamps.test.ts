@@ -5,19 +5,7 @@ import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../support/env';
 import { expectError } from '../support/api';
 import { createGateways } from '../../src/gateways';
-import {
-  advanceClock,
-  attachCard,
-  attachToClock,
-  createClock,
-  createCustomer,
-  eventually,
-  monthlyPrice,
-  ok,
-  subMerchant,
-  TEST_CARDS,
-  type SubMerchant,
-} from '../api/subscriptions/fixtures';
+import { advanceClock, attachToClock, clockCustomer, createCustomer, eventually, monthlyPrice, ok, subMerchant, type SubMerchant, TEST_CARDS } from '../api/subscriptions/fixtures';
 
 const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
@@ -30,10 +18,7 @@ describe('timestamps of test-clock billing', function () {
 
   it('always_invoice: the invoice, its payment and their events are dated at the change, not at the period start', async () => {
     const m = await subMerchant(env, { currency: 'ISK' });
-    const clock = await createClock(m, '2027-03-01T00:00:00.000Z');
-    const customer = await createCustomer(m);
-    await attachToClock(m, clock.id, customer.id);
-    await attachCard(m, customer.id);
+    const { clock, customer } = await clockCustomer(m, '2027-03-01T00:00:00.000Z');
     const price = await monthlyPrice(m, 2100);
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
     assert.equal(s.created_at, '2027-03-01T00:00:00.000Z', 'created at the clock time');
@@ -56,9 +41,7 @@ describe('timestamps of test-clock billing', function () {
 
   it('usage events of a test-clock customer are checked against the clock, not the wall clock', async () => {
     const m = await subMerchant(env, { currency: 'ISK' });
-    const clock = await createClock(m, '2031-06-01T00:00:00.000Z');
-    const onClock = await createCustomer(m);
-    await attachToClock(m, clock.id, onClock.id);
+    const { customer: onClock } = await clockCustomer(m, '2031-06-01T00:00:00.000Z', { card: null });
     const wall = await createCustomer(m);
     const event = (customer: string, timestamp?: string) => m.call('POST', '/v1/events', { body: { event_name: 'calls', customer, ...(timestamp ? { timestamp } : {}) } });
     // Years after wall time, but within the clock's five minutes: accepted.
@@ -89,10 +72,7 @@ describe('timestamps of test-clock billing', function () {
   it('a year on a test clock: nothing is dated before what caused it or after the clock', async () => {
     const m: SubMerchant = await subMerchant(env, { currency: 'ISK' });
     const start = '2030-01-15T09:30:00.000Z';
-    const clock = await createClock(m, start);
-    const card = await createCustomer(m);
-    await attachToClock(m, clock.id, card.id);
-    const pm = await attachCard(m, card.id, TEST_CARDS.recovering);
+    const { clock, customer: card, pm } = await clockCustomer(m, start, { card: TEST_CARDS.recovering });
     const bank = await createCustomer(m, { kennitala: '1201743399' });
     await attachToClock(m, clock.id, bank.id);
     const price = await monthlyPrice(m, 5000);

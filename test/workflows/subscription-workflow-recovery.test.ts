@@ -4,22 +4,18 @@
 // billing continues with every step exactly once. A crash loop is halted after three restarts.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { subscriptionWorkflowsWithStatus, testEnv, type TestEnv } from '../support/env';
+import { subscriptionWorkflowsWithStatus, type TestEnv, envAndMerchants } from '../support/env';
 import { call } from '../support/api';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { createGateways } from '../../src/gateways';
 import { SUBSCRIPTION_RECONCILER_WORKFLOW, type ReconcileSubscriptionsResult } from '../../src/contracts/subscriptions';
 import { MAX_RESTARTS_PER_DAY } from '../../src/domain/subscriptions/revive-subscription-workflows';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, eventually, monthlyPrice, ok, subMerchant, type SubMerchant } from '../api/subscriptions/fixtures';
+import { advanceClock, attachCard, clockCustomer, createCustomer, eventually, iskSubMerchant, monthlyPrice, ok, type SubMerchant } from '../api/subscriptions/fixtures';
 
 describe('subscription workflows that end anyway are restarted by the reconciler', function () {
   this.timeout(240_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
   const reconcile = async (): Promise<ReconcileSubscriptionsResult> =>
     (await env.client.workflow.execute(SUBSCRIPTION_RECONCILER_WORKFLOW, {
@@ -42,10 +38,7 @@ describe('subscription workflows that end anyway are restarted by the reconciler
   const invoices = async (subId: string) => (await ok(m.call('GET', `/v1/invoices?subscription=${subId}&limit=100`))).data.reverse() as any[];
 
   it('terminated mid-life: restarted from the row, reported, and the next periods bill exactly once', async () => {
-    const clock = await createClock(m, '2028-01-10T08:00:00.000Z');
-    const customer = await createCustomer(m);
-    await attachToClock(m, clock.id, customer.id);
-    await attachCard(m, customer.id);
+    const { clock, customer } = await clockCustomer(m, '2028-01-10T08:00:00.000Z');
     const price = await monthlyPrice(m, 3300);
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
     await advanceClock(m, clock.id, '2028-01-20T00:00:00.000Z');

@@ -1,15 +1,11 @@
 // POST /v1/customers with `test_clock`: the customer is attached in the same transaction.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
-import { call, expectError, newMerchant, type TestMerchant } from '../../support/api';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { call, expectError, newMerchant, liveMerchant, type LiveMerchant } from '../../support/api';
 
 describe('customers attached to a test clock at creation', () => {
-  let env: TestEnv;
-  let m: TestMerchant & { liveSecretKey?: string };
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env, { live: true });
-  });
+  let env: TestEnv, m: LiveMerchant;
+  before(async () => ([env, m] = await envAndMerchants(liveMerchant)));
 
   it('attaches the customer, shows the clock on create and retrieve, and the clock lists it', async () => {
     const clock = await m.call('POST', '/v1/test_helpers/test_clocks', { body: { frozen_time: '2026-01-15T00:00:00.000Z', name: 'c1' } });

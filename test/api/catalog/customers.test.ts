@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { expectError } from '../../support/api';
 import { catalogMerchant, createCustomer, unique, type CatalogMerchant } from './fixtures';
 
 describe('catalog: customers', () => {
-  let env: TestEnv;
-  let m: CatalogMerchant;
-  let other: CatalogMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await catalogMerchant(env);
-    other = await catalogMerchant(env);
-  });
+  let env: TestEnv, m: CatalogMerchant, other: CatalogMerchant;
+  before(async () => ([env, m, other] = await envAndMerchants(catalogMerchant, catalogMerchant)));
 
   it('creates a customer with every field; the address is sent flat and returned nested', async () => {
     const res = await m.call('POST', '/v1/customers', {

@@ -2,7 +2,7 @@
 // cross-checked against the in-memory reference aggregateEvents on the same generated events for
 // every aggregate type, several filters and multipliers, and several periods.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { expectError } from '../../support/api';
 import { catalogMerchant, createCustomer, createMeter, unique, type CatalogMerchant } from './fixtures';
 import { AGGREGATE_TYPES, aggregateEvents, selectEventsForPeriod, type StoredMeterEvent } from '../../../src/metering';
@@ -26,14 +26,8 @@ function prng(seed: number): () => number {
 const VALUES: unknown[] = [1, 2, 2.5, '3', '0.1', 0.2, -4, '007', null, 'abc', true, false, { x: 1 }, [1], 1000, '1e3', 12, '12', '12.0', '-0.5', 123456789.123, undefined];
 
 describe('catalog: meter quantities', () => {
-  let env: TestEnv;
-  let m: CatalogMerchant;
-  let other: CatalogMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await catalogMerchant(env);
-    other = await catalogMerchant(env);
-  });
+  let env: TestEnv, m: CatalogMerchant, other: CatalogMerchant;
+  before(async () => ([env, m, other] = await envAndMerchants(catalogMerchant, catalogMerchant)));
 
   const qs = (customer: string, from: string, to: string) =>
     `customer=${encodeURIComponent(customer)}&period_start=${encodeURIComponent(from)}&period_end=${encodeURIComponent(to)}`;

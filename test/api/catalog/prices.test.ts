@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { expectError } from '../../support/api';
 import { catalogMerchant, createMeter, createProduct, type CatalogMerchant } from './fixtures';
 import { priceForNewSubscription } from '../../../src/domain/prices/price-for-subscription';
 import { scopedDb } from '../../../src/db/tenancy';
 
 describe('catalog: prices', () => {
-  let env: TestEnv;
-  let m: CatalogMerchant;
-  let other: CatalogMerchant;
+  let env: TestEnv, m: CatalogMerchant, other: CatalogMerchant;
   let product: any;
   let meter: any;
   before(async () => {
-    env = await testEnv();
-    m = await catalogMerchant(env, { currency: 'EUR' });
-    other = await catalogMerchant(env);
+    [env, m, other] = await envAndMerchants((e) => catalogMerchant(e, { currency: 'EUR' }), catalogMerchant);
     product = await createProduct(m);
     meter = await createMeter(m, { aggregate_type: 'sum', aggregate_property: 'units' });
   });

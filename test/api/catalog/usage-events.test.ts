@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { expectError } from '../../support/api';
 import { catalogMerchant, createCustomer, createMeter, unique, type CatalogMerchant } from './fixtures';
 
 describe('catalog: usage events', () => {
-  let env: TestEnv;
-  let m: CatalogMerchant;
-  let other: CatalogMerchant;
+  let env: TestEnv, m: CatalogMerchant, other: CatalogMerchant;
   let customer: any;
   let withExternal: any;
   before(async () => {
-    env = await testEnv();
-    m = await catalogMerchant(env);
-    other = await catalogMerchant(env);
+    [env, m, other] = await envAndMerchants(catalogMerchant, catalogMerchant);
     customer = await createCustomer(m);
     withExternal = await createCustomer(m, { external_id: unique('ext') });
   });

@@ -8,6 +8,17 @@ import { attachCard, createCustomer, eventually, monthlyPrice, ok, TEST_CARDS } 
 
 export { TEST_CARDS };
 
+/** The business details (src/domain/merchants) the portal and dashboard tests give their merchant. */
+export const HEKLA_DETAILS = {
+  legalName: 'Hekla Hugbúnaður ehf.',
+  kennitala: '5902697199',
+  addressLine1: 'Borgartún 1',
+  postalCode: '105',
+  city: 'Reykjavík',
+  country: 'IS',
+  supportEmail: 'hjalp@hekla.is',
+};
+
 export interface PortalCustomer {
   customer: any;
   subscription: any;

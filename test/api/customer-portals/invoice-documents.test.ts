@@ -3,28 +3,14 @@
 // /v1/credit_notes/{id}/pdf|html. The PDF's text is read back (pdf-parse) and checked against
 // the invoice the API returns: numbers, parties, lines, VAT, claim reference, Icelandic letters.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { billing } from '../../support/cli';
 import { expectError, newMerchant, type TestMerchant } from '../../support/api';
 import { eventually, ok } from '../subscriptions/fixtures';
 import { paidPayment, settledRefund } from '../payments/fixtures';
 import { portalCustomer } from './fixtures';
 import { formatAmount } from '../../../src/billing/currency';
 import { pdfText } from '../../support/pdf';
-
-const bin = path.resolve(__dirname, '..', '..', '..', '..', 'bin', 'billing.js');
-
-function billing(env: TestEnv, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: env.databaseUrl } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 async function fetchDocument(env: TestEnv, m: TestMerchant, p: string): Promise<{ status: number; type: string; buf: Buffer; headers: Headers }> {
   const res = await fetch(`${env.baseUrl}${p}`, { headers: { Authorization: `Bearer ${m.secretKey}`, 'X-Merchant-Id': m.id } });
@@ -35,12 +21,8 @@ const isk = (n: number) => formatAmount(n, 'ISK');
 
 describe('invoice documents (PDF and HTML)', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
-  });
+  let env: TestEnv, m: TestMerchant;
+  before(async () => ([env, m] = await envAndMerchants(newMerchant)));
 
   it('business details are merchant settings managed with the CLI (checked, shown, cleared)', async () => {
     const set = await billing(env, [

@@ -2,19 +2,15 @@
 // same amounts, same totals (src/domain/subscriptions/preview-next-invoice.ts), on a test clock
 // with licensed seats, metered usage beyond an allowance, a pending invoice item and a discount.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { scopedDb } from '../../../src/db/tenancy';
 import { previewNextInvoice } from '../../../src/domain/subscriptions/preview-next-invoice';
 import { advanceClock, attachCard, attachToClock, createClock, createCustomer, createPrice, eventually, ok, subMerchant, type SubMerchant } from '../subscriptions/fixtures';
 
 describe('invoice preview equals the renewal invoice (test clock)', function () {
   this.timeout(180_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env);
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(subMerchant)));
 
   it('previews the next cycle invoice, then the renewal creates exactly it', async () => {
     const clock = await createClock(m, '2025-03-10T12:00:00.000Z');

@@ -2,7 +2,7 @@
 // the token stored only as a hash, a bounded list, idempotent revocation, tenancy and modes.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { testEnv, type TestEnv } from '../../support/env';
+import { testEnv, type TestEnv, envAndMerchants } from '../../support/env';
 import { expectError, twoModeMerchant, uniqueName, type TwoModeMerchant, type TestMerchant, newMerchant } from '../../support/api';
 
 async function customer(m: TestMerchant, email = 'portal@example.is', live = false): Promise<string> {
@@ -13,14 +13,8 @@ async function customer(m: TestMerchant, email = 'portal@example.is', live = fal
 
 describe('customer portal links (API)', function () {
   this.timeout(60_000);
-  let env: TestEnv;
-  let m: TwoModeMerchant;
-  let other: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await twoModeMerchant(env);
-    other = await newMerchant(env);
-  });
+  let env: TestEnv, m: TwoModeMerchant, other: TestMerchant;
+  before(async () => ([env, m, other] = await envAndMerchants(twoModeMerchant, newMerchant)));
 
   it('creates a link: 201 cprt_ with the url (once), defaults, and only the token hash stored', async () => {
     const cus = await customer(m);

@@ -3,7 +3,7 @@
 // revocation and expiry ending a session, CSRF, same-origin, double submits, settings, and
 // another customer's objects.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { newMerchant, type TestMerchant } from '../../support/api';
 import { ok } from '../subscriptions/fixtures';
 import { updatePortalSettings } from '../../../src/domain/customer-portals/portal-settings';
@@ -11,12 +11,8 @@ import { openPortal, portalCustomer, portalLink, TEST_CARDS } from './fixtures';
 
 describe('customer portal sessions and actions (HTTP)', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
-  });
+  let env: TestEnv, m: TestMerchant;
+  before(async () => ([env, m] = await envAndMerchants(newMerchant)));
 
   it('opening a link sets a short HttpOnly SameSite=Strict cookie on /portal, records last_accessed_at, and shows the customer', async () => {
     const pc = await portalCustomer(m);

@@ -2,8 +2,8 @@
 // same transaction; GET /v1/ledger_entries with its filters and paging; GET /v1/trial_balance;
 // the database refusing unbalanced or edited postings.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
-import { expectError, newMerchant, type TestMerchant } from '../../support/api';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { expectError, newMerchant, type TestMerchant, liveMerchant, type LiveMerchant } from '../../support/api';
 import { assertLedgerInvariants } from '../../support/ledger-invariants';
 import { scopedDb } from '../../../src/db/tenancy';
 import { postLedger, UnbalancedPostingError } from '../../../src/domain/ledger/post-ledger';
@@ -15,14 +15,8 @@ const sides = (entries: Entry[]) => entries.map((e) => [e.kind, e.account, e.deb
 
 describe('billing ledger', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: TestMerchant & { liveSecretKey?: string };
-  let other: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env, { live: true });
-    other = await newMerchant(env);
-  });
+  let env: TestEnv, m: LiveMerchant, other: TestMerchant;
+  before(async () => ([env, m, other] = await envAndMerchants(liveMerchant, newMerchant)));
 
   it('a paid payment posts its invoice (receivable, revenue, VAT) and its collection; a refund posts the credit note and the payout', async () => {
     const { customer, payment } = await paidPayment(m, 10_000);

@@ -1,19 +1,15 @@
 // VAT settings and VAT on invoice lines (docs/vat.md): rate identifiers on products, prices and
 // invoice items; prices including VAT (default) or excluding it (VAT added to amount_due).
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
-import { expectError, newMerchant, type TestMerchant } from '../../support/api';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { expectError, liveMerchant, type LiveMerchant } from '../../support/api';
 import { assertLedgerInvariants } from '../../support/ledger-invariants';
 import { attachCard, createCustomer, eventually, ok } from '../subscriptions/fixtures';
 
 describe('VAT settings and VAT on invoices', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: TestMerchant & { liveSecretKey?: string };
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env, { live: true });
-  });
+  let env: TestEnv, m: LiveMerchant;
+  before(async () => ([env, m] = await envAndMerchants(liveMerchant)));
 
   it('GET shows the defaults: Iceland, standard, prices include VAT, with the rates', async () => {
     const s = await ok(m.call('GET', '/v1/vat_settings'));

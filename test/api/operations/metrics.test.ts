@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../../support/env';
 import { call } from '../../support/api';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, monthlyPrice, ok, subMerchant, type SubMerchant } from '../subscriptions/fixtures';
+import { advanceClock, clockCustomer, createCustomer, monthlyPrice, ok, subMerchant, type SubMerchant } from '../subscriptions/fixtures';
 
 /** The value of one series in Prometheus text (0 when absent). Labels must be given in exposition order. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -83,10 +83,7 @@ describe('operations endpoints: /metrics, /livez, /readyz', function () {
 
   it('counts a renewal, its invoice and its charge by outcome', async () => {
     const before = await scrape();
-    const clock = await createClock(m, '2025-01-01T00:00:00.000Z');
-    const cus = await createCustomer(m);
-    await attachToClock(m, clock.id, cus.id);
-    await attachCard(m, cus.id);
+    const { clock, customer: cus } = await clockCustomer(m, '2025-01-01T00:00:00.000Z');
     const price = await monthlyPrice(m, 1000);
     const sub = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: cus.id, items: [{ price: price.id }] } }), 201);
     await advanceClock(m, clock.id, '2025-02-01T00:00:30.000Z');

@@ -2,8 +2,8 @@
 // drive the same pages in Chromium): HTML escaping, CSP and headers, locales, paying, declines
 // and retries, saving the card, wallets, embedded sessions by client secret, expired and live sessions.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
-import { call, expectError, newMerchant, type CallOptions } from '../../support/api';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { call, expectError, type CallOptions, liveMerchant } from '../../support/api';
 import { createMerchant } from '../../../src/domain/merchants/create-merchant';
 import { CHECKOUT_JS } from '../../../api/checkout/assets/checkout-js';
 import { EMBED_JS } from '../../../api/checkout/assets/embed-js';
@@ -19,12 +19,8 @@ async function page(env: TestEnv, path: string, headers: Record<string, string> 
 }
 
 describe('checkout pages and endpoints', () => {
-  let env: TestEnv;
-  let m: Merchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env, { live: true });
-  });
+  let env: TestEnv, m: Merchant;
+  before(async () => ([env, m] = await envAndMerchants(liveMerchant)));
 
   describe('assets and helpers', () => {
     it('the page script and embed.js are valid JavaScript without dollar-brace or backtick surprises', () => {

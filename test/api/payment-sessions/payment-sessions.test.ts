@@ -2,22 +2,16 @@
 // publishable keys from allowed and disallowed origins, live and test keys, tenant isolation.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { testEnv, type TestEnv } from '../../support/env';
-import { call, expectError, newMerchant } from '../../support/api';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { call, expectError, newMerchant, liveMerchant } from '../../support/api';
 import { insertKey } from '../../../src/domain/merchants/create-merchant';
 import { CANCEL_URL, created, hostedSession, merchantWithOrigins, newCustomer, payHosted, DECLINED_CARD, RETURN_URL, type Merchant } from './fixtures';
 
 const SHOP = 'https://shop.example.is';
 
 describe('payment sessions API', () => {
-  let env: TestEnv;
-  let m: Merchant;
-  let other: Merchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env, { live: true });
-    other = await newMerchant(env, { live: true });
-  });
+  let env: TestEnv, m: Merchant, other: Merchant;
+  before(async () => ([env, m, other] = await envAndMerchants(liveMerchant, liveMerchant)));
 
   describe('hosted sessions', () => {
     it('creates a hosted session with a new payment: url, no client secret, open, 24 h lifetime', async () => {

@@ -1,16 +1,12 @@
 // Canceling an unpaid payment records payment.canceled and invoice.voided in the outbox, with
 // the resources as the API presents them.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { newMerchant, type TestMerchant } from '../../support/api';
 
 describe('events of canceled payments and voided invoices', () => {
-  let env: TestEnv;
-  let m: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
-  });
+  let env: TestEnv, m: TestMerchant;
+  before(async () => ([env, m] = await envAndMerchants(newMerchant)));
 
   it('records payment.canceled and invoice.voided once', async () => {
     const p = await m.call('POST', '/v1/payments', { body: { amount: 1990, currency: 'ISK', description: 'Ársáskrift' } });

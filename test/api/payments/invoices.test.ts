@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
-import { call, expectError, newMerchant, type TestMerchant } from '../../support/api';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { call, expectError, newMerchant, type TestMerchant, liveMerchant, type LiveMerchant } from '../../support/api';
 import { newId } from '../../../src/ids';
 import { attachCard, createCustomer } from './fixtures';
 
 describe('invoices and invoice items', () => {
-  let env: TestEnv;
-  let m: TestMerchant & { liveSecretKey?: string };
-  let other: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env, { live: true });
-    other = await newMerchant(env);
-  });
+  let env: TestEnv, m: LiveMerchant, other: TestMerchant;
+  before(async () => ([env, m, other] = await envAndMerchants(liveMerchant, newMerchant)));
 
   describe('invoices', () => {
     it('lists newest first without lines, filters by status and customer, pages; retrieve has lines', async () => {

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
-import { call, expectError, newMerchant, type TestMerchant } from '../../support/api';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { call, expectError, newMerchant, type TestMerchant, liveMerchant, type LiveMerchant } from '../../support/api';
 import { newId } from '../../../src/ids';
 import { CARDS, attachCard, createCustomer, paidPayment, simulator, unique } from './fixtures';
 
 describe('payments', () => {
-  let env: TestEnv;
-  let m: TestMerchant & { liveSecretKey?: string };
-  let other: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env, { live: true });
-    other = await newMerchant(env);
-  });
+  let env: TestEnv, m: LiveMerchant, other: TestMerchant;
+  before(async () => ([env, m, other] = await envAndMerchants(liveMerchant, newMerchant)));
 
   it('creates a payment without a payment method: requires_payment_method, with an open numbered invoice', async () => {
     const customer = await createCustomer(m);

@@ -2,7 +2,7 @@
 // request holds a pooled connection while the acquirer works (the charge runs between two short
 // transactions), so the test-mode acquirer shares the same small pool.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { call, newMerchant, type TestMerchant } from '../../support/api';
 import { createDb } from '../../../src/db/client';
 import { createTemporalProvider } from '../../../src/temporal/client';
@@ -13,13 +13,11 @@ import { createModeGateways } from '../../../src/gateways';
 
 describe('payments under a burst larger than the connection pool', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: TestMerchant;
+  let env: TestEnv, m: TestMerchant;
   let baseUrl: string;
   let close: () => Promise<void>;
   before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env);
+    [env, m] = await envAndMerchants(newMerchant);
     // An API instance with a tiny pool (3 connections).
     const db = createDb(env.databaseUrl, { poolSize: 3 });
     const temporal = createTemporalProvider({ address: env.temporalAddress, namespace: env.config.temporalNamespace, taskQueue: env.config.taskQueue });

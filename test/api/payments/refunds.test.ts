@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
-import { call, expectError, newMerchant, type TestMerchant } from '../../support/api';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { call, expectError, newMerchant, type TestMerchant, liveMerchant, type LiveMerchant } from '../../support/api';
 import { newId } from '../../../src/ids';
 import { CARDS, createCustomer, paidPayment, settledRefund, simulator } from './fixtures';
 
 describe('refunds and credit notes', function () {
   this.timeout(60_000);
-  let env: TestEnv;
-  let m: TestMerchant & { liveSecretKey?: string };
-  let other: TestMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await newMerchant(env, { live: true });
-    other = await newMerchant(env);
-  });
+  let env: TestEnv, m: LiveMerchant, other: TestMerchant;
+  before(async () => ([env, m, other] = await envAndMerchants(liveMerchant, newMerchant)));
 
   it('a partial refund: pending at once, then succeeded by the workflow; payment partially_refunded; a credit note for the paid invoice', async () => {
     const { payment } = await paidPayment(m, 10_000);

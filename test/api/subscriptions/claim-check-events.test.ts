@@ -2,22 +2,16 @@
 // `invoice.updated`): issuing the claim and every check that finds it unpaid move the next
 // check, and each move is recorded with the invoice as it now is, dated at the clock's time.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
-import { advanceClock, attachToClock, createClock, createCustomer, eventually, monthlyPrice, ok, subMerchant, type SubMerchant } from './fixtures';
+import { envAndMerchants, type TestEnv } from '../../support/env';
+import { advanceClock, clockCustomer, eventually, iskSubMerchant, monthlyPrice, ok, type SubMerchant } from './fixtures';
 
 describe('bank claim checks and invoice.updated', function () {
   this.timeout(300_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
   it('every move of next_payment_attempt while the claim is checked comes with an invoice event', async () => {
-    const clock = await createClock(m, '2027-01-01T00:00:00.000Z');
-    const c = await createCustomer(m, { name: 'Claim', kennitala: '1201743399' });
-    await attachToClock(m, clock.id, c.id);
+    const { clock, customer: c } = await clockCustomer(m, '2027-01-01T00:00:00.000Z', { card: null, customer: { name: 'Claim', kennitala: '1201743399' } });
     const price = await monthlyPrice(m, 4900);
     const sub = await ok(
       m.call('POST', '/v1/subscriptions', { body: { customer: c.id, collection_method: 'send_invoice', days_until_due: 14, items: [{ price: price.id }] } }),

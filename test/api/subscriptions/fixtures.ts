@@ -1,9 +1,12 @@
 // Shared fixtures for the subscription, test-clock and scenario tests.
 import assert from 'node:assert/strict';
 import { type ApiResponse, type TestMerchant, twoModeMerchant, uniqueName, type TwoModeMerchant } from '../../support/api';
+import type { TestEnv } from '../../support/env';
 
 export type SubMerchant = TwoModeMerchant;
 export const subMerchant = twoModeMerchant;
+/** A subscription merchant whose currency is ISK. */
+export const iskSubMerchant = (env: TestEnv): Promise<SubMerchant> => subMerchant(env, { currency: 'ISK' });
 export const unique = uniqueName;
 
 export async function ok(res: Promise<ApiResponse>, status = 200): Promise<any> {
@@ -70,6 +73,18 @@ export async function attachToClock(m: TestMerchant, clockId: string, customerId
   return ok(m.call('POST', `/v1/test_helpers/test_clocks/${clockId}/customers`, { body: { customer: customerId } }));
 }
 
+/**
+ * A test clock frozen at `frozenTime` and a customer on it (`customer`: its fields), with `card`
+ * saved as its default payment method (the visa when not given; none when null).
+ */
+export async function clockCustomer(m: TestMerchant, frozenTime: string, opts: { card?: string | null; customer?: Record<string, unknown> } = {}) {
+  const clock = await createClock(m, frozenTime);
+  const customer = await createCustomer(m, opts.customer);
+  await attachToClock(m, clock.id, customer.id);
+  const pm = opts.card === null ? null : await attachCard(m, customer.id, opts.card);
+  return { clock, customer, pm };
+}
+
 /** Advances the clock and waits until it is ready again (every subscription caught up). */
 export async function advanceClock(m: TestMerchant, clockId: string, frozenTime: string): Promise<any> {
   const r = await ok(m.call('POST', `/v1/test_helpers/test_clocks/${clockId}/advance`, { body: { frozen_time: frozenTime } }));
@@ -82,4 +97,38 @@ export async function advanceClock(m: TestMerchant, clockId: string, frozenTime:
     `clock ${clockId} ready at ${frozenTime}`,
     1200,
   );
+}
+
+/**
+ * A customer named `name` with `card`, subscribed to a new ISK 4,990 monthly price, once the first
+ * invoice has been charged: paid, or open after its first attempt.
+ */
+export async function subscribedAndCharged(m: TestMerchant, name: string, card: string) {
+  const customer = await createCustomer(m, { name, kennitala: '0102694009' });
+  await attachCard(m, customer.id, card);
+  const price = await monthlyPrice(m, 4990);
+  const subscription = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
+  const invoice = await eventually(async () => {
+    const inv = (await ok(m.call('GET', `/v1/invoices?subscription=${subscription.id}`))).data[0];
+    if (!inv) return undefined;
+    // The API's own attempt_count: reading the row separately raced the charge (the row counted
+    // the attempt after the API had answered `open` with 0).
+    return inv.status === 'paid' || (inv.status === 'open' && inv.attempt_count >= 1) ? inv : undefined;
+  }, `${name}'s first invoice to be charged`);
+  return { customer, subscription, invoice };
+}
+
+/**
+ * The billing history the dashboard tests read: Jón Jónsson paid (then refunded 1,000 with its
+ * credit note), Guðrún Ósk Þórsdóttir declined, Þórður Árnason declined and his invoice voided.
+ */
+export async function paidDeclinedVoidedRefunded(env: TestEnv, m: TestMerchant) {
+  const paid = await subscribedAndCharged(m, 'Jón Jónsson', TEST_CARDS.visa);
+  const declined = await subscribedAndCharged(m, 'Guðrún Ósk Þórsdóttir', TEST_CARDS.alwaysDeclines);
+  const toVoid = await subscribedAndCharged(m, 'Þórður Árnason', TEST_CARDS.alwaysDeclines);
+  await ok(m.call('POST', `/v1/invoices/${toVoid.invoice.id}/void`));
+  const payment = (await ok(m.call('GET', `/v1/payments?customer=${paid.customer.id}`))).data[0];
+  await ok(m.call('POST', '/v1/refunds', { body: { payment: payment.id, amount: 1000 } }), 201);
+  await eventually(async () => ((await env.db.creditNote.count({ where: { merchantId: m.id } })) > 0 ? true : undefined), 'the refund’s credit note');
+  return { paid, declined, toVoid, payment };
 }

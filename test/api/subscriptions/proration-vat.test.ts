@@ -5,12 +5,12 @@
 // items, on one test clock: subscriptions start 2027-03-01 (a 31-day period), every change is
 // made on 2027-03-22 (10 of 31 days left).
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { assertLedgerInvariants } from '../../support/ledger-invariants';
 import { VAT_RATE_IDS, lineVat, prorationLines, vatBasisPoints, type VatRateId } from '../../../src/billing';
 import { scopedDb } from '../../../src/db/tenancy';
 import { loadInvoiceDocument } from '../../../src/documents/load-document';
-import { advanceClock, attachCard, attachToClock, createClock, createCustomer, createPrice, eventually, ok, subMerchant, type SubMerchant } from './fixtures';
+import { advanceClock, attachCard, attachToClock, createClock, createCustomer, createPrice, eventually, ok, iskSubMerchant, type SubMerchant } from './fixtures';
 
 const START = '2027-03-01T00:00:00.000Z';
 const CHANGE = '2027-03-22T00:00:00.000Z';
@@ -105,12 +105,8 @@ function expectedLines(c: CaseName, ra: VatRateId, rb: VatRateId, mixed: boolean
 
 describe('VAT on prorations: every proration case at 24 %, 11 %, 0 % and mixed rates', function () {
   this.timeout(600_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-  });
+  let env: TestEnv, m: SubMerchant;
+  before(async () => ([env, m] = await envAndMerchants(iskSubMerchant)));
 
   it('each line carries the rate of the price it prorates; per-rate totals, carried balances and the ledger keep rates apart', async () => {
     const clock = await createClock(m, START, 'proration VAT');

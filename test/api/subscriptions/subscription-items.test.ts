@@ -1,24 +1,20 @@
 // Subscription items: add, retrieve, update, delete with proration_behavior, through the
 // subscription's workflow; rules, tenant isolation and input errors.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { expectError } from '../../support/api';
 import { prorationLines } from '../../../src/billing';
-import { attachCard, createCustomer, createPrice, eventually, monthlyPrice, ok, subMerchant, type SubMerchant } from './fixtures';
+import { attachCard, createCustomer, createPrice, eventually, monthlyPrice, ok, iskSubMerchant, type SubMerchant } from './fixtures';
 import { formatCalendarDay } from '../../../src/billing/calendar-day';
 
 describe('subscription items API', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  let other: SubMerchant;
+  let env: TestEnv, m: SubMerchant, other: SubMerchant;
   let customer: any;
   let base: any;
   let seat: any;
   before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-    other = await subMerchant(env, { currency: 'ISK' });
+    [env, m, other] = await envAndMerchants(iskSubMerchant, iskSubMerchant);
     customer = await createCustomer(m);
     await attachCard(m, customer.id);
     base = await monthlyPrice(m, 9900);

@@ -1,25 +1,21 @@
 // Subscriptions through the API: create with every rule of the spec, retrieve, list, update and
 // the commands (cancel, uncancel, pause, resume) answered by the workflow through Updates.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { expectError } from '../../support/api';
 import { maybeRecordHistory } from '../../support/histories';
 import { workflowIds } from '../../../src/temporal/workflow-ids';
 import { addMonthsClamped } from '../../../src/billing';
 import { SA_CUSTOMER, SA_STATUS } from '../../../src/contracts/search-attributes';
-import { attachCard, createCustomer, createPrice, eventually, monthlyPrice, ok, subMerchant, type SubMerchant } from './fixtures';
+import { attachCard, createCustomer, createPrice, eventually, monthlyPrice, ok, iskSubMerchant, type SubMerchant } from './fixtures';
 
 describe('subscriptions API', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  let other: SubMerchant;
+  let env: TestEnv, m: SubMerchant, other: SubMerchant;
   let customer: any;
   let price: any;
   before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env, { currency: 'ISK' });
-    other = await subMerchant(env, { currency: 'ISK' });
+    [env, m, other] = await envAndMerchants(iskSubMerchant, iskSubMerchant);
     customer = await createCustomer(m, { kennitala: '1201743399' });
     await attachCard(m, customer.id);
     price = await monthlyPrice(m, 1990);

@@ -1,25 +1,19 @@
 // Test clocks: create, retrieve, list, advance (advancing → ready through the clock's workflow),
 // attach customers, delete; test mode only; tenant isolation and input errors.
 import assert from 'node:assert/strict';
-import { testEnv, type TestEnv } from '../../support/env';
+import { envAndMerchants, type TestEnv } from '../../support/env';
 import { expectError } from '../../support/api';
 import { maybeRecordHistory } from '../../support/histories';
 import { temporal } from '@temporalio/proto';
 import { workflowIds } from '../../../src/temporal/workflow-ids';
-import { advanceClock, attachCard, createClock, createCustomer, attachToClock, eventually, monthlyPrice, ok, subMerchant, TEST_CARDS, type SubMerchant } from './fixtures';
+import { advanceClock, attachToClock, clockCustomer, createClock, createCustomer, eventually, monthlyPrice, ok, subMerchant, type SubMerchant, TEST_CARDS } from './fixtures';
 
 const E = temporal.api.enums.v1.EventType;
 
 describe('test clocks', function () {
   this.timeout(120_000);
-  let env: TestEnv;
-  let m: SubMerchant;
-  let other: SubMerchant;
-  before(async () => {
-    env = await testEnv();
-    m = await subMerchant(env);
-    other = await subMerchant(env);
-  });
+  let env: TestEnv, m: SubMerchant, other: SubMerchant;
+  before(async () => ([env, m, other] = await envAndMerchants(subMerchant, subMerchant)));
 
   it('creates a clock at a frozen time and retrieves it', async () => {
     const res = await m.call('POST', '/v1/test_helpers/test_clocks', { body: { frozen_time: '2025-01-31T10:00:00+00:00', name: 'Year of billing' } });
@@ -100,10 +94,7 @@ describe('test clocks', function () {
   });
 
   it('an advance wakes only the subscriptions with something due by the new time; a later one bills them exactly; a command applies at the clock time', async () => {
-    const c = await createClock(m, '2025-03-10T08:00:00.000Z');
-    const customer = await createCustomer(m);
-    await attachToClock(m, c.id, customer.id);
-    await attachCard(m, customer.id, TEST_CARDS.visa);
+    const { clock: c, customer } = await clockCustomer(m, '2025-03-10T08:00:00.000Z', { card: TEST_CARDS.visa });
     const price = await monthlyPrice(m, 3100);
     const billed = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
     const canceled = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: customer.id, items: [{ price: price.id }] } }), 201);
@@ -189,10 +180,7 @@ describe('test clocks', function () {
   });
 
   it('deleting a clock cancels the subscriptions of its customers, whose workflows end; they cannot subscribe again', async () => {
-    const c = await createClock(m, '2025-01-01T00:00:00.000Z');
-    const cus = await createCustomer(m);
-    await attachToClock(m, c.id, cus.id);
-    await attachCard(m, cus.id, TEST_CARDS.alwaysDeclines);
+    const { clock: c, customer: cus } = await clockCustomer(m, '2025-01-01T00:00:00.000Z', { card: TEST_CARDS.alwaysDeclines });
     const price = await monthlyPrice(m, 1000);
     const s = await ok(m.call('POST', '/v1/subscriptions', { body: { customer: cus.id, items: [{ price: price.id }] } }), 201);
     // The first charge fails: a retry is pending three clock-days later.
