@@ -1,6 +1,6 @@
 // Every area of the application router, in mount order (api/route.ts). createApp registers them;
 // the OpenAPI document is built from their declarations. A new area adds itself here.
-import type { Area } from './route';
+import { type Area, routesWithAuth } from './route';
 import { opsRoutes } from './ops-endpoints';
 import { healthRoutes } from './routes/health';
 import { merchantsRoutes } from './routes/merchants/router';
@@ -75,3 +75,9 @@ export const AREAS: readonly Area[] = [
   portalRoutes,
   openApiRoutes,
 ];
+
+/**
+ * The routes served only to a dashboard session (API keys get 403 wrong_auth_method): read from
+ * the declarations (`auth: 'dashboard'`), so the list cannot drift from the routes.
+ */
+export const DASHBOARD_ONLY_ROUTES = routesWithAuth(AREAS, 'dashboard');

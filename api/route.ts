@@ -12,7 +12,7 @@ import type Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps, AppState, Middleware } from './context';
 import type { Auth } from './middleware/auth';
-import type { RouteDoc } from './openapi/describe';
+import type { HttpMethod, RouteAuth, RouteDoc } from './openapi/describe';
 
 /** What every route's `use` and `handler` receive: the app's deps, the authenticator, and the areas registered. */
 export interface RouteKit {
@@ -64,6 +64,13 @@ export const { route, area } = areaOf(() => ({}));
 /** Every route declaration of the areas, in registration order. */
 export function declarationsOf(areas: readonly Area[]): RouteDeclaration<any>[] {
   return areas.flatMap((a) => a.routes);
+}
+
+/** The method and path of every route declared with this auth kind, in registration order. */
+export function routesWithAuth(areas: readonly Area[], auth: RouteAuth): Array<[method: HttpMethod, path: string]> {
+  return declarationsOf(areas)
+    .filter((d) => d.auth === auth)
+    .map((d) => [d.method, d.path]);
 }
 
 /** Registers the areas' routes on the router, in order. */

@@ -6,6 +6,7 @@ import { main as ingest } from './ingest';
 import { main as subscriptions } from './subscriptions';
 import { main as accounting } from './accounting';
 import { main as soak } from './soak';
+import { main as decimal } from './decimal';
 
 // Benchmarks print their own progress; SDK logs only from WARN, core logs only from ERROR
 // (BENCH_LOG=1 shows everything).
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   subscriptions,
   accounting,
   soak,
+  decimal,
 };
 /** Run only when named (`npm run bench -- soak`): it takes 20 minutes by default. */
 const ON_REQUEST = new Set(['soak']);

@@ -13,7 +13,7 @@ import type { AppContext } from '../context';
 import { errors } from '../../src/errors';
 import { assertPageSameOrigin } from '../middleware/same-origin';
 import { announceCheckoutPayment } from '../../src/domain/payment-sessions/announce-checkout-payment';
-import { formatAmount, isSupportedCurrency } from '../../src/billing/currency';
+import { formatMoney } from '../../src/billing/currency';
 import type { CardAcquirer } from '../../src/gateways';
 import type { Mode } from '../../src/generated/prisma/client';
 import { effectiveStatus } from '../../src/objects/payment-sessions';
@@ -38,8 +38,7 @@ export interface CheckoutOptions {
 }
 
 function amountLabel(s: CheckoutSession): string {
-  const currency = s.payment.currency;
-  return isSupportedCurrency(currency) ? formatAmount(Number(s.payment.amount), currency) : `${s.payment.amount} ${currency}`;
+  return formatMoney(s.payment.amount, s.payment.currency);
 }
 
 /** Whether the session can still take a payment, and if not, which page to show. */

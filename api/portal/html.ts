@@ -8,7 +8,8 @@ import { amountRemaining } from '../../src/billing/invoice-amounts';
 import { customerMayPayInvoice } from '../../src/domain/invoices/invoice-payability';
 import { randomToken } from '../../src/ids';
 import type { PortalOverview, PortalSubscription } from '../../src/domain/customer-portals/load-portal-overview';
-import { formatDocumentDate as formatDate, formatMoney } from '../../src/documents/format';
+import { formatDocumentDate as formatDate } from '../../src/documents/format';
+import { formatMoney } from '../../src/billing/currency';
 import { escapeHtml as esc, jsonForScript } from '../checkout/html';
 import { fill, PORTAL_MESSAGES, type PortalLocale, type PortalMessageKey, type PortalMessages } from './i18n';
 

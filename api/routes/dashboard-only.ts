@@ -3,7 +3,9 @@
 // and the merchant's profile. With any API key they answer 403 wrong_auth_method (a request with
 // an invalid key gets 401 first). With a dashboard session cookie they work as JSON routes for the
 // dashboard's own pages and scripts: writes need the session's CSRF token in X-CSRF-Token and a
-// role that allows them, and are written to the audit log (api/dashboard/actions.ts).
+// role that allows them, and are written to the audit log (api/dashboard/actions.ts). The list of
+// these routes is read from their declarations (`auth: 'dashboard'`): DASHBOARD_ONLY_ROUTES in
+// api/areas.ts.
 import { areaOf } from '../route';
 import type { ErrorCode } from '../openapi/describe';
 import { arrayOf, object, str } from '../../src/objects/json-schema';
@@ -20,17 +22,6 @@ import { updateMerchantProfile } from '../../src/domain/merchant-settings/update
 import { bankInvoiceSettings, refuseBankInvoiceSettingsChange } from '../../src/domain/merchant-settings/bank-invoice-settings';
 import { markMerchantLive } from '../../src/domain/merchants/create-merchant';
 import { iso } from '../../src/objects/iso';
-
-export const DASHBOARD_ONLY_ROUTES: Array<[method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string]> = [
-  ['get', '/v1/redirect_domains'],
-  ['put', '/v1/redirect_domains'],
-  ['get', '/v1/allowed_origins'],
-  ['put', '/v1/allowed_origins'],
-  ['get', '/v1/bank_invoice_settings'],
-  ['put', '/v1/bank_invoice_settings'],
-  ['post', '/v1/merchants/current/go_live'],
-  ['patch', '/v1/merchants/current'],
-];
 
 function presentMerchant(m: Merchant) {
   return { id: m.id, object: 'merchant', name: m.name, default_currency: m.defaultCurrency, live_enabled_at: iso(m.liveEnabledAt), created_at: iso(m.createdAt) };

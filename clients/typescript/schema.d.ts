@@ -3874,7 +3874,6 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -7574,7 +7573,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -7870,7 +7868,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
@@ -10237,7 +10234,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
@@ -11542,7 +11538,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };

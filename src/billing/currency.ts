@@ -1,6 +1,7 @@
 // Supported currencies and their minor units (ISO 4217). Amounts everywhere are integers in
 // the minor unit: 1990 ISK is 1.990 kr. (ISK has no minor unit), 1990 EUR is €19.90.
 import { assertSafeInteger } from './integers';
+import { formatMinorUnits, type MoneyStyle } from './money-format';
 
 export const SUPPORTED_CURRENCIES = ['ISK', 'EUR', 'USD', 'GBP', 'DKK', 'NOK', 'SEK'] as const;
 
@@ -29,12 +30,7 @@ export function minorUnitExponent(currency: Currency): number {
   return MINOR_UNIT_EXPONENT[currency];
 }
 
-export interface DisplayStyle {
-  readonly thousands: string;
-  readonly decimal: string;
-  readonly prefix: string;
-  readonly suffix: string;
-}
+type DisplayStyle = Omit<MoneyStyle, 'exponent'>;
 
 // Each currency is shown the way its home market writes it. Written out by hand instead of
 // Intl.NumberFormat because ICU data differs between Node builds and the output must not.
@@ -49,27 +45,14 @@ const DISPLAY_STYLE: Readonly<Record<Currency, DisplayStyle>> = {
   SEK: { thousands: ' ', decimal: ',', prefix: '', suffix: ' kr' },
 };
 
-function splitMajorMinor(amount: number, currency: Currency): { negative: boolean; major: string; minor: string } {
-  assertSafeInteger(amount, 'amount');
-  const exponent = minorUnitExponent(currency);
-  const digits = Math.abs(amount)
-    .toString()
-    .padStart(exponent + 1, '0');
-  return {
-    negative: amount < 0,
-    major: digits.slice(0, digits.length - exponent),
-    minor: digits.slice(digits.length - exponent),
-  };
-}
-
 /**
  * The amount in major units as a plain decimal string without grouping, computed on the
  * digits (never by dividing a float): formatDecimal(123456, 'EUR') === '1234.56',
  * formatDecimal(1990, 'ISK') === '1990'. Meant for exports and logs.
  */
 export function formatDecimal(amount: number, currency: Currency): string {
-  const { negative, major, minor } = splitMajorMinor(amount, currency);
-  return `${negative ? '-' : ''}${major}${minor === '' ? '' : `.${minor}`}`;
+  assertSafeInteger(amount, 'amount');
+  return formatMinorUnits(amount, { thousands: '', decimal: '.', prefix: '', suffix: '', exponent: minorUnitExponent(currency) });
 }
 
 /**
@@ -77,17 +60,23 @@ export function formatDecimal(amount: number, currency: Currency): string {
  * formatAmount(123456, 'EUR') === '€1,234.56', negative amounts start with '-'.
  */
 export function formatAmount(amount: number, currency: Currency): string {
-  const { negative, major, minor } = splitMajorMinor(amount, currency);
-  const style = DISPLAY_STYLE[currency];
-  const grouped = major.replace(/\B(?=(\d{3})+$)/g, style.thousands);
-  const number = minor === '' ? grouped : `${grouped}${style.decimal}${minor}`;
-  return `${negative ? '-' : ''}${style.prefix}${number}${style.suffix}`;
+  assertSafeInteger(amount, 'amount');
+  return formatMinorUnits(amount, displayStyleOf(currency));
 }
 
 /**
- * How a currency's amounts are written, for code outside this module that must format them the
- * same way (the dashboard's chart script): separators, prefix, suffix and the minor-unit exponent.
+ * formatAmount for any currency code (upper-cased first), as pages, documents and exports show
+ * money: a code this service does not support is written plainly, "1990 XYZ".
  */
-export function displayStyleOf(currency: Currency): DisplayStyle & { exponent: number } {
+export function formatMoney(amount: bigint | number, currency: string): string {
+  const c = currency.toUpperCase();
+  return isSupportedCurrency(c) ? formatAmount(Number(amount), c) : `${Number(amount)} ${c}`;
+}
+
+/**
+ * How a currency's amounts are written (separators, prefix, suffix, minor-unit exponent): what
+ * formatMinorUnits needs, also on a dashboard chart in the browser.
+ */
+export function displayStyleOf(currency: Currency): MoneyStyle {
   return { ...DISPLAY_STYLE[currency], exponent: minorUnitExponent(currency) };
 }

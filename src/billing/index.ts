@@ -1,6 +1,7 @@
 // Pure billing math: money, rounding, periods, proration, tiers, discounts and invoice totals.
 // No I/O, no clock, no randomness, no imports outside src/billing: Temporal workflows import it.
 export * from './currency';
+export * from './money-format';
 export * from './rounding';
 export * from './periods';
 export * from './proration';

@@ -1,6 +1,5 @@
-// Dates and amounts as documents print them. Amounts use the currency's own style
-// (src/billing formatAmount: ISK without decimals, "12.990 kr."); dates are UTC calendar days.
-import { formatAmount, isSupportedCurrency } from '../billing/currency';
+// Dates as documents print them: UTC calendar days. Amounts are formatMoney's (src/billing/currency.ts:
+// the currency's own style, ISK without decimals, "12.990 kr.").
 import { formatCalendarDay } from '../billing/calendar-day';
 import type { DocumentLocale } from './document-model';
 
@@ -13,10 +12,6 @@ export function formatPeriod(start: Date | null, end: Date | null, locale: Docum
   // Periods are half-open [start, end) and usually start at the time of day the subscription
   // began, so both ends are printed as their days (as card statements and Stripe do).
   return `${formatDocumentDate(start, locale)} – ${formatDocumentDate(end, locale)}`;
-}
-
-export function formatMoney(amount: number, currency: string): string {
-  return isSupportedCurrency(currency) ? formatAmount(amount, currency) : `${amount} ${currency}`;
 }
 
 /** 0102694009 → 010269-4009 */

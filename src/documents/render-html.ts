@@ -4,7 +4,8 @@
 // at all (api/routes/documents/router.ts, the portal).
 import type { DocumentLocale, DocumentParty, InvoiceDocument } from './document-model';
 import { DOCUMENT_TEXTS, statusLabel, type DocumentTexts } from './document-texts';
-import { formatDocumentDate, formatMoney, formatPeriod } from './format';
+import { formatDocumentDate, formatPeriod } from './format';
+import { formatMoney } from '../billing/currency';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 function esc(value: unknown): string {

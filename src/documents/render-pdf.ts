@@ -4,7 +4,8 @@
 import PDFDocument from 'pdfkit';
 import type { DocumentLocale, DocumentParty, InvoiceDocument } from './document-model';
 import { DOCUMENT_TEXTS, statusLabel } from './document-texts';
-import { formatDocumentDate, formatMoney, formatPeriod } from './format';
+import { formatDocumentDate, formatPeriod } from './format';
+import { formatMoney } from '../billing/currency';
 import { documentTitle } from './render-html';
 
 const FONT_REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { envAndMerchants, type TestEnv } from '../support/env';
 import { call, expectError, newMerchant, type TestMerchant, liveMerchant, type LiveMerchant } from '../support/api';
 import { createMerchant, insertKey } from '../../src/domain/merchants/create-merchant';
-import { DASHBOARD_ONLY_ROUTES } from '../../api/routes/dashboard-only';
+import { DASHBOARD_ONLY_ROUTES } from '../../api/areas';
 
 describe('authentication and tenancy', () => {
   let env: TestEnv, a: LiveMerchant, b: TestMerchant;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { testEnv, type TestEnv } from '../support/env';
 import { call, expectError, twoModeMerchant, newMerchant, type TwoModeMerchant } from '../support/api';
 import { newDashboardUser, signInHttp, type HttpSession } from '../support/dashboard';
-import { DASHBOARD_ONLY_ROUTES } from '../../api/routes/dashboard-only';
+import { DASHBOARD_ONLY_ROUTES } from '../../api/areas';
 import { insertKey } from '../../src/domain/merchants/create-merchant';
 
 describe('dashboard-only routes', () => {

@@ -3,18 +3,18 @@
 // on forms that take a while (payments, retries), the charts (Chart.js, served by this service
 // from node_modules, reading each chart's data from a JSON <script> block), and the progress of
 // a running accounting sync (polled from the dashboard's own JSON, connect-src 'self').
+import { formatMinorUnits } from '../../../src/billing/money-format';
+
 /**
- * The charts' money formatter: `formatAmount` of src/billing/currency.ts for the browser, fed the
- * currency's style (displayStyleOf) in the chart's JSON, so axes, tooltips and figures read the
- * same ("4.990 kr.", "10.000 kr.", "€19.90"). String.raw: in a plain template literal `\B` and
- * `\d` lose their backslash, and the axes read "10000 kr.". test/unit/dashboard/chart-money.test.ts
- * runs this very text against formatAmount.
+ * The charts' money formatter: src/billing/money-format.ts's `formatMinorUnits`, the server's own
+ * formatter, served as its compiled text and fed the currency's style (displayStyleOf) from the
+ * chart's JSON, so axes, tooltips and figures read as the pages do ("4.990 kr.", "10.000 kr.",
+ * "€19.90"). A chart value is in major units: `money` rounds it to minor units first.
+ * test/unit/dashboard/chart-money.test.ts runs this very text against formatAmount.
  */
-export const CHART_MONEY_JS = String.raw`function money(v, style) {
-    var fixed = Math.abs(v).toFixed(style.exponent);
-    var parts = fixed.split('.');
-    var grouped = parts[0].replace(/\B(?=(\d{3})+$)/g, style.thousands);
-    return (v < 0 && Number(fixed) !== 0 ? '-' : '') + style.prefix + grouped + (parts[1] ? style.decimal + parts[1] : '') + style.suffix;
+export const CHART_MONEY_JS = `${formatMinorUnits.toString()}
+  function money(v, style) {
+    return formatMinorUnits(Math.round(v * Math.pow(10, style.exponent)), style);
   }`;
 
 export const DASHBOARD_JS = `(function () {

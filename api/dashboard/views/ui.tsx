@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createContext, type ComponentChildren, type JSX } from 'preact';
 import { useContext } from 'preact/hooks';
-import { displayStyleOf, formatAmount, isSupportedCurrency, minorUnitExponent } from '../../../src/billing/currency';
+import { displayStyleOf, formatMoney, isSupportedCurrency, minorUnitExponent } from '../../../src/billing/currency';
 import { formatCalendarDay, formatMonth } from '../../../src/billing/calendar-day';
 import { DASHBOARD_MESSAGES, fillText, type DashboardLocale, type DashboardMessages } from '../i18n';
 
@@ -30,9 +30,7 @@ export interface FormState {
 
 export function money(amount: bigint | number | null | undefined, currency: string): string {
   if (amount === null || amount === undefined) return '—';
-  const n = Number(amount);
-  const c = currency.toUpperCase();
-  return isSupportedCurrency(c) ? formatAmount(n, c) : `${n} ${c}`;
+  return formatMoney(amount, currency);
 }
 
 /**

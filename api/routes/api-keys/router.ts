@@ -85,7 +85,6 @@ export const apiKeysRoutes = area('api-keys', [
     auth: 'secret',
     kind: 'none',
     status: 204,
-    errors: ['invalid_state'],
     use: ({ auth, tx }) => [auth(), tx],
     handler:
       ({ deps }) =>

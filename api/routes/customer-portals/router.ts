@@ -31,7 +31,6 @@ export const customerPortalsRoutes = area('customer-portals', [
     body: createPortalLinkSchema,
     status: 201,
     response: 'CustomerPortal',
-    errors: ['url_not_allowed'],
     use: ({ auth, tx }) => [auth(), tx],
     handler:
       ({ deps }) =>

@@ -33,7 +33,6 @@ export const metersRoutes = area('meters', [
     body: createMeterSchema,
     status: 201,
     response: 'Meter',
-    errors: ['resource_conflict'],
     use: ({ auth, tx }) => [auth(), tx],
     handler: () => async (ctx) => {
       const input = parseBody(createMeterSchema, ctx.state.body);
@@ -82,7 +81,6 @@ export const metersRoutes = area('meters', [
       'Archives a meter and answers it with `archived: true` and `archived_at` set; archiving an archived meter returns it unchanged. An archived meter stays retrievable and its history stays stable: only events received before archiving count, it cannot back new prices and it stops checking new events. Records no event.',
     auth: 'secret',
     response: 'Meter',
-    errors: ['invalid_state'],
     use: ({ auth, tx }) => [auth(), tx],
     handler: () => async (ctx) => {
       ctx.body = presentMeter(await archiveMeter(dbOf(ctx), tenantOf(ctx), pathId(ctx.params.id)));

@@ -56,7 +56,6 @@ export const paymentMethodsRoutes = area('payment-methods', [
       "Detaches a saved payment method, irreversibly: it is no longer listed, retrievable or charged, though payments that used it keep referring to it. Detaching the customer's default leaves the customer without a default (no other card is promoted: the merchant decides which card renewals use). Answers `{ id, object, deleted: true }` and records no event.",
     auth: 'secret',
     response: 'DeletedObject',
-    errors: ['invalid_state'],
     use: ({ auth, tx }) => [auth(), tx],
     handler: () => async (ctx) => {
       const { id } = await detachPaymentMethod(dbOf(ctx), pathId(ctx.params.id), new Date());

@@ -25,7 +25,6 @@ export const pricesRoutes = area('prices', [
     body: createPriceSchema,
     status: 201,
     response: 'Price',
-    errors: ['invalid_price_type'],
     use: ({ auth, tx }) => [auth(), tx],
     handler: () => async (ctx) => {
       const input = parseBody(createPriceSchema, ctx.state.body);

@@ -40,7 +40,7 @@ export const subscriptionsRoutes = area('subscriptions', [
     body: createSubscriptionSchema,
     status: 201,
     response: 'Subscription',
-    errors: ['invalid_subscription', 'card_declined', 'invalid_state'],
+    errors: ['invalid_subscription', 'invalid_state'],
     use: ({ auth, tx }) => [auth(), tx],
     handler:
       ({ deps }) =>

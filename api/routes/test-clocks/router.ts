@@ -125,7 +125,7 @@ export const testClocksRoutes = area('test-clocks', [
     description: `${TEST_MODE_ONLY} Deletes a test clock: it disappears from the API and every subscription of its customers that is not canceled yet is canceled immediately, at the clock's time (recording \`subscription.canceled\`). The customers stay attached to the deleted clock and new subscriptions for them are refused. Answers \`{ id, object, deleted: true }\`.`,
     auth: 'secret',
     response: 'DeletedTestClock',
-    errors: ['test_mode_only', 'invalid_state'],
+    errors: ['test_mode_only'],
     use: ({ auth, tx }) => [auth(), testModeOnly, tx],
     handler:
       ({ deps }) =>

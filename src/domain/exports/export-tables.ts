@@ -5,7 +5,7 @@
 import { invoiceDueDate } from '../../billing/invoice-due';
 import type { TenantDb } from '../../db/tenancy';
 import type { CreditNote, Customer, Invoice, LedgerEntry, Payment, Refund } from '../../generated/prisma/client';
-import { formatAmount, isSupportedCurrency } from '../../billing/currency';
+import { formatMoney } from '../../billing/currency';
 import type { ExportPeriod } from './period';
 
 export type Cell = string | number | null;
@@ -31,12 +31,6 @@ export function iso(d: Date | null | undefined): string | null {
 
 export function minor(amount: bigint | number): number {
   return Number(amount);
-}
-
-/** The amount as people read it (1.990 kr., €19.90): the formatting of pages and documents. */
-export function formatted(amount: bigint | number, currency: string): string {
-  const c = currency.toUpperCase();
-  return isSupportedCurrency(c) ? formatAmount(Number(amount), c) : `${Number(amount)} ${c}`;
 }
 
 type WithCustomer<T> = T & { customer: Pick<Customer, 'name' | 'email' | 'kennitala'> | null };
@@ -72,7 +66,7 @@ export const INVOICES: ExportTable<InvoiceRow> = {
     { name: 'discount_amount', value: (r) => minor(r.discountAmount) },
     { name: 'vat_amount', value: (r) => minor(r.vatAmount) },
     { name: 'total', value: (r) => minor(r.total) },
-    { name: 'total_formatted', value: (r) => formatted(r.total, r.currency) },
+    { name: 'total_formatted', value: (r) => formatMoney(r.total, r.currency) },
     { name: 'amount_due', value: (r) => minor(r.amountDue) },
     { name: 'amount_paid', value: (r) => minor(r.amountPaid) },
     { name: 'period_start', value: (r) => iso(r.periodStart) },
@@ -98,7 +92,7 @@ export const PAYMENTS: ExportTable<PaymentRow> = {
     { name: 'description', value: (r) => r.description },
     { name: 'currency', value: (r) => r.currency },
     { name: 'amount', value: (r) => minor(r.amount) },
-    { name: 'amount_formatted', value: (r) => formatted(r.amount, r.currency) },
+    { name: 'amount_formatted', value: (r) => formatMoney(r.amount, r.currency) },
     { name: 'amount_refunded', value: (r) => minor(r.amountRefunded) },
     { name: 'failure_code', value: (r) => r.failureCode },
     { name: 'failure_message', value: (r) => r.failureMessage },
@@ -129,7 +123,7 @@ export const REFUNDS: ExportTable<RefundRow> = {
     { name: 'reason', value: (r) => r.reason },
     { name: 'currency', value: (r) => r.currency },
     { name: 'amount', value: (r) => minor(r.amount) },
-    { name: 'amount_formatted', value: (r) => formatted(r.amount, r.currency) },
+    { name: 'amount_formatted', value: (r) => formatMoney(r.amount, r.currency) },
     { name: 'failure_code', value: (r) => r.failureCode },
     { name: 'succeeded_at', value: (r) => iso(r.succeededAt) },
     { name: 'failed_at', value: (r) => iso(r.failedAt) },
@@ -161,7 +155,7 @@ export const CREDIT_NOTES: ExportTable<CreditNoteRow> = {
     { name: 'reason', value: (r) => r.reason },
     { name: 'currency', value: (r) => r.currency },
     { name: 'amount', value: (r) => minor(r.amount) },
-    { name: 'amount_formatted', value: (r) => formatted(r.amount, r.currency) },
+    { name: 'amount_formatted', value: (r) => formatMoney(r.amount, r.currency) },
     { name: 'vat_amount', value: (r) => minor(r.vatAmount) },
     { name: 'created_at', value: (r) => iso(r.createdAt) },
   ],
@@ -182,8 +176,8 @@ export const LEDGER_ENTRIES: ExportTable<LedgerRow> = {
     { name: 'currency', value: (r) => r.currency },
     { name: 'debit', value: (r) => minor(r.debit) },
     { name: 'credit', value: (r) => minor(r.credit) },
-    { name: 'debit_formatted', value: (r) => formatted(r.debit, r.currency) },
-    { name: 'credit_formatted', value: (r) => formatted(r.credit, r.currency) },
+    { name: 'debit_formatted', value: (r) => formatMoney(r.debit, r.currency) },
+    { name: 'credit_formatted', value: (r) => formatMoney(r.credit, r.currency) },
     { name: 'invoice_id', value: (r) => r.invoiceId },
     { name: 'customer_id', value: (r) => r.customerId },
     { name: 'vat_rate', value: (r) => r.vatRate },

@@ -5,7 +5,7 @@
 // GET /v1/trial_balance counts them: the closing figures equal its answer with as_of = the end.
 import type { Tenant, TenantDb } from '../../db/tenancy';
 import type { Cell } from './export-tables';
-import { formatted } from './export-tables';
+import { formatMoney } from '../../billing/currency';
 import type { ExportPeriod } from './period';
 
 export const TRIAL_BALANCE_COLUMNS = [
@@ -38,7 +38,7 @@ export async function* trialBalanceRows(db: TenantDb, tenant: Tenant, period: Ex
   let sums = { opening: 0n, debit: 0n, credit: 0n };
   const total = (c: string): Cell[] => {
     const closing = sums.opening + sums.debit - sums.credit;
-    return ['total', c, null, Number(sums.opening), Number(sums.debit), Number(sums.credit), Number(closing), formatted(closing, c), start, end];
+    return ['total', c, null, Number(sums.opening), Number(sums.debit), Number(sums.credit), Number(closing), formatMoney(closing, c), start, end];
   };
   for (const r of rows) {
     if (currency !== null && r.currency !== currency) {
@@ -49,7 +49,7 @@ export async function* trialBalanceRows(db: TenantDb, tenant: Tenant, period: Ex
     const [opening, debit, credit] = [BigInt(r.opening), BigInt(r.debit), BigInt(r.credit)];
     sums = { opening: sums.opening + opening, debit: sums.debit + debit, credit: sums.credit + credit };
     const closing = opening + debit - credit;
-    yield ['account', r.currency, r.account, Number(opening), Number(debit), Number(credit), Number(closing), formatted(closing, r.currency), start, end];
+    yield ['account', r.currency, r.account, Number(opening), Number(debit), Number(credit), Number(closing), formatMoney(closing, r.currency), start, end];
   }
   if (currency !== null) yield total(currency);
 }

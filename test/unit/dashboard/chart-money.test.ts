@@ -1,8 +1,10 @@
-// The charts' money formatter (the text dashboard.js is served with) writes every amount exactly
-// as the server's formatAmount does: "10.000 kr." on an ISK axis, not "10000 kr.".
+// The charts' money formatter (the text dashboard.js is served with) is the server's own
+// formatMinorUnits and writes every amount exactly as formatAmount does: "10.000 kr." on an ISK
+// axis, not "10000 kr.". Evaluated here with nothing but its own text in scope, as in a browser.
 import assert from 'node:assert/strict';
 import { CHART_MONEY_JS, DASHBOARD_JS } from '../../../api/dashboard/assets/dashboard-js';
 import { SUPPORTED_CURRENCIES, displayStyleOf, formatAmount, minorUnitExponent } from '../../../src/billing/currency';
+import { formatMinorUnits } from '../../../src/billing/money-format';
 
 type Style = ReturnType<typeof displayStyleOf>;
 const money = new Function(`${CHART_MONEY_JS}; return money;`)() as (v: number, style: Style) => string;
@@ -10,6 +12,7 @@ const money = new Function(`${CHART_MONEY_JS}; return money;`)() as (v: number, 
 describe('chart money formatter', () => {
   it('is the served script’s own text', () => {
     assert.ok(DASHBOARD_JS.includes(CHART_MONEY_JS));
+    assert.ok(CHART_MONEY_JS.includes(formatMinorUnits.toString()), 'the server’s formatter, not a copy');
     assert.ok(DASHBOARD_JS.includes('/\\B(?=(\\d{3})+$)/g'), 'the backslashes survive into the served script');
   });
 
