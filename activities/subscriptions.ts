@@ -11,7 +11,8 @@
 // also records from which clock time it has something due (src/domain/subscriptions/clock-wake.ts),
 // so an advance wakes only the subscriptions due by the new time (notifyClockSubscriptions); a
 // command (and a manual pay) runs at the clock's time, which a subscription not woken by the last
-// advances has not been told.
+// advances has not been told (read only when the workflow's view says the subscription is on a
+// clock). The view carries the stored wake time, so recording it writes only when it changed.
 import { Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
 import type { ModeGateways } from '../src/gateways';

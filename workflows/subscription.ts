@@ -123,6 +123,14 @@ interface CommandRun {
   now: () => number;
 }
 
+/**
+ * The view's test clock for a command's activity (null: none, the activity reads no clock time;
+ * undefined without a view: the activity looks). Only an activity input: no command changes.
+ */
+function clockOf(run: CommandRun): string | null | undefined {
+  return run.view()?.testClockId;
+}
+
 /** The Update `command`, under the mutex: re-checked against the view, then applied by one activity. */
 async function applyCommand(run: CommandRun, cmd: SubscriptionCommand): Promise<CommandResult> {
   const { ref } = run;
@@ -134,7 +142,7 @@ async function applyCommand(run: CommandRun, cmd: SubscriptionCommand): Promise<
     // The request's key without its attempt (`idem#2:k` is a resend of `idem:k` after a
     // failed update): a command the failed attempt applied after all is applied once.
     const commandId = `${ref.subscriptionId}:${(currentUpdateInfo()?.id ?? 'unknown').replace(/^([a-z]+)#\d+:/, '$1:')}`;
-    const r = await commands.applySubscriptionCommand({ ...ref, commandId, now: at, command: cmd });
+    const r = await commands.applySubscriptionCommand({ ...ref, commandId, now: at, command: cmd, testClockId: clockOf(run) });
     run.setView(r.view);
     if (r.refusal) throw refusalFailure(r.refusal);
     return { objectId: r.objectId };
@@ -151,9 +159,9 @@ async function payInvoiceByHand(run: CommandRun, invoiceId: string, at: string):
   if (invoiceActionVerdict('pay', inv.status) === 'apply') {
     const step = manualCollectionStep(inv);
     if (step.kind === 'check_bank_claim') {
-      run.setView(await steps.checkSubscriptionBankClaim({ ...ref, invoiceId, now: at, force: true }));
+      run.setView(await steps.checkSubscriptionBankClaim({ ...ref, invoiceId, now: at, force: true, testClockId: clockOf(run) }));
     } else {
-      run.setView(await steps.chargeSubscriptionInvoice({ ...ref, invoiceId, attempt: step.attempt, manual: true, now: at }));
+      run.setView(await steps.chargeSubscriptionInvoice({ ...ref, invoiceId, attempt: step.attempt, manual: true, now: at, testClockId: clockOf(run) }));
     }
   }
   return { objectId: invoiceId };

@@ -68,6 +68,12 @@ export interface SubscriptionView {
   /** The test clock was deleted: it will never move again. */
   clockDeleted: boolean;
   clockSyncedTo: string | null;
+  /**
+   * The stored `clock_wake_at` when the view was read (src/domain/subscriptions/clock-wake.ts):
+   * compared in memory, so a step that leaves the next step's time alone writes nothing. Absent in
+   * views recorded before it existed (replayed histories); the workflow never reads it.
+   */
+  clockWakeAt?: string | null;
   invoices: InvoiceView[];
 }
 
@@ -147,6 +153,12 @@ export interface ApplyCommandInput {
   commandId: string;
   now: string;
   command: Exclude<SubscriptionCommand, { kind: 'pay_invoice' }>;
+  /**
+   * The workflow's view's test clock: null applies the command at `now` with no query; a clock
+   * id, at the clock's time when later (src/domain/subscriptions/clock-wake.ts). Absent from
+   * inputs of runs before it was passed: read as on a clock.
+   */
+  testClockId?: string | null;
 }
 
 export interface SubscriptionRef {
@@ -171,6 +183,8 @@ export interface InvoiceStepInput extends SubscriptionRef {
   now: string;
   /** A manual retry: check the bank claim now even when no automatic check is scheduled. */
   force?: boolean;
+  /** A manual retry or pay: the workflow's view's test clock, as in ApplyCommandInput. */
+  testClockId?: string | null;
 }
 
 export interface ChargeStepInput extends InvoiceStepInput {

@@ -42,6 +42,7 @@ const JSON_TYPES = {
       'pausedAt',
       'discountStart',
       'clockSyncedTo',
+      'clockWakeAt',
       'workflowAttachedAt',
       'workflowEndedAt',
       'createdAt',

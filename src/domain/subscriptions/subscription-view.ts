@@ -33,6 +33,7 @@ interface ViewRow {
   clock_time: Millis | null;
   clock_deleted: boolean;
   clock_synced_to: Millis | null;
+  clock_wake_at: Millis | null;
   invoices: Array<{ id: string; status: 'draft' | 'open'; collection_method: CollectionMethod | null; attempt_count: number; next_action_at: number | null }>;
 }
 
@@ -60,7 +61,7 @@ function viewQuery(where: Prisma.Sql, from: Prisma.Sql = Prisma.sql`subscription
            ${ms('s.trial_end')} AS trial_end, ${ms('s.trial_will_end_notified_for')} AS trial_will_end_notified_for,
            s.cancel_at_period_end, ${ms('s.paused_at')} AS paused_at, s.test_clock_id,
            ${ms('c.frozen_time')} AS clock_time, (c.deleted_at IS NOT NULL) AS clock_deleted,
-           ${ms('s.clock_synced_to')} AS clock_synced_to,
+           ${ms('s.clock_synced_to')} AS clock_synced_to, ${ms('s.clock_wake_at')} AS clock_wake_at,
            COALESCE((
              SELECT json_agg(json_build_object(
                       'id', i.id, 'status', i.status, 'collection_method', i.collection_method,
@@ -98,6 +99,7 @@ function toView(row: ViewRow): SubscriptionView {
     clockTime: isoOrNull(row.clock_time),
     clockDeleted: row.test_clock_id !== null && row.clock_deleted,
     clockSyncedTo: isoOrNull(row.clock_synced_to),
+    clockWakeAt: isoOrNull(row.clock_wake_at),
     invoices: row.invoices.map((i) => ({
       id: i.id,
       status: i.status,

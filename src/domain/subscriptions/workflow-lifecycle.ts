@@ -24,12 +24,23 @@ export async function recordClockSync(db: Db, input: ClockSyncInput): Promise<Su
   return loadSubscriptionView(db, input);
 }
 
-/** recordClockSync without reading the view back (the caller has it). */
-export async function markClockSynced(db: Db, input: ClockSyncInput): Promise<void> {
+/**
+ * recordClockSync without reading the view back (the caller has it). With `wake` (the caller's
+ * view's clockWakeOf, src/domain/subscriptions/clock-wake.ts) the same UPDATE records the clock
+ * time of the next step too, so a renewal that acknowledges its clock writes the row once.
+ */
+export async function markClockSynced(db: Db, input: ClockSyncInput, wake?: { at: Date | null }): Promise<void> {
   const t = new Date(input.clockTime);
-  await db.$executeRaw`UPDATE subscriptions SET clock_synced_to = ${t}
+  if (wake === undefined) {
+    await db.$executeRaw`UPDATE subscriptions SET clock_synced_to = ${t}
+      WHERE id = ${input.subscriptionId} AND merchant_id = ${input.merchantId} AND mode = ${input.mode}::"Mode"
+        AND (clock_synced_to IS NULL OR clock_synced_to < ${t})`;
+    return;
+  }
+  // GREATEST ignores a null: clock_synced_to never moves back.
+  await db.$executeRaw`UPDATE subscriptions SET clock_synced_to = GREATEST(clock_synced_to, ${t}), clock_wake_at = ${wake.at}::timestamptz
     WHERE id = ${input.subscriptionId} AND merchant_id = ${input.merchantId} AND mode = ${input.mode}::"Mode"
-      AND (clock_synced_to IS NULL OR clock_synced_to < ${t})`;
+      AND (clock_synced_to IS NULL OR clock_synced_to < ${t} OR clock_wake_at IS DISTINCT FROM ${wake.at}::timestamptz)`;
 }
 
 export async function recordWorkflowEnded(db: Db, ref: SubscriptionRef, now: Date): Promise<{ testClockId: string | null }> {

@@ -14,6 +14,7 @@ import type { RunStepsInput, StepRequest, SubscriptionRef, SubscriptionView } fr
 import { isDue, isInvoiceStep, nextStep, shouldAcknowledgeClock, stepRequest } from '../../../contracts/subscription-schedule';
 import { loadSubscriptionView } from '../subscription-view';
 import { markClockSynced } from '../workflow-lifecycle';
+import { clockWakeOf } from '../clock-wake';
 import { runPeriodEnd } from './period-end';
 import { finalizeSubscriptionInvoice } from './finalize-invoice';
 import { chargeSubscriptionInvoice } from './charge-invoice';
@@ -52,8 +53,11 @@ export async function runSubscriptionSteps(deps: StepRunnerDeps, input: RunSteps
     step = next !== null && isInvoiceStep(next) && isDue(next, at) ? stepRequest(next) : null;
   }
   if (current !== null && current.testClockId !== null && input.clockTime !== null && shouldAcknowledgeClock(current, Date.parse(input.clockTime), opts)) {
-    await markClockSynced(deps.db, { ...ref, testClockId: current.testClockId, clockTime: input.clockTime });
-    return { view: { ...current, clockSyncedTo: input.clockTime }, clockSynced: current.testClockId };
+    // The acknowledgement's UPDATE records the next step's clock time too (clock-wake.ts): the
+    // view it returns carries it, so the activity's recordClockWake writes nothing more.
+    const wake = clockWakeOf(current);
+    await markClockSynced(deps.db, { ...ref, testClockId: current.testClockId, clockTime: input.clockTime }, { at: wake });
+    return { view: { ...current, clockSyncedTo: input.clockTime, clockWakeAt: wake === null ? null : wake.toISOString() }, clockSynced: current.testClockId };
   }
   return { view: current, clockSynced: null };
 }
