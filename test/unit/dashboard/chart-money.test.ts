@@ -13,6 +13,7 @@ describe('chart money formatter', () => {
   it('is the served script’s own text', () => {
     assert.ok(DASHBOARD_JS.includes(CHART_MONEY_JS));
     assert.ok(CHART_MONEY_JS.includes(formatMinorUnits.toString()), 'the server’s formatter, not a copy');
+    assert.doesNotThrow(() => new Function(DASHBOARD_JS), 'the whole served script parses with the function embedded');
     assert.ok(DASHBOARD_JS.includes('/\\B(?=(\\d{3})+$)/g'), 'the backslashes survive into the served script');
   });
 
