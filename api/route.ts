@@ -10,9 +10,12 @@
 // receive it as their kit, beside `deps` and `auth`.
 import type Router from '@koa/router';
 import type { RouterMiddleware } from '@koa/router';
-import type { AppDeps, AppState, Middleware } from './context';
+import { dbOf, type AppContext, type AppDeps, type AppState, type Middleware } from './context';
 import type { Auth } from './middleware/auth';
 import type { HttpMethod, RouteAuth, RouteDoc } from './openapi/describe';
+import { pathId } from './validate';
+import type { TenantDb } from '../src/db/tenancy';
+import type { Page } from '../src/db/paging';
 
 /** What every route's `use` and `handler` receive: the app's deps, the authenticator, and the areas registered. */
 export interface RouteKit {
@@ -60,6 +63,36 @@ export function areaOf<K extends object>(setup: (deps: AppDeps, auth: Auth) => K
 
 /** An area without shared state. */
 export const { route, area } = areaOf(() => ({}));
+
+/**
+ * The `auth` and `use` of a route for secret keys: authentication, then these middleware in order,
+ * each given itself or by its name in the kit (`tx`, the request transaction; `steps`, step-wise
+ * requests): `...secretKey('tx')`, `...secretKey(testModeOnly, 'steps')`.
+ */
+export function secretKey<const A extends ReadonlyArray<string | Middleware>>(...after: A) {
+  return {
+    auth: 'secret' as const,
+    use: (kit: RouteKit & Record<Extract<A[number], string>, Middleware>): Middleware[] => [
+      kit.auth(),
+      ...after.map((m) => (typeof m === 'string' ? (kit as Record<string, Middleware>)[m]! : m)),
+    ],
+  };
+}
+
+/** The handler of a GET that answers one object by the id in its path. */
+export function retrieveById<T>(find: (db: TenantDb, id: string) => Promise<T>, present: (row: T) => unknown): () => Middleware {
+  return () => async (ctx: AppContext) => {
+    ctx.body = present(await find(dbOf(ctx), pathId(ctx.params.id)));
+  };
+}
+
+/** The handler of a GET that answers one page of a list: `load` parses the query and reads the page. */
+export function answerPage<T>(load: (ctx: AppContext) => Promise<Page<T>>, present: (row: T, index: number) => unknown): () => Middleware {
+  return () => async (ctx: AppContext) => {
+    const page = await load(ctx);
+    ctx.body = { data: page.data.map(present), has_more: page.hasMore };
+  };
+}
 
 /** Every route declaration of the areas, in registration order. */
 export function declarationsOf(areas: readonly Area[]): RouteDeclaration<any>[] {

@@ -6,6 +6,7 @@ import { errors } from '../src/errors';
 import type { PageParams } from '../src/db/paging';
 import { isWellFormedId } from '../src/validation/input-limits';
 import { excerpt } from '../src/validation/text';
+import { parseEventTimestamp } from '../src/domain/usage-events/event-input';
 
 export { yup };
 
@@ -105,4 +106,11 @@ export function pageParams(query: Record<string, unknown>): PageParams {
 export function pathId(raw: string | undefined, param = 'id'): string {
   if (!isWellFormedId(raw)) throw errors.resourceMissing(`No such object: '${excerpt(raw ?? '')}'`, param);
   return raw;
+}
+
+/** A timestamp query parameter, read as usage events' timestamps are; 400 validation_failed naming `param` otherwise. */
+export function timestampParam(raw: string, param: string): Date {
+  const d = parseEventTimestamp(raw);
+  if (!d) throw errors.validationFailed(`${param} must be an ISO 8601 timestamp such as 2026-03-01T00:00:00.000Z`, param);
+  return d;
 }

@@ -147,6 +147,11 @@ export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): M
   };
 }
 
+/** The kit of an area whose writes run in the request transaction: `areaOf(withTransaction)`. */
+export function withTransaction(deps: AppDeps): { tx: Middleware } {
+  return { tx: transactional(deps) };
+}
+
 /** How long a step-wise request's claim on its key holds before a retry may take it over. */
 export const STEPWISE_CLAIM_LEASE_MS = 120_000;
 const STEPWISE_WAIT_MS = 10_000;

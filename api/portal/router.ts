@@ -14,13 +14,14 @@
 // merchant's portal settings, then the same domain functions as the API in one transaction
 // whose idempotency key is the form's one-time key (a double submit is answered once).
 import { areaOf } from '../route';
+import type { RouteDoc } from '../openapi/describe';
 import { dispatchAfterCommit } from '../../src/domain/dispatch-after-commit';
 import type { AppContext, AppState, Middleware } from '../context';
 import { dbOf, tenantOf } from '../context';
 import { stepwise, transactional } from '../middleware/transaction';
 import { errors } from '../../src/errors';
 import { assertPageSameOrigin } from '../middleware/same-origin';
-import { scopedDb, type ScopedDb, type Tenant } from '../../src/db/tenancy';
+import { scopedDb, type ScopedDb, type Tenant, type TenantDb } from '../../src/db/tenancy';
 import { requestScope, type RequestScope } from '../../src/domain/request-scope';
 import { openPortalLink } from '../../src/domain/customer-portals/open-portal-link';
 import { endPortalSession, findPortalSession } from '../../src/domain/customer-portals/find-portal-session';
@@ -91,6 +92,22 @@ function portalOf(ctx: AppContext): PortalState {
   if (!p) throw new Error('portal route used without a portal session');
   return p;
 }
+
+/** The documents a customer may open from the portal: the customer's own, by id. */
+const PORTAL_DOCUMENTS = [
+  {
+    path: 'invoices',
+    operation: 'Invoice',
+    noun: 'invoices',
+    load: async (db: TenantDb, tenant: Tenant, customerId: string, id: string) => loadInvoiceDocument(db, tenant, (await customerInvoice(db, customerId, id)).id),
+  },
+  {
+    path: 'credit_notes',
+    operation: 'CreditNote',
+    noun: 'credit notes',
+    load: async (db: TenantDb, tenant: Tenant, customerId: string, id: string) => loadCreditNoteDocument(db, tenant, (await customerCreditNote(db, customerId, id)).id),
+  },
+];
 
 const { route, area } = areaOf((deps, _auth) => {
   const cookieOptions = (ctx: AppContext, expires: Date) => ({ httpOnly: true, sameSite: 'strict' as const, secure: ctx.secure, path: '/portal', expires, overwrite: true });
@@ -175,6 +192,42 @@ const { route, area } = areaOf((deps, _auth) => {
   }
   return { cookieOptions, clearCookie, merchantName, statusPage, withSession, csrf, portalKey, tx, steps, apiGuard, action, outsideAction, scopeOf, allowed, done };
 });
+
+type PortalRoute = Parameters<typeof route>[0];
+type PortalKit = Parameters<Extract<PortalRoute, { handler: unknown }>['handler']>[0];
+
+/**
+ * A portal action, a JSON POST from the portal page: same origin, a live session, its CSRF token,
+ * in the request transaction (`outside`: step-wise, for actions that call the acquirer); then the
+ * merchant's portal settings must allow `permission`, and `run` answers the notice the page shows.
+ */
+function portalAction(d: {
+  path: string;
+  operationId: string;
+  summary: string;
+  body?: RouteDoc['body'];
+  errors?: NonNullable<RouteDoc['errors']>;
+  outside?: boolean;
+  permission: PortalAction;
+  run: (kit: PortalKit, ctx: AppContext) => Promise<string>;
+}): PortalRoute {
+  return route({
+    method: 'post',
+    path: d.path,
+    operationId: d.operationId,
+    tag: 'Customer portal page',
+    summary: d.summary,
+    auth: 'portal',
+    ...(d.body ? { body: d.body } : {}),
+    response: 'PortalActionResult',
+    errors: ['portal_action_not_allowed', 'csrf_token_invalid', ...(d.errors ?? [])],
+    use: ({ action, outsideAction }) => [...(d.outside ? outsideAction : action)],
+    handler: (kit) => async (ctx) => {
+      await kit.allowed(ctx, d.permission);
+      kit.done(ctx, await d.run(kit, ctx));
+    },
+  });
+}
 
 export const portalRoutes = area('portal', [
   // ---- assets ----
@@ -265,13 +318,13 @@ export const portalRoutes = area('portal', [
     const suffix = format === 'pdf' ? '/pdf' : '';
     const what = format === 'pdf' ? 'PDF' : 'HTML';
     const ended = [{ status: 401, description: 'A page saying the session ended', kind: 'html' as const }];
-    return [
+    return PORTAL_DOCUMENTS.map((doc) =>
       route({
         method: 'get',
-        path: `/portal/invoices/:id${suffix}`,
-        operationId: `retrievePortalInvoice${what === 'PDF' ? 'Pdf' : 'Html'}`,
+        path: `/portal/${doc.path}/:id${suffix}`,
+        operationId: `retrievePortal${doc.operation}${what === 'PDF' ? 'Pdf' : 'Html'}`,
         tag: 'Customer portal page',
-        summary: `One of the customer's invoices as ${what}`,
+        summary: `One of the customer's ${doc.noun} as ${what}`,
         auth: 'portal',
         kind: format,
         also: ended,
@@ -281,186 +334,118 @@ export const portalRoutes = area('portal', [
           async (ctx) => {
             const p = portalOf(ctx);
             await allowed(ctx, 'view_documents');
-            const inv = await customerInvoice(dbOf(ctx), p.session.customerId, pathId(ctx.params.id));
-            const doc = await loadInvoiceDocument(dbOf(ctx), p.tenant, inv.id);
-            await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
+            const loaded = await doc.load(dbOf(ctx), p.tenant, p.session.customerId, pathId(ctx.params.id));
+            await sendDocument(ctx, loaded, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
           },
       }),
-      route({
-        method: 'get',
-        path: `/portal/credit_notes/:id${suffix}`,
-        operationId: `retrievePortalCreditNote${what === 'PDF' ? 'Pdf' : 'Html'}`,
-        tag: 'Customer portal page',
-        summary: `One of the customer's credit notes as ${what}`,
-        auth: 'portal',
-        kind: format,
-        also: ended,
-        use: ({ withSession }) => [withSession('page')],
-        handler:
-          ({ allowed }) =>
-          async (ctx) => {
-            const p = portalOf(ctx);
-            await allowed(ctx, 'view_documents');
-            const cn = await customerCreditNote(dbOf(ctx), p.session.customerId, pathId(ctx.params.id));
-            const doc = await loadCreditNoteDocument(dbOf(ctx), p.tenant, cn.id);
-            await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
-          },
-      }),
-    ];
+    );
   }),
   // ---- actions ----
-  route({
-    method: 'post',
+  portalAction({
     path: '/portal/api/subscriptions/:id/cancel',
     operationId: 'cancelPortalSubscription',
-    tag: 'Customer portal page',
     summary: 'Cancel a subscription at period end',
-    auth: 'portal',
-    response: 'PortalActionResult',
-    errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'invalid_state'],
-    use: ({ outsideAction }) => [...outsideAction],
-    handler:
-      ({ allowed, deps, scopeOf, done }) =>
-      async (ctx) => {
-        await allowed(ctx, 'cancel');
-        const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
-        // Pending already (a second click): nothing to change. Canceled: refused by the command path.
-        if (!sub.cancelAtPeriodEnd) await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'cancel', atPeriodEnd: true });
-        done(ctx, 'canceled');
-      },
+    errors: ['invalid_state'],
+    outside: true,
+    permission: 'cancel',
+    run: async ({ deps, scopeOf }, ctx) => {
+      const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+      // Pending already (a second click): nothing to change. Canceled: refused by the command path.
+      if (!sub.cancelAtPeriodEnd) await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'cancel', atPeriodEnd: true });
+      return 'canceled';
+    },
   }),
-  route({
-    method: 'post',
+  portalAction({
     path: '/portal/api/subscriptions/:id/uncancel',
     operationId: 'uncancelPortalSubscription',
-    tag: 'Customer portal page',
     summary: 'Undo a pending cancellation',
-    auth: 'portal',
-    response: 'PortalActionResult',
-    errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'cannot_uncancel'],
-    use: ({ outsideAction }) => [...outsideAction],
-    handler:
-      ({ allowed, deps, scopeOf, done }) =>
-      async (ctx) => {
-        await allowed(ctx, 'uncancel');
-        const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
-        // No cancellation pending (already undone by a first click): nothing to change.
-        if (sub.cancelAtPeriodEnd) await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'uncancel' });
-        done(ctx, 'uncanceled');
-      },
+    errors: ['cannot_uncancel'],
+    outside: true,
+    permission: 'uncancel',
+    run: async ({ deps, scopeOf }, ctx) => {
+      const sub = await customerSubscription(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+      // No cancellation pending (already undone by a first click): nothing to change.
+      if (sub.cancelAtPeriodEnd) await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'uncancel' });
+      return 'uncanceled';
+    },
   }),
-  route({
-    method: 'post',
+  portalAction({
     path: '/portal/api/payment_methods',
     operationId: 'createPortalPaymentMethod',
-    tag: 'Customer portal page',
     summary: 'Add a card',
-    auth: 'portal',
     body: addCardSchema,
-    response: 'PortalActionResult',
-    errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'card_declined'],
-    use: ({ outsideAction }) => [...outsideAction],
-    handler:
-      ({ allowed, deps, scopeOf, done }) =>
-      async (ctx) => {
-        await allowed(ctx, 'add_card');
-        const b = parseBody(addCardSchema, ctx.state.body);
-        const p = portalOf(ctx);
-        const tenant = tenantOf(ctx);
-        const r = await addCustomerCard(
-          { db: deps.db, acquirer: deps.gateways.cardAcquirer(tenant.mode), txMaxWaitMs: deps.config.transactionMaxWaitMs },
-          tenant,
-          {
-            customerId: p.session.customerId,
-            card: { number: b.card.number, expMonth: b.card.exp_month, expYear: b.card.exp_year, cvc: b.card.cvc ?? null, holderName: b.card.name ?? null },
-            makeDefault: b.make_default !== false,
-            idempotencyKey: `portal:${p.session.id}:${ctx.get('Idempotency-Key') || ctx.state.requestId}:tokenize`,
-          },
-          new Date(),
-        );
-        dispatchAfterCommit(deps, scopeOf(ctx), r.events);
-        done(ctx, 'card_added');
-      },
+    errors: ['card_declined'],
+    outside: true,
+    permission: 'add_card',
+    run: async ({ deps, scopeOf }, ctx) => {
+      const b = parseBody(addCardSchema, ctx.state.body);
+      const p = portalOf(ctx);
+      const tenant = tenantOf(ctx);
+      const r = await addCustomerCard(
+        { db: deps.db, acquirer: deps.gateways.cardAcquirer(tenant.mode), txMaxWaitMs: deps.config.transactionMaxWaitMs },
+        tenant,
+        {
+          customerId: p.session.customerId,
+          card: { number: b.card.number, expMonth: b.card.exp_month, expYear: b.card.exp_year, cvc: b.card.cvc ?? null, holderName: b.card.name ?? null },
+          makeDefault: b.make_default !== false,
+          idempotencyKey: `portal:${p.session.id}:${ctx.get('Idempotency-Key') || ctx.state.requestId}:tokenize`,
+        },
+        new Date(),
+      );
+      dispatchAfterCommit(deps, scopeOf(ctx), r.events);
+      return 'card_added';
+    },
   }),
-  route({
-    method: 'post',
+  portalAction({
     path: '/portal/api/payment_methods/:id/default',
     operationId: 'setDefaultPortalPaymentMethod',
-    tag: 'Customer portal page',
     summary: 'Make a card the default',
-    auth: 'portal',
-    response: 'PortalActionResult',
-    errors: ['portal_action_not_allowed', 'csrf_token_invalid'],
-    use: ({ action }) => [...action],
-    handler:
-      ({ allowed, done }) =>
-      async (ctx) => {
-        await allowed(ctx, 'set_default_card');
-        const pm = await customerPaymentMethod(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
-        await setDefaultPaymentMethod(dbOf(ctx), pm.id);
-        done(ctx, 'default_set');
-      },
+    permission: 'set_default_card',
+    run: async (_kit, ctx) => {
+      const pm = await customerPaymentMethod(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+      await setDefaultPaymentMethod(dbOf(ctx), pm.id);
+      return 'default_set';
+    },
   }),
-  route({
-    method: 'post',
+  portalAction({
     path: '/portal/api/payment_methods/:id/remove',
     operationId: 'removePortalPaymentMethod',
-    tag: 'Customer portal page',
     summary: 'Remove a card',
-    auth: 'portal',
-    response: 'PortalActionResult',
-    errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'invalid_state'],
-    use: ({ action }) => [...action],
-    handler:
-      ({ allowed, done }) =>
-      async (ctx) => {
-        await allowed(ctx, 'remove_card');
-        await removeCustomerCard(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id), new Date());
-        done(ctx, 'card_removed');
-      },
+    errors: ['invalid_state'],
+    permission: 'remove_card',
+    run: async (_kit, ctx) => {
+      await removeCustomerCard(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id), new Date());
+      return 'card_removed';
+    },
   }),
-  route({
-    method: 'post',
+  portalAction({
     path: '/portal/api/billing_details',
     operationId: 'updatePortalBillingDetails',
-    tag: 'Customer portal page',
     summary: 'Update billing details',
-    auth: 'portal',
     body: billingDetailsSchema,
-    response: 'PortalActionResult',
-    errors: ['portal_action_not_allowed', 'csrf_token_invalid'],
-    use: ({ action }) => [...action],
-    handler:
-      ({ allowed, deps, scopeOf, done }) =>
-      async (ctx) => {
-        await allowed(ctx, 'update_billing_details');
-        const b = parseBody(billingDetailsSchema, ctx.state.body);
-        const input = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
-        // updateCustomer records customer.updated (when something changed) as the API's PATCH does.
-        const changed = await updateCustomer(dbOf(ctx), tenantOf(ctx), portalOf(ctx).session.customerId, input);
-        dispatchAfterCommit(deps, scopeOf(ctx), changed.events);
-        done(ctx, 'saved');
-      },
+    permission: 'update_billing_details',
+    run: async ({ deps, scopeOf }, ctx) => {
+      const b = parseBody(billingDetailsSchema, ctx.state.body);
+      const input = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
+      // updateCustomer records customer.updated (when something changed) as the API's PATCH does.
+      const changed = await updateCustomer(dbOf(ctx), tenantOf(ctx), portalOf(ctx).session.customerId, input);
+      dispatchAfterCommit(deps, scopeOf(ctx), changed.events);
+      return 'saved';
+    },
   }),
-  route({
-    method: 'post',
+  portalAction({
     path: '/portal/api/invoices/:id/pay',
     operationId: 'payPortalInvoice',
-    tag: 'Customer portal page',
     summary: 'Pay an open invoice',
-    auth: 'portal',
-    response: 'PortalActionResult',
-    errors: ['portal_action_not_allowed', 'csrf_token_invalid', 'invalid_state'],
-    use: ({ outsideAction }) => [...outsideAction],
-    handler:
-      ({ allowed, deps, scopeOf, done }) =>
-      async (ctx) => {
-        await allowed(ctx, 'pay_invoice');
-        const inv = await customerInvoice(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
-        if (inv.status !== 'paid') await payInvoiceNow(deps, scopeOf(ctx), inv.id);
-        const after = await dbOf(ctx).invoice.findFirstOrThrow({ where: { id: inv.id }, select: { status: true } });
-        done(ctx, after.status === 'paid' ? 'paid' : 'payment_failed');
-      },
+    errors: ['invalid_state'],
+    outside: true,
+    permission: 'pay_invoice',
+    run: async ({ deps, scopeOf }, ctx) => {
+      const inv = await customerInvoice(dbOf(ctx), portalOf(ctx).session.customerId, pathId(ctx.params.id));
+      if (inv.status !== 'paid') await payInvoiceNow(deps, scopeOf(ctx), inv.id);
+      const after = await dbOf(ctx).invoice.findFirstOrThrow({ where: { id: inv.id }, select: { status: true } });
+      return after.status === 'paid' ? 'paid' : 'payment_failed';
+    },
   }),
   route({
     method: 'post',

@@ -56,10 +56,8 @@ export function documentTitle(doc: InvoiceDocument, locale: DocumentLocale): str
   return doc.kind === 'invoice' ? `${t.invoice} ${doc.number}` : `${t.credit_note} ${doc.number}`;
 }
 
-export function renderDocumentHtml(doc: InvoiceDocument, locale: DocumentLocale): string {
-  const t = DOCUMENT_TEXTS[locale];
-  const money = (n: number) => formatMoney(n, doc.currency);
-  const showVat = doc.lines.some((l) => l.vat !== null);
+/** The label and value rows under a document's title (number, dates, period, status), for HTML and PDF alike. */
+export function documentMeta(doc: InvoiceDocument, t: DocumentTexts, locale: DocumentLocale): Array<[string, string]> {
   const meta: Array<[string, string]> = [];
   if (doc.kind === 'invoice') meta.push([t.number, doc.number]);
   else {
@@ -70,6 +68,14 @@ export function renderDocumentHtml(doc: InvoiceDocument, locale: DocumentLocale)
   if (doc.dueDate) meta.push([t.due_date, formatDocumentDate(doc.dueDate, locale)]);
   if (doc.periodStart && doc.periodEnd) meta.push([t.period, formatPeriod(doc.periodStart, doc.periodEnd, locale)]);
   meta.push([t.status, statusLabel(t, doc.status)]);
+  return meta;
+}
+
+export function renderDocumentHtml(doc: InvoiceDocument, locale: DocumentLocale): string {
+  const t = DOCUMENT_TEXTS[locale];
+  const money = (n: number) => formatMoney(n, doc.currency);
+  const showVat = doc.lines.some((l) => l.vat !== null);
+  const meta = documentMeta(doc, t, locale);
 
   const rows = doc.lines
     .map((l) => {

@@ -3,10 +3,10 @@
 // fonts do not. Same content as the HTML page (render-html.ts), from the same document model.
 import PDFDocument from 'pdfkit';
 import type { DocumentLocale, DocumentParty, InvoiceDocument } from './document-model';
-import { DOCUMENT_TEXTS, statusLabel } from './document-texts';
-import { formatDocumentDate, formatPeriod } from './format';
+import { DOCUMENT_TEXTS } from './document-texts';
+import { formatPeriod } from './format';
 import { formatMoney } from '../billing/currency';
-import { documentTitle } from './render-html';
+import { documentMeta, documentTitle } from './render-html';
 
 const FONT_REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
@@ -88,16 +88,7 @@ function drawHeader({ pdf, doc, locale, t, left, right, width }: Sheet): number 
     .fontSize(10)
     .fillColor(MUTED)
     .text(doc.seller.name, left, pdf.y + 2, { width: width / 2 });
-  const meta: Array<[string, string]> = [];
-  if (doc.kind === 'invoice') meta.push([t.number, doc.number]);
-  else {
-    meta.push([t.credit_note_number, doc.number]);
-    if (doc.creditedInvoice) meta.push([t.credits_invoice, doc.creditedInvoice.number ?? doc.creditedInvoice.id]);
-  }
-  meta.push([t.issue_date, formatDocumentDate(doc.issueDate, locale)]);
-  if (doc.dueDate) meta.push([t.due_date, formatDocumentDate(doc.dueDate, locale)]);
-  if (doc.periodStart && doc.periodEnd) meta.push([t.period, formatPeriod(doc.periodStart, doc.periodEnd, locale)]);
-  meta.push([t.status, statusLabel(t, doc.status)]);
+  const meta = documentMeta(doc, t, locale);
   let my = PAGE.margin;
   for (const [k, v] of meta) {
     pdf

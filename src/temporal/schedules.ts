@@ -14,36 +14,35 @@ interface ScheduleOptions {
   taskQueue: string;
 }
 
-/** Every minute: dispatch events committed but never dispatched (the process died between commit and dispatch, or Temporal was unreachable then). */
-export async function ensureWebhookSchedules(client: Client, opts: ScheduleOptions): Promise<void> {
-  // Events younger than a minute are still being dispatched by whoever recorded them.
-  const args: [DispatchReconcileInput] = [{ minAgeSeconds: 60, batchSize: 500 }];
-  await ensureIntervalSchedule(client, {
-    scheduleId: scheduleIds.webhookDispatchReconciler,
-    every: '1 minute',
-    workflowType: WEBHOOK_DISPATCH_RECONCILER_WORKFLOW,
-    taskQueue: opts.taskQueue,
-    args,
-  });
+/** A schedule that starts `workflowType` with `input` every minute (a reconciler or a sweeper). */
+function everyMinute<I>(scheduleId: string, workflowType: string, input: I) {
+  return (client: Client, opts: ScheduleOptions): Promise<void> =>
+    ensureIntervalSchedule(client, { scheduleId, every: '1 minute', workflowType, taskQueue: opts.taskQueue, args: [input] });
 }
+
+/**
+ * Every minute: dispatch events committed but never dispatched (the process died between commit and dispatch, or Temporal was unreachable then).
+ * Events younger than a minute are still being dispatched by whoever recorded them.
+ */
+export const ensureWebhookSchedules = everyMinute<DispatchReconcileInput>(scheduleIds.webhookDispatchReconciler, WEBHOOK_DISPATCH_RECONCILER_WORKFLOW, {
+  minAgeSeconds: 60,
+  batchSize: 500,
+});
 
 /** Every minute: start the workflow of refunds left pending without one (src/domain/refunds/reconcile-refunds.ts). */
-export async function ensureRefundSchedules(client: Client, opts: ScheduleOptions): Promise<void> {
-  const args: [RefundReconcileInput] = [{ minAgeSeconds: 60, batchSize: 200 }];
-  await ensureIntervalSchedule(client, { scheduleId: scheduleIds.refundReconciler, every: '1 minute', workflowType: REFUND_RECONCILER_WORKFLOW, taskQueue: opts.taskQueue, args });
-}
+export const ensureRefundSchedules = everyMinute<RefundReconcileInput>(scheduleIds.refundReconciler, REFUND_RECONCILER_WORKFLOW, { minAgeSeconds: 60, batchSize: 200 });
 
 /** Every minute: start workflows of subscription rows that have none, wake stuck test clocks (src/domain/subscriptions/reconcile-subscriptions.ts). */
-export async function ensureSubscriptionSchedules(client: Client, opts: ScheduleOptions): Promise<void> {
-  const args: [ReconcileSubscriptionsInput] = [{ minAgeSeconds: 30, batchSize: 500 }];
-  await ensureIntervalSchedule(client, {
-    scheduleId: scheduleIds.subscriptionReconciler,
-    every: '1 minute',
-    workflowType: SUBSCRIPTION_RECONCILER_WORKFLOW,
-    taskQueue: opts.taskQueue,
-    args,
-  });
-}
+export const ensureSubscriptionSchedules = everyMinute<ReconcileSubscriptionsInput>(scheduleIds.subscriptionReconciler, SUBSCRIPTION_RECONCILER_WORKFLOW, {
+  minAgeSeconds: 30,
+  batchSize: 500,
+});
+
+/** Every minute: expire sessions still `open` a minute after `expires_at` (their expiry workflow was lost). */
+const ensurePaymentSessionSchedules = everyMinute<SweepPaymentSessionsInput>(scheduleIds.paymentSessionSweeper, PAYMENT_SESSION_SWEEPER_WORKFLOW, {
+  graceSeconds: 60,
+  batchSize: 200,
+});
 
 export async function ensureSchedules(client: Client, opts: ScheduleOptions & { idempotencyRetentionHours: number; usageRawRetentionMonths?: number }): Promise<void> {
   const purge: [PurgeExpiredInput] = [{ idempotencyRetentionHours: opts.idempotencyRetentionHours, batchSize: 5000, usageRawRetentionMonths: opts.usageRawRetentionMonths ?? 0 }];
@@ -51,12 +50,5 @@ export async function ensureSchedules(client: Client, opts: ScheduleOptions & { 
   await ensureWebhookSchedules(client, opts);
   await ensureRefundSchedules(client, opts);
   await ensureSubscriptionSchedules(client, opts);
-  const sweep: [SweepPaymentSessionsInput] = [{ graceSeconds: 60, batchSize: 200 }];
-  await ensureIntervalSchedule(client, {
-    scheduleId: scheduleIds.paymentSessionSweeper,
-    every: '1 minute',
-    workflowType: PAYMENT_SESSION_SWEEPER_WORKFLOW,
-    taskQueue: opts.taskQueue,
-    args: sweep,
-  });
+  await ensurePaymentSessionSchedules(client, opts);
 }

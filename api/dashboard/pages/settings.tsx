@@ -178,32 +178,8 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
           <AccountingPanelBody d={d} view={accounting} state={st('accounting')} authorizeUrl={extra.authorizeUrl} />
           {accounting.progress?.link.status === 'active' ? <AccountingMappingForm d={d} link={accounting.progress.link} state={st('accounting')} /> : null}
         </Panel>
-        <Panel title={t.set_domains_title} id="redirect-domains">
-          <p class="muted">{t.set_domains_note}</p>
-          {d.can('manage_developers') ? (
-            <form method="post" action="/dashboard/settings/redirect-domains" id="domains-form">
-              <Csrf token={d.csrf} />
-              <FormErrors state={st('domains')} />
-              <TextArea name="domains" label={t.set_domains_label} value={m.redirectDomains.join('\n')} state={st('domains')} />
-              <button type="submit">{t.set_domains_save}</button>
-            </form>
-          ) : (
-            <p id="domains-list">{m.redirectDomains.join(', ') || t.st_none}</p>
-          )}
-        </Panel>
-        <Panel title={t.set_origins_title} id="allowed-origins">
-          <p class="muted">{t.set_origins_note}</p>
-          {d.can('manage_developers') ? (
-            <form method="post" action="/dashboard/settings/allowed-origins" id="origins-form">
-              <Csrf token={d.csrf} />
-              <FormErrors state={st('origins')} />
-              <TextArea name="origins" label={t.set_origins_label} value={m.allowedOrigins.join('\n')} state={st('origins')} />
-              <button type="submit">{t.set_origins_save}</button>
-            </form>
-          ) : (
-            <p id="origins-list">{m.allowedOrigins.join(', ') || t.st_none}</p>
-          )}
-        </Panel>
+        <HostListPanel d={d} id="redirect-domains" section="domains" items={m.redirectDomains} state={st('domains')} />
+        <HostListPanel d={d} id="allowed-origins" section="origins" items={m.allowedOrigins} state={st('origins')} />
         <Panel title={t.set_bank_title} id="bank-invoice-settings">
           <Props
             rows={[
@@ -269,6 +245,30 @@ async function settingsPage(ctx: AppContext, d: Dashboard, extra: PageExtra = {}
 }
 
 /** A business-details or portal patch from the form: every field the form has, by its API name. */
+/**
+ * Redirect domains and embedded-checkout origins: a list the developers edit in one text area (one
+ * a line); other roles see it comma-separated.
+ */
+function HostListPanel(props: { d: Dashboard; id: string; section: 'domains' | 'origins'; items: string[]; state: FormState | undefined }) {
+  const { d, id, section, items, state } = props;
+  const t = d.t;
+  return (
+    <Panel title={t[`set_${section}_title` as const]} id={id}>
+      <p class="muted">{t[`set_${section}_note` as const]}</p>
+      {d.can('manage_developers') ? (
+        <form method="post" action={`/dashboard/settings/${id}`} id={`${section}-form`}>
+          <Csrf token={d.csrf} />
+          <FormErrors state={state} />
+          <TextArea name={section} label={t[`set_${section}_label` as const]} value={items.join('\n')} state={state} />
+          <button type="submit">{t[`set_${section}_save` as const]}</button>
+        </form>
+      ) : (
+        <p id={`${section}-list`}>{items.join(', ') || t.st_none}</p>
+      )}
+    </Panel>
+  );
+}
+
 function patchFrom<K extends string>(form: Dashboard['form'], params: Record<K, string>, read: (raw: string | undefined) => unknown): Partial<Record<K, unknown>> {
   const out: Partial<Record<K, unknown>> = {};
   for (const [key, param] of Object.entries(params) as Array<[K, string]>) out[key] = read(form[param] === undefined ? undefined : field(form, param));

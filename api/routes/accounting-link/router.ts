@@ -10,7 +10,7 @@
 //   POST   /v1/accounting_link/settings            default_gl_account, vat_code_mapping (checked against the provider)
 //   GET    /v1/accounting_link/sync_records        the sync log (status filter, paging; `link` for a replaced link's records)
 //   POST   /v1/accounting_link/sync_records/{id}/resync
-import { areaOf } from '../../route';
+import { answerPage, areaOf, secretKey } from '../../route';
 import { object, arrayOf, ref } from '../../../src/objects/json-schema';
 import { dbOf, scopeOf, tenantOf } from '../../context';
 import { stepwise, transactional } from '../../middleware/transaction';
@@ -50,9 +50,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     summary: 'Accounting providers of this mode',
     description:
       'Lists the accounting providers that a key of this mode can connect (test keys: the OAuth and form sandboxes; live keys: providers that need a configured adapter), with how each connects (`oauth` or `form`). Reads only.',
-    auth: 'secret',
     response: object({ data: arrayOf(ref('AccountingProvider')) }),
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler: () => async (ctx) => {
       ctx.body = { data: PROVIDERS.filter((p) => p.environment === tenantOf(ctx).mode).map(presentProvider) };
     },
@@ -65,11 +64,10 @@ export const accountingLinkRoutes = area('accounting-link', [
     summary: 'Start connecting an accounting provider',
     description:
       "Starts connecting a provider listed by GET /v1/accounting_link/providers; `mode` must equal the key's mode. For an OAuth provider it answers `redirect_url`: send the user there, and the provider's redirect back to GET /v1/accounting_link/callback/{provider} (single-use `state`, valid 10 minutes) creates the link. For a form provider it answers the `credentials_fields` to send to POST /v1/accounting_link/complete. Creates no link by itself. A live provider without a configured adapter answers 503 adapter_not_configured.",
-    auth: 'secret',
     body: connectSchema,
     response: 'AccountingConnect',
     errors: ['adapter_not_configured', 'accounting_provider_error'],
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -85,12 +83,11 @@ export const accountingLinkRoutes = area('accounting-link', [
     summary: 'Finish connecting with form credentials',
     description:
       'Connects a form provider with its credentials (`api_token`, `company_id`), which the provider checks first (refused: 400 validation_failed). Answers 201 with the link, `active`: a current link of this mode is disconnected in the same transaction (the new link takes over its settings when the provider is the same), and the sync of ledger postings to the provider starts. An OAuth provider answers 409 invalid_state.',
-    auth: 'secret',
     body: completeSchema,
     status: 201,
     response: 'AccountingLink',
     errors: ['adapter_not_configured', 'accounting_provider_error'],
-    use: ({ auth, steps }) => [auth(), steps],
+    ...secretKey('steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -137,9 +134,8 @@ export const accountingLinkRoutes = area('accounting-link', [
     summary: 'The current accounting link',
     description:
       "Returns the accounting link of the key's mode: the current one, else the most recent. Its provider, status (`active`; `error` with `status_reason` when the provider refused its credentials; `disconnected`) and settings; never a credential or token. 404 when none was ever connected. Reads only.",
-    auth: 'secret',
     response: 'AccountingLink',
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler: () => async (ctx) => {
       ctx.body = presentAccountingLink(await findAccountingLink(dbOf(ctx)));
     },
@@ -152,10 +148,9 @@ export const accountingLinkRoutes = area('accounting-link', [
     summary: 'Disconnect the accounting link',
     description:
       "Disconnects the current accounting link: syncing stops at once (at most a push already under way reaches the provider), and what is already in the accounting software is untouched. The link's sync records stay listable. Repeating it answers 204 again; 404 when the merchant never had a link.",
-    auth: 'secret',
     kind: 'none',
     status: 204,
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -171,10 +166,9 @@ export const accountingLinkRoutes = area('accounting-link', [
     summary: "The provider's chart of accounts",
     description:
       'Reads the chart of accounts live from the provider of the current link, to choose `default_gl_account`. Needs an active link: none answers 404, a link in error 409 invalid_state; a provider failure answers 502 accounting_provider_error. Changes nothing here (an expiring OAuth token may be refreshed).',
-    auth: 'secret',
     response: object({ data: arrayOf(ref('AccountingLedgerAccount')) }),
     errors: ['accounting_provider_error'],
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -189,10 +183,9 @@ export const accountingLinkRoutes = area('accounting-link', [
     summary: "The provider's VAT codes",
     description:
       'Reads the VAT codes live from the provider of the current link, to build `vat_code_mapping`. Needs an active link: none answers 404, a link in error 409 invalid_state; a provider failure answers 502 accounting_provider_error. Changes nothing here (an expiring OAuth token may be refreshed).',
-    auth: 'secret',
     response: object({ data: arrayOf(ref('AccountingVatCode')) }),
     errors: ['accounting_provider_error'],
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -207,10 +200,9 @@ export const accountingLinkRoutes = area('accounting-link', [
     summary: 'Update the mapping to the provider',
     description:
       "Sets `default_gl_account` (an account of the provider's chart) and/or `vat_code_mapping` (keys `standard`, `reduced`, `exempt`; values the provider's VAT codes; replaces the whole mapping), both checked live with the provider, and answers the settings. Needs an active link. After saving, the sync is woken, so records waiting for a mapping go out. Records no webhook event.",
-    auth: 'secret',
     body: settingsSchema,
     response: 'AccountingSettings',
-    use: ({ auth, steps }) => [auth(), steps],
+    ...secretKey('steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -230,15 +222,13 @@ export const accountingLinkRoutes = area('accounting-link', [
     summary: 'List sync records',
     description:
       "Lists the sync log, newest first: one record per ledger posting queued for the provider (invoice, credit note, payment, refund, write-off), with its status (`pending`, `synced`, `failed`), attempts and the provider's id or message. `status` filters; `link` lists the records of a replaced or disconnected link (default: the current one; unknown: 404). Reads only.",
-    auth: 'secret',
     query: listSyncRecordsQuery,
     list: 'AccountingSyncRecord',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
+    ...secretKey(),
+    handler: answerPage((ctx) => {
       const q = parseQuery(listSyncRecordsQuery, ctx.query);
-      const page = await listSyncRecords(dbOf(ctx), { status: q.status as 'pending' | 'synced' | 'failed' | undefined, linkId: q.link }, pageParams(ctx.query));
-      ctx.body = { data: page.data.map(presentSyncRecord), has_more: page.hasMore };
-    },
+      return listSyncRecords(dbOf(ctx), { status: q.status as 'pending' | 'synced' | 'failed' | undefined, linkId: q.link }, pageParams(ctx.query));
+    }, presentSyncRecord),
   }),
   route({
     method: 'post',
@@ -248,10 +238,9 @@ export const accountingLinkRoutes = area('accounting-link', [
     summary: 'Sync a record again',
     description:
       'Puts a failed record of the current link back to `pending` (a pending one stays so) and wakes the sync, which pushes it again in ledger order; the provider deduplicates on the posting id, so it is booked once. A synced record, or one of a disconnected link, answers 409 invalid_state.',
-    auth: 'secret',
     response: 'AccountingSyncRecord',
     errors: ['invalid_state'],
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {

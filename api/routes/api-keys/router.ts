@@ -1,16 +1,13 @@
-import { areaOf } from '../../route';
+import { answerPage, areaOf, secretKey } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import { transactional } from '../../middleware/transaction';
+import { withTransaction } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../../src/domain/api-keys/manage-api-keys';
 import { pageParams, parseBody, pathId } from '../../validate';
 import { createApiKeySchema } from './schemas';
 import { presentApiKey } from '../../../src/objects/api-keys';
 
-const { route, area } = areaOf((deps) => {
-  const tx = transactional(deps);
-  return { tx };
-});
+const { route, area } = areaOf(withTransaction);
 
 export const apiKeysRoutes = area('api-keys', [
   route({
@@ -21,13 +18,12 @@ export const apiKeysRoutes = area('api-keys', [
     summary: 'List API keys',
     description:
       "Lists the merchant's active (not revoked) API keys of the calling key's mode, secret and publishable, newest first. A key's full value is never shown again after it was created: each entry carries only its last four characters (`last4`). Reads only; records no event.",
-    auth: 'secret',
     list: 'ApiKey',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      const page = await listApiKeys(dbOf(ctx), pageParams(ctx.query));
-      ctx.body = { data: page.data.map((k) => presentApiKey(k)), has_more: page.hasMore };
-    },
+    ...secretKey(),
+    handler: answerPage(
+      (ctx) => listApiKeys(dbOf(ctx), pageParams(ctx.query)),
+      (k) => presentApiKey(k),
+    ),
   }),
   route({
     method: 'post',
@@ -37,11 +33,10 @@ export const apiKeysRoutes = area('api-keys', [
     summary: 'Create an API key (the full key is shown once)',
     description:
       "Creates a secret or publishable key in the calling key's mode: `mode` must equal it (a test key cannot create live keys; 400 validation_failed). The full key (`key`) is in this response only; an Idempotency-Key replay answers it as null, and only its hash is stored. The new key works at once. Records no webhook event.",
-    auth: 'secret',
     body: createApiKeySchema,
     status: 201,
     response: 'ApiKey',
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler: () => async (ctx) => {
       const input = parseBody(createApiKeySchema, ctx.state.body);
       const tenant = tenantOf(ctx);
@@ -62,9 +57,8 @@ export const apiKeysRoutes = area('api-keys', [
     summary: 'Roll an API key (the new key is shown once)',
     description:
       'Gives an active key a new value, keeping its id, type, mode and creation time. The new value is in this response only (null in an Idempotency-Key replay); the old value stops working as soon as the request commits, with no overlap, in every API process. Two rotations of one key at the same time: one answers 409 resource_conflict. A revoked or unknown key is 404. Records no webhook event.',
-    auth: 'secret',
     response: 'ApiKey',
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -82,10 +76,9 @@ export const apiKeysRoutes = area('api-keys', [
     summary: 'Revoke an API key',
     description:
       'Revokes an active key for good: it stops working as soon as the request commits and leaves the list (the record is kept, with its revocation time). Nothing stops a key from revoking itself; it then fails from the next request on. An unknown or already revoked key is 404. Answers 204 without a body. Records no webhook event.',
-    auth: 'secret',
     kind: 'none',
     status: 204,
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {

@@ -1,7 +1,7 @@
-import { route, area } from '../../route';
+import { answerPage, area, retrieveById, route, secretKey } from '../../route';
 import { dbOf } from '../../context';
 import { findCreditNote, listCreditNotes } from '../../../src/domain/credit-notes/find-credit-notes';
-import { pageParams, parseQuery, pathId } from '../../validate';
+import { pageParams, parseQuery } from '../../validate';
 import { listCreditNotesQuery } from './schemas';
 import { presentCreditNote } from '../../../src/objects/credit-notes';
 
@@ -14,15 +14,13 @@ export const creditNotesRoutes = area('credit-notes', [
     summary: 'List credit notes',
     description:
       "Lists the merchant's credit notes in the key's mode, newest first, one page at a time; `invoice` restricts the list to one invoice's notes. Credit notes are issued by the service, one per succeeded refund, never through the API. Reads only: records no event.",
-    auth: 'secret',
     query: listCreditNotesQuery,
     list: 'CreditNote',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
+    ...secretKey(),
+    handler: answerPage((ctx) => {
       const q = parseQuery(listCreditNotesQuery, ctx.query);
-      const page = await listCreditNotes(dbOf(ctx), { invoiceId: q.invoice }, pageParams(ctx.query));
-      ctx.body = { data: page.data.map(presentCreditNote), has_more: page.hasMore };
-    },
+      return listCreditNotes(dbOf(ctx), { invoiceId: q.invoice }, pageParams(ctx.query));
+    }, presentCreditNote),
   }),
   route({
     method: 'get',
@@ -32,11 +30,8 @@ export const creditNotesRoutes = area('credit-notes', [
     summary: 'Retrieve a credit note',
     description:
       "Retrieves one credit note by id: the invoice and refund it belongs to, its amount and currency (the refund's), the reason copied from the refund and its status. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.",
-    auth: 'secret',
     response: 'CreditNote',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      ctx.body = presentCreditNote(await findCreditNote(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(),
+    handler: retrieveById(findCreditNote, presentCreditNote),
   }),
 ]);

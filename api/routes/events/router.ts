@@ -1,9 +1,9 @@
 // Merchant-facing webhook events. `/v1/events` is the usage-event API (docs/metering.md), so these live at
 // `/v1/webhook_events` (docs/events.md).
-import { route, area } from '../../route';
+import { answerPage, area, retrieveById, route, secretKey } from '../../route';
 import { dbOf } from '../../context';
 import { getEvent, listEvents } from '../../../src/domain/webhooks/list-events';
-import { pageParams, parseQuery, pathId } from '../../validate';
+import { pageParams, parseQuery } from '../../validate';
 import { listEventsQuery } from './schemas';
 import { presentEvent } from '../../../src/objects/events';
 
@@ -16,15 +16,13 @@ export const webhookEventsRoutes = area('events', [
     summary: 'List events',
     description:
       "Lists the webhook events recorded for the merchant in the key's mode (what endpoints receive, such as `invoice.paid` or `subscription.updated`), newest first; `type` filters by one event type (docs/events.md lists them). Reads only.",
-    auth: 'secret',
     query: listEventsQuery,
     list: 'Event',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
+    ...secretKey(),
+    handler: answerPage((ctx) => {
       const filter = parseQuery(listEventsQuery, ctx.query);
-      const page = await listEvents(dbOf(ctx), filter, pageParams(ctx.query));
-      ctx.body = { data: page.data.map(presentEvent), has_more: page.hasMore };
-    },
+      return listEvents(dbOf(ctx), filter, pageParams(ctx.query));
+    }, presentEvent),
   }),
   route({
     method: 'get',
@@ -33,11 +31,8 @@ export const webhookEventsRoutes = area('events', [
     tag: 'Webhooks',
     summary: 'Retrieve an event',
     description: 'Returns one webhook event (`evt_…`): its type, when it happened and `data`, the payload the deliveries of this event carry. Reads only.',
-    auth: 'secret',
     response: 'Event',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      ctx.body = presentEvent(await getEvent(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(),
+    handler: retrieveById(getEvent, presentEvent),
   }),
 ]);

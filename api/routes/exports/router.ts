@@ -3,7 +3,7 @@
 //       credit_notes, ledger_entries, trial_balance — text/csv, UTF-8 with a BOM, streamed
 //   GET /v1/exports/invoice_documents.zip?from&to&locale       the period's invoice PDFs
 // The dashboard serves the same streams under /dashboard/exports (finance and owner).
-import { route, area } from '../../route';
+import { area, route, secretKey } from '../../route';
 import type { AppContext } from '../../context';
 import { dbOf, tenantOf } from '../../context';
 import { parseQuery } from '../../validate';
@@ -63,10 +63,9 @@ export const exportsRoutes = area('exports', [
     summary: 'The PDFs of the invoices issued in a period, as one ZIP archive',
     description:
       'Streams a ZIP archive of the PDFs of every invoice finalized from `from` to `to` (days, YYYY-MM-DD, both included), one file per invoice named by its number, in `locale` en (default) or is; `X-Invoice-Count` says how many. A period without invoices gives an archive holding a README.txt that says so. Each PDF is rendered as the archive is sent. Changes nothing.',
-    auth: 'secret',
     query: invoiceDocumentsExportQuery,
     kind: 'zip',
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler: () => async (ctx) => {
       const q = parseQuery(invoiceDocumentsExportQuery, ctx.query);
       await sendInvoiceDocumentsZip(ctx, dbOf(ctx), tenantOf(ctx), parseExportPeriod(q), (q.locale as DocumentLocale | undefined) ?? 'en');

@@ -1,15 +1,12 @@
-import { areaOf } from '../../route';
+import { answerPage, areaOf, retrieveById, secretKey } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import { transactional } from '../../middleware/transaction';
+import { withTransaction } from '../../middleware/transaction';
 import { createInvoiceItem, findInvoiceItem, listInvoiceItems } from '../../../src/domain/invoice-items/manage-invoice-items';
-import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
+import { pageParams, parseBody, parseQuery } from '../../validate';
 import { createInvoiceItemSchema, listInvoiceItemsQuery } from './schemas';
 import { presentInvoiceItem } from '../../../src/objects/invoice-items';
 
-const { route, area } = areaOf((deps) => {
-  const tx = transactional(deps);
-  return { tx };
-});
+const { route, area } = areaOf(withTransaction);
 
 export const invoiceItemsRoutes = area('invoice-items', [
   route({
@@ -20,11 +17,10 @@ export const invoiceItemsRoutes = area('invoice-items', [
     summary: 'Create a pending invoice item',
     description:
       "Adds a one-off charge (`amount` per unit, ≥ 1, times `quantity`) with a required `description` to the customer's next invoice, or to the next invoice of `subscription` when one is given (it must exist and belong to the customer). `currency` defaults to the customer's currency, else the merchant's default. The item stays pending until the subscription engine puts it on an invoice. Answers 201 and records no event.",
-    auth: 'secret',
     body: createInvoiceItemSchema,
     status: 201,
     response: 'InvoiceItem',
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -51,15 +47,13 @@ export const invoiceItemsRoutes = area('invoice-items', [
     summary: 'List invoice items',
     description:
       'Lists invoice items, one page at a time; `customer`, `subscription` and `pending` (true: only items not yet invoiced; false: only invoiced ones) filter the list. It includes the proration items the service creates, which may be negative. Reads only: records no event.',
-    auth: 'secret',
     query: listInvoiceItemsQuery,
     list: 'InvoiceItem',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
+    ...secretKey(),
+    handler: answerPage((ctx) => {
       const q = parseQuery(listInvoiceItemsQuery, ctx.query);
-      const page = await listInvoiceItems(dbOf(ctx), tenantOf(ctx), { customerId: q.customer, subscriptionId: q.subscription, pending: q.pending }, pageParams(ctx.query));
-      ctx.body = { data: page.data.map(presentInvoiceItem), has_more: page.hasMore };
-    },
+      return listInvoiceItems(dbOf(ctx), tenantOf(ctx), { customerId: q.customer, subscriptionId: q.subscription, pending: q.pending }, pageParams(ctx.query));
+    }, presentInvoiceItem),
   }),
   route({
     method: 'get',
@@ -69,11 +63,8 @@ export const invoiceItemsRoutes = area('invoice-items', [
     summary: 'Retrieve an invoice item',
     description:
       'Retrieves one invoice item by id: its unit amount, quantity, currency, description, whether it is still pending and the invoice it went on. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
-    auth: 'secret',
     response: 'InvoiceItem',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      ctx.body = presentInvoiceItem(await findInvoiceItem(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(),
+    handler: retrieveById(findInvoiceItem, presentInvoiceItem),
   }),
 ]);

@@ -1,7 +1,7 @@
 // The billing ledger, read-only (docs/ledger.md):
 //   GET /v1/ledger_entries   entries newest first; invoice, customer, account, created[gt|gte|lt|lte]
 //   GET /v1/trial_balance    sums per currency and account; as_of (default now), customer
-import { route, area } from '../../route';
+import { answerPage, area, route, secretKey } from '../../route';
 import { dbOf, tenantOf } from '../../context';
 import { errors } from '../../../src/errors';
 import { listLedgerEntries } from '../../../src/domain/ledger/list-ledger-entries';
@@ -28,20 +28,18 @@ export const ledgerRoutes = area('ledger', [
     summary: 'List ledger entries',
     description:
       'Lists the entries of the double-entry billing ledger, newest first: each is one debit or credit on an account, part of a balanced posting the billing wrote (an invoice finalized, paid, voided or written off, a credit note, a refund). Filters: `invoice`, `customer` (an unknown one answers 404), `account`, and `created[gt|gte|lt|lte]` (ISO 8601 with a time zone). Reads only.',
-    auth: 'secret',
     query: listLedgerEntriesQuery,
     list: 'LedgerEntry',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
+    ...secretKey(),
+    handler: answerPage((ctx) => {
       const q = parseQuery(listLedgerEntriesQuery, ctx.query);
       const created: Record<string, Date> = {};
       for (const op of ['gt', 'gte', 'lt', 'lte'] as const) {
         const d = instant(q[`created[${op}]`], `created[${op}]`);
         if (d) created[op] = d;
       }
-      const page = await listLedgerEntries(dbOf(ctx), { invoiceId: q.invoice, customerId: q.customer, account: q.account, created }, pageParams(ctx.query));
-      ctx.body = { data: page.data.map(presentLedgerEntry), has_more: page.hasMore };
-    },
+      return listLedgerEntries(dbOf(ctx), { invoiceId: q.invoice, customerId: q.customer, account: q.account, created }, pageParams(ctx.query));
+    }, presentLedgerEntry),
   }),
   route({
     method: 'get',
@@ -51,10 +49,9 @@ export const ledgerRoutes = area('ledger', [
     summary: 'The trial balance',
     description:
       "Sums the ledger's debits and credits per currency and account, over the entries created up to `as_of` (ISO 8601 with a time zone; default now), for the whole merchant or one `customer` (an unknown one answers 404), with total debits and credits per currency (equal for the whole merchant, as every posting is balanced). Reads only.",
-    auth: 'secret',
     query: trialBalanceQuery,
     response: 'TrialBalance',
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler: () => async (ctx) => {
       const q = parseQuery(trialBalanceQuery, ctx.query);
       const asOf = instant(q.as_of, 'as_of') ?? new Date();

@@ -1,24 +1,13 @@
-import { areaOf } from '../../route';
+import { answerPage, areaOf, retrieveById, secretKey } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import { transactional } from '../../middleware/transaction';
-import { errors } from '../../../src/errors';
+import { withTransaction } from '../../middleware/transaction';
 import { archiveMeter, createMeter, findMeter, listMeters } from '../../../src/domain/meters/manage-meters';
 import { getMeterQuantities } from '../../../src/domain/meters/get-meter-quantities';
-import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
-import { parseEventTimestamp } from '../../../src/domain/usage-events/event-input';
+import { pageParams, parseBody, parseQuery, pathId, timestampParam } from '../../validate';
 import { createMeterSchema, listMetersQuery, quantitiesQuery } from './schemas';
 import { presentMeter, presentQuantity } from '../../../src/objects/meters';
 
-function timestampParam(raw: string, param: string): Date {
-  const d = parseEventTimestamp(raw);
-  if (!d) throw errors.validationFailed(`${param} must be an ISO 8601 timestamp such as 2026-03-01T00:00:00.000Z`, param);
-  return d;
-}
-
-const { route, area } = areaOf((deps) => {
-  const tx = transactional(deps);
-  return { tx };
-});
+const { route, area } = areaOf(withTransaction);
 
 export const metersRoutes = area('meters', [
   route({
@@ -29,11 +18,10 @@ export const metersRoutes = area('meters', [
     summary: 'Create a meter',
     description:
       'Creates a meter: which usage events it counts (`event_name`, stored exactly, and an optional `filter` on their metadata) and how it aggregates them (`count`, `sum`, `max`, `min`, `avg` or `unique` of `aggregate_property`, times `unit_multiplier`). Several meters may share an event name. A metered price names a meter to bill its quantity per period. Records no event.',
-    auth: 'secret',
     body: createMeterSchema,
     status: 201,
     response: 'Meter',
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler: () => async (ctx) => {
       const input = parseBody(createMeterSchema, ctx.state.body);
       ctx.status = 201;
@@ -47,15 +35,13 @@ export const metersRoutes = area('meters', [
     tag: 'Meters',
     summary: 'List meters',
     description: "Lists the merchant's meters in the key's mode, one page at a time. Archived meters are left out unless `archived=true` is given. Reads only: records no event.",
-    auth: 'secret',
     query: listMetersQuery,
     list: 'Meter',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
+    ...secretKey(),
+    handler: answerPage((ctx) => {
       const q = parseQuery(listMetersQuery, ctx.query);
-      const page = await listMeters(dbOf(ctx), pageParams(ctx.query), { includeArchived: q.archived === true });
-      ctx.body = { data: page.data.map(presentMeter), has_more: page.hasMore };
-    },
+      return listMeters(dbOf(ctx), pageParams(ctx.query), { includeArchived: q.archived === true });
+    }, presentMeter),
   }),
   route({
     method: 'get',
@@ -64,12 +50,9 @@ export const metersRoutes = area('meters', [
     tag: 'Meters',
     summary: 'Retrieve a meter',
     description: 'Retrieves one meter by id, archived or not. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
-    auth: 'secret',
     response: 'Meter',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      ctx.body = presentMeter(await findMeter(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(),
+    handler: retrieveById(findMeter, presentMeter),
   }),
   route({
     method: 'delete',
@@ -79,9 +62,8 @@ export const metersRoutes = area('meters', [
     summary: 'Archive a meter',
     description:
       'Archives a meter and answers it with `archived: true` and `archived_at` set; archiving an archived meter returns it unchanged. An archived meter stays retrievable and its history stays stable: only events received before archiving count, it cannot back new prices and it stops checking new events. Records no event.',
-    auth: 'secret',
     response: 'Meter',
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler: () => async (ctx) => {
       ctx.body = presentMeter(await archiveMeter(dbOf(ctx), tenantOf(ctx), pathId(ctx.params.id)));
     },
@@ -94,10 +76,9 @@ export const metersRoutes = area('meters', [
     summary: "A customer's metered quantity over a period",
     description:
       "Answers a customer's quantity on a meter over `period_start`–`period_end` (inclusive), after `unit_multiplier`: the figure billing uses for metered prices. Empty periods give 0 for count, sum and unique and null for max, min and avg. An unknown meter answers 404 resource_missing and an unknown customer 404 resource_not_found. Reads only: records no event.",
-    auth: 'secret',
     query: quantitiesQuery,
     response: 'MeterQuantity',
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler: () => async (ctx) => {
       const meterId = pathId(ctx.params.id);
       const q = parseQuery(quantitiesQuery, ctx.query);

@@ -1,4 +1,4 @@
-import { areaOf } from '../../route';
+import { areaOf, secretKey } from '../../route';
 import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import type { Middleware } from '../../context';
 import { dbOf, tenantOf, scopeOf } from '../../context';
@@ -125,9 +125,8 @@ export const paymentSessionsRoutes = area('payment-sessions', [
     summary: 'Retrieve a payment session',
     description:
       'Returns a payment session: its status (an open session past `expires_at` reads `expired`), the payment it collects with amount and currency, and for a hosted session the checkout `url`. `client_secret` is null here: only the creation of an embedded session returns it. Secret key only; reads only.',
-    auth: 'secret',
     response: 'PaymentSession',
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler:
       ({ deps }) =>
       async (ctx) => {

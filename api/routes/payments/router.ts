@@ -1,4 +1,4 @@
-import { areaOf } from '../../route';
+import { answerPage, areaOf, secretKey } from '../../route';
 import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import { dbOf, tenantOf, scopeOf } from '../../context';
 import { stepwise, transactional } from '../../middleware/transaction';
@@ -25,12 +25,11 @@ export const paymentsRoutes = area('payments', [
     summary: 'Create a payment',
     description:
       'Creates a one-off payment of `amount` (minor units) with its invoice, which is finalized and numbered at once (`invoice.finalized`). With a `payment_method` of the customer the card is charged right away (`confirm` defaults to true then); without one the payment waits in `requires_payment_method` for a payment session or a confirm. A decline is not an HTTP error: the payment is created with `status: failed` and `failure_code`, and `payment.failed` and `invoice.payment_failed` are recorded; a success records `payment.succeeded` and `invoice.paid`. Retry with the same Idempotency-Key after a 503: the card is never charged twice.',
-    auth: 'secret',
     body: createPaymentSchema,
     status: 201,
     response: 'Payment',
     errors: ['card_declined'],
-    use: ({ auth, steps }) => [auth(), steps],
+    ...secretKey('steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -58,15 +57,16 @@ export const paymentsRoutes = area('payments', [
     tag: 'Payments',
     summary: 'List payments',
     description: "Lists the merchant's payments in the key's mode, newest first, one page at a time; `status` and `customer` filter the list. Reads only: records no event.",
-    auth: 'secret',
     query: listPaymentsQuery,
     list: 'Payment',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      const q = parseQuery(listPaymentsQuery, ctx.query);
-      const page = await listPayments(dbOf(ctx), { status: q.status, customerId: q.customer }, pageParams(ctx.query));
-      ctx.body = { data: page.data.map((p) => presentPayment(p.payment, p.invoiceId)), has_more: page.hasMore };
-    },
+    ...secretKey(),
+    handler: answerPage(
+      (ctx) => {
+        const q = parseQuery(listPaymentsQuery, ctx.query);
+        return listPayments(dbOf(ctx), { status: q.status, customerId: q.customer }, pageParams(ctx.query));
+      },
+      (p) => presentPayment(p.payment, p.invoiceId),
+    ),
   }),
   route({
     method: 'get',
@@ -76,9 +76,8 @@ export const paymentsRoutes = area('payments', [
     summary: 'Retrieve a payment',
     description:
       'Retrieves one payment by id with its status, amount refunded, payment method, invoice and last failure. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
-    auth: 'secret',
     response: 'Payment',
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler: () => async (ctx) => {
       const found = await findPayment(dbOf(ctx), pathId(ctx.params.id));
       ctx.body = presentPayment(found.payment, found.invoiceId);
@@ -92,11 +91,10 @@ export const paymentsRoutes = area('payments', [
     summary: 'Confirm a payment with a payment method',
     description:
       'Charges a payment in `requires_payment_method` or `failed` with `payment_method` (default: the one given at creation). A payment in another state, or one another request is charging, answers 409 invalid_state; when the acquirer does not answer the payment stays `processing` (503) and the next confirm resumes the same attempt. A decline answers 200 with `status: failed` and records `payment.failed` and `invoice.payment_failed`; a success records `payment.succeeded` and `invoice.paid`.',
-    auth: 'secret',
     body: confirmPaymentSchema,
     response: 'Payment',
     errors: ['card_declined', 'invalid_state'],
-    use: ({ auth, steps }) => [auth(), steps],
+    ...secretKey('steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -118,10 +116,9 @@ export const paymentsRoutes = area('payments', [
     summary: 'Cancel a payment',
     description:
       'Cancels a payment that was never paid (`requires_payment_method` or `failed`): it becomes `canceled` and its invoice `void`, keeping its number. Repeating the call on a canceled payment returns it unchanged; any other state answers 409 invalid_state (refund a paid payment instead). Records `payment.canceled` and `invoice.voided`.',
-    auth: 'secret',
     response: 'Payment',
     errors: ['invalid_state'],
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {

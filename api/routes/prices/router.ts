@@ -1,16 +1,13 @@
-import { areaOf } from '../../route';
+import { answerPage, areaOf, retrieveById, secretKey } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import { transactional } from '../../middleware/transaction';
+import { withTransaction } from '../../middleware/transaction';
 import { createPrice } from '../../../src/domain/prices/create-price';
 import { assertOnlyMutablePriceFields, findPrice, listPrices, updatePrice } from '../../../src/domain/prices/manage-prices';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { createPriceSchema, listPricesQuery, updatePriceSchema } from './schemas';
 import { presentPrice } from '../../../src/objects/prices';
 
-const { route, area } = areaOf((deps) => {
-  const tx = transactional(deps);
-  return { tx };
-});
+const { route, area } = areaOf(withTransaction);
 
 export const pricesRoutes = area('prices', [
   route({
@@ -21,11 +18,10 @@ export const pricesRoutes = area('prices', [
     summary: 'Create a price',
     description:
       "Creates a one-time or recurring price for an existing product (an unknown `product` answers 404 resource_not_found). A recurring price needs `recurring` (interval, interval_count, licensed or metered usage); a metered price needs a `meter` that is not archived; with `tiers_mode` the ascending `tiers` replace `unit_amount`. `currency` defaults to the merchant's default currency and must be supported. Amounts are integers in minor units. Records no event.",
-    auth: 'secret',
     body: createPriceSchema,
     status: 201,
     response: 'Price',
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler: () => async (ctx) => {
       const input = parseBody(createPriceSchema, ctx.state.body);
       ctx.status = 201;
@@ -40,15 +36,13 @@ export const pricesRoutes = area('prices', [
     summary: 'List prices',
     description:
       "Lists the merchant's prices in the key's mode, newest first, one page at a time; `product` and `active` filter the list (a `product` the caller does not have answers 404 resource_not_found). Reads only: records no event.",
-    auth: 'secret',
     query: listPricesQuery,
     list: 'Price',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
+    ...secretKey(),
+    handler: answerPage((ctx) => {
       const filter = parseQuery(listPricesQuery, ctx.query);
-      const page = await listPrices(dbOf(ctx), pageParams(ctx.query), filter);
-      ctx.body = { data: page.data.map(presentPrice), has_more: page.hasMore };
-    },
+      return listPrices(dbOf(ctx), pageParams(ctx.query), filter);
+    }, presentPrice),
   }),
   route({
     method: 'get',
@@ -58,12 +52,9 @@ export const pricesRoutes = area('prices', [
     summary: 'Retrieve a price',
     description:
       'Retrieves one price by id, with its recurring terms, tiers and meter. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
-    auth: 'secret',
     response: 'Price',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      ctx.body = presentPrice(await findPrice(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(),
+    handler: retrieveById(findPrice, presentPrice),
   }),
   route({
     method: 'patch',
@@ -73,10 +64,9 @@ export const pricesRoutes = area('prices', [
     summary: 'Update a price (active, metadata, accounting code)',
     description:
       'Updates what may change on a price after creation: `active`, `accounting_code`, `vat_rate` and `metadata`. Any other creation field (amount, currency, recurring terms, tiers, meter) is refused with 400 parameter_not_allowed: create a new price instead and move subscriptions to it. Deactivating a price keeps existing subscriptions on it. Records no event.',
-    auth: 'secret',
     body: updatePriceSchema,
     response: 'Price',
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler: () => async (ctx) => {
       const id = pathId(ctx.params.id);
       assertOnlyMutablePriceFields(ctx.state.body);

@@ -1,15 +1,12 @@
-import { areaOf } from '../../route';
+import { answerPage, areaOf, retrieveById, secretKey } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import { transactional } from '../../middleware/transaction';
+import { withTransaction } from '../../middleware/transaction';
 import { createProduct, findProduct, listProducts, updateProduct } from '../../../src/domain/products/manage-products';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { createProductSchema, listProductsQuery, updateProductSchema } from './schemas';
 import { presentProduct } from '../../../src/objects/products';
 
-const { route, area } = areaOf((deps) => {
-  const tx = transactional(deps);
-  return { tx };
-});
+const { route, area } = areaOf(withTransaction);
 
 export const productsRoutes = area('products', [
   route({
@@ -20,11 +17,10 @@ export const productsRoutes = area('products', [
     summary: 'Create a product',
     description:
       "Creates a product in the key's mode: a `name` (trimmed, not empty), an optional description, a VAT rate (null: the merchant's default), `active` (default true) and metadata. Prices are attached to a product afterwards with POST /v1/prices. Records no event.",
-    auth: 'secret',
     body: createProductSchema,
     status: 201,
     response: 'Product',
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler: () => async (ctx) => {
       const input = parseBody(createProductSchema, ctx.state.body);
       ctx.status = 201;
@@ -39,15 +35,13 @@ export const productsRoutes = area('products', [
     summary: 'List products',
     description:
       "Lists the merchant's products in the key's mode, newest first, one page at a time; `active` filters on active or inactive products. Reads only: records no event.",
-    auth: 'secret',
     query: listProductsQuery,
     list: 'Product',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
+    ...secretKey(),
+    handler: answerPage((ctx) => {
       const filter = parseQuery(listProductsQuery, ctx.query);
-      const page = await listProducts(dbOf(ctx), pageParams(ctx.query), filter);
-      ctx.body = { data: page.data.map(presentProduct), has_more: page.hasMore };
-    },
+      return listProducts(dbOf(ctx), pageParams(ctx.query), filter);
+    }, presentProduct),
   }),
   route({
     method: 'get',
@@ -56,12 +50,9 @@ export const productsRoutes = area('products', [
     tag: 'Products',
     summary: 'Retrieve a product',
     description: 'Retrieves one product by id; an id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
-    auth: 'secret',
     response: 'Product',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      ctx.body = presentProduct(await findProduct(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(),
+    handler: retrieveById(findProduct, presentProduct),
   }),
   route({
     method: 'patch',
@@ -71,10 +62,9 @@ export const productsRoutes = area('products', [
     summary: 'Update a product',
     description:
       "Updates a product's name, description, active flag, VAT rate or metadata; only supplied fields change and a body without changes returns the product as it is. Deactivating a product keeps existing subscriptions running, but new subscriptions refuse its prices. Records no event.",
-    auth: 'secret',
     body: updateProductSchema,
     response: 'Product',
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler: () => async (ctx) => {
       const id = pathId(ctx.params.id);
       const input = parseBody(updateProductSchema, ctx.state.body);

@@ -1,16 +1,13 @@
-import { areaOf } from '../../route';
+import { answerPage, areaOf, retrieveById, secretKey } from '../../route';
 import { dbOf, scopeOf } from '../../context';
-import { transactional } from '../../middleware/transaction';
+import { withTransaction } from '../../middleware/transaction';
 import { refundPayment } from '../../../src/domain/refunds/refund-payment';
 import { findRefund, listRefunds } from '../../../src/domain/refunds/find-refunds';
-import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
+import { pageParams, parseBody, parseQuery } from '../../validate';
 import { createRefundSchema, listRefundsQuery } from './schemas';
 import { presentRefund } from '../../../src/objects/refunds';
 
-const { route, area } = areaOf((deps) => {
-  const tx = transactional(deps);
-  return { tx };
-});
+const { route, area } = areaOf(withTransaction);
 
 export const refundsRoutes = area('refunds', [
   route({
@@ -21,12 +18,11 @@ export const refundsRoutes = area('refunds', [
     summary: 'Refund a payment (in full or in part)',
     description:
       'Refunds a `succeeded` or `partially_refunded` payment, in full (the default `amount` is the remainder) or in part; more than the remainder left after pending and succeeded refunds answers 400 validation_failed, and a payment in another state or with nothing left answers 409 invalid_state. The payment row is locked, so concurrent refunds never exceed the charge. The refund answers 201 as `pending` and records `refund.created`; a workflow then asks the acquirer and records `refund.succeeded` with a credit note (`credit_note.created`) or `refund.failed`.',
-    auth: 'secret',
     body: createRefundSchema,
     status: 201,
     response: 'Refund',
     errors: ['invalid_state'],
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -44,15 +40,13 @@ export const refundsRoutes = area('refunds', [
     summary: 'List refunds',
     description:
       "Lists the merchant's refunds in the key's mode, newest first, one page at a time; `payment` restricts the list to one payment's refunds (an unknown payment answers 404 resource_not_found). Reads only: records no event.",
-    auth: 'secret',
     query: listRefundsQuery,
     list: 'Refund',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
+    ...secretKey(),
+    handler: answerPage((ctx) => {
       const q = parseQuery(listRefundsQuery, ctx.query);
-      const page = await listRefunds(dbOf(ctx), { paymentId: q.payment }, pageParams(ctx.query));
-      ctx.body = { data: page.data.map(presentRefund), has_more: page.hasMore };
-    },
+      return listRefunds(dbOf(ctx), { paymentId: q.payment }, pageParams(ctx.query));
+    }, presentRefund),
   }),
   route({
     method: 'get',
@@ -62,11 +56,8 @@ export const refundsRoutes = area('refunds', [
     summary: 'Retrieve a refund',
     description:
       'Retrieves one refund by id with its status (`pending`, `succeeded` or `failed`), amount, reason and failure code. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
-    auth: 'secret',
     response: 'Refund',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      ctx.body = presentRefund(await findRefund(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(),
+    handler: retrieveById(findRefund, presentRefund),
   }),
 ]);

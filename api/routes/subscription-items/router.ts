@@ -1,7 +1,7 @@
 // Subscription items (docs/subscriptions.md "Items and proration"). Changes go to the
 // subscription's workflow as Updates, like every other change of a running subscription.
-import { areaOf } from '../../route';
-import { dbOf, scopeOf } from '../../context';
+import { areaOf, retrieveById, secretKey } from '../../route';
+import { dbOf, scopeOf, type AppContext } from '../../context';
 import { stepwise } from '../../middleware/transaction';
 import { errors } from '../../../src/errors';
 import { newId } from '../../../src/ids';
@@ -18,6 +18,15 @@ const { route, area } = areaOf((deps) => {
   return { steps };
 });
 
+/** The item the path names, the request's input, then the item's subscription: read in that order. */
+async function itemChange<I>(ctx: AppContext, parse: () => I) {
+  const db = dbOf(ctx);
+  const item = await findSubscriptionItem(db, pathId(ctx.params.id));
+  const input = parse();
+  const sub = await requireSubscription(db, item.subscriptionId, 'id');
+  return { db, item, input, sub };
+}
+
 export const subscriptionItemsRoutes = area('subscription-items', [
   route({
     method: 'post',
@@ -27,12 +36,11 @@ export const subscriptionItemsRoutes = area('subscription-items', [
     summary: 'Add a price to a subscription',
     description:
       "Adds a price to a running subscription; the price must share the subscription's currency and interval and must not already be on it. With `proration_behavior` `create_prorations` (the default) a licensed change becomes pending proration items billed on the next invoice; `always_invoice` also invoices them at once; `none` prorates nothing. No prorations are made while trialing, paused or unpaid, nor for metered items. Applied by the subscription's workflow; answers 201 with the item and records `subscription.updated`.",
-    auth: 'secret',
     body: createSubscriptionItemSchema,
     status: 201,
     response: 'SubscriptionItem',
     errors: ['invalid_subscription', 'invalid_state'],
-    use: ({ auth, steps }) => [auth(), steps],
+    ...secretKey('steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -65,12 +73,9 @@ export const subscriptionItemsRoutes = area('subscription-items', [
     summary: 'Retrieve a subscription item',
     description:
       'Retrieves one subscription item by id: its price, quantity, included units and metadata. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
-    auth: 'secret',
     response: 'SubscriptionItem',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      ctx.body = presentSubscriptionItem(await findSubscriptionItem(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(),
+    handler: retrieveById(findSubscriptionItem, presentSubscriptionItem),
   }),
   route({
     method: 'post',
@@ -80,18 +85,14 @@ export const subscriptionItemsRoutes = area('subscription-items', [
     summary: 'Update a subscription item',
     description:
       "Changes a subscription item's quantity, `included_units`, `credit_rollover` (metered items) or metadata (a patch: null values remove keys); its price cannot change (add the new price and remove this item instead). `proration_behavior` decides whether a licensed change credits the unused time and charges the remaining time as pending invoice items (`create_prorations`, the default), also invoices them at once (`always_invoice`), or prorates nothing (`none`). Applied by the subscription's workflow; records `subscription.updated`.",
-    auth: 'secret',
     body: updateSubscriptionItemSchema,
     response: 'SubscriptionItem',
     errors: ['invalid_subscription', 'invalid_state'],
-    use: ({ auth, steps }) => [auth(), steps],
+    ...secretKey('steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {
-        const db = dbOf(ctx);
-        const item = await findSubscriptionItem(db, pathId(ctx.params.id));
-        const input = parseBody(updateSubscriptionItemSchema, ctx.state.body);
-        const sub = await requireSubscription(db, item.subscriptionId, 'id');
+        const { db, item, input, sub } = await itemChange(ctx, () => parseBody(updateSubscriptionItemSchema, ctx.state.body));
         const changes = {
           ...(input.quantity !== undefined ? { quantity: input.quantity } : {}),
           ...(input.credit_rollover !== undefined ? { credit_rollover: input.credit_rollover } : {}),
@@ -115,18 +116,14 @@ export const subscriptionItemsRoutes = area('subscription-items', [
     summary: 'Remove a price from a subscription',
     description:
       'Removes an item from a subscription: it is gone for the API and for billing at once. The last item cannot be removed (400 invalid_subscription: cancel the subscription instead). `proration_behavior` defaults to `none` here; `create_prorations` credits the unused time of a licensed item on the next invoice. Answers `{ id, object, subscription, deleted: true }` and records `subscription.updated`.',
-    auth: 'secret',
     query: deleteSubscriptionItemQuery,
     response: 'DeletedSubscriptionItem',
     errors: ['invalid_subscription', 'invalid_state'],
-    use: ({ auth, steps }) => [auth(), steps],
+    ...secretKey('steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {
-        const db = dbOf(ctx);
-        const item = await findSubscriptionItem(db, pathId(ctx.params.id));
-        const q = parseQuery(deleteSubscriptionItemQuery, ctx.query);
-        const sub = await requireSubscription(db, item.subscriptionId, 'id');
+        const { db, item, input: q, sub } = await itemChange(ctx, () => parseQuery(deleteSubscriptionItemQuery, ctx.query));
         await runSubscriptionCommand(deps, scopeOf(ctx), sub, { kind: 'delete_item', itemId: item.id, prorationBehavior: q.proration_behavior ?? 'none' });
         const after = await db.subscriptionItem.findFirst({ where: { id: item.id } });
         if (!after) throw errors.resourceMissing(`No such subscription item: '${item.id}'`, 'id');

@@ -1,7 +1,7 @@
 // Subscriptions (docs/subscriptions.md). Reads come from the database; every change after
 // creation is a command through runSubscriptionCommand (src/domain/subscriptions/), and the
 // answer is the subscription as the database has it once the workflow applied the change.
-import { areaOf } from '../../route';
+import { answerPage, areaOf, secretKey } from '../../route';
 import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import type { AppContext, AppDeps } from '../../context';
 import { dbOf, scopeOf, tenantOf } from '../../context';
@@ -36,12 +36,11 @@ export const subscriptionsRoutes = area('subscriptions', [
     summary: 'Create a subscription',
     description:
       "Subscribes an existing customer to 1–20 recurring prices of one currency and interval (one-time prices belong on invoice items). `charge_automatically` (the default) needs the customer's default payment method; `send_invoice` needs a kennitala and ISK. Without a trial the first invoice is written as a draft for the first period; with `trial_period_days` the subscription starts `trialing` and the trial is the first period. A customer on a test clock subscribes at the clock's time, and a clock that is advancing answers 409 invalid_state. Records `subscription.created`; the subscription's workflow, started after commit, finalizes and collects the first invoice and runs every later period.",
-    auth: 'secret',
     body: createSubscriptionSchema,
     status: 201,
     response: 'Subscription',
     errors: ['invalid_subscription', 'invalid_state'],
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -73,15 +72,16 @@ export const subscriptionsRoutes = area('subscriptions', [
     summary: 'List subscriptions',
     description:
       "Lists the merchant's subscriptions in the key's mode, newest first, one page at a time, each with its items; `customer` and `status` filter the list. Reads only: records no event.",
-    auth: 'secret',
     query: listSubscriptionsQuery,
     list: 'Subscription',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      const q = parseQuery(listSubscriptionsQuery, ctx.query);
-      const page = await listSubscriptions(dbOf(ctx), { customerId: q.customer, status: q.status }, pageParams(ctx.query));
-      ctx.body = { data: page.data.map((s) => presentSubscription(s.subscription, s.items)), has_more: page.hasMore };
-    },
+    ...secretKey(),
+    handler: answerPage(
+      (ctx) => {
+        const q = parseQuery(listSubscriptionsQuery, ctx.query);
+        return listSubscriptions(dbOf(ctx), { customerId: q.customer, status: q.status }, pageParams(ctx.query));
+      },
+      (s) => presentSubscription(s.subscription, s.items),
+    ),
   }),
   route({
     method: 'get',
@@ -91,9 +91,8 @@ export const subscriptionsRoutes = area('subscriptions', [
     summary: 'Retrieve a subscription',
     description:
       'Retrieves one subscription by id with its items, status, current period, pending cancellation, pause and discount. An id of another merchant or mode answers 404 resource_missing. Reads only: records no event.',
-    auth: 'secret',
     response: 'Subscription',
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler: () => async (ctx) => {
       const { subscription, items } = await findSubscriptionWithItems(dbOf(ctx), pathId(ctx.params.id));
       ctx.body = presentSubscription(subscription, items);
@@ -107,11 +106,10 @@ export const subscriptionsRoutes = area('subscriptions', [
     summary: 'Update a subscription',
     description:
       "Changes a subscription's `cancel_at_period_end`, `discount` (null removes it), `collection_method` (with `days_until_due`, under the rules of create; open invoices keep their method) or `metadata` (a patch: null values remove keys). The change is applied by the subscription's workflow under the same lock as its billing steps, and a subscription whose test clock is advancing answers 409 invalid_state. Answers the resulting subscription and records `subscription.updated`.",
-    auth: 'secret',
     body: updateSubscriptionSchema,
     response: 'Subscription',
     errors: ['invalid_subscription', 'invalid_state'],
-    use: ({ auth, steps }) => [auth(), steps],
+    ...secretKey('steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -129,11 +127,10 @@ export const subscriptionsRoutes = area('subscriptions', [
     summary: 'Cancel a subscription (now or at period end)',
     description:
       'Cancels a subscription now (the default) or, with `at_period_end: true`, at the end of the current period. Now: the status becomes `canceled` with `canceled_at` and `ended_at` set, there is no final invoice and no proration credit, and invoices already issued are still collected; records `subscription.canceled`. At period end: `cancel_at_period_end` is set and the status is unchanged until the final period is billed; records `subscription.updated`. Canceling a canceled subscription returns it unchanged and records nothing.',
-    auth: 'secret',
     body: cancelSubscriptionSchema,
     response: 'Subscription',
     errors: ['invalid_state'],
-    use: ({ auth, steps }) => [auth(), steps],
+    ...secretKey('steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {

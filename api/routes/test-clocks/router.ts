@@ -1,9 +1,9 @@
 // Test clocks, under the test-helper prefix (docs/test-clocks.md): test mode only, live keys get 403
 // test_mode_only before anything else is looked at. docs/test-clocks.md.
-import { areaOf } from '../../route';
+import { answerPage, areaOf, retrieveById, secretKey } from '../../route';
 import { TEST_MODE_ONLY } from '../../openapi/describe';
 import { dbOf, scopeOf, tenantOf } from '../../context';
-import { transactional } from '../../middleware/transaction';
+import { withTransaction } from '../../middleware/transaction';
 import { testModeOnly } from '../test-helpers/router';
 import { advanceTestClock, createTestClock, deleteTestClock, findTestClock, listTestClocks, parseFrozenTime } from '../../../src/domain/test-clocks/manage-test-clocks';
 import { cancelSubscriptionsOfDeletedClock } from '../../../src/domain/subscriptions/cancel-clock-subscriptions';
@@ -14,10 +14,7 @@ import { attachCustomerToClock } from '../../../src/domain/test-clocks/attach-cu
 
 const BASE = '/v1/test_helpers/test_clocks';
 
-const { route, area } = areaOf((deps) => {
-  const tx = transactional(deps);
-  return { tx };
-});
+const { route, area } = areaOf(withTransaction);
 
 export const testClocksRoutes = area('test-clocks', [
   route({
@@ -27,12 +24,11 @@ export const testClocksRoutes = area('test-clocks', [
     tag: 'Test helpers',
     summary: 'Create a test clock',
     description: `${TEST_MODE_ONLY} Creates a test clock frozen at \`frozen_time\` (ISO 8601 with a zone, 2000–2099). Customers attached to it, and their subscriptions, invoices, payments and events, live in the clock's time instead of wall time, so months of billing run in seconds. Records no event.`,
-    auth: 'secret',
     body: createTestClockSchema,
     status: 201,
     response: 'TestClock',
     errors: ['test_mode_only'],
-    use: ({ auth, tx }) => [auth(), testModeOnly, tx],
+    ...secretKey(testModeOnly, 'tx'),
     handler: () => async (ctx) => {
       const input = parseBody(createTestClockSchema, ctx.state.body);
       const clock = await createTestClock(dbOf(ctx), tenantOf(ctx), { frozenTime: parseFrozenTime(input.frozen_time), name: input.name });
@@ -47,14 +43,10 @@ export const testClocksRoutes = area('test-clocks', [
     tag: 'Test helpers',
     summary: 'List test clocks',
     description: `${TEST_MODE_ONLY} Lists the test mode's test clocks, newest first, one page at a time. Reads only: records no event.`,
-    auth: 'secret',
     list: 'TestClock',
     errors: ['test_mode_only'],
-    use: ({ auth }) => [auth(), testModeOnly],
-    handler: () => async (ctx) => {
-      const page = await listTestClocks(dbOf(ctx), pageParams(ctx.query));
-      ctx.body = { data: page.data.map(presentTestClock), has_more: page.hasMore };
-    },
+    ...secretKey(testModeOnly),
+    handler: answerPage((ctx) => listTestClocks(dbOf(ctx), pageParams(ctx.query)), presentTestClock),
   }),
   route({
     method: 'get',
@@ -63,13 +55,10 @@ export const testClocksRoutes = area('test-clocks', [
     tag: 'Test helpers',
     summary: 'Retrieve a test clock',
     description: `${TEST_MODE_ONLY} Retrieves one test clock: its \`frozen_time\` and its \`status\` (\`ready\`, or \`advancing\` while its subscriptions catch up). Poll it after an advance until the status is \`ready\` again. Reads only: records no event.`,
-    auth: 'secret',
     response: 'TestClock',
     errors: ['test_mode_only'],
-    use: ({ auth }) => [auth(), testModeOnly],
-    handler: () => async (ctx) => {
-      ctx.body = presentTestClock(await findTestClock(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(testModeOnly),
+    handler: retrieveById(findTestClock, presentTestClock),
   }),
   route({
     method: 'post',
@@ -78,11 +67,10 @@ export const testClocksRoutes = area('test-clocks', [
     tag: 'Test helpers',
     summary: 'Advance a test clock',
     description: `${TEST_MODE_ONLY} Moves the clock forward to \`frozen_time\` (strictly later than its current time, else validation_failed) and sets it \`advancing\`; a clock that is already advancing answers 409 invalid_state. After commit every subscription of the clock's customers runs everything due up to the new time, each step at its own instant (renewals, trial ends, retries, cancellations), recording the invoices, payments and events those steps record; the clock returns to \`ready\` when all have caught up. Subscription commands for those customers answer 409 invalid_state meanwhile.`,
-    auth: 'secret',
     body: advanceTestClockSchema,
     response: 'TestClock',
     errors: ['test_mode_only', 'invalid_state'],
-    use: ({ auth, tx }) => [auth(), testModeOnly, tx],
+    ...secretKey(testModeOnly, 'tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -102,11 +90,10 @@ export const testClocksRoutes = area('test-clocks', [
     tag: 'Test helpers',
     summary: 'Attach a customer to a test clock',
     description: `${TEST_MODE_ONLY} Attaches an existing customer to the clock, so its subscriptions follow the clock's time. A customer is attached once and only before it has any subscription: one with subscriptions, or already on another clock, answers 409 invalid_state. Records \`customer.updated\`, dated at the clock's time.`,
-    auth: 'secret',
     body: attachCustomerSchema,
     response: 'TestClock',
     errors: ['test_mode_only', 'invalid_state'],
-    use: ({ auth, tx }) => [auth(), testModeOnly, tx],
+    ...secretKey(testModeOnly, 'tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -123,10 +110,9 @@ export const testClocksRoutes = area('test-clocks', [
     tag: 'Test helpers',
     summary: 'Delete a test clock',
     description: `${TEST_MODE_ONLY} Deletes a test clock: it disappears from the API and every subscription of its customers that is not canceled yet is canceled immediately, at the clock's time (recording \`subscription.canceled\`). The customers stay attached to the deleted clock and new subscriptions for them are refused. Answers \`{ id, object, deleted: true }\`.`,
-    auth: 'secret',
     response: 'DeletedTestClock',
     errors: ['test_mode_only'],
-    use: ({ auth, tx }) => [auth(), testModeOnly, tx],
+    ...secretKey(testModeOnly, 'tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {

@@ -1,7 +1,7 @@
 // GET /v1/test_helpers/event_feed: the long poll `billing listen` reads (docs/webhooks.md
 // "Receiving events on localhost"). Test keys only; it reads events, it never delivers anything,
 // so it is no way around the URL rules of registered endpoints.
-import { route, area } from '../../route';
+import { area, route, secretKey } from '../../route';
 import { dbOf } from '../../context';
 import { errors } from '../../../src/errors';
 import { isEventType } from '../../../src/events/types';
@@ -22,7 +22,6 @@ export const eventFeedRoute = area('event-feed', [
     summary: 'Read new events, oldest first (a long poll; what `billing listen` forwards to localhost; test mode only)',
     description:
       'Answers the events recorded after `cursor` (without it: from now on), oldest first, at most 100, with a `cursor` to pass next time. When there is none yet it waits up to `wait` seconds (default 25) for one. An event appears about 2 s after it was recorded. Test keys only.',
-    auth: 'secret',
     query: eventFeedQuery,
     response: {
       type: 'object',
@@ -31,7 +30,7 @@ export const eventFeedRoute = area('event-feed', [
       properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Event' } }, has_more: { type: 'boolean' }, cursor: { type: 'string' } },
     },
     errors: ['test_mode_only'],
-    use: ({ auth }) => [auth(), testModeOnly],
+    ...secretKey(testModeOnly),
     handler: () => async (ctx) => {
       const q = parseQuery(eventFeedQuery, ctx.query);
       const types = q.types ? q.types.split(',').map((t) => t.trim()) : null;

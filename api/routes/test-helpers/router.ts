@@ -1,6 +1,6 @@
 // Test-mode-only helpers (docs/architecture.md), all under /v1/test_helpers/. Live keys are refused
 // with 403 test_mode_only before anything else is looked at.
-import { areaOf } from '../../route';
+import { areaOf, secretKey } from '../../route';
 import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import { TEST_MODE_ONLY } from '../../openapi/describe';
 import type { Middleware } from '../../context';
@@ -35,12 +35,11 @@ export const testHelpersRoutes = area('test-helpers', [
     tag: 'Test helpers',
     summary: 'Attach a test card to a customer',
     description: TEST_MODE_ONLY,
-    auth: 'secret',
     body: attachTestCardSchema,
     status: 201,
     response: 'PaymentMethod',
     errors: ['test_mode_only', 'card_declined'],
-    use: ({ auth, steps }) => [auth(), testModeOnly, steps],
+    ...secretKey(testModeOnly, 'steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -68,11 +67,10 @@ export const testHelpersRoutes = area('test-helpers', [
     tag: 'Test helpers',
     summary: "Simulate the bank paying an invoice's claim",
     description: TEST_MODE_ONLY,
-    auth: 'secret',
     body: payBankClaimSchema,
     response: 'Invoice',
     errors: ['test_mode_only', 'invalid_state'],
-    use: ({ auth, steps }) => [auth(), testModeOnly, steps],
+    ...secretKey(testModeOnly, 'steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {

@@ -1,7 +1,7 @@
 // The merchant's VAT settings for the key's mode (docs/vat.md):
 //   GET  /v1/vat_settings   country, default_vat_rate, prices_include_vat and the country's rates
 //   POST /v1/vat_settings   any of the three; applies to invoices built from now on
-import { route, area } from '../../route';
+import { area, route, secretKey } from '../../route';
 import { dbOf, tenantOf } from '../../context';
 import { transactional } from '../../middleware/transaction';
 import { getVatSettings, updateVatSettings } from '../../../src/domain/vat/vat-settings';
@@ -18,9 +18,8 @@ export const vatSettingsRoutes = area('vat-settings', [
     summary: 'VAT settings',
     description:
       "Returns the merchant's VAT settings in the key's mode: `country`, `default_vat_rate` (the rate of a line whose price and product name none) and `prices_include_vat`, with the country's rates in percent. A merchant that never saved settings gets the defaults (IS, standard, prices include VAT). Reads only.",
-    auth: 'secret',
     response: 'VatSettings',
-    use: ({ auth }) => [auth()],
+    ...secretKey(),
     handler: () => async (ctx) => {
       ctx.body = presentVatSettings(await getVatSettings(dbOf(ctx)));
     },

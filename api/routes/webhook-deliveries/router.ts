@@ -1,4 +1,4 @@
-import { areaOf } from '../../route';
+import { answerPage, areaOf, retrieveById, secretKey } from '../../route';
 import { dbOf, scopeOf } from '../../context';
 import { stepwise } from '../../middleware/transaction';
 import { getWebhookDelivery, listWebhookDeliveries } from '../../../src/domain/webhooks/list-webhook-deliveries';
@@ -22,15 +22,13 @@ export const webhookDeliveriesRoutes = area('webhook-deliveries', [
     summary: 'List webhook deliveries',
     description:
       "Lists the deliveries of events to the merchant's webhook endpoints, newest first, each with its status (`pending`, `succeeded`, `failed`), attempt count and last answer. `endpoint` and `event` filter by an endpoint or event id; an unknown or deleted one answers 404. Reads only.",
-    auth: 'secret',
     query: listWebhookDeliveriesQuery,
     list: 'WebhookDelivery',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
+    ...secretKey(),
+    handler: answerPage((ctx) => {
       const filter = parseQuery(listWebhookDeliveriesQuery, ctx.query);
-      const page = await listWebhookDeliveries(dbOf(ctx), filter, pageParams(ctx.query));
-      ctx.body = { data: page.data.map(presentWebhookDelivery), has_more: page.hasMore };
-    },
+      return listWebhookDeliveries(dbOf(ctx), filter, pageParams(ctx.query));
+    }, presentWebhookDelivery),
   }),
   route({
     method: 'get',
@@ -39,12 +37,9 @@ export const webhookDeliveriesRoutes = area('webhook-deliveries', [
     tag: 'Webhooks',
     summary: 'Retrieve a webhook delivery with its attempts',
     description: "Returns one delivery of an event to an endpoint: its status, the next retry time and every attempt made so far with the receiver's HTTP status. Reads only.",
-    auth: 'secret',
     response: 'WebhookDelivery',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      ctx.body = presentWebhookDelivery(await getWebhookDelivery(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(),
+    handler: retrieveById(getWebhookDelivery, presentWebhookDelivery),
   }),
   route({
     method: 'post',
@@ -54,10 +49,9 @@ export const webhookDeliveriesRoutes = area('webhook-deliveries', [
     summary: 'Retry a webhook delivery now',
     description:
       "Sends the delivery again now, whatever its status (failed, pending or even succeeded): it is set back to `pending` and its delivery workflow is told to attempt at once, signed with the endpoint's live secret(s). The endpoint must still exist and be enabled (409 invalid_state otherwise). Answers the delivery as pending; the attempt's outcome shows on the delivery afterwards. 503 when the workflow service cannot be reached.",
-    auth: 'secret',
     response: 'WebhookDelivery',
     errors: ['invalid_state'],
-    use: ({ auth, steps }) => [auth(), steps],
+    ...secretKey('steps'),
     handler:
       ({ deps }) =>
       async (ctx) => {

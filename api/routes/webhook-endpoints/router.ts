@@ -1,6 +1,6 @@
-import { areaOf } from '../../route';
+import { answerPage, areaOf, retrieveById, secretKey } from '../../route';
 import { dbOf, tenantOf } from '../../context';
-import { transactional } from '../../middleware/transaction';
+import { withTransaction } from '../../middleware/transaction';
 import { createWebhookEndpoint } from '../../../src/domain/webhooks/create-webhook-endpoint';
 import { getWebhookEndpoint, listWebhookEndpoints } from '../../../src/domain/webhooks/list-webhook-endpoints';
 import { updateWebhookEndpoint } from '../../../src/domain/webhooks/update-webhook-endpoint';
@@ -9,10 +9,7 @@ import { pageParams, parseBody, pathId } from '../../validate';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './schemas';
 import { presentWebhookEndpoint } from '../../../src/objects/webhook-endpoints';
 
-const { route, area } = areaOf((deps) => {
-  const tx = transactional(deps);
-  return { tx };
-});
+const { route, area } = areaOf(withTransaction);
 
 export const webhookEndpointsRoutes = area('webhook-endpoints', [
   route({
@@ -23,12 +20,11 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
     summary: 'Create a webhook endpoint (the signing secret is shown once)',
     description:
       'Registers an HTTPS URL to receive the listed event types (`["*"]`: every type, including later ones) of the key\'s mode; loopback, private and other refused addresses answer 400 url_not_allowed, and an unknown event type validation_failed. The answer is the only one that shows the `whsec_` signing secret, which is stored encrypted; a replay with the same Idempotency-Key shows `secret: null`. Records no event.',
-    auth: 'secret',
     body: createWebhookEndpointSchema,
     status: 201,
     response: 'WebhookEndpoint',
     errors: ['url_not_allowed'],
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -47,13 +43,12 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
     summary: 'List webhook endpoints',
     description:
       "Lists the merchant's webhook endpoints in the key's mode, newest first, one page at a time, without their signing secrets. Deleted endpoints are not listed. Reads only: records no event.",
-    auth: 'secret',
     list: 'WebhookEndpoint',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      const page = await listWebhookEndpoints(dbOf(ctx), pageParams(ctx.query));
-      ctx.body = { data: page.data.map((e) => presentWebhookEndpoint(e)), has_more: page.hasMore };
-    },
+    ...secretKey(),
+    handler: answerPage(
+      (ctx) => listWebhookEndpoints(dbOf(ctx), pageParams(ctx.query)),
+      (e) => presentWebhookEndpoint(e),
+    ),
   }),
   route({
     method: 'get',
@@ -63,12 +58,9 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
     summary: 'Retrieve a webhook endpoint',
     description:
       'Retrieves one webhook endpoint by id: its URL, event types, description and status, never its signing secret. A deleted endpoint, or one of another merchant or mode, answers 404 resource_missing. Reads only: records no event.',
-    auth: 'secret',
     response: 'WebhookEndpoint',
-    use: ({ auth }) => [auth()],
-    handler: () => async (ctx) => {
-      ctx.body = presentWebhookEndpoint(await getWebhookEndpoint(dbOf(ctx), pathId(ctx.params.id)));
-    },
+    ...secretKey(),
+    handler: retrieveById(getWebhookEndpoint, presentWebhookEndpoint),
   }),
   route({
     method: 'patch',
@@ -78,11 +70,10 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
     summary: 'Update a webhook endpoint',
     description:
       "Changes an endpoint's `url` (used from the next attempt on, also for deliveries already waiting), `events` (applies to events recorded from then on), `description` or `disabled`. Disabling stops pending retries at once (those deliveries become `failed`); enabling again does not revive them, and events recorded while disabled are never delivered. Records no event.",
-    auth: 'secret',
     body: updateWebhookEndpointSchema,
     response: 'WebhookEndpoint',
     errors: ['url_not_allowed'],
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler:
       ({ deps }) =>
       async (ctx) => {
@@ -99,9 +90,8 @@ export const webhookEndpointsRoutes = area('webhook-endpoints', [
     summary: 'Delete a webhook endpoint',
     description:
       'Deletes a webhook endpoint: it disappears from the API at once, its pending retries stop (failed with `endpoint_deleted`) and nothing more is delivered to it. Its delivery records stay listed. Answers `{ id, object, deleted: true }` and records no event.',
-    auth: 'secret',
     response: 'DeletedObject',
-    use: ({ auth, tx }) => [auth(), tx],
+    ...secretKey('tx'),
     handler: () => async (ctx) => {
       const deleted = await deleteWebhookEndpoint(dbOf(ctx), pathId(ctx.params.id), new Date());
       ctx.body = { id: deleted.id, object: 'webhook_endpoint', deleted: true };

@@ -46,22 +46,26 @@ export async function postInvoiceFinalized(db: TenantDb, tenant: Tenant, invoice
   await postLedger(db, tenant, invoiceFinalizedPosting(invoice, occurredAt, ls));
 }
 
+/** The unpaid amount of an invoice moved between receivables and bad debt: written off, or put back. */
+function badDebtPosting(kind: 'invoice_written_off' | 'write_off_reversed', before: InvoiceHead, occurredAt: Date): PostingInput {
+  const open = before.amountDue - before.amountPaid;
+  const [debit, credit] = kind === 'invoice_written_off' ? [ACCOUNTS.badDebt, ACCOUNTS.receivable] : [ACCOUNTS.receivable, ACCOUNTS.badDebt];
+  return {
+    kind,
+    sourceId: before.id,
+    ...base(before),
+    amount: open,
+    occurredAt,
+    movements: [
+      { account: debit, amount: open },
+      { account: credit, amount: -open },
+    ],
+  };
+}
+
 function writeOffReversal(before: InvoiceHead, occurredAt: Date): PostingInput[] {
   if (before.status !== 'uncollectible') return [];
-  const open = before.amountDue - before.amountPaid;
-  return [
-    {
-      kind: 'write_off_reversed',
-      sourceId: before.id,
-      ...base(before),
-      amount: open,
-      occurredAt,
-      movements: [
-        { account: ACCOUNTS.receivable, amount: open },
-        { account: ACCOUNTS.badDebt, amount: -open },
-      ],
-    },
-  ];
+  return [badDebtPosting('write_off_reversed', before, occurredAt)];
 }
 
 async function reverseWriteOff(db: TenantDb, tenant: Tenant, before: InvoiceHead, occurredAt: Date): Promise<void> {
@@ -103,20 +107,7 @@ export async function postInvoicePaid(db: TenantDb, tenant: Tenant, before: Invo
 /** Invoice marked uncollectible: its unpaid amount leaves receivables as bad debt. */
 export function invoiceWrittenOffPostings(before: InvoiceHead, occurredAt: Date): PostingInput[] {
   if (before.status === 'uncollectible') return [];
-  const open = before.amountDue - before.amountPaid;
-  return [
-    {
-      kind: 'invoice_written_off',
-      sourceId: before.id,
-      ...base(before),
-      amount: open,
-      occurredAt,
-      movements: [
-        { account: ACCOUNTS.badDebt, amount: open },
-        { account: ACCOUNTS.receivable, amount: -open },
-      ],
-    },
-  ];
+  return [badDebtPosting('invoice_written_off', before, occurredAt)];
 }
 
 export async function postInvoiceWrittenOff(db: TenantDb, tenant: Tenant, before: InvoiceHead, occurredAt: Date): Promise<void> {
