@@ -2,7 +2,7 @@
 // same domain functions as the API. Mounted by createApp before the JSON body parser (forms are
 // url-encoded). An API key is never accepted here (wrong_auth_method); a session cookie is never
 // accepted by the API (api/middleware/auth.ts).
-import Router from '@koa/router';
+import Router, { type RouterMiddleware } from '@koa/router';
 import type { Next } from 'koa';
 import type { AppContext, AppDeps, AppState } from '../context';
 import { ApiError, errors } from '../../src/errors';
@@ -24,7 +24,7 @@ import { billingPages } from './pages/billing';
 import { subscriptionPages } from './pages/subscriptions';
 import { exportPages } from './pages/exports';
 
-import type { DashboardRouter, PageRegistrar } from './router-types';
+import type { DashboardRouter, PageMiddleware, PageRegistrar } from './router-types';
 
 export type { DashboardRouter, PageRegistrar } from './router-types';
 
@@ -47,8 +47,13 @@ export function isDashboardPath(path: string): boolean {
 }
 
 export function dashboardApp(deps: AppDeps) {
-  const router: DashboardRouter = new Router<AppState>({ prefix: '/dashboard', strict: false });
-  for (const register of DASHBOARD_PAGES) register(router, deps);
+  const router = new Router<AppState>({ prefix: '/dashboard', strict: false });
+  const asRouterMiddleware = (middleware: PageMiddleware[]) => middleware as unknown as RouterMiddleware<AppState>[];
+  const pages: DashboardRouter = {
+    get: (path, ...middleware) => void router.get(path, ...asRouterMiddleware(middleware)),
+    post: (path, ...middleware) => void router.post(path, ...asRouterMiddleware(middleware)),
+  };
+  for (const register of DASHBOARD_PAGES) register(pages, deps);
   const routes = router.routes();
   const allowed = router.allowedMethods();
 
