@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import escapeHtml from 'escape-html';
 
 export type SandboxKind = 'oauth' | 'form';
 
@@ -92,10 +93,6 @@ export const SANDBOX_VAT_CODES: Record<SandboxKind, Array<{ code: string; name: 
 };
 
 const token = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
