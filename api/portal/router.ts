@@ -120,7 +120,7 @@ const { route, area } = areaOf((deps, _auth) => {
       if (found.outcome !== 'active') {
         // The cookie is kept: its session row goes on answering why it ended (revoked, expired).
         if (kind === 'action') throw errors.unauthorized('Your portal session has ended; open a new portal link', undefined);
-        const locale = pickPortalLocale(ctx.query.lang, found.outcome === 'none' ? null : found.session.locale, ctx.get('Accept-Language'));
+        const locale = pickPortalLocale(ctx.query.lang, found.outcome === 'none' ? null : found.session.locale, ctx);
         if (found.outcome === 'none') return statusPage(ctx, 401, 'no_session', locale);
         return statusPage(ctx, 410, found.outcome, locale, await merchantName(found.session.merchantId));
       }
@@ -223,7 +223,7 @@ export const portalRoutes = area('portal', [
         const token = ctx.params.token ?? '';
         const now = new Date();
         const queryLocale = ctx.query.lang;
-        const acceptLocale = pickPortalLocale(queryLocale, null, ctx.get('Accept-Language'));
+        const acceptLocale = pickPortalLocale(queryLocale, null, ctx);
         const opened = await openPortalLink(deps.db, token, now, { locale: acceptLocale });
         if (opened.outcome === 'unknown') return statusPage(ctx, 404, 'unknown', acceptLocale);
         if (opened.outcome !== 'opened') return statusPage(ctx, 410, opened.outcome, acceptLocale, await merchantName(opened.link.merchantId));
@@ -249,7 +249,7 @@ export const portalRoutes = area('portal', [
       ({ deps }) =>
       async (ctx) => {
         const p = portalOf(ctx);
-        const locale = pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language'));
+        const locale = pickPortalLocale(ctx.query.lang, p.session.locale, ctx);
         if (ctx.query.lang !== undefined && ctx.query.lang !== p.session.locale && (ctx.query.lang === 'is' || ctx.query.lang === 'en')) {
           await deps.db.portalSession.updateMany({ where: { id: p.session.id }, data: { locale: ctx.query.lang } });
         }
@@ -283,7 +283,7 @@ export const portalRoutes = area('portal', [
             await allowed(ctx, 'view_documents');
             const inv = await customerInvoice(dbOf(ctx), p.session.customerId, pathId(ctx.params.id));
             const doc = await loadInvoiceDocument(dbOf(ctx), p.tenant, inv.id);
-            await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
+            await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx));
           },
       }),
       route({
@@ -303,7 +303,7 @@ export const portalRoutes = area('portal', [
             await allowed(ctx, 'view_documents');
             const cn = await customerCreditNote(dbOf(ctx), p.session.customerId, pathId(ctx.params.id));
             const doc = await loadCreditNoteDocument(dbOf(ctx), p.tenant, cn.id);
-            await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
+            await sendDocument(ctx, doc, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx));
           },
       }),
     ];
@@ -491,7 +491,7 @@ export const portalRoutes = area('portal', [
     handler:
       ({ statusPage }) =>
       async (ctx) => {
-        statusPage(ctx, 200, 'signed_out', pickPortalLocale(ctx.query.lang, null, ctx.get('Accept-Language')));
+        statusPage(ctx, 200, 'signed_out', pickPortalLocale(ctx.query.lang, null, ctx));
       },
   }),
 ]);

@@ -2,6 +2,8 @@
 // drive the same pages in Chromium): HTML escaping, CSP and headers, locales, paying, declines
 // and retries, saving the card, wallets, embedded sessions by client secret, expired and live sessions.
 import assert from 'node:assert/strict';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Koa from 'koa';
 import { testEnv, type TestEnv } from '../../support/env';
 import { call, expectError, newMerchant, type CallOptions } from '../../support/api';
 import { createMerchant } from '../../../src/domain/merchants/create-merchant';
@@ -9,7 +11,7 @@ import { CHECKOUT_JS } from '../../../api/checkout/assets/checkout-js';
 import { EMBED_JS } from '../../../api/checkout/assets/embed-js';
 import escapeHtml from 'escape-html';
 import { jsonForScript } from '../../../api/checkout/html';
-import { localeFromAcceptLanguage, pickLocale } from '../../../api/checkout/i18n';
+import { localeFromRequest, pickLocale } from '../../../api/checkout/i18n';
 import { CANCEL_URL, checkoutCall, created, DECLINED_CARD, GOOD_CARD, hostedSession, newCustomer, payHosted, type Merchant } from './fixtures';
 
 const SHOP = 'https://shop.example.is';
@@ -46,13 +48,16 @@ describe('checkout pages and endpoints', () => {
     });
 
     it('picks the locale: session locale, else Accept-Language, else English', () => {
-      assert.equal(pickLocale('is', 'en-US'), 'is');
-      assert.equal(pickLocale('en-GB', 'is'), 'en');
-      assert.equal(pickLocale('de', 'is-IS,is;q=0.9,en;q=0.8'), 'is');
-      assert.equal(pickLocale(null, 'de-DE,en;q=0.5,is;q=0.7'), 'is');
-      assert.equal(pickLocale(null, 'de-DE'), 'en');
-      assert.equal(pickLocale(null, undefined), 'en');
-      assert.equal(localeFromAcceptLanguage('is;q=0,en'), 'en');
+      // A Koa context over a bare request: the same ctx.acceptsLanguages the routes call.
+      const al = (header?: string) => new Koa().createContext({ headers: header === undefined ? {} : { 'accept-language': header } } as IncomingMessage, {} as ServerResponse);
+      assert.equal(pickLocale('is', al('en-US')), 'is');
+      assert.equal(pickLocale('en-GB', al('is')), 'en');
+      assert.equal(pickLocale('de', al('is-IS,is;q=0.9,en;q=0.8')), 'is');
+      assert.equal(pickLocale(null, al('de-DE,en;q=0.5,is;q=0.7')), 'is');
+      assert.equal(pickLocale(null, al('de-DE')), 'en');
+      assert.equal(pickLocale(null, al()), 'en');
+      assert.equal(localeFromRequest(al('is;q=0,en')), 'en');
+      assert.equal(localeFromRequest(al('de-DE')), null);
     });
 
     it('serves the assets with the right types', async () => {
