@@ -2,13 +2,8 @@
 // through escapeHtml (text and attribute values alike) or, for the page's configuration, through
 // jsonForScript (a JSON block that is data, never executed). No inline script or style: the CSP
 // (./security.ts) allows only the same-origin assets under /checkout/assets/.
+import escapeHtml from 'escape-html';
 import type { CheckoutLocale, Messages } from './i18n';
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"'`]/g, (c) => HTML_ESCAPES[c]!);
-}
 
 /** JSON inside <script type="application/json">: nothing in it can close the element or start markup. */
 export function jsonForScript(value: unknown): string {

@@ -126,27 +126,20 @@ function supported(tag: string): CheckoutLocale | null {
   return (CHECKOUT_LOCALES as readonly string[]).includes(p) ? (p as CheckoutLocale) : null;
 }
 
-/** The first supported language of an Accept-Language header, by q-value (ties keep header order). */
-export function localeFromAcceptLanguage(header: string | undefined): CheckoutLocale | null {
-  if (!header) return null;
-  const ranked = header
-    .slice(0, 1000)
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const q = qParam ? Number(qParam.slice(2)) : 1;
-      return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, i };
-    })
-    .filter((x) => x.tag !== '' && x.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const r of ranked) {
-    const l = supported(r.tag);
-    if (l) return l;
-  }
-  return null;
+/** The request's Accept-Language negotiation: Koa's ctx.acceptsLanguages (q-values, then header order). */
+export interface AcceptsLanguages {
+  acceptsLanguages(...langs: string[]): string | false;
 }
 
-export function pickLocale(sessionLocale: string | null | undefined, acceptLanguage: string | undefined): CheckoutLocale {
-  return (sessionLocale ? supported(sessionLocale) : null) ?? localeFromAcceptLanguage(acceptLanguage) ?? 'en';
+/**
+ * The browser's preferred supported language, or null when it accepts none of them. English is
+ * offered first, so a request without Accept-Language (or with `*`) gets English.
+ */
+export function localeFromRequest(ctx: AcceptsLanguages): CheckoutLocale | null {
+  const accepted = ctx.acceptsLanguages('en', 'is');
+  return accepted === false ? null : (accepted as CheckoutLocale);
+}
+
+export function pickLocale(sessionLocale: string | null | undefined, ctx: AcceptsLanguages): CheckoutLocale {
+  return (sessionLocale ? supported(sessionLocale) : null) ?? localeFromRequest(ctx) ?? 'en';
 }

@@ -174,7 +174,7 @@ export const checkoutRoutes = area('checkout', [
     kind: 'html',
     also: [{ status: 400, description: 'A page saying the session was not found', kind: 'html' }],
     handler: () => async (ctx) => {
-      const locale = pickLocale(null, ctx.get('Accept-Language'));
+      const locale = pickLocale(null, ctx);
       const t = MESSAGES[locale];
       const parentOrigin = parseParentOrigin(ctx.query.parent_origin);
       if (!parentOrigin) {
@@ -216,7 +216,7 @@ export const checkoutRoutes = area('checkout', [
       ({ deps }) =>
       async (ctx) => {
         const s = await findCheckoutSessionById(deps.db, ctx.params.id ?? '');
-        const locale = pickLocale(s?.locale, ctx.get('Accept-Language'));
+        const locale = pickLocale(s?.locale, ctx);
         const t = MESSAGES[locale];
         setPageHeaders(ctx, { frameAncestors: "'none'" });
         if (!s || s.uiMode !== 'hosted') {
@@ -278,7 +278,7 @@ export const checkoutRoutes = area('checkout', [
         sameOriginOnly(ctx);
         const b = parseBody(embeddedSessionSchema, ctx.state.body);
         const s = await embeddedSession(b.client_secret, b.parent_origin);
-        const locale = pickLocale(s.locale, ctx.get('Accept-Language'));
+        const locale = pickLocale(s.locale, ctx);
         const v = view(s, locale);
         setApiHeaders(ctx);
         ctx.body = {

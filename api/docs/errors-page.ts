@@ -2,11 +2,10 @@
 // (`/docs/errors#<code>`). Generated from the one list of codes in src/errors.ts, as is the table
 // in docs/errors.md (errorCodesMarkdown; `node dist/api/docs/generate-errors-doc.js` rewrites it).
 // English only, like the API reference page at /docs/api.
+import escapeHtml from 'escape-html';
 import { ERROR_DOC_PATH, ERROR_TYPES, errorCatalog, type ErrorType } from '../../src/errors';
 
 export const ERRORS_PAGE_PATH = ERROR_DOC_PATH;
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Markdown `code` spans to <code>, everything else escaped. */
 const inline = (s: string) =>

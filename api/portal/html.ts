@@ -10,7 +10,8 @@ import { randomToken } from '../../src/ids';
 import type { PortalOverview, PortalSubscription } from '../../src/domain/customer-portals/load-portal-overview';
 import { formatDocumentDate as formatDate } from '../../src/documents/format';
 import { formatMoney } from '../../src/billing/currency';
-import { escapeHtml as esc, jsonForScript } from '../checkout/html';
+import esc from 'escape-html';
+import { jsonForScript } from '../checkout/html';
 import { fill, PORTAL_MESSAGES, type PortalLocale, type PortalMessageKey, type PortalMessages } from './i18n';
 
 export const PORTAL_ASSET_VERSION = '1';
@@ -51,7 +52,7 @@ function statusLabel(t: PortalMessages, status: string): string {
 function subscriptionCard(ps: PortalSubscription, o: PortalOverview, t: PortalMessages, locale: PortalLocale): string {
   const s = ps.subscription;
   const date = (d: Date) => formatDate(d, locale);
-  const items = ps.items.map((i) => `<li>${esc(i.description)}${i.quantity !== 1 ? ` × ${esc(i.quantity)}` : ''}</li>`).join('');
+  const items = ps.items.map((i) => `<li>${esc(i.description)}${i.quantity !== 1 ? ` × ${i.quantity}` : ''}</li>`).join('');
   const facts: string[] = [];
   if (s.status === 'canceled') facts.push(fill(t.canceled_on, { date: date(s.endedAt ?? s.canceledAt ?? s.updatedAt) }));
   else {

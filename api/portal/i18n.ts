@@ -1,7 +1,7 @@
 // Portal texts in Icelandic and English. The locale is `?lang=` when given (is or en), else the
 // one chosen when the session opened, else the browser's Accept-Language, else English — the
-// same choice as checkout (api/checkout/i18n.ts localeFromAcceptLanguage).
-import { localeFromAcceptLanguage } from '../checkout/i18n';
+// same choice as checkout (api/checkout/i18n.ts localeFromRequest, Koa's ctx.acceptsLanguages).
+import { localeFromRequest, type AcceptsLanguages } from '../checkout/i18n';
 
 export type PortalLocale = 'is' | 'en';
 
@@ -209,10 +209,10 @@ export function isPortalLocale(v: unknown): v is PortalLocale {
   return v === 'is' || v === 'en';
 }
 
-export function pickPortalLocale(query: unknown, sessionLocale: string | null | undefined, acceptLanguage: string | undefined): PortalLocale {
+export function pickPortalLocale(query: unknown, sessionLocale: string | null | undefined, ctx: AcceptsLanguages): PortalLocale {
   if (isPortalLocale(query)) return query;
   if (isPortalLocale(sessionLocale)) return sessionLocale;
-  return localeFromAcceptLanguage(acceptLanguage) ?? 'en';
+  return localeFromRequest(ctx) ?? 'en';
 }
 
 export function fill(template: string, values: Record<string, string>): string {

@@ -137,7 +137,7 @@ const { route, area } = areaOf((deps, _auth) => {
       if (found.outcome !== 'active') {
         // The cookie is kept: its session row goes on answering why it ended (revoked, expired).
         if (kind === 'action') throw errors.unauthorized('Your portal session has ended; open a new portal link', undefined);
-        const locale = pickPortalLocale(ctx.query.lang, found.outcome === 'none' ? null : found.session.locale, ctx.get('Accept-Language'));
+        const locale = pickPortalLocale(ctx.query.lang, found.outcome === 'none' ? null : found.session.locale, ctx);
         if (found.outcome === 'none') return statusPage(ctx, 401, 'no_session', locale);
         return statusPage(ctx, 410, found.outcome, locale, await merchantName(found.session.merchantId));
       }
@@ -276,7 +276,7 @@ export const portalRoutes = area('portal', [
         const token = ctx.params.token ?? '';
         const now = new Date();
         const queryLocale = ctx.query.lang;
-        const acceptLocale = pickPortalLocale(queryLocale, null, ctx.get('Accept-Language'));
+        const acceptLocale = pickPortalLocale(queryLocale, null, ctx);
         const opened = await openPortalLink(deps.db, token, now, { locale: acceptLocale });
         if (opened.outcome === 'unknown') return statusPage(ctx, 404, 'unknown', acceptLocale);
         if (opened.outcome !== 'opened') return statusPage(ctx, 410, opened.outcome, acceptLocale, await merchantName(opened.link.merchantId));
@@ -302,7 +302,7 @@ export const portalRoutes = area('portal', [
       ({ deps }) =>
       async (ctx) => {
         const p = portalOf(ctx);
-        const locale = pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language'));
+        const locale = pickPortalLocale(ctx.query.lang, p.session.locale, ctx);
         if (ctx.query.lang !== undefined && ctx.query.lang !== p.session.locale && (ctx.query.lang === 'is' || ctx.query.lang === 'en')) {
           await deps.db.portalSession.updateMany({ where: { id: p.session.id }, data: { locale: ctx.query.lang } });
         }
@@ -335,7 +335,7 @@ export const portalRoutes = area('portal', [
             const p = portalOf(ctx);
             await allowed(ctx, 'view_documents');
             const loaded = await doc.load(dbOf(ctx), p.tenant, p.session.customerId, pathId(ctx.params.id));
-            await sendDocument(ctx, loaded, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx.get('Accept-Language')));
+            await sendDocument(ctx, loaded, format, pickPortalLocale(ctx.query.lang, p.session.locale, ctx));
           },
       }),
     );
@@ -476,7 +476,7 @@ export const portalRoutes = area('portal', [
     handler:
       ({ statusPage }) =>
       async (ctx) => {
-        statusPage(ctx, 200, 'signed_out', pickPortalLocale(ctx.query.lang, null, ctx.get('Accept-Language')));
+        statusPage(ctx, 200, 'signed_out', pickPortalLocale(ctx.query.lang, null, ctx));
       },
   }),
 ]);

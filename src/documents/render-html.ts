@@ -2,15 +2,11 @@
 // can keep (inline stylesheet, no script, no external asset), printable on A4. Pure: the same
 // document model and locale always give the same page. Served with a CSP that allows no script
 // at all (api/routes/documents/router.ts, the portal).
+import esc from 'escape-html';
 import type { DocumentLocale, DocumentParty, InvoiceDocument } from './document-model';
 import { DOCUMENT_TEXTS, statusLabel, type DocumentTexts } from './document-texts';
 import { formatDocumentDate, formatPeriod } from './format';
 import { formatMoney } from '../billing/currency';
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
-function esc(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"'`]/g, (c) => HTML_ESCAPES[c]!);
-}
 
 export const DOCUMENT_CSS = `
 *{box-sizing:border-box}
@@ -82,9 +78,9 @@ export function renderDocumentHtml(doc: InvoiceDocument, locale: DocumentLocale)
       const period = formatPeriod(l.periodStart, l.periodEnd, locale);
       return `<tr class="line">
         <td>${esc(l.description)}${period ? `<span class="period">${esc(period)}</span>` : ''}</td>
-        <td class="num">${esc(l.quantity)}</td>
+        <td class="num">${l.quantity}</td>
         <td class="num">${l.unitAmount === null ? '' : esc(money(l.unitAmount))}</td>
-        ${showVat ? `<td class="num">${l.vat ? `${esc(l.vat.rate)} %` : ''}</td>` : ''}
+        ${showVat ? `<td class="num">${l.vat ? `${l.vat.rate} %` : ''}</td>` : ''}
         <td class="num">${esc(money(l.amount))}</td>
       </tr>`;
     })

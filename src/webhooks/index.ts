@@ -13,7 +13,7 @@ export {
 } from './signature';
 export type { HeaderValue, RawBody, SignatureFailureReason, SignatureVerification, VerifySignatureInput } from './signature';
 
-export { MAX_ENDPOINT_URL_LENGTH, checkEndpointUrl, classifyIp, parseIpv4, parseIpv6, resolveAndCheck, systemLookupAll } from './url-guard';
+export { MAX_ENDPOINT_URL_LENGTH, checkEndpointUrl, classifyIp, resolveAndCheck, systemLookupAll } from './url-guard';
 export type { EndpointUrlCheck, GuardOptions, IpClass, LookupAll, ResolveCheck, ResolveOptions, ResolvedAddress, UrlGuardCode, UrlGuardFailure } from './url-guard';
 
 export { DEFAULT_DELIVERY_TIMEOUT_MS, MAX_RESPONSE_SNIPPET_BYTES, WEBHOOK_USER_AGENT, deliverOnce } from './sender';

@@ -4,6 +4,7 @@
 // address checked here (see sender.ts), so a DNS answer cannot change between check and use.
 import { promises as dnsPromises } from 'node:dns';
 import { isIP } from 'node:net';
+import { IPv4, IPv6, isValid, parse } from 'ipaddr.js';
 
 export const MAX_ENDPOINT_URL_LENGTH = 2048;
 
@@ -160,8 +161,11 @@ export async function resolveAndCheck(hostname: string, options: ResolveOptions 
 }
 
 // ---------------------------------------------------------------------------------------
-// Address classification. Addresses are parsed into integers (IPv4: number, IPv6: bigint)
-// and compared against CIDR blocks; net.isIP decides first whether the text is an address.
+// Address classification. net.isIP decides whether the text is an address (strict dotted
+// decimal: ipaddr.js alone would also read '010.0.0.1' or '0x7f.1' as octal or hex); ipaddr.js
+// parses it and matches it against the CIDR blocks below. The classes are ours, not ipaddr.js's
+// range() names: we tell metadata, documentation and CGNAT apart, and look inside every IPv6
+// form that carries an IPv4 address.
 
 /** Classifies an IP address in text form; anything that is not one is 'invalid'. */
 export function classifyIp(ip: string): IpClass {
@@ -169,183 +173,69 @@ export function classifyIp(ip: string): IpClass {
   // A zone id (fe80::1%eth0) selects an interface; the address alone decides the class.
   const zoneAt = text.indexOf('%');
   const address = zoneAt === -1 ? text : text.slice(0, zoneAt);
-  const family = isIP(text);
-  if (family === 4) {
-    const value = parseIpv4(address);
-    return value === null ? 'invalid' : classifyIpv4(value);
-  }
-  if (family === 6) {
-    const value = parseIpv6(address);
-    return value === null ? 'invalid' : classifyIpv6(value);
-  }
-  return 'invalid';
-}
-
-interface Ipv4Block {
-  base: number;
-  prefix: number;
-  ipClass: IpClass;
-}
-
-function v4(text: string, prefix: number, ipClass: IpClass): Ipv4Block {
-  const base = parseIpv4(text);
-  if (base === null) throw new Error(`bad IPv4 block ${text}`);
-  return { base, prefix, ipClass };
+  if (isIP(text) === 0 || !isValid(address)) return 'invalid';
+  const parsed = parse(address);
+  return parsed.kind() === 'ipv4' ? classifyIpv4(parsed as IPv4) : classifyIpv6(parsed as IPv6);
 }
 
 // Most specific first: the first match wins.
-const IPV4_BLOCKS: readonly Ipv4Block[] = [
-  v4('169.254.169.254', 32, 'metadata'), // AWS, GCP, Azure, OCI instance metadata
-  v4('255.255.255.255', 32, 'broadcast'),
-  v4('0.0.0.0', 8, 'unspecified'), // "this network"; Linux connects 0.0.0.0 to the local host
-  v4('10.0.0.0', 8, 'private'),
-  v4('100.64.0.0', 10, 'cgnat'), // shared address space, also Alibaba's metadata 100.100.100.200
-  v4('127.0.0.0', 8, 'loopback'),
-  v4('169.254.0.0', 16, 'link_local'),
-  v4('172.16.0.0', 12, 'private'),
-  v4('192.0.0.0', 24, 'reserved'), // IETF protocol assignments
-  v4('192.0.2.0', 24, 'documentation'),
-  v4('192.88.99.0', 24, 'reserved'), // former 6to4 relay anycast
-  v4('192.168.0.0', 16, 'private'),
-  v4('198.18.0.0', 15, 'benchmarking'),
-  v4('198.51.100.0', 24, 'documentation'),
-  v4('203.0.113.0', 24, 'documentation'),
-  v4('224.0.0.0', 4, 'multicast'),
-  v4('240.0.0.0', 4, 'reserved'),
+const IPV4_BLOCKS: ReadonlyArray<readonly [block: [IPv4, number], ipClass: IpClass]> = [
+  [IPv4.parseCIDR('169.254.169.254/32'), 'metadata'], // AWS, GCP, Azure, OCI instance metadata
+  [IPv4.parseCIDR('255.255.255.255/32'), 'broadcast'],
+  [IPv4.parseCIDR('0.0.0.0/8'), 'unspecified'], // "this network"; Linux connects 0.0.0.0 to the local host
+  [IPv4.parseCIDR('10.0.0.0/8'), 'private'],
+  [IPv4.parseCIDR('100.64.0.0/10'), 'cgnat'], // shared address space, also Alibaba's metadata 100.100.100.200
+  [IPv4.parseCIDR('127.0.0.0/8'), 'loopback'],
+  [IPv4.parseCIDR('169.254.0.0/16'), 'link_local'],
+  [IPv4.parseCIDR('172.16.0.0/12'), 'private'],
+  [IPv4.parseCIDR('192.0.0.0/24'), 'reserved'], // IETF protocol assignments
+  [IPv4.parseCIDR('192.0.2.0/24'), 'documentation'],
+  [IPv4.parseCIDR('192.88.99.0/24'), 'reserved'], // former 6to4 relay anycast
+  [IPv4.parseCIDR('192.168.0.0/16'), 'private'],
+  [IPv4.parseCIDR('198.18.0.0/15'), 'benchmarking'],
+  [IPv4.parseCIDR('198.51.100.0/24'), 'documentation'],
+  [IPv4.parseCIDR('203.0.113.0/24'), 'documentation'],
+  [IPv4.parseCIDR('224.0.0.0/4'), 'multicast'],
+  [IPv4.parseCIDR('240.0.0.0/4'), 'reserved'],
 ];
 
-function classifyIpv4(value: number): IpClass {
-  for (const block of IPV4_BLOCKS) {
-    const size = 2 ** (32 - block.prefix);
-    if (value >= block.base && value < block.base + size) return block.ipClass;
-  }
-  return 'public';
+function classifyIpv4(address: IPv4): IpClass {
+  return IPV4_BLOCKS.find(([block]) => address.match(block))?.[1] ?? 'public';
 }
 
-type Ipv6Rule =
-  | { base: bigint; prefix: number; ipClass: IpClass }
-  // The address carries an IPv4 address whose class decides.
-  | { base: bigint; prefix: number; embeddedIpv4: (value: bigint) => number };
+/** A class, or the IPv4 address the IPv6 address carries, whose class decides. */
+type Ipv6Verdict = IpClass | ((address: IPv6) => IPv4);
 
-function v6(text: string, prefix: number, ipClass: IpClass): Ipv6Rule {
-  return { base: mustParseIpv6(text), prefix, ipClass };
-}
-
-function v6Embedding(text: string, prefix: number, embeddedIpv4: (value: bigint) => number): Ipv6Rule {
-  return { base: mustParseIpv6(text), prefix, embeddedIpv4 };
-}
-
-function mustParseIpv6(text: string): bigint {
-  const value = parseIpv6(text);
-  if (value === null) throw new Error(`bad IPv6 block ${text}`);
-  return value;
-}
-
-const lowest32Bits = (value: bigint): number => Number(value & 0xffffffffn);
-const sixToFourBits = (value: bigint): number => Number((value >> 80n) & 0xffffffffn); // 2002:AABB:CCDD::
+const lowest32Bits = (address: IPv6) => new IPv4(address.toByteArray().slice(12));
+const sixToFourBits = (address: IPv6) => new IPv4(address.toByteArray().slice(2, 6)); // 2002:AABB:CCDD::
 
 // Most specific first: the first match wins.
-const IPV6_RULES: readonly Ipv6Rule[] = [
-  v6('::', 128, 'unspecified'),
-  v6('::1', 128, 'loopback'),
-  v6('fd00:ec2::254', 128, 'metadata'), // AWS instance metadata over IPv6
-  v6Embedding('::ffff:0:0', 96, lowest32Bits), // IPv4-mapped
-  v6Embedding('::ffff:0:0:0', 96, lowest32Bits), // IPv4-translated (SIIT)
-  v6Embedding('::', 96, lowest32Bits), // IPv4-compatible (deprecated)
-  v6Embedding('64:ff9b::', 96, lowest32Bits), // NAT64 well-known prefix
-  v6('64:ff9b:1::', 48, 'private'), // local-use NAT64, RFC 8215: translates into our network
-  v6('100::', 64, 'reserved'), // discard-only
-  v6('2001:db8::', 32, 'documentation'),
-  v6('2001::', 23, 'reserved'), // IETF protocol assignments: Teredo, ORCHID, ...
-  v6Embedding('2002::', 16, sixToFourBits), // 6to4
-  v6('3fff::', 20, 'documentation'), // RFC 9637
-  v6('fc00::', 7, 'private'), // unique local
-  v6('fe80::', 10, 'link_local'),
-  v6('fec0::', 10, 'private'), // deprecated site-local
-  v6('ff00::', 8, 'multicast'),
-  v6('2000::', 3, 'public'), // global unicast
+const IPV6_RULES: ReadonlyArray<readonly [block: [IPv6, number], verdict: Ipv6Verdict]> = [
+  [IPv6.parseCIDR('::/128'), 'unspecified'],
+  [IPv6.parseCIDR('::1/128'), 'loopback'],
+  [IPv6.parseCIDR('fd00:ec2::254/128'), 'metadata'], // AWS instance metadata over IPv6
+  [IPv6.parseCIDR('::ffff:0:0/96'), lowest32Bits], // IPv4-mapped
+  [IPv6.parseCIDR('::ffff:0:0:0/96'), lowest32Bits], // IPv4-translated (SIIT)
+  [IPv6.parseCIDR('::/96'), lowest32Bits], // IPv4-compatible (deprecated)
+  [IPv6.parseCIDR('64:ff9b::/96'), lowest32Bits], // NAT64 well-known prefix
+  [IPv6.parseCIDR('64:ff9b:1::/48'), 'private'], // local-use NAT64, RFC 8215: translates into our network
+  [IPv6.parseCIDR('100::/64'), 'reserved'], // discard-only
+  [IPv6.parseCIDR('2001:db8::/32'), 'documentation'],
+  [IPv6.parseCIDR('2001::/23'), 'reserved'], // IETF protocol assignments: Teredo, ORCHID, ...
+  [IPv6.parseCIDR('2002::/16'), sixToFourBits], // 6to4
+  [IPv6.parseCIDR('3fff::/20'), 'documentation'], // RFC 9637
+  [IPv6.parseCIDR('fc00::/7'), 'private'], // unique local
+  [IPv6.parseCIDR('fe80::/10'), 'link_local'],
+  [IPv6.parseCIDR('fec0::/10'), 'private'], // deprecated site-local
+  [IPv6.parseCIDR('ff00::/8'), 'multicast'],
+  [IPv6.parseCIDR('2000::/3'), 'public'], // global unicast
 ];
 
-function classifyIpv6(value: bigint): IpClass {
-  for (const rule of IPV6_RULES) {
-    const shift = BigInt(128 - rule.prefix);
-    if (value >> shift !== rule.base >> shift) continue;
-    if ('ipClass' in rule) return rule.ipClass;
-    return classifyIpv4(rule.embeddedIpv4(value));
-  }
+function classifyIpv6(address: IPv6): IpClass {
+  const verdict = IPV6_RULES.find(([block]) => address.match(block))?.[1];
   // Outside 2000::/3 nothing is allocated for unicast on the internet.
-  return 'reserved';
-}
-
-/** Dotted decimal (as net.isIP accepts it) to an unsigned 32-bit number, or null. */
-export function parseIpv4(text: string): number | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  let value = 0;
-  for (const part of parts) {
-    if (part.length === 0 || part.length > 3) return null;
-    let octet = 0;
-    for (const char of part) {
-      const digit = char.charCodeAt(0) - 48;
-      if (digit < 0 || digit > 9) return null;
-      octet = octet * 10 + digit;
-    }
-    if (octet > 255 || (part.length > 1 && part[0] === '0')) return null;
-    value = value * 256 + octet;
-  }
-  return value;
-}
-
-/** IPv6 text (with optional trailing dotted IPv4, no zone) to a 128-bit bigint, or null. */
-export function parseIpv6(text: string): bigint | null {
-  let groupsText = text;
-  let tailGroups: number[] = [];
-  const lastColon = text.lastIndexOf(':');
-  if (lastColon === -1) return null;
-  const last = text.slice(lastColon + 1);
-  if (last.includes('.')) {
-    const ipv4 = parseIpv4(last);
-    if (ipv4 === null) return null;
-    tailGroups = [Math.floor(ipv4 / 0x10000), ipv4 % 0x10000];
-    // Keep the ':' so that '::1.2.3.4' stays '::' and 'a::1.2.3.4' stays 'a::'.
-    groupsText = text.slice(0, lastColon + 1);
-    if (groupsText.endsWith(':') && !groupsText.endsWith('::')) groupsText = groupsText.slice(0, -1);
-  }
-
-  const halves = groupsText.split('::');
-  if (halves.length > 2) return null;
-  const head = parseGroups(halves[0]);
-  const tail = halves.length === 2 ? parseGroups(halves[1]) : [];
-  if (head === null || tail === null) return null;
-  const explicit = head.length + tail.length + tailGroups.length;
-  let groups: number[];
-  if (halves.length === 2) {
-    if (explicit > 7) return null; // '::' stands for at least one zero group
-    groups = [...head, ...new Array<number>(8 - explicit).fill(0), ...tail, ...tailGroups];
-  } else {
-    if (explicit !== 8) return null;
-    groups = [...head, ...tailGroups];
-  }
-
-  let value = 0n;
-  for (const group of groups) value = (value << 16n) | BigInt(group);
-  return value;
-}
-
-function parseGroups(text: string): number[] | null {
-  if (text === '') return [];
-  const groups: number[] = [];
-  for (const part of text.split(':')) {
-    if (part.length === 0 || part.length > 4) return null;
-    let value = 0;
-    for (const char of part.toLowerCase()) {
-      const digit = '0123456789abcdef'.indexOf(char);
-      if (digit === -1) return null;
-      value = value * 16 + digit;
-    }
-    groups.push(value);
-  }
-  return groups;
+  if (verdict === undefined) return 'reserved';
+  return typeof verdict === 'function' ? classifyIpv4(verdict(address)) : verdict;
 }
 
 function stripBrackets(host: string): string {

@@ -3,6 +3,7 @@
 // role); the buttons of actions it cannot take are not.
 import type { ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
+import escapeHtml from 'escape-html';
 import type { Dashboard } from '../session';
 import type { DashboardLocale, DashboardMessages } from '../i18n';
 import { Csrf, roleWord } from './ui';
@@ -36,7 +37,7 @@ export function documentHtml(opts: { title: string; body: ComponentChildren; cha
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeText(opts.title)} · ${escapeText(opts.suffix ?? 'Billing dashboard')}</title>
+<title>${escapeHtml(opts.title)} · ${escapeHtml(opts.suffix ?? 'Billing dashboard')}</title>
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css?v=${ASSET_VERSION}">
 ${charts}<script src="/dashboard/assets/dashboard.js?v=${ASSET_VERSION}" defer></script>
 </head>
@@ -45,10 +46,6 @@ ${render(<>{opts.body}</>)}
 </body>
 </html>
 `;
-}
-
-function escapeText(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 export interface PageProps {

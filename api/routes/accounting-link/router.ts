@@ -10,6 +10,7 @@
 //   POST   /v1/accounting_link/settings            default_gl_account, vat_code_mapping (checked against the provider)
 //   GET    /v1/accounting_link/sync_records        the sync log (status filter, paging; `link` for a replaced link's records)
 //   POST   /v1/accounting_link/sync_records/{id}/resync
+import escapeHtml from 'escape-html';
 import { answerPage, areaOf, secretKey } from '../../route';
 import { object, arrayOf, ref } from '../../../src/objects/json-schema';
 import { dbOf, scopeOf, tenantOf } from '../../context';
@@ -28,10 +29,6 @@ import { resyncAccountingRecord } from '../../../src/domain/accounting/resync-ac
 import { presentAccountingLink, presentAccountingSettings, presentLedgerAccount, presentProvider, presentSyncRecord, presentVatCode } from '../../../src/objects/accounting-link';
 import { pageParams, parseBody, parseQuery, pathId } from '../../validate';
 import { callbackQuery, completeSchema, connectSchema, listSyncRecordsQuery, settingsSchema } from './schemas';
-
-function htmlEscape(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 const { route, area } = areaOf((deps) => {
   const tx = transactional(deps);
@@ -120,7 +117,7 @@ export const accountingLinkRoutes = area('accounting-link', [
         if ((ctx.get('Accept') || '').includes('text/html')) {
           ctx.type = 'text/html; charset=utf-8';
           ctx.set('Content-Security-Policy', "default-src 'none'");
-          ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Accounting connected</title></head><body><main><h1>Accounting connected</h1><p>The link <code id="link">${htmlEscape(link.id)}</code> to ${htmlEscape(link.provider)} is <strong id="status">${link.status}</strong>. You can close this window.</p><p><a id="back-to-dashboard" href="/dashboard/settings#accounting">Back to the dashboard (Settings, accounting connection)</a></p></main></body></html>`;
+          ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Accounting connected</title></head><body><main><h1>Accounting connected</h1><p>The link <code id="link">${escapeHtml(link.id)}</code> to ${escapeHtml(link.provider)} is <strong id="status">${link.status}</strong>. You can close this window.</p><p><a id="back-to-dashboard" href="/dashboard/settings#accounting">Back to the dashboard (Settings, accounting connection)</a></p></main></body></html>`;
         } else {
           ctx.body = presentAccountingLink(link);
         }

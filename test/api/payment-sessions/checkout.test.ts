@@ -2,13 +2,16 @@
 // drive the same pages in Chromium): HTML escaping, CSP and headers, locales, paying, declines
 // and retries, saving the card, wallets, embedded sessions by client secret, expired and live sessions.
 import assert from 'node:assert/strict';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Koa from 'koa';
 import { envAndMerchants, type TestEnv } from '../../support/env';
 import { call, expectError, type CallOptions, liveMerchant } from '../../support/api';
 import { createMerchant } from '../../../src/domain/merchants/create-merchant';
 import { CHECKOUT_JS } from '../../../api/checkout/assets/checkout-js';
 import { EMBED_JS } from '../../../api/checkout/assets/embed-js';
-import { escapeHtml, jsonForScript } from '../../../api/checkout/html';
-import { localeFromAcceptLanguage, pickLocale } from '../../../api/checkout/i18n';
+import escapeHtml from 'escape-html';
+import { jsonForScript } from '../../../api/checkout/html';
+import { localeFromRequest, pickLocale } from '../../../api/checkout/i18n';
 import { CANCEL_URL, checkoutCall, created, DECLINED_CARD, GOOD_CARD, hostedSession, newCustomer, payHosted, type Merchant } from './fixtures';
 
 const SHOP = 'https://shop.example.is';
@@ -32,7 +35,8 @@ describe('checkout pages and endpoints', () => {
     });
 
     it('escapes HTML and keeps JSON in script blocks inert', () => {
-      assert.equal(escapeHtml(`<a href="x" onclick='y'>&\`</a>`), '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&#96;&lt;/a&gt;');
+      // The pages escape through escape-html (one path): the five characters that matter in text and quoted attributes.
+      assert.equal(escapeHtml(`<a href="x" onclick='y'>&</a>`), '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
       const json = jsonForScript({ s: '</script><script>alert(1)</script>&\u2028' });
       assert.equal(json.includes('<'), false);
       assert.equal(json.includes('&'), false);
@@ -40,13 +44,16 @@ describe('checkout pages and endpoints', () => {
     });
 
     it('picks the locale: session locale, else Accept-Language, else English', () => {
-      assert.equal(pickLocale('is', 'en-US'), 'is');
-      assert.equal(pickLocale('en-GB', 'is'), 'en');
-      assert.equal(pickLocale('de', 'is-IS,is;q=0.9,en;q=0.8'), 'is');
-      assert.equal(pickLocale(null, 'de-DE,en;q=0.5,is;q=0.7'), 'is');
-      assert.equal(pickLocale(null, 'de-DE'), 'en');
-      assert.equal(pickLocale(null, undefined), 'en');
-      assert.equal(localeFromAcceptLanguage('is;q=0,en'), 'en');
+      // A Koa context over a bare request: the same ctx.acceptsLanguages the routes call.
+      const al = (header?: string) => new Koa().createContext({ headers: header === undefined ? {} : { 'accept-language': header } } as IncomingMessage, {} as ServerResponse);
+      assert.equal(pickLocale('is', al('en-US')), 'is');
+      assert.equal(pickLocale('en-GB', al('is')), 'en');
+      assert.equal(pickLocale('de', al('is-IS,is;q=0.9,en;q=0.8')), 'is');
+      assert.equal(pickLocale(null, al('de-DE,en;q=0.5,is;q=0.7')), 'is');
+      assert.equal(pickLocale(null, al('de-DE')), 'en');
+      assert.equal(pickLocale(null, al()), 'en');
+      assert.equal(localeFromRequest(al('is;q=0,en')), 'en');
+      assert.equal(localeFromRequest(al('de-DE')), null);
     });
 
     it('serves the assets with the right types', async () => {

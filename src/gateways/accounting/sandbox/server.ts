@@ -14,6 +14,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import escapeHtml from 'escape-html';
 import { handleAdmin } from './admin';
 import { handleBooksApi } from './books';
 import { formAuthenticate } from './form';
@@ -24,10 +25,6 @@ import type { AccountingSandbox, Exchange, SandboxCompany, SandboxOptions, Sandb
 
 export type { AccountingSandbox, SandboxCompany, SandboxKind, SandboxOptions, SandboxRecord } from './types';
 export { SANDBOX_ACCOUNTS, SANDBOX_VAT_CODES } from './books';
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** GET / : the records a sandbox holds, newest first. */
 function booksPage(state: SandboxState): string {
