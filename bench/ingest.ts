@@ -177,13 +177,17 @@ async function explainBuffers(c: Client, q: SqlQuery, label: string): Promise<nu
   const root = r.rows[0]!['QUERY PLAN'][0]!;
   const hit = root.Plan['Shared Hit Blocks'];
   const read = root.Plan['Shared Read Blocks'];
-  console.log(`  ${label}: EXPLAIN ANALYZE of the API's statement: shared buffers ${fmt(hit + read)} (hit ${fmt(hit)}, read ${fmt(read)}), ${root['Execution Time'].toFixed(1)} ms`);
+  console.log(
+    `  ${label}: EXPLAIN ANALYZE of the API's statement: shared buffers ${fmt(hit + read)} (hit ${fmt(hit)}, read ${fmt(read)}), ${root['Execution Time'].toFixed(1)} ms`,
+  );
   const walk = (n: PlanNode, depth: number) => {
     const on = n['Relation Name'] ? ` on ${n['Relation Name']}` : '';
     const using = n['Index Name'] ? ` using ${n['Index Name']}` : '';
     const removed = n['Subplans Removed'] ? `, ${n['Subplans Removed']} subplans pruned` : '';
     const rows = n['Actual Rows'] * n['Actual Loops'];
-    console.log(`    ${'  '.repeat(depth)}${n['Node Type']}${on}${using}: rows ${fmt(rows)} (${n['Actual Loops']} loops), buffers ${fmt(n['Shared Hit Blocks'] + n['Shared Read Blocks'])}${removed}`);
+    console.log(
+      `    ${'  '.repeat(depth)}${n['Node Type']}${on}${using}: rows ${fmt(rows)} (${n['Actual Loops']} loops), buffers ${fmt(n['Shared Hit Blocks'] + n['Shared Read Blocks'])}${removed}`,
+    );
     for (const child of n.Plans ?? []) walk(child, depth + 1);
   };
   walk(root.Plan, 0);
