@@ -30,8 +30,8 @@ import { Client } from 'pg';
 import { createDb } from '../src/db/client';
 import { createMerchant } from '../src/domain/merchants/create-merchant';
 import { newId } from '../src/ids';
-import { meterQuantityQuery } from '../src/domain/meters/meter-quantity';
-import { quantityFromAggregateRow, rollupBuildSql, type MeterAggregateRow } from '../src/metering';
+import { meterQuantitiesQuery, meterQuantityQuery } from '../src/domain/meters/meter-quantity';
+import { quantityFromAggregateRow, rollupBuildSql, type MeterAggregateRow, type SqlQuery } from '../src/metering';
 import type { Meter } from '../src/generated/prisma/client';
 import { meterDefinition } from '../src/domain/meters/manage-meters';
 import { benchDatabase, fmt, startServer } from './support';
@@ -145,9 +145,53 @@ export interface QuantityFigures {
   aggregate: string;
   apiP50: number;
   apiP99: number;
+  /** p50 of a trivial API request (GET /v1/meters/{id}) timed in the same loop: the load baseline. */
+  trivialP50: number;
+  /** Shared buffers (hit + read) of EXPLAIN ANALYZE of the API's quantity statement: load-independent work. */
+  buffers: number;
   sqlP50: number;
   sqlP99: number;
   ratio: number;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Shared Hit Blocks': number;
+  'Shared Read Blocks': number;
+  'Subplans Removed'?: number;
+  Plans?: PlanNode[];
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of a statement: prints the shared buffers it touched
+ * (hit + read, the root's totals include its children) and every plan node with its actual rows
+ * (rows × loops) and buffers. A count of pages, not a time: it does not depend on the machine's load.
+ */
+async function explainBuffers(c: Client, q: SqlQuery, label: string): Promise<number> {
+  const values = q.values.map((v) => (v instanceof Date ? v.toISOString() : v));
+  const r = await c.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${q.text}`, values);
+  const root = r.rows[0]!['QUERY PLAN'][0]!;
+  const hit = root.Plan['Shared Hit Blocks'];
+  const read = root.Plan['Shared Read Blocks'];
+  console.log(
+    `  ${label}: EXPLAIN ANALYZE of the API's statement: shared buffers ${fmt(hit + read)} (hit ${fmt(hit)}, read ${fmt(read)}), ${root['Execution Time'].toFixed(1)} ms`,
+  );
+  const walk = (n: PlanNode, depth: number) => {
+    const on = n['Relation Name'] ? ` on ${n['Relation Name']}` : '';
+    const using = n['Index Name'] ? ` using ${n['Index Name']}` : '';
+    const removed = n['Subplans Removed'] ? `, ${n['Subplans Removed']} subplans pruned` : '';
+    const rows = n['Actual Rows'] * n['Actual Loops'];
+    console.log(
+      `    ${'  '.repeat(depth)}${n['Node Type']}${on}${using}: rows ${fmt(rows)} (${n['Actual Loops']} loops), buffers ${fmt(n['Shared Hit Blocks'] + n['Shared Read Blocks'])}${removed}`,
+    );
+    for (const child of n.Plans ?? []) walk(child, depth + 1);
+  };
+  walk(root.Plan, 0);
+  return hit + read;
 }
 
 export interface IngestBenchResult {
@@ -308,6 +352,12 @@ export async function main(): Promise<IngestBenchResult> {
       const q = meterQuantityQuery(tenant, m, customerId, from, to);
       const sqlValues = q.values.map((v) => (v instanceof Date ? v.toISOString() : v));
       const quantityPath = `/v1/meters/${m.id}/quantities?customer=${customerId}&period_start=${encodeURIComponent(from.toISOString())}&period_end=${encodeURIComponent(to.toISOString())}`;
+      const trivial = async () => {
+        const t = process.hrtime.bigint();
+        const r = await get(agent, api!.port, `/v1/meters/${m.id}`, headers);
+        if (r.status !== 200) throw new Error(`GET meter: HTTP ${r.status} ${r.text.slice(0, 300)}`);
+        return Number(process.hrtime.bigint() - t) / 1e6;
+      };
       const bare = async () => {
         const t = process.hrtime.bigint();
         const r = await pgClients[1]!.query<MeterAggregateRow>(q.text, sqlValues);
@@ -325,24 +375,32 @@ export async function main(): Promise<IngestBenchResult> {
       const warmApi = await viaApi();
       if (warmBare && warmApi.quantity !== Number(warmBare.quantity)) throw new Error(`${label}: API quantity ${warmApi.quantity} differs from SQL ${warmBare.quantity}`);
       console.log(`  ${label}: quantity ${warmApi.quantity}${warmBare ? ' (equal through the API and the raw scan)' : ''}`);
+      const buffers = await explainBuffers(pgClients[1]!, meterQuantitiesQuery(tenant, m, customerId, [{ from, to }]), label);
       const apiTimes: number[] = [];
       const sqlTimes: number[] = [];
+      const trivialTimes: number[] = [];
       for (let r = 0; r < Math.max(runsSql, 1) * 5; r++) {
         dl.check();
         if (r < runsSql) sqlTimes.push((await bare()).ms);
         const a = await viaApi();
         if (warmBare && a.quantity !== Number(warmBare.quantity)) throw new Error(`${label}: API quantity changed`);
         apiTimes.push(a.ms);
+        trivialTimes.push(await trivial());
       }
       const f: QuantityFigures = {
         aggregate: label,
         apiP50: percentile(apiTimes, 50),
         apiP99: percentile(apiTimes, 99),
+        trivialP50: percentile(trivialTimes, 50),
+        buffers,
         sqlP50: sqlTimes.length ? percentile(sqlTimes, 50) : NaN,
         sqlP99: sqlTimes.length ? percentile(sqlTimes, 99) : NaN,
         ratio: sqlTimes.length ? percentile(apiTimes, 50) / percentile(sqlTimes, 50) : NaN,
       };
       console.log(`  ${label}: API p50 ${f.apiP50.toFixed(1)} ms, p99 ${f.apiP99.toFixed(1)} ms (${apiTimes.length} runs)`);
+      console.log(
+        `  ${label}: trivial request GET /v1/meters/{id} in the same loop p50 ${f.trivialP50.toFixed(1)} ms; quantity p50 / trivial p50 ${(f.apiP50 / f.trivialP50).toFixed(2)}`,
+      );
       if (sqlTimes.length) {
         console.log(`  ${label}: bare SQL scan p50 ${f.sqlP50.toFixed(1)} ms, p99 ${f.sqlP99.toFixed(1)} ms (${sqlTimes.length} runs)`);
         console.log(`  ${label}: ratio (API p50 / scan p50): ${f.ratio.toFixed(3)}   target ≤ 0.05   ${f.ratio <= 0.05 ? 'MET' : 'NOT MET'}`);
@@ -431,8 +489,14 @@ export async function main(): Promise<IngestBenchResult> {
       await measure(meter, `sum, generated customer ${generated}`, 1, generated);
       await measure(uniqueMeter, `unique, generated customer ${generated}`, 1, generated);
       for (const [i, f] of largeTable.entries()) {
-        const growth = f.apiP50 / quantities[i]!.apiP50;
+        const before = quantities[i]!;
+        const growth = f.apiP50 / before.apiP50;
         console.log(`  ${f.aggregate}: API p50 ${growth.toFixed(2)}× the ${fmt(EVENTS)}-event figure   target ≤ 2   ${growth <= 2 ? 'MET' : 'NOT MET'}`);
+        // Load-independent: the statement's pages, and the API time in units of a trivial request timed alongside.
+        const relative = f.apiP50 / f.trivialP50 / (before.apiP50 / before.trivialP50);
+        console.log(
+          `  ${f.aggregate}: shared buffers ${fmt(f.buffers)} against ${fmt(before.buffers)} before growth (${(f.buffers / before.buffers).toFixed(2)}×); quantity/trivial p50 ${(f.apiP50 / f.trivialP50).toFixed(2)} against ${(before.apiP50 / before.trivialP50).toFixed(2)} (${relative.toFixed(2)}×)`,
+        );
       }
     } else {
       console.log('phase 4 skipped (set BENCH_TABLE_EVENTS=10000000 to grow the table over 1,000 customers)');

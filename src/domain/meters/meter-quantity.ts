@@ -60,19 +60,24 @@ export interface MeterQuantitiesInput {
   ranges: ReadonlyArray<QuantityRange>;
 }
 
+/** The statement meterQuantities runs for this meter, customer and periods (the benchmark EXPLAINs exactly this). */
+export function meterQuantitiesQuery(tenant: Tenant, meter: Meter, customerId: string, ranges: ReadonlyArray<QuantityRange>): SqlQuery {
+  return buildRollupQuantityQuery({
+    merchantId: tenant.merchantId,
+    mode: tenant.mode,
+    customerId,
+    meterId: meter.id,
+    meter: meterDefinition(meter),
+    archivedAt: meter.archivedAt,
+    ranges,
+  });
+}
+
 /** The meter's quantity for each period (one statement). */
 export async function meterQuantities(db: TenantDb, tenant: Tenant, input: MeterQuantitiesInput): Promise<{ meter: Meter; quantities: Array<string | null> }> {
   const meter = await resolveMeter(db, tenant, input);
   const definition = meterDefinition(meter);
-  const q = buildRollupQuantityQuery({
-    merchantId: tenant.merchantId,
-    mode: tenant.mode,
-    customerId: input.customerId,
-    meterId: meter.id,
-    meter: definition,
-    archivedAt: meter.archivedAt,
-    ranges: input.ranges,
-  });
+  const q = meterQuantitiesQuery(tenant, meter, input.customerId, input.ranges);
   const rows = await db.$queryRawUnsafe<Array<MeterAggregateRow & { i: number; purged_before: string | null }>>(q.text, ...q.values);
   if (rows.length !== input.ranges.length) throw new Error(`meter quantities: ${rows.length} rows for ${input.ranges.length} periods`);
   const purged = rows.find((r) => r.purged_before !== null);
