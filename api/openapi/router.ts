@@ -3,9 +3,11 @@
 // (served from node_modules by this service: no CDN). docs/openapi.md.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import cors from '@koa/cors';
 import { route, area } from '../route';
 import { errors } from '../../src/errors';
 import { buildOpenApiDocument } from './document';
+import type { Middleware } from '../context';
 import { ERRORS_PAGE_PATH, errorsPageHtml } from '../docs/errors-page';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -43,6 +45,9 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/** `Access-Control-Allow-Origin: *` (by @koa/cors) on the document, so browser tools can load it. */
+const anyOrigin = cors({ origin: '*' }) as Middleware;
+
 export const openApiRoutes = area('openapi', [
   route({
     method: 'get',
@@ -54,10 +59,10 @@ export const openApiRoutes = area('openapi', [
       'Returns this OpenAPI 3.1 document: every /v1 operation with its parameters, request and response schemas, error codes and recorded examples, built from the route declarations the service runs. No key needed; served with `Access-Control-Allow-Origin: *` so browser tools can load it. The pages, assets and health probes are not in it (docs/openapi.md).',
     auth: 'none',
     response: { type: 'object' },
+    use: () => [anyOrigin],
     handler:
       ({ areas }) =>
       async (ctx) => {
-        ctx.set('Access-Control-Allow-Origin', '*');
         ctx.body = buildOpenApiDocument(areas);
       },
   }),

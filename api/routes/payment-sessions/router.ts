@@ -1,3 +1,4 @@
+import cors from '@koa/cors';
 import { areaOf, secretKey } from '../../route';
 import { dispatchAfterCommit } from '../../../src/domain/dispatch-after-commit';
 import type { Middleware } from '../../context';
@@ -13,20 +14,22 @@ import { presentPaymentSession } from '../../../src/objects/payment-sessions';
 const CREATE_PATH = '/v1/payment_sessions';
 
 /**
- * CORS for the one call browsers make (embedded sessions with a publishable key): the requesting
- * origin is echoed, without credentials (no cookies are involved; the key is the credential),
- * on the preflight and on every response, errors included, so the page can read them. Whether
- * the origin may create a session is decided after authentication (allowed origins).
+ * CORS for the one call browsers make (embedded sessions with a publishable key), by @koa/cors:
+ * the requesting origin is echoed, without credentials (no cookies are involved; the key is the
+ * credential), on every response, errors included, so the page can read them; a preflight
+ * (OPTIONS with Access-Control-Request-Method) is answered 204 here. Whether the origin may create
+ * a session is decided after authentication (allowed origins): a preflight carries no key, so it
+ * cannot know the merchant. The error envelope keeps the headers already set, hence no copy onto
+ * the error (keepHeadersOnError, which would also replace Vary).
  */
-const corsForBrowsers: Middleware = async (ctx, next) => {
-  const origin = ctx.get('Origin');
-  if (origin !== '') {
-    ctx.set('Access-Control-Allow-Origin', origin);
-    ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, Idempotent-Replayed');
-  }
-  ctx.vary('Origin');
-  return next();
-};
+const corsForBrowsers = cors({
+  origin: (ctx) => ctx.get('Origin'),
+  allowMethods: 'POST',
+  allowHeaders: 'Authorization, Content-Type, X-Merchant-Id, Idempotency-Key',
+  exposeHeaders: 'X-Request-Id, Idempotent-Replayed',
+  maxAge: 600,
+  keepHeadersOnError: false,
+}) as Middleware;
 
 const { route, area } = areaOf((deps, auth) => {
   const tx = transactional(deps);
@@ -110,10 +113,9 @@ export const paymentSessionsRoutes = area('payment-sessions', [
     kind: 'none',
     status: 204,
     use: () => [corsForBrowsers],
+    // corsForBrowsers answers a browser's preflight; an OPTIONS without Origin or
+    // Access-Control-Request-Method is no preflight and gets an empty 204 without CORS headers.
     handler: () => async (ctx) => {
-      ctx.set('Access-Control-Allow-Methods', 'POST');
-      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Merchant-Id, Idempotency-Key');
-      ctx.set('Access-Control-Max-Age', '600');
       ctx.status = 204;
     },
   }),
