@@ -1,33 +1,21 @@
 // Benchmark: authenticated GET /v1/merchants/current (key lookup + rate-limit count in
 // PostgreSQL, tenancy, envelope) against a bare Koa hello-world, same machine, same run, same
 // load generator (this process; the servers are child processes). Target: ratio ≥ 0.5.
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../src/db/client';
 import { createMerchant } from '../src/domain/merchants/create-merchant';
 import { runLoad, type LoadResult } from './load';
-import { benchDatabase, fmt, startServer } from './support';
+import { benchDatabase, fmt, procCpuMs, startServer } from './support';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8000);
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); null elsewhere. */
-function cpuMs(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command), in clock ticks (100 Hz).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return null;
-  }
-}
-
 /** Runs a load and measures the server's own CPU time per request (robust to a busy machine, unlike req/s). */
 async function measured(pid: number | undefined, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuUsPerRequest: number | null }> {
-  const before = cpuMs(pid);
+  const before = procCpuMs(pid);
   const r = await run();
-  const after = cpuMs(pid);
+  const after = procCpuMs(pid);
   return { ...r, cpuUsPerRequest: before === null || after === null || r.requests === 0 ? null : ((after - before) * 1000) / r.requests };
 }
 

@@ -13,8 +13,12 @@
 //    5 % test-clock advances by one day
 //
 // Every SOAK_REPORT_SECONDS (30) it prints the arrival rate, requests in flight, errors by class,
-// p50/p95/p99 per kind, the RSS of the service's processes and its pools' use (GET /metrics); at the
-// end the RSS slope, MiB per live subscription, the recovery after the load, and the consistency
+// p50/p95/p99 per kind, the RSS of the service's processes and its pools' use (GET /metrics), and
+// their CPU (user + system, /proc) per arrival and per request, also in "hello-world units": divided
+// by the CPU µs per request of a bare Koa hello-world measured at the start of the same run
+// (helloCalibration, ~5 s), a figure that does not depend on the machine's speed. At the end the
+// same over the whole run, the capacity it implies at 100 % of one core beside the target (30/s),
+// the RSS slope, MiB per live subscription, the recovery after the load, and the consistency
 // check: every subscription invoice exactly once per period, no invoice paid twice, every usage
 // total equal to the events acknowledged. A write without an answer (timeout, network error, 5xx)
 // is resent once with its Idempotency-Key, as a client would.
@@ -28,7 +32,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { benchDatabase, fmt, scrapePrometheus } from './support';
+import { benchDatabase, fmt, helloCalibration, procCpuMs, scrapePrometheus } from './support';
 import { createDb, type Db } from '../src/db/client';
 import { createMerchant } from '../src/domain/merchants/create-merchant';
 import { ensureTemporalCli, freePort, startDevServer } from '../src/temporal/dev-server';
@@ -38,6 +42,8 @@ const SECONDS = Number(process.env.SOAK_SECONDS ?? 1200);
 const REPORT_SECONDS = Number(process.env.SOAK_REPORT_SECONDS ?? 30);
 const LAYOUT = process.env.SOAK_LAYOUT === 'split' ? 'split' : 'start';
 const CLIENT_TIMEOUT_MS = 30_000;
+/** The issue's target: 30 arrivals/s held for 20 minutes. */
+const TARGET_RATE = 30;
 const CLOCKS = 4;
 
 type ErrorClass = '4xx' | '409' | '429' | '503' | '5xx' | 'timeout' | 'network';
@@ -83,6 +89,62 @@ function rssMiB(pid: number): number {
   } catch {
     return NaN;
   }
+}
+
+/** CPU time (ms) used so far by each service process, whole and its main thread. */
+type CpuSample = Record<string, { proc: number | null; main: number | null }>;
+
+function cpuSample(pids: Record<string, number>): CpuSample {
+  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, { proc: procCpuMs(pid), main: procCpuMs(pid, pid) }]));
+}
+
+/** CPU spent per process between two samples over `seconds`, per arrival and per request (ms), and per request in hello-world units. */
+function cpuFigures(
+  from: CpuSample,
+  to: CpuSample,
+  seconds: number,
+  arrivals: number,
+  requests: number,
+  helloUs: number | null,
+): Array<{
+  name: string;
+  core: number;
+  mainCore: number | null;
+  perArrival: number;
+  perRequest: number;
+  main: { perArrival: number; perRequest: number } | null;
+  units: number | null;
+}> {
+  const out = [];
+  for (const [name, b] of Object.entries(to)) {
+    const a = from[name];
+    if (!a || a.proc === null || b.proc === null) continue;
+    const ms = b.proc - a.proc;
+    const mainMs = a.main === null || b.main === null ? null : b.main - a.main;
+    const perRequest = requests ? ms / requests : NaN;
+    out.push({
+      name,
+      core: seconds > 0 ? ms / (seconds * 1000) : NaN,
+      mainCore: mainMs === null || seconds <= 0 ? null : mainMs / (seconds * 1000),
+      perArrival: arrivals ? ms / arrivals : NaN,
+      perRequest,
+      main: mainMs === null ? null : { perArrival: arrivals ? mainMs / arrivals : NaN, perRequest: requests ? mainMs / requests : NaN },
+      units: helloUs ? (perRequest * 1000) / helloUs : null,
+    });
+  }
+  return out;
+}
+
+function cpuLine(figures: ReturnType<typeof cpuFigures>): string {
+  return (
+    figures
+      .map(
+        (f) =>
+          `${f.name} ${fmt(f.core * 100)} % of a core (main thread ${f.mainCore === null ? 'n/a' : `${fmt(f.mainCore * 100)} %`}), ` +
+          `${fmt(f.perArrival, 1)} ms/arrival, ${fmt(f.perRequest, 1)} ms/request = ${f.units === null ? 'n/a' : fmt(f.units)} hello-world units/request`,
+      )
+      .join('; ') || 'n/a (no /proc)'
+  );
 }
 
 function spawn(script: string, env: Record<string, string>, name: string): ChildProcess {
@@ -181,12 +243,16 @@ class Soak {
   private priceId = '';
   private random: () => number;
   private seq = 0;
+  /** The CPU sample at the start of the current report window. */
+  private windowCpu: { at: number; cpu: CpuSample } = { at: 0, cpu: {} };
 
   constructor(
     private readonly baseUrl: string,
     private readonly key: string,
     private readonly merchantId: string,
     seed: number,
+    /** The hello-world's CPU µs per request on this machine in this run (null: not measured). */
+    private readonly helloUs: number | null,
   ) {
     this.random = prng(seed);
   }
@@ -377,10 +443,12 @@ class Soak {
   }
 
   /** Runs arrivals at `rate` per second for `seconds` (at most `maxArrivals`), reporting every REPORT_SECONDS. */
-  async run(rate: number, seconds: number, maxArrivals: number, service: Service): Promise<Window & { rss: Array<{ t: number; mib: number }>; liveAtEnd: number }> {
+  async run(rate: number, seconds: number, maxArrivals: number, service: Service): Promise<RunResult> {
     this.total = newWindow();
     this.window = newWindow();
     const started = performance.now();
+    const cpuAtStart = cpuSample(service.pids);
+    this.windowCpu = { at: started, cpu: cpuAtStart };
     const pending = new Set<Promise<void>>();
     const rss: Array<{ t: number; mib: number }> = [];
     let sent = 0;
@@ -402,12 +470,17 @@ class Soak {
       clearInterval(report);
     }
     await this.report(service, (performance.now() - started) / 1000, rss);
-    return { ...this.total, rss, liveAtEnd: this.live.length };
+    const elapsed = (performance.now() - started) / 1000;
+    const cpu = cpuFigures(cpuAtStart, cpuSample(service.pids), elapsed, this.total.arrivals, this.total.requests, this.helloUs);
+    return { ...this.total, rss, liveAtEnd: this.live.length, cpu, elapsed };
   }
 
   private async report(service: Service, elapsed: number, rss: Array<{ t: number; mib: number }>): Promise<void> {
     const w = this.window;
     this.window = newWindow();
+    const now = { at: performance.now(), cpu: cpuSample(service.pids) };
+    const cpu = cpuFigures(this.windowCpu.cpu, now.cpu, (now.at - this.windowCpu.at) / 1000, w.arrivals, w.requests, this.helloUs);
+    this.windowCpu = now;
     const mibs = Object.entries(service.pids).map(([name, pid]) => [name, rssMiB(pid)] as const);
     const totalMib = mibs.reduce((a, [, m]) => a + m, 0);
     rss.push({ t: elapsed, mib: totalMib });
@@ -435,6 +508,7 @@ class Soak {
         `errors ${errors}, over 10 s ${w.over10s}; p50/p95/p99 ms ${kinds}; RSS ${mibs.map(([n, m]) => `${n} ${fmt(m)} MiB`).join(', ')}; ` +
         `pools ${pools.join('; ') || 'n/a'}; live subscriptions ${this.live.length}`,
     );
+    console.log(`         CPU: ${cpuLine(cpu)}`);
   }
 
   /** The consistency check, on the database. */
@@ -472,7 +546,9 @@ class Soak {
   }
 }
 
-function summary(label: string, r: Window & { rss: Array<{ t: number; mib: number }>; liveAtEnd: number }, seconds: number): { errors: number; p99: number } {
+type RunResult = Window & { rss: Array<{ t: number; mib: number }>; liveAtEnd: number; cpu: ReturnType<typeof cpuFigures>; elapsed: number };
+
+function summary(label: string, r: RunResult, seconds: number, rate: number, helloUs: number | null): { errors: number; p99: number } {
   const all = [...r.latencies.values()].flat().sort((a, b) => a - b);
   const errors = [...r.errors.entries()].filter(([c]) => c !== '4xx' && c !== '409').reduce((a, [, n]) => a + n, 0);
   const p99 = percentile(all, 99);
@@ -491,6 +567,17 @@ function summary(label: string, r: Window & { rss: Array<{ t: number; mib: numbe
       `(counted as failures: ${errors}); over 10 s ${r.over10s}; p50/p95/p99 over all ${fmt(percentile(all, 50))}/${fmt(percentile(all, 95))}/${fmt(p99)} ms; ` +
       `RSS ${fmt(first)} → ${fmt(last)} MiB, slope ${fmt(slope, 1)} MiB/min, ${r.liveAtEnd} live subscriptions`,
   );
+  console.log(`  ${label} CPU over ${fmt(r.elapsed)} s (calibration: hello-world ${helloUs === null ? 'n/a' : fmt(helloUs)} µs/request): ${cpuLine(r.cpu)}`);
+  // Capacity if the process (or only its main thread, which a Node process cannot spread over cores)
+  // had one core to itself: 1 / CPU-seconds per request, and per arrival (the rate the target is in).
+  for (const f of r.cpu) {
+    const cap = (msPer: number) => (msPer > 0 ? fmt(1000 / msPer) : 'n/a');
+    console.log(
+      `  ${label} capacity at 100 % of one core, ${f.name}: whole process ${cap(f.perRequest)} requests/s = ${cap(f.perArrival)} arrivals/s` +
+        (f.main ? `; main thread alone ${cap(f.main.perRequest)} requests/s = ${cap(f.main.perArrival)} arrivals/s` : '') +
+        ` (target ${TARGET_RATE} arrivals/s; this run ${rate}/s)`,
+    );
+  }
   return { errors, p99 };
 }
 
@@ -521,6 +608,14 @@ export async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
+  // Calibration first, before the database and Temporal start: the machine's speed in this run.
+  const calibration = await helloCalibration({ durationMs: 5000 });
+  console.log(
+    `  calibration: bare Koa hello-world ${calibration.cpuUsPerRequest === null ? 'n/a' : fmt(calibration.cpuUsPerRequest)} µs CPU/request ` +
+      `(${fmt(calibration.rps)} req/s, ${fmt(calibration.requests)} requests in 5 s, 32 clients; load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+  );
   const database = await benchDatabase();
   const cli = await ensureTemporalCli((l) => console.log(l));
   const dev = await startDevServer({ cli, port: 0, log: () => undefined });
@@ -530,14 +625,14 @@ export async function main(): Promise<void> {
   try {
     service = await startService(database.url, dev.address);
     const merchant = await createMerchant(db, { name: 'Soak merchant', currency: 'ISK' });
-    const soak = new Soak(service.baseUrl, merchant.secretKey, merchant.merchant.id, Number(process.env.SOAK_SEED ?? 28));
+    const soak = new Soak(service.baseUrl, merchant.secretKey, merchant.merchant.id, Number(process.env.SOAK_SEED ?? 28), calibration.cpuUsPerRequest);
     await soak.setup();
     const results: Array<{ rate: number; errors: number; p99: number }> = [];
     for (const rate of rates) {
       const max = Number(process.env.SOAK_MAX_ARRIVALS ?? Math.ceil(rate * SECONDS));
       console.log(`  --- ${rate} arrivals/s ---`);
       const r = await soak.run(rate, SECONDS, max, service);
-      const s = summary(`${rate}/s`, r, SECONDS);
+      const s = summary(`${rate}/s`, r, SECONDS, rate, calibration.cpuUsPerRequest);
       results.push({ rate, ...s });
       const recovered = await recovery(service.baseUrl, merchant.secretKey, merchant.merchant.id);
       console.log(`  recovered ${fmt(recovered, 1)} s after the load stopped (a read answers 200, nothing saturated)`);

@@ -1,6 +1,9 @@
 import { isConnectionUnavailable } from '../src/db/pool-errors';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runLoad } from './load';
 import { dropDatabase, ensureDatabase, migrate } from '../src/db/migrate';
 
 export async function benchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -32,6 +35,46 @@ export function startServer(script: string, env: Record<string, string> = {}): P
       });
     });
   });
+}
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat (Linux), or null
+ * when it cannot be read. With `tid`, only that thread's (/proc/<pid>/task/<tid>/stat; the main
+ * thread's tid is the pid): the main thread is the one a Node process cannot spread over cores.
+ */
+export function procCpuMs(pid: number | undefined, tid?: number): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command, which may hold spaces), in clock ticks (USER_HZ, 100).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The machine's speed in one figure, for benchmarks whose absolute rates do not compare between
+ * machines: the bare Koa hello-world (bench/servers/hello.ts) driven by `concurrency` keep-alive
+ * clients for `durationMs` after a 1 s warm-up, and the CPU its process spent per request (µs).
+ * A service's CPU per request divided by this is in "hello-world units", which should not depend
+ * on the machine's speed. Null when /proc cannot be read or no request was answered.
+ */
+export async function helloCalibration(opts: { durationMs?: number; concurrency?: number } = {}): Promise<{ cpuUsPerRequest: number | null; rps: number; requests: number }> {
+  const concurrency = opts.concurrency ?? 32;
+  const hello = await startServer(path.join(__dirname, 'servers', 'hello.js'));
+  try {
+    const url = `http://127.0.0.1:${hello.port}/`;
+    await runLoad({ url, concurrency, durationMs: 1000 });
+    const before = procCpuMs(hello.child.pid);
+    const r = await runLoad({ url, concurrency, durationMs: opts.durationMs ?? 5000 });
+    const after = procCpuMs(hello.child.pid);
+    const ok = r.requests - r.errors;
+    return { cpuUsPerRequest: before === null || after === null || ok <= 0 ? null : ((after - before) * 1000) / ok, rps: r.rps, requests: ok };
+  } finally {
+    await hello.stop();
+  }
 }
 
 export function fmt(n: number, digits = 0): string {
