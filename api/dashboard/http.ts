@@ -90,7 +90,10 @@ export function assertSameOrigin(ctx: AppContext): void {
 
 export type FormBody = Record<string, string | string[]>;
 
-/** Reads an application/x-www-form-urlencoded (or JSON) body; repeated names become arrays. */
+/**
+ * Reads an application/x-www-form-urlencoded body into flat names; repeated names become arrays.
+ * Hand-written on purpose (@koa/bodyparser's qs nests dotted names): docs/architecture.md.
+ */
 export async function readForm(ctx: AppContext): Promise<FormBody> {
   if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return {};
   const declared = ctx.get('Content-Length');

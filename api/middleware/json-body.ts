@@ -6,7 +6,8 @@ import type { AppContext, Middleware } from '../context';
  * JSON bodies only: a body on POST/PUT/PATCH/DELETE must be `application/json` (415 otherwise),
  * at most `limitBytes` (413), UTF-8 and valid JSON (400 invalid_json) and an object (400
  * validation_failed). No body means `{}`. The raw text is kept for signature checks. The error
- * messages name the rule and a position, never the body's text.
+ * messages name the rule and a position, never the body's text. Hand-written on purpose
+ * (@koa/bodyparser cannot refuse invalid UTF-8): docs/architecture.md "Libraries and why".
  */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
