@@ -2599,7 +2599,7 @@ export interface components {
                  *         "message": "The callback has no valid state: start again with POST /v1/accounting_link/connect",
                  *         "param": "state",
                  *         "doc_url": "/docs/errors#oauth_state_invalid",
-                 *         "request_id": "req_cf0ffb8ff0ed495cb4fba7650577a1c1"
+                 *         "request_id": "req_24885d4c2cc7425b9f2dfa4d9f67dbde"
                  *       }
                  *     }
                  */
@@ -2620,7 +2620,7 @@ export interface components {
                  *         "code": "unauthorized",
                  *         "message": "No API key provided. Send Authorization: Bearer <API_KEY>.",
                  *         "doc_url": "/docs/errors#unauthorized",
-                 *         "request_id": "req_4f14273825d04502addd95c7641c8e1b"
+                 *         "request_id": "req_ced3d0640c844046823e23061e347c86"
                  *       }
                  *     }
                  */
@@ -2642,7 +2642,7 @@ export interface components {
                  *         "message": "The card has insufficient funds. (insufficient_funds)",
                  *         "param": "card_number",
                  *         "doc_url": "/docs/errors#card_declined",
-                 *         "request_id": "req_07b53db94bba41d181c32cb731a0e683"
+                 *         "request_id": "req_15edd85cb089435f9ef78e4f92468576"
                  *       }
                  *     }
                  */
@@ -2663,7 +2663,7 @@ export interface components {
                  *         "code": "secret_key_required",
                  *         "message": "Publishable keys may only create embedded payment sessions. Use a secret key.",
                  *         "doc_url": "/docs/errors#secret_key_required",
-                 *         "request_id": "req_801e33397d71457bb06e81a3cf0bbdfe"
+                 *         "request_id": "req_7a01ca9f826e4f4286d11cd4636bb7d1"
                  *       }
                  *     }
                  */
@@ -2685,7 +2685,7 @@ export interface components {
                  *         "message": "No such API key: 'xx_0000000000000000000000'",
                  *         "param": "id",
                  *         "doc_url": "/docs/errors#resource_missing",
-                 *         "request_id": "req_aee0e96aeb734b5e90d5416be7dea483"
+                 *         "request_id": "req_f5656e5f73634404a494762689a01072"
                  *       }
                  *     }
                  */
@@ -2707,7 +2707,7 @@ export interface components {
                  *         "message": "The payment is succeeded; only a payment that requires a payment method or has failed can be canceled",
                  *         "param": "id",
                  *         "doc_url": "/docs/errors#invalid_state",
-                 *         "request_id": "req_38be464aba0f4caf85b80b4654e1e83f"
+                 *         "request_id": "req_b0c2c4df96fc44f6b3a27f8624f33001"
                  *       }
                  *     }
                  */
@@ -2728,7 +2728,7 @@ export interface components {
                  *         "code": "body_too_large",
                  *         "message": "Request body exceeds the limit of 1048576 bytes",
                  *         "doc_url": "/docs/errors#body_too_large",
-                 *         "request_id": "req_5a7cd7f0d33247b4a5bd114785bd145a"
+                 *         "request_id": "req_fdcb3272b04145069dfeb5114eed7e17"
                  *       }
                  *     }
                  */
@@ -2749,7 +2749,7 @@ export interface components {
                  *         "code": "unsupported_media_type",
                  *         "message": "Request bodies must be JSON with Content-Type: application/json",
                  *         "doc_url": "/docs/errors#unsupported_media_type",
-                 *         "request_id": "req_6595782e5ff04d52a72fbe3ff9efa8a0"
+                 *         "request_id": "req_5f2b846f1c6a4b21a0df4cd5a463e610"
                  *       }
                  *     }
                  */
@@ -2769,9 +2769,9 @@ export interface components {
                  *       "error": {
                  *         "type": "rate_limit_error",
                  *         "code": "rate_limited",
-                 *         "message": "Too many failed authentications from this address; retry in 14 s.",
+                 *         "message": "Too many failed authentications from this address; retry in 60 s.",
                  *         "doc_url": "/docs/errors#rate_limited",
-                 *         "request_id": "req_1fd0a2913c5c4144bec8bc02ac17f87d"
+                 *         "request_id": "req_654e9573ce2f4bbe903b76a9d40e906f"
                  *       }
                  *     }
                  */
@@ -2792,7 +2792,7 @@ export interface components {
                  *         "code": "accounting_provider_error",
                  *         "message": "The accounting provider refused the request: temporarily unavailable",
                  *         "doc_url": "/docs/errors#accounting_provider_error",
-                 *         "request_id": "req_d9fde5efad1742498cadb7b9f33b978c"
+                 *         "request_id": "req_5cc5a892c55447f3b42d81f1d64099f5"
                  *       }
                  *     }
                  */
@@ -2814,7 +2814,7 @@ export interface components {
                  *         "message": "No live adapter for dk bókhald is configured in this deployment",
                  *         "param": "provider",
                  *         "doc_url": "/docs/errors#adapter_not_configured",
-                 *         "request_id": "req_b0b038fe77364de19cbededbcaad3b00"
+                 *         "request_id": "req_cf7a0bf18b3e4ee7833db1262c50602f"
                  *       }
                  *     }
                  */
@@ -2867,7 +2867,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "al_000VcEkaOVx4SiPzsvbUYk1A",
+                     *       "id": "al_000VcFXyzlsIv52IYE6mIPMg",
                      *       "object": "accounting_link",
                      *       "provider": "sandbox_oauth",
                      *       "status": "active",
@@ -2877,7 +2877,7 @@ export interface operations {
                      *         "default_gl_account": null,
                      *         "vat_code_mapping": {}
                      *       },
-                     *       "created_at": "2026-11-28T03:58:42.420Z",
+                     *       "created_at": "2026-11-28T07:14:55.056Z",
                      *       "disconnected_at": null
                      *     }
                      */
@@ -2945,7 +2945,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "al_000VcEkaOVx4SiPzsvbUYk1A",
+                     *       "id": "al_000VcFXyzlsIv52IYE6mIPMg",
                      *       "object": "accounting_link",
                      *       "provider": "sandbox_oauth",
                      *       "status": "active",
@@ -2955,7 +2955,7 @@ export interface operations {
                      *         "default_gl_account": null,
                      *         "vat_code_mapping": {}
                      *       },
-                     *       "created_at": "2026-11-28T03:58:42.420Z",
+                     *       "created_at": "2026-11-28T07:14:55.056Z",
                      *       "disconnected_at": null
                      *     }
                      */
@@ -3069,7 +3069,7 @@ export interface operations {
                  *       "provider": "sandbox_form",
                  *       "credentials": {
                  *         "api_token": "api_token_REDACTED",
-                 *         "company_id": "co_0e9cf58ffc6d"
+                 *         "company_id": "co_658452b4b454"
                  *       }
                  *     }
                  */
@@ -3092,7 +3092,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "al_000VcEkanBpnWayBhbNmNSI8",
+                     *       "id": "al_000VcFXzQuHAounQFKcBJM3s",
                      *       "object": "accounting_link",
                      *       "provider": "sandbox_form",
                      *       "status": "active",
@@ -3102,7 +3102,7 @@ export interface operations {
                      *         "default_gl_account": null,
                      *         "vat_code_mapping": {}
                      *       },
-                     *       "created_at": "2026-11-28T03:58:43.948Z",
+                     *       "created_at": "2026-11-28T07:14:56.738Z",
                      *       "disconnected_at": null
                      *     }
                      */
@@ -3124,7 +3124,7 @@ export interface operations {
                      *         "message": "credentials is a required field",
                      *         "param": "credentials",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_8188ac9c33d84cdc8780f51a767ed48f"
+                     *         "request_id": "req_406af25f70a8404aa448742f0b7a34d5"
                      *       }
                      *     }
                      */
@@ -3202,7 +3202,7 @@ export interface operations {
                      *         "message": "provider must be a string",
                      *         "param": "provider",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_b9325f990f6f4e7bba07127f10953ad0"
+                     *         "request_id": "req_0bfdb91c4ee1428cacbceff3b741749f"
                      *       }
                      *     }
                      */
@@ -3231,7 +3231,7 @@ export interface operations {
                      *         "message": "No live adapter for Xero is configured in this deployment",
                      *         "param": "provider",
                      *         "doc_url": "/docs/errors#adapter_not_configured",
-                     *         "request_id": "req_5ba886ed067f48beb3d0677f3f586d76"
+                     *         "request_id": "req_8c0c4b16adc645ea92f7bd37dcb35a86"
                      *       }
                      *     }
                      */
@@ -3352,7 +3352,7 @@ export interface operations {
                      *         "message": "default_gl_account must be a string",
                      *         "param": "default_gl_account",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_bcff6285a7e14079bd5c3e8d21b2e898"
+                     *         "request_id": "req_acb5342b6e564733aa82e63b64427936"
                      *       }
                      *     }
                      */
@@ -3397,34 +3397,34 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "asr_000VcEkaU6h2zPJpR7AttAVD",
+                     *           "id": "asr_000VcFXz8zS355Clh5u4mXK5",
                      *           "object": "accounting_sync_record",
-                     *           "link": "al_000VcEkaOVx4SiPzsvbUYk1A",
-                     *           "posting": "bp_000VcEkaU6krOnBM0ESre9x7",
+                     *           "link": "al_000VcFXyzlsIv52IYE6mIPMg",
+                     *           "posting": "bp_000VcFXz8zxNVjK5C1H2CAYl",
                      *           "kind": "invoice_paid",
-                     *           "invoice": "inv_000VcEkaT60bSmFtiZaNfm2v",
+                     *           "invoice": "inv_000VcFXz6q8ZC39lPLjUKaPI",
                      *           "status": "pending",
                      *           "attempts": 0,
                      *           "provider_id": null,
                      *           "provider_message": null,
                      *           "last_attempt_at": null,
                      *           "synced_at": null,
-                     *           "created_at": "2026-11-28T03:58:42.740Z"
+                     *           "created_at": "2026-11-28T07:14:55.602Z"
                      *         },
                      *         {
-                     *           "id": "asr_000VcEkaTJLbZvPZD9xKVbW0",
+                     *           "id": "asr_000VcFXz775Jmo4AMipnlCwC",
                      *           "object": "accounting_sync_record",
-                     *           "link": "al_000VcEkaOVx4SiPzsvbUYk1A",
-                     *           "posting": "bp_000VcEkaTJi4sSEw8aarkFfB",
+                     *           "link": "al_000VcFXyzlsIv52IYE6mIPMg",
+                     *           "posting": "bp_000VcFXz77anxQ1cLxDtLLiY",
                      *           "kind": "invoice_finalized",
-                     *           "invoice": "inv_000VcEkaT60bSmFtiZaNfm2v",
+                     *           "invoice": "inv_000VcFXz6q8ZC39lPLjUKaPI",
                      *           "status": "pending",
                      *           "attempts": 0,
                      *           "provider_id": null,
                      *           "provider_message": null,
                      *           "last_attempt_at": null,
                      *           "synced_at": null,
-                     *           "created_at": "2026-11-28T03:58:42.672Z"
+                     *           "created_at": "2026-11-28T07:14:55.472Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -3451,7 +3451,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example asr_000VcEkaTJLbZvPZD9xKVbW0 */
+                /** @example asr_000VcFXz775Jmo4AMipnlCwC */
                 id: string;
             };
             cookie?: never;
@@ -3470,19 +3470,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "asr_000VcEkaTJLbZvPZD9xKVbW0",
+                     *       "id": "asr_000VcFXz775Jmo4AMipnlCwC",
                      *       "object": "accounting_sync_record",
-                     *       "link": "al_000VcEkaOVx4SiPzsvbUYk1A",
-                     *       "posting": "bp_000VcEkaTJi4sSEw8aarkFfB",
+                     *       "link": "al_000VcFXyzlsIv52IYE6mIPMg",
+                     *       "posting": "bp_000VcFXz77anxQ1cLxDtLLiY",
                      *       "kind": "invoice_finalized",
-                     *       "invoice": "inv_000VcEkaT60bSmFtiZaNfm2v",
+                     *       "invoice": "inv_000VcFXz6q8ZC39lPLjUKaPI",
                      *       "status": "pending",
                      *       "attempts": 1,
                      *       "provider_id": null,
                      *       "provider_message": null,
-                     *       "last_attempt_at": "2026-11-28T03:58:43.717Z",
+                     *       "last_attempt_at": "2026-11-28T07:14:56.501Z",
                      *       "synced_at": null,
-                     *       "created_at": "2026-11-28T03:58:42.672Z"
+                     *       "created_at": "2026-11-28T07:14:55.472Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AccountingSyncRecord"];
@@ -3506,7 +3506,7 @@ export interface operations {
                      *         "message": "No such sync record: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_980ece491c1940829d6b659976fc4316"
+                     *         "request_id": "req_7f91cace13154f17a8c9bce25cd2d6d4"
                      *       }
                      *     }
                      */
@@ -3657,7 +3657,7 @@ export interface operations {
                      *         "message": "origins must be an array of origins",
                      *         "param": "origins",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_63a0e59829174894b4ece2bf57f46d4d"
+                     *         "request_id": "req_4838a1f67c7647fc98486d4fbf4c3eb2"
                      *       }
                      *     }
                      */
@@ -3680,7 +3680,7 @@ export interface operations {
                      *         "message": "This form has expired or did not come from the dashboard; reload the page and try again",
                      *         "param": "_csrf",
                      *         "doc_url": "/docs/errors#csrf_token_invalid",
-                     *         "request_id": "req_018d157268114bbdb1c4f23f01d25235"
+                     *         "request_id": "req_d3c3f4d42a1647a9aed477e6b1e9226d"
                      *       }
                      *     }
                      */
@@ -3720,31 +3720,31 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "key_000VcEkX68G1EmEUEo0yR3Rp",
+                     *           "id": "key_000VcFXrY6vmPTFWDwBW4LNP",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "backend",
-                     *           "last4": "XJoS",
-                     *           "created_at": "2026-11-28T03:58:29.746Z"
+                     *           "last4": "BnYB",
+                     *           "created_at": "2026-11-28T07:14:26.432Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcEkWpRNobGMNqCism7md",
+                     *           "id": "key_000VcFXqYSe6OSWj49P7NyXb",
                      *           "object": "api_key",
                      *           "type": "publishable",
                      *           "mode": "test",
                      *           "label": "Default publishable test key",
-                     *           "last4": "Ak74",
-                     *           "created_at": "2026-11-28T03:58:28.716Z"
+                     *           "last4": "bN73",
+                     *           "created_at": "2026-11-28T07:14:22.610Z"
                      *         },
                      *         {
-                     *           "id": "key_000VcEkWp3QaJ37EEmljoXvB",
+                     *           "id": "key_000VcFXqXLYA83Tnopc0gxf7",
                      *           "object": "api_key",
                      *           "type": "secret",
                      *           "mode": "test",
                      *           "label": "Default secret test key",
-                     *           "last4": "tnAo",
-                     *           "created_at": "2026-11-28T03:58:28.700Z"
+                     *           "last4": "A4NC",
+                     *           "created_at": "2026-11-28T07:14:22.593Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -3804,14 +3804,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcEkX68G1EmEUEo0yR3Rp",
+                     *       "id": "key_000VcFXrY6vmPTFWDwBW4LNP",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "XJoS",
-                     *       "created_at": "2026-11-28T03:58:29.746Z"
+                     *       "last4": "BnYB",
+                     *       "created_at": "2026-11-28T07:14:26.432Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -3832,7 +3832,7 @@ export interface operations {
                      *         "message": "mode is a required field",
                      *         "param": "mode",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_c1ee35e05c334a129469189eb35428ae"
+                     *         "request_id": "req_43266f031cd54d40b71fd131688de087"
                      *       }
                      *     }
                      */
@@ -3853,7 +3853,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example key_000VcEkX68G1EmEUEo0yR3Rp */
+                /** @example key_000VcFXrY6vmPTFWDwBW4LNP */
                 id: string;
             };
             cookie?: never;
@@ -3886,7 +3886,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example key_000VcEkX68G1EmEUEo0yR3Rp */
+                /** @example key_000VcFXrY6vmPTFWDwBW4LNP */
                 id: string;
             };
             cookie?: never;
@@ -3905,14 +3905,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "key_000VcEkX68G1EmEUEo0yR3Rp",
+                     *       "id": "key_000VcFXrY6vmPTFWDwBW4LNP",
                      *       "object": "api_key",
                      *       "type": "secret",
                      *       "mode": "test",
                      *       "label": "backend",
                      *       "key": "sk_test_REDACTED",
-                     *       "last4": "BXFV",
-                     *       "created_at": "2026-11-28T03:58:29.746Z"
+                     *       "last4": "a0u3",
+                     *       "created_at": "2026-11-28T07:14:26.432Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -3936,7 +3936,7 @@ export interface operations {
                      *         "message": "No such API key: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_c1656ee2d840408dbebdfbf5aa720a14"
+                     *         "request_id": "req_f69aa7a7dbe7456db2a8f9f8275f3c45"
                      *       }
                      *     }
                      */
@@ -4017,7 +4017,7 @@ export interface operations {
                      *         "code": "invalid_state",
                      *         "message": "Bank-invoice settings are service-wide in this version (due date, claim expiry and re-check schedule in docs/subscriptions.md); they cannot be changed per merchant yet.",
                      *         "doc_url": "/docs/errors#invalid_state",
-                     *         "request_id": "req_fe19479cea094e88ae4f0ed7b46dab8d"
+                     *         "request_id": "req_36a3519f246a4ac79f0e0d41b37897c3"
                      *       }
                      *     }
                      */
@@ -4076,7 +4076,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cn_000VcEkYz7e9H85gktOQaQ3u */
+                /** @example cn_000VcFXwMo47z69XG5R7DcsV */
                 id: string;
             };
             cookie?: never;
@@ -4094,23 +4094,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cn_000VcEkYz7e9H85gktOQaQ3u",
+                     *       "id": "cn_000VcFXwMo47z69XG5R7DcsV",
                      *       "object": "credit_note",
-                     *       "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
-                     *       "refund": "ref_000VcEkYuxFrGXiC0KFtFMEp",
-                     *       "amount": 1000,
+                     *       "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *       "refund": "ref_000VcFXwEZZwhM3To2kW2p6E",
+                     *       "amount": 2900,
                      *       "currency": "ISK",
-                     *       "vat_amount": 194,
+                     *       "vat_amount": 561,
                      *       "vat_breakdown": [
                      *         {
                      *           "vat_rate": "standard",
                      *           "percent": 24,
-                     *           "amount_excluding_vat": 806,
-                     *           "vat_amount": 194,
-                     *           "amount_including_vat": 1000
+                     *           "amount_excluding_vat": 2339,
+                     *           "vat_amount": 561,
+                     *           "amount_including_vat": 2900
                      *         }
                      *       ],
-                     *       "reason": "order_change",
+                     *       "reason": "requested_by_customer",
                      *       "status": "issued",
                      *       "created_at": "2026-02-01T13:00:00.000Z"
                      *     }
@@ -4136,7 +4136,7 @@ export interface operations {
                      *         "message": "No such credit note: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_072167daea2b4e59bc653290c2626e7f"
+                     *         "request_id": "req_356dc4c14fc34de88bef7eb8c74775c1"
                      *       }
                      *     }
                      */
@@ -4154,7 +4154,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cn_000VcEkYz7e9H85gktOQaQ3u */
+                /** @example cn_000VcFXwMo47z69XG5R7DcsV */
                 id: string;
             };
             cookie?: never;
@@ -4176,7 +4176,7 @@ export interface operations {
                      *     <head>
                      *     <meta charset="utf-8">
                      *     <meta name="viewport" content="width=device-width, initial-scale=1">
-                     *     <title>Credit note cn_000VcEkYz7e9H85gktOQaQ3u</title>
+                     *     <title>Credit note cn_000VcFXwMo47z69XG5R7DcsV</title>
                      *     <style>
                      *     *{box-sizing:border-box}
                      *     body{margin:0;background:#eef0f3;color:#1d2330;font:14px/1.45 "DejaVu Sans",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
@@ -4206,11 +4206,11 @@ export interface operations {
                      *     </style>
                      *     </head>
                      *     <body>
-                     *     <main class="page" id="document" data-kind="credit_note" data-id="cn_000VcEkYz7e9H85gktOQaQ3u">
+                     *     <main class="page" id="document" data-kind="credit_note" data-id="cn_000VcFXwMo47z69XG5R7DcsV">
                      *     <p class="test" id="test-mode">TEST MODE – not a real invoice</p>
                      *     <header>
                      *       <div><h1>Credit note</h1><p class="seller-name">Test merchant 1</p></div>
-                     *       <dl class="meta"><dt>Credit note</dt><dd>cn_000VcEkYz7e9H85gktOQaQ3u</dd><dt>Credits invoice</dt><dd>INV-000002</dd><dt>Issue date</dt><dd>1 Feb 2026</dd><dt>Status</dt><dd>Issued</dd></dl>
+                     *       <dl class="meta"><dt>Credit note</dt><dd>cn_000VcFXwMo47z69XG5R7DcsV</dd><dt>Credits invoice</dt><dd>INV-000006</dd><dt>Issue date</dt><dd>1 Feb 2026</dd><dt>Status</dt><dd>Issued</dd></dl>
                      *     </header>
                      *     <div class="parties">
                      *       <section class="party" id="seller"><h2>From</h2><p class="name">Test merchant 1</p></section>
@@ -4219,15 +4219,15 @@ export interface operations {
                      *     <table class="lines" id="lines">
                      *       <thead><tr><th>Description</th><th class="num">Qty</th><th class="num">Unit price</th><th class="num">Amount</th></tr></thead>
                      *       <tbody><tr class="line">
-                     *             <td>INV-000002</td>
+                     *             <td>INV-000006</td>
                      *             <td class="num">1</td>
-                     *             <td class="num">-1.000 kr.</td>
+                     *             <td class="num">-2.900 kr.</td>
                      *
-                     *             <td class="num">-1.000 kr.</td>
+                     *             <td class="num">-2.900 kr.</td>
                      *           </tr></tbody>
                      *     </table>
-                     *     <table class="totals" id="totals"><tbody><tr id="total-vat-24"><td>VAT 24 % of -806 kr.</td><td class="num">-194 kr.</td></tr><tr id="total-total" class="grand"><td>Amount credited</td><td class="num">-1.000 kr.</td></tr></tbody></table>
-                     *     <p id="reason">Reason: order_change</p>
+                     *     <table class="totals" id="totals"><tbody><tr id="total-vat-24"><td>VAT 24 % of -2.339 kr.</td><td class="num">-561 kr.</td></tr><tr id="total-total" class="grand"><td>Amount credited</td><td class="num">-2.900 kr.</td></tr></tbody></table>
+                     *     <p id="reason">Reason: requested_by_customer</p>
                      *
                      *     <footer></footer>
                      *     </main>
@@ -4255,7 +4255,7 @@ export interface operations {
                      *         "message": "No such credit note: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_15ee537c9f82474fbbd7a8f8b142ae76"
+                     *         "request_id": "req_9ac307145e0a4d229f7398fc95be7c61"
                      *       }
                      *     }
                      */
@@ -4273,7 +4273,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cn_000VcEkYz7e9H85gktOQaQ3u */
+                /** @example cn_000VcFXwMo47z69XG5R7DcsV */
                 id: string;
             };
             cookie?: never;
@@ -4310,7 +4310,7 @@ export interface operations {
                      *         "message": "No such credit note: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_dcceba891d554d82b5732d8ff6f4514f"
+                     *         "request_id": "req_d747361f30c441238aa82a6a9cb49773"
                      *       }
                      *     }
                      */
@@ -4349,17 +4349,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cprt_000VcEkZsdL93LKNOq9tKwgX",
+                     *           "id": "cprt_000VcFXyAith1Mi5S9zEfDU5",
                      *           "object": "customer_portal",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "url": null,
                      *           "status": "active",
                      *           "reusable": true,
-                     *           "expires_at": "2026-11-28T04:58:40.435Z",
+                     *           "expires_at": "2026-11-28T08:14:51.879Z",
                      *           "revoked_at": null,
                      *           "last_accessed_at": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:40.435Z"
+                     *           "created_at": "2026-11-28T07:14:51.879Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -4392,7 +4392,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                 *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                  *       "expires_in": 3600
                  *     }
                  */
@@ -4420,17 +4420,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcEkZsdL93LKNOq9tKwgX",
+                     *       "id": "cprt_000VcFXyAith1Mi5S9zEfDU5",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "url": "http://localhost:3000/portal/open/TOKEN_REDACTED",
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T04:58:40.435Z",
+                     *       "expires_at": "2026-11-28T08:14:51.879Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:40.435Z"
+                     *       "created_at": "2026-11-28T07:14:51.879Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -4451,7 +4451,7 @@ export interface operations {
                      *         "message": "customer must be a string",
                      *         "param": "customer",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_ee2badb2df314021bad49c25dc52e053"
+                     *         "request_id": "req_3b0a88a9c955425199233523918ed029"
                      *       }
                      *     }
                      */
@@ -4472,7 +4472,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cprt_000VcEkZsdL93LKNOq9tKwgX */
+                /** @example cprt_000VcFXyAith1Mi5S9zEfDU5 */
                 id: string;
             };
             cookie?: never;
@@ -4490,17 +4490,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcEkZsdL93LKNOq9tKwgX",
+                     *       "id": "cprt_000VcFXyAith1Mi5S9zEfDU5",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "url": null,
                      *       "status": "active",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T04:58:40.435Z",
+                     *       "expires_at": "2026-11-28T08:14:51.879Z",
                      *       "revoked_at": null,
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:40.435Z"
+                     *       "created_at": "2026-11-28T07:14:51.879Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -4524,7 +4524,7 @@ export interface operations {
                      *         "message": "No such customer portal link: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_90c21c22f0da46479dc5eca1d45c0a0c"
+                     *         "request_id": "req_2031bde153cf43adb35b575f6e62df71"
                      *       }
                      *     }
                      */
@@ -4540,7 +4540,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cprt_000VcEkZsdL93LKNOq9tKwgX */
+                /** @example cprt_000VcFXyAith1Mi5S9zEfDU5 */
                 id: string;
             };
             cookie?: never;
@@ -4558,17 +4558,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cprt_000VcEkZsdL93LKNOq9tKwgX",
+                     *       "id": "cprt_000VcFXyAith1Mi5S9zEfDU5",
                      *       "object": "customer_portal",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "url": null,
                      *       "status": "revoked",
                      *       "reusable": true,
-                     *       "expires_at": "2026-11-28T04:58:40.435Z",
-                     *       "revoked_at": "2026-11-28T03:58:40.495Z",
+                     *       "expires_at": "2026-11-28T08:14:51.879Z",
+                     *       "revoked_at": "2026-11-28T07:14:52.018Z",
                      *       "last_accessed_at": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:40.435Z"
+                     *       "created_at": "2026-11-28T07:14:51.879Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CustomerPortal"];
@@ -4592,7 +4592,7 @@ export interface operations {
                      *         "message": "No such customer portal link: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_0b9a76859052430fa9ac4ca83bae2ac6"
+                     *         "request_id": "req_73e183d08d204df58148472662a4c1a3"
                      *       }
                      *     }
                      */
@@ -4630,7 +4630,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "id": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "email": "anna@example.is",
                      *           "name": "Anna Jónsdóttir",
                      *           "phone": null,
@@ -4642,8 +4642,8 @@ export interface operations {
                      *             "crm_id": "42"
                      *           },
                      *           "billing_address": null,
-                     *           "created_at": "2026-11-28T03:58:30.544Z",
-                     *           "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9"
+                     *           "created_at": "2026-11-28T07:14:28.994Z",
+                     *           "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -4679,7 +4679,7 @@ export interface operations {
                  *       "email": "anna@example.is",
                  *       "name": "Anna Jónsdóttir",
                  *       "kennitala": "1201743399",
-                 *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                 *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc",
                  *       "metadata": {
                  *         "crm_id": "42"
                  *       }
@@ -4719,7 +4719,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "id": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -4731,8 +4731,8 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T03:58:30.544Z",
-                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9"
+                     *       "created_at": "2026-11-28T07:14:28.994Z",
+                     *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -4753,7 +4753,7 @@ export interface operations {
                      *         "message": "email must be a string",
                      *         "param": "email",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_3f44a287cd6f4a42963f1d7ffd399465"
+                     *         "request_id": "req_860fede395e0464cae9e6517a102e726"
                      *       }
                      *     }
                      */
@@ -4774,7 +4774,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
+                /** @example cus_000VcFXsDQBVVQcEQCb1teVv */
                 id: string;
             };
             cookie?: never;
@@ -4792,7 +4792,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "id": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": null,
@@ -4804,8 +4804,8 @@ export interface operations {
                      *         "crm_id": "42"
                      *       },
                      *       "billing_address": null,
-                     *       "created_at": "2026-11-28T03:58:30.544Z",
-                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9"
+                     *       "created_at": "2026-11-28T07:14:28.994Z",
+                     *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -4829,7 +4829,7 @@ export interface operations {
                      *         "message": "No such customer: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_ad9d54fb94014559a8a7ab69b2f7d663"
+                     *         "request_id": "req_b14b2a5e456f4ebaab7a18b6f8044b17"
                      *       }
                      *     }
                      */
@@ -4845,7 +4845,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
+                /** @example cus_000VcFXsDQBVVQcEQCb1teVv */
                 id: string;
             };
             cookie?: never;
@@ -4893,7 +4893,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "id": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "email": "anna@example.is",
                      *       "name": "Anna Jónsdóttir",
                      *       "phone": "+3545551234",
@@ -4911,8 +4911,8 @@ export interface operations {
                      *         "postal_code": "101",
                      *         "country": "IS"
                      *       },
-                     *       "created_at": "2026-11-28T03:58:30.544Z",
-                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9"
+                     *       "created_at": "2026-11-28T07:14:28.994Z",
+                     *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc"
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
@@ -4933,7 +4933,7 @@ export interface operations {
                      *         "message": "email must be a string",
                      *         "param": "email",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_3e473dadb19a4de5a5211ffbd6497227"
+                     *         "request_id": "req_d1bab44f62db4394be74668a45d47577"
                      *       }
                      *     }
                      */
@@ -4957,7 +4957,7 @@ export interface operations {
                      *         "message": "No such customer: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_ac8405b2f47a4f5bb63d0c87a55b97d4"
+                     *         "request_id": "req_f4e9b55c27f34199a62ea1db537fde96"
                      *       }
                      *     }
                      */
@@ -4974,7 +4974,7 @@ export interface operations {
     listUsageEvents: {
         parameters: {
             query?: {
-                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
+                /** @example cus_000VcFXsDQBVVQcEQCb1teVv */
                 customer?: string;
                 event_name?: string;
                 from?: string;
@@ -5003,37 +5003,37 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ue_000VcEkXsT6LIkr2pNc2hitR",
+                     *           "id": "ue_000VcFXuSbLKjuXOYbAYNFwH",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "idempotency_key": "tour-3",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 5
                      *           },
-                     *           "received_at": "2026-11-28T03:58:32.745Z"
+                     *           "received_at": "2026-11-28T07:14:37.625Z"
                      *         },
                      *         {
-                     *           "id": "ue_000VcEkXsT2rCpL13u5GVPaJ",
+                     *           "id": "ue_000VcFXuSb9Mc2sUg08Mulsu",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "idempotency_key": "tour-2",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 3
                      *           },
-                     *           "received_at": "2026-11-28T03:58:32.745Z"
+                     *           "received_at": "2026-11-28T07:14:37.625Z"
                      *         },
                      *         {
-                     *           "id": "ue_000VcEkXrsYvphnZ3BAy44qQ",
+                     *           "id": "ue_000VcFXuO2JPNr53zVAOufVI",
                      *           "event_name": "storage_gb",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "idempotency_key": "tour-1",
                      *           "timestamp": "2026-01-01T12:00:00.000Z",
                      *           "metadata": {
                      *             "gb": 12
                      *           },
-                     *           "received_at": "2026-11-28T03:58:32.709Z"
+                     *           "received_at": "2026-11-28T07:14:37.386Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -5067,7 +5067,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "event_name": "storage_gb",
-                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                 *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                  *       "timestamp": "2026-01-01T12:00:00Z",
                  *       "idempotency_key": "tour-1",
                  *       "value": 12,
@@ -5122,15 +5122,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ue_000VcEkXrsYvphnZ3BAy44qQ",
+                     *       "id": "ue_000VcFXuO2JPNr53zVAOufVI",
                      *       "event_name": "storage_gb",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "idempotency_key": "tour-1",
                      *       "timestamp": "2026-01-01T12:00:00.000Z",
                      *       "metadata": {
                      *         "gb": 12
                      *       },
-                     *       "received_at": "2026-11-28T03:58:32.709Z"
+                     *       "received_at": "2026-11-28T07:14:37.386Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UsageEvent"];
@@ -5151,7 +5151,7 @@ export interface operations {
                      *         "message": "event_name must be a string",
                      *         "param": "event_name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_f4ce3f9e34e8453aae09dc94b7f0d5a1"
+                     *         "request_id": "req_83a154e218144959841352b510552d4c"
                      *       }
                      *     }
                      */
@@ -5184,7 +5184,7 @@ export interface operations {
                  *       "events": [
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                 *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-2",
                  *           "metadata": {
@@ -5193,7 +5193,7 @@ export interface operations {
                  *         },
                  *         {
                  *           "event_name": "storage_gb",
-                 *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                 *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                  *           "timestamp": "2026-01-01T12:00:00Z",
                  *           "idempotency_key": "tour-3",
                  *           "metadata": {
@@ -5261,7 +5261,7 @@ export interface operations {
                      *         "message": "events must be an array of 1 to 1,000 events",
                      *         "param": "events",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_cb88742775694146a255fbcedc6929d2"
+                     *         "request_id": "req_0aef21cf7b58403491ae792cb6c878b5"
                      *       }
                      *     }
                      */
@@ -5318,7 +5318,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_1bcb8e44f13a4d8e8b40e8ff9b95b582"
+                     *         "request_id": "req_e7c512d8f03b4bec9fdbe88eed1c2e7a"
                      *       }
                      *     }
                      */
@@ -5374,7 +5374,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_f3b43c0226ce45d79e768dded3dd2d9a"
+                     *         "request_id": "req_5b227b84ed0f431a83ec151a78a6178a"
                      *       }
                      *     }
                      */
@@ -5428,7 +5428,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_4b73a9a7c78d40a98d320ddd6309dd09"
+                     *         "request_id": "req_fae2503e39554ebba43ea729954c0442"
                      *       }
                      *     }
                      */
@@ -5482,7 +5482,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_ffcebcfb71cd457db7fa68d4b4735f8f"
+                     *         "request_id": "req_eef3b97e4de44aa5aed407cd24afb912"
                      *       }
                      *     }
                      */
@@ -5536,7 +5536,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_c2f84e927f734a88a43d397056ceddff"
+                     *         "request_id": "req_7cf7c6cab54d497996e731c0876cc11c"
                      *       }
                      *     }
                      */
@@ -5590,7 +5590,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_a0c6fe28eca2438d90db5829a3ffae0c"
+                     *         "request_id": "req_1249a3c7d54241118256e83f3dd1c34a"
                      *       }
                      *     }
                      */
@@ -5644,7 +5644,7 @@ export interface operations {
                      *         "message": "to is required: a day such as 2026-11-30",
                      *         "param": "to",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_6e7c3fe643f448928e8233ae6a5bb1d9"
+                     *         "request_id": "req_99009064a0074c748bc8346eb92889a6"
                      *       }
                      *     }
                      */
@@ -5660,7 +5660,7 @@ export interface operations {
     listInvoiceItems: {
         parameters: {
             query?: {
-                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
+                /** @example cus_000VcFXsDQBVVQcEQCb1teVv */
                 customer?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
@@ -5688,10 +5688,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ii_000VcEkXtkIYXDtz6F7Q5qlm",
+                     *           "id": "ii_000VcFXuYTu4ZXxRs33Vyflw",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1500,
@@ -5706,10 +5706,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcEkXetjH5enBuW2jbAof",
+                     *           "id": "ii_000VcFXtZRw1Tphhrpm7qy7R",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 2970,
@@ -5724,10 +5724,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcEkXesQQ7hGdlP0Cy6uI",
+                     *           "id": "ii_000VcFXtZQwiPkPS8J6uUHGI",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": -1980,
@@ -5742,10 +5742,10 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ii_000VcEkXcHUTI84rbm7hoYp2",
+                     *           "id": "ii_000VcFXtSXPP0PZZ3vOixjv2",
                      *           "object": "invoice_item",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *           "invoice": null,
                      *           "pending": true,
                      *           "amount": 1980,
@@ -5790,11 +5790,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                 *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                  *       "amount": 1500,
                  *       "currency": "ISK",
                  *       "description": "Setup fee",
-                 *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g"
+                 *       "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6"
                  *     }
                  */
                 "application/json": {
@@ -5826,10 +5826,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcEkXtkIYXDtz6F7Q5qlm",
+                     *       "id": "ii_000VcFXuYTu4ZXxRs33Vyflw",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *       "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -5862,7 +5862,7 @@ export interface operations {
                      *         "message": "description is a required field",
                      *         "param": "description",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_4c09565e8aa44c1a8b6dd4d3c2c5ddbc"
+                     *         "request_id": "req_72fb168a7c454fe49053edf918ca934f"
                      *       }
                      *     }
                      */
@@ -5883,7 +5883,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ii_000VcEkXtkIYXDtz6F7Q5qlm */
+                /** @example ii_000VcFXuYTu4ZXxRs33Vyflw */
                 id: string;
             };
             cookie?: never;
@@ -5901,10 +5901,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ii_000VcEkXtkIYXDtz6F7Q5qlm",
+                     *       "id": "ii_000VcFXuYTu4ZXxRs33Vyflw",
                      *       "object": "invoice_item",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *       "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *       "invoice": null,
                      *       "pending": true,
                      *       "amount": 1500,
@@ -5940,7 +5940,7 @@ export interface operations {
                      *         "message": "No such invoice item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_7c377b4faad9441ebf0906b1724608ad"
+                     *         "request_id": "req_590dbc9195e04dc8921900fcf673e6bf"
                      *       }
                      *     }
                      */
@@ -5960,7 +5960,7 @@ export interface operations {
                 /** @description The id of the last object of the previous page; the page starts after it. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 status?: "draft" | "open" | "paid" | "void" | "uncollectible";
-                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
+                /** @example sub_000VcFXslhA0qzWQcz3D4Sp6 */
                 subscription?: string;
             };
             header?: never;
@@ -5982,12 +5982,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "inv_000VcEkXxa0PiOrXy2tblW63",
+                     *           "id": "inv_000VcFXuk8kOt2P0os0fh9fO",
                      *           "object": "invoice",
                      *           "number": "INV-000002",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "payment": "pay_000VcEkXzIohIEvg2fZpLfhZ",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "payment": "pay_000VcFXun70pmin6pGTu1b89",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_cycle",
                      *           "collection_method": "charge_automatically",
@@ -6023,12 +6023,12 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "inv_000VcEkXRcIZgZzvxLsdcWLt",
+                     *           "id": "inv_000VcFXsmdws5ENrCNxtV0V9",
                      *           "object": "invoice",
                      *           "number": "INV-000001",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "payment": "pay_000VcEkXXZ3i8NpBsEPeE5nT",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "payment": "pay_000VcFXtFuNi2JEEPFiqem25",
                      *           "status": "paid",
                      *           "billing_reason": "subscription_create",
                      *           "collection_method": "charge_automatically",
@@ -6085,7 +6085,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example inv_000VcEkXxa0PiOrXy2tblW63 */
+                /** @example inv_000VcFXuk8kOt2P0os0fh9fO */
                 id: string;
             };
             cookie?: never;
@@ -6103,12 +6103,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcEkXxa0PiOrXy2tblW63",
+                     *       "id": "inv_000VcFXuk8kOt2P0os0fh9fO",
                      *       "object": "invoice",
                      *       "number": "INV-000002",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *       "payment": "pay_000VcEkXzIohIEvg2fZpLfhZ",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *       "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *       "payment": "pay_000VcFXun70pmin6pGTu1b89",
                      *       "status": "paid",
                      *       "billing_reason": "subscription_cycle",
                      *       "collection_method": "charge_automatically",
@@ -6144,7 +6144,7 @@ export interface operations {
                      *       "created_at": "2026-02-01T12:00:00.000Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcEkXxa0iRNkjeeFhY01I",
+                     *           "id": "ili_000VcFXuk873vLz0V59YBJt6",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6160,7 +6160,7 @@ export interface operations {
                      *           "period_end": "2026-03-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcEkXxaR3lSivqx49m4TI",
+                     *           "id": "ili_000VcFXuk8mMDZC4BstFOdi3",
                      *           "object": "invoice_line",
                      *           "kind": "metered",
                      *           "description": "Skýjageymsla",
@@ -6176,7 +6176,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcEkXxaNNJye1nlPUGKCd",
+                     *           "id": "ili_000VcFXuk8FeMGihIQrs0RAv",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 2 × Streymi after 1 Jan 2026",
@@ -6192,7 +6192,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcEkXxaif1WeNDS2CTgMZ",
+                     *           "id": "ili_000VcFXuk8X81w7ysYr3GVSg",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Unused time on 2 × Streymi after 1 Jan 2026",
@@ -6208,7 +6208,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcEkXxaGbkCgw7TtkyrsY",
+                     *           "id": "ili_000VcFXuk8d3JmyYHXQakbk1",
                      *           "object": "invoice_line",
                      *           "kind": "proration",
                      *           "description": "Remaining time on 3 × Streymi after 1 Jan 2026",
@@ -6224,7 +6224,7 @@ export interface operations {
                      *           "period_end": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "ili_000VcEkXxar0MAt4OMQdSspr",
+                     *           "id": "ili_000VcFXuk89uWT43R90P55np",
                      *           "object": "invoice_line",
                      *           "kind": "invoice_item",
                      *           "description": "Setup fee",
@@ -6263,7 +6263,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_d3b93b9ec09a4a01abe99721e958c341"
+                     *         "request_id": "req_09d4fc31b87d49b4b01162ee36e357a7"
                      *       }
                      *     }
                      */
@@ -6281,7 +6281,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example inv_000VcEkXxa0PiOrXy2tblW63 */
+                /** @example inv_000VcFXuk8kOt2P0os0fh9fO */
                 id: string;
             };
             cookie?: never;
@@ -6333,7 +6333,7 @@ export interface operations {
                      *     </style>
                      *     </head>
                      *     <body>
-                     *     <main class="page" id="document" data-kind="invoice" data-id="inv_000VcEkXxa0PiOrXy2tblW63">
+                     *     <main class="page" id="document" data-kind="invoice" data-id="inv_000VcFXuk8kOt2P0os0fh9fO">
                      *     <p class="test" id="test-mode">TEST MODE – not a real invoice</p>
                      *     <header>
                      *       <div><h1>Invoice</h1><p class="seller-name">Test merchant 1</p></div>
@@ -6412,7 +6412,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_2c77e31debf5415ab8ab9072a2b33518"
+                     *         "request_id": "req_7ae835e7ebec4690889f54388df510ec"
                      *       }
                      *     }
                      */
@@ -6432,7 +6432,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example inv_000VcEkYW7HFxqV7YbuOwQFX */
+                /** @example inv_000VcFXvXXrGNr1onwci25Y3 */
                 id: string;
             };
             cookie?: never;
@@ -6451,11 +6451,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcEkYW7HFxqV7YbuOwQFX",
+                     *       "id": "inv_000VcFXvXXrGNr1onwci25Y3",
                      *       "object": "invoice",
                      *       "number": "INV-000004",
-                     *       "customer": "cus_000VcEkYMLZRl2iPkSv27jT0",
-                     *       "subscription": "sub_000VcEkYVt0zLAEfFUV70MSD",
+                     *       "customer": "cus_000VcFXvHK8xjoneHhKVyR0g",
+                     *       "subscription": "sub_000VcFXvXHrVNyiLJ5cPBCGk",
                      *       "payment": null,
                      *       "status": "open",
                      *       "billing_reason": "subscription_create",
@@ -6479,20 +6479,20 @@ export interface operations {
                      *       "amount_due": 990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 990,
-                     *       "period_start": "2026-11-28T03:58:35.163Z",
-                     *       "period_end": "2026-12-28T03:58:35.163Z",
-                     *       "due_date": "2026-12-12T03:58:35.219Z",
-                     *       "finalized_at": "2026-11-28T03:58:35.219Z",
+                     *       "period_start": "2026-11-28T07:14:41.714Z",
+                     *       "period_end": "2026-12-28T07:14:41.714Z",
+                     *       "due_date": "2026-12-12T07:14:41.840Z",
+                     *       "finalized_at": "2026-11-28T07:14:41.840Z",
                      *       "paid_at": null,
                      *       "voided_at": null,
-                     *       "next_payment_attempt": "2026-12-12T03:58:35.219Z",
+                     *       "next_payment_attempt": "2026-12-12T07:14:41.840Z",
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:35.163Z",
+                     *       "created_at": "2026-11-28T07:14:41.714Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcEkYW7ap6puRkPr100VP",
+                     *           "id": "ili_000VcFXvXX1GNYhldSkifr71",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6504,8 +6504,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 192,
-                     *           "period_start": "2026-11-28T03:58:35.163Z",
-                     *           "period_end": "2026-12-28T03:58:35.163Z"
+                     *           "period_start": "2026-11-28T07:14:41.714Z",
+                     *           "period_end": "2026-12-28T07:14:41.714Z"
                      *         }
                      *       ]
                      *     }
@@ -6532,7 +6532,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_51179ecb965f47d1b5aa9577be3e1ced"
+                     *         "request_id": "req_fdc0f5cd5d584cc99b675db471d6b326"
                      *       }
                      *     }
                      */
@@ -6552,7 +6552,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example inv_000VcEkXxa0PiOrXy2tblW63 */
+                /** @example inv_000VcFXuk8kOt2P0os0fh9fO */
                 id: string;
             };
             cookie?: never;
@@ -6589,7 +6589,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_03d611e525e848fbb2ef3d15843ac0b9"
+                     *         "request_id": "req_71d023874a574116a8ee7dc4248af985"
                      *       }
                      *     }
                      */
@@ -6609,7 +6609,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example inv_000VcEkYedeb5Ua9MqZxNfs4 */
+                /** @example inv_000VcFXvnuBzS1fQ1LM2dEEZ */
                 id: string;
             };
             cookie?: never;
@@ -6628,11 +6628,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcEkYedeb5Ua9MqZxNfs4",
+                     *       "id": "inv_000VcFXvnuBzS1fQ1LM2dEEZ",
                      *       "object": "invoice",
                      *       "number": "INV-000005",
-                     *       "customer": "cus_000VcEkYMLZRl2iPkSv27jT0",
-                     *       "subscription": "sub_000VcEkYeQOTS26K9fatb01z",
+                     *       "customer": "cus_000VcFXvHK8xjoneHhKVyR0g",
+                     *       "subscription": "sub_000VcFXvnQdf1uCBODVDMVxy",
                      *       "payment": null,
                      *       "status": "void",
                      *       "billing_reason": "subscription_create",
@@ -6656,20 +6656,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 0,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T03:58:35.705Z",
-                     *       "period_end": "2026-12-28T03:58:35.705Z",
-                     *       "due_date": "2026-12-12T03:58:35.754Z",
-                     *       "finalized_at": "2026-11-28T03:58:35.754Z",
+                     *       "period_start": "2026-11-28T07:14:42.725Z",
+                     *       "period_end": "2026-12-28T07:14:42.725Z",
+                     *       "due_date": "2026-12-12T07:14:42.851Z",
+                     *       "finalized_at": "2026-11-28T07:14:42.851Z",
                      *       "paid_at": null,
-                     *       "voided_at": "2026-11-28T03:58:36.042Z",
+                     *       "voided_at": "2026-11-28T07:14:43.164Z",
                      *       "next_payment_attempt": null,
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:35.705Z",
+                     *       "created_at": "2026-11-28T07:14:42.725Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcEkYedDCGzZ8nkLtNvuG",
+                     *           "id": "ili_000VcFXvnu5cpbXlgXVnk9Bj",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -6681,8 +6681,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T03:58:35.705Z",
-                     *           "period_end": "2026-12-28T03:58:35.705Z"
+                     *           "period_start": "2026-11-28T07:14:42.725Z",
+                     *           "period_end": "2026-12-28T07:14:42.725Z"
                      *         }
                      *       ]
                      *     }
@@ -6708,7 +6708,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_154090700c064b7382f0fffa4268f834"
+                     *         "request_id": "req_0c975d3a97934045bfeb0345c50a9487"
                      *       }
                      *     }
                      */
@@ -6754,379 +6754,379 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "be_000VcEkYzJaiNfChd4oyi1sO",
+                     *           "id": "be_000VcFXwNCyXOV2pbmKljfxe",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYzJ2avdZWOThjDNNn",
-                     *           "kind": "refund",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 1000,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.961Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEkYzJ2E9yjbZiqcKQcB",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYzJ2avdZWOThjDNNn",
-                     *           "kind": "refund",
-                     *           "account": "card_clearing",
-                     *           "debit": 0,
-                     *           "credit": 1000,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.961Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEkYzBozHNT8vXyVNGKF",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYzBKCX1QWUXYc8DVA",
-                     *           "kind": "credit_note",
-                     *           "account": "revenue",
-                     *           "debit": 806,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.961Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEkYzBi6vKLMcE4GYCqC",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYzBKCX1QWUXYc8DVA",
-                     *           "kind": "credit_note",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 194,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.961Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEkYzBcNfd1NR5uxU0rC",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYzBKCX1QWUXYc8DVA",
-                     *           "kind": "credit_note",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 0,
-                     *           "credit": 1000,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.961Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEkYxKvkFmTn1LTHVbbQ",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYxJXj8yn5RBMLpKoh",
+                     *           "posting": "bp_000VcFXwNC6Xk7SoodkTJV4j",
                      *           "kind": "refund",
                      *           "account": "card_clearing",
                      *           "debit": 0,
                      *           "credit": 2900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.836Z"
+                     *           "created_at": "2026-11-28T07:14:44.825Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYxK4360GkLCNckZa5",
+                     *           "id": "be_000VcFXwNC6pgHO7AgMcVQKi",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYxJXj8yn5RBMLpKoh",
+                     *           "posting": "bp_000VcFXwNC6Xk7SoodkTJV4j",
                      *           "kind": "refund",
                      *           "account": "accounts_receivable",
                      *           "debit": 2900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.836Z"
+                     *           "created_at": "2026-11-28T07:14:44.825Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYxFxaLelR7stZ9V1i",
+                     *           "id": "be_000VcFXwN2kT24Cke0QMtFEM",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYxFYNMoPqidlElsNy",
-                     *           "kind": "credit_note",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 0,
-                     *           "credit": 2900,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": null,
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.836Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEkYxFgHKRsTD9zaW35C",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYxFYNMoPqidlElsNy",
-                     *           "kind": "credit_note",
-                     *           "account": "revenue",
-                     *           "debit": 2339,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.836Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEkYxFKo2m0kIBkw71qB",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYxFYNMoPqidlElsNy",
+                     *           "posting": "bp_000VcFXwN2ZTN9WGVgZkdbtw",
                      *           "kind": "credit_note",
                      *           "account": "vat_payable:standard",
                      *           "debit": 561,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.836Z"
+                     *           "created_at": "2026-11-28T07:14:44.825Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYs9KtL1jbTOVNzp49",
+                     *           "id": "be_000VcFXwN2hGnmQ7tuUKiDf7",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYs8K4DkJa3g231801",
-                     *           "kind": "invoice_voided",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 192,
-                     *           "credit": 0,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.537Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEkYs9KYNRLUA5u3H5iQ",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYs8K4DkJa3g231801",
-                     *           "kind": "invoice_voided",
+                     *           "posting": "bp_000VcFXwN2ZTN9WGVgZkdbtw",
+                     *           "kind": "credit_note",
                      *           "account": "revenue",
-                     *           "debit": 798,
+                     *           "debit": 2339,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.537Z"
+                     *           "created_at": "2026-11-28T07:14:44.825Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYs9BLqtpdE0UjYpf6",
+                     *           "id": "be_000VcFXwN2UaLhVvw4Sx6bVn",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYs8K4DkJa3g231801",
+                     *           "posting": "bp_000VcFXwN2ZTN9WGVgZkdbtw",
+                     *           "kind": "credit_note",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 2900,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T07:14:44.825Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcFXwCva14Arz2gjFimf6",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcFXwCuTNnVAjMLqow3LB",
                      *           "kind": "invoice_voided",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 990,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXwBuz8rKBfOQJzH8dq",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.537Z"
+                     *           "created_at": "2026-11-28T07:14:44.308Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYrVePxBmkfwi43RBv",
+                     *           "id": "be_000VcFXwCvPrtDCGG9BuHB7j",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYrVfoZERacQK0B9BR",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "accounts_receivable",
-                     *           "debit": 990,
+                     *           "posting": "bp_000VcFXwCuTNnVAjMLqow3LB",
+                     *           "kind": "invoice_voided",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 192,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": null,
+                     *           "invoice": "inv_000VcFXwBuz8rKBfOQJzH8dq",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.507Z"
+                     *           "created_at": "2026-11-28T07:14:44.308Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYrVZCESB5GBtx5UZC",
+                     *           "id": "be_000VcFXwCv8IC3bYosaNk7jc",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYrVfoZERacQK0B9BR",
+                     *           "posting": "bp_000VcFXwCuTNnVAjMLqow3LB",
+                     *           "kind": "invoice_voided",
+                     *           "account": "revenue",
+                     *           "debit": 798,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcFXwBuz8rKBfOQJzH8dq",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T07:14:44.308Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcFXwC4qgoz5gaM6n0KMD",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcFXwC43PxqBVE1OO4dj6",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 798,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXwBuz8rKBfOQJzH8dq",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.507Z"
+                     *           "created_at": "2026-11-28T07:14:44.259Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYrV329LW9gZxMHAgS",
+                     *           "id": "be_000VcFXwC4d1pKXgpHNBOItj",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYrVfoZERacQK0B9BR",
+                     *           "posting": "bp_000VcFXwC43PxqBVE1OO4dj6",
                      *           "kind": "invoice_finalized",
                      *           "account": "vat_payable:standard",
                      *           "debit": 0,
                      *           "credit": 192,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXwBuz8rKBfOQJzH8dq",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.507Z"
+                     *           "created_at": "2026-11-28T07:14:44.259Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYqkq9wzg15kTvIV5x",
+                     *           "id": "be_000VcFXwC4BZIwg4cTL1O8bE",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYqkYqSw2cXrHVgDum",
+                     *           "posting": "bp_000VcFXwC43PxqBVE1OO4dj6",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 990,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcFXwBuz8rKBfOQJzH8dq",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T07:14:44.259Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcFXwB1kgFAHTpfzByoph",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcFXwB0NsqDOVRN6P3pWC",
                      *           "kind": "invoice_paid",
                      *           "account": "card_clearing",
                      *           "debit": 2500,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw8OlKBnTIwrzVn3sI",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.459Z"
+                     *           "created_at": "2026-11-28T07:14:44.186Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYqkVMFSc2j46TCih1",
+                     *           "id": "be_000VcFXwB15FqU3ka98YNf2o",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYqkYqSw2cXrHVgDum",
+                     *           "posting": "bp_000VcFXwB0NsqDOVRN6P3pWC",
                      *           "kind": "invoice_paid",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 2500,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw8OlKBnTIwrzVn3sI",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.459Z"
+                     *           "created_at": "2026-11-28T07:14:44.186Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYpsW2oSMsY4PqKPok",
+                     *           "id": "be_000VcFXw8qVj5zl7IomG0uCL",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYps4x4SSzP25Zwqb1",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "vat_payable:standard",
-                     *           "debit": 0,
-                     *           "credit": 484,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.395Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEkYpsLUvnIj974oolY7",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYps4x4SSzP25Zwqb1",
-                     *           "kind": "invoice_finalized",
-                     *           "account": "revenue",
-                     *           "debit": 0,
-                     *           "credit": 2016,
-                     *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                     *           "vat_rate": "standard",
-                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.395Z"
-                     *         },
-                     *         {
-                     *           "id": "be_000VcEkYpsEnszzBwovRf4p7",
-                     *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYps4x4SSzP25Zwqb1",
+                     *           "posting": "bp_000VcFXw8q4S4iO12PX0plV1",
                      *           "kind": "invoice_finalized",
                      *           "account": "accounts_receivable",
                      *           "debit": 2500,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw8OlKBnTIwrzVn3sI",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.395Z"
+                     *           "created_at": "2026-11-28T07:14:44.002Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYo8pFYYjdX46fjBov",
+                     *           "id": "be_000VcFXw8qRWuDgA0UeJgeYd",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYo8KpnZLHb6CjPkiO",
+                     *           "posting": "bp_000VcFXw8q4S4iO12PX0plV1",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "revenue",
+                     *           "debit": 0,
+                     *           "credit": 2016,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcFXw8OlKBnTIwrzVn3sI",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T07:14:44.002Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcFXw8qLBYfuEE5ssI3iQ",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcFXw8q4S4iO12PX0plV1",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 0,
+                     *           "credit": 484,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcFXw8OlKBnTIwrzVn3sI",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T07:14:44.002Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcFXw4omuxKMEbK93XflZ",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcFXw4opOsykz1wpmb5e7",
                      *           "kind": "invoice_paid",
                      *           "account": "accounts_receivable",
                      *           "debit": 0,
                      *           "credit": 12900,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.288Z"
+                     *           "created_at": "2026-11-28T07:14:43.726Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYo8aHGb6yPtMWM1i7",
+                     *           "id": "be_000VcFXw4o2P8KhZ3oWCvvPr",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYo8KpnZLHb6CjPkiO",
+                     *           "posting": "bp_000VcFXw4opOsykz1wpmb5e7",
                      *           "kind": "invoice_paid",
                      *           "account": "card_clearing",
                      *           "debit": 12900,
                      *           "credit": 0,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": null,
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.288Z"
+                     *           "created_at": "2026-11-28T07:14:43.726Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYn9tpuP3zYUaS4v21",
+                     *           "id": "be_000VcFXw15zd6rMboh3aSR0J",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYn8V51hR2c90XHH9U",
+                     *           "posting": "bp_000VcFXw15KFW12LWE0sn6d7",
                      *           "kind": "invoice_finalized",
                      *           "account": "vat_payable:standard",
                      *           "debit": 0,
                      *           "credit": 2497,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.206Z"
+                     *           "created_at": "2026-11-28T07:14:43.496Z"
                      *         },
                      *         {
-                     *           "id": "be_000VcEkYn9ihcYC1ha3eoodt",
+                     *           "id": "be_000VcFXw15zYQjFxp7javIFi",
                      *           "object": "ledger_entry",
-                     *           "posting": "bp_000VcEkYn8V51hR2c90XHH9U",
+                     *           "posting": "bp_000VcFXw15KFW12LWE0sn6d7",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 12900,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-02-01T13:00:00.000Z",
+                     *           "created_at": "2026-11-28T07:14:43.496Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcFXw15b61opdayr5Cg0b",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcFXw15KFW12LWE0sn6d7",
                      *           "kind": "invoice_finalized",
                      *           "account": "revenue",
                      *           "debit": 0,
                      *           "credit": 10403,
                      *           "currency": "ISK",
-                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "vat_rate": "standard",
                      *           "occurred_at": "2026-02-01T13:00:00.000Z",
-                     *           "created_at": "2026-11-28T03:58:36.206Z"
+                     *           "created_at": "2026-11-28T07:14:43.496Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcFXvvWyx1oXQ5LtxFRND",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcFXvvWLvBCN5dAt2Lmqq",
+                     *           "kind": "invoice_voided",
+                     *           "account": "revenue",
+                     *           "debit": 4024,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcFXvnuBzS1fQ1LM2dEEZ",
+                     *           "customer": "cus_000VcFXvHK8xjoneHhKVyR0g",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T07:14:43.164Z",
+                     *           "created_at": "2026-11-28T07:14:43.209Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcFXvvWP1ndiyFhrICzfb",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcFXvvWLvBCN5dAt2Lmqq",
+                     *           "kind": "invoice_voided",
+                     *           "account": "vat_payable:standard",
+                     *           "debit": 966,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcFXvnuBzS1fQ1LM2dEEZ",
+                     *           "customer": "cus_000VcFXvHK8xjoneHhKVyR0g",
+                     *           "vat_rate": "standard",
+                     *           "occurred_at": "2026-11-28T07:14:43.164Z",
+                     *           "created_at": "2026-11-28T07:14:43.209Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcFXvvWFJNrsmUAE6SNNg",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcFXvvWLvBCN5dAt2Lmqq",
+                     *           "kind": "invoice_voided",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 0,
+                     *           "credit": 4990,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcFXvnuBzS1fQ1LM2dEEZ",
+                     *           "customer": "cus_000VcFXvHK8xjoneHhKVyR0g",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T07:14:43.164Z",
+                     *           "created_at": "2026-11-28T07:14:43.209Z"
+                     *         },
+                     *         {
+                     *           "id": "be_000VcFXvpizESsw1QBlkMEc7",
+                     *           "object": "ledger_entry",
+                     *           "posting": "bp_000VcFXvpiXRmAjOzFwcUsR3",
+                     *           "kind": "invoice_finalized",
+                     *           "account": "accounts_receivable",
+                     *           "debit": 4990,
+                     *           "credit": 0,
+                     *           "currency": "ISK",
+                     *           "invoice": "inv_000VcFXvnuBzS1fQ1LM2dEEZ",
+                     *           "customer": "cus_000VcFXvHK8xjoneHhKVyR0g",
+                     *           "vat_rate": null,
+                     *           "occurred_at": "2026-11-28T07:14:42.851Z",
+                     *           "created_at": "2026-11-28T07:14:42.894Z"
                      *         }
                      *       ],
                      *       "has_more": true
@@ -7165,9 +7165,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcEkWmrLzooAJLyRjRxtk",
+                     *       "id": "merch_000VcFXqSQRmmfvvdIZtbiLx",
                      *       "name": "Test merchant 1",
-                     *       "created_at": "2026-11-28T03:58:28.677Z"
+                     *       "created_at": "2026-11-28T07:14:22.510Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CurrentMerchant"];
@@ -7211,12 +7211,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcEkWmrLzooAJLyRjRxtk",
+                     *       "id": "merch_000VcFXqSQRmmfvvdIZtbiLx",
                      *       "object": "merchant",
                      *       "name": "Streymi ehf.",
                      *       "default_currency": "ISK",
                      *       "live_enabled_at": null,
-                     *       "created_at": "2026-11-28T03:58:28.677Z"
+                     *       "created_at": "2026-11-28T07:14:22.510Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DashboardMerchant"];
@@ -7237,7 +7237,7 @@ export interface operations {
                      *         "message": "name must be 1 to 200 characters",
                      *         "param": "name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_c3ed094668ee4a21bdbc348644dbcdf7"
+                     *         "request_id": "req_ec0e670e6f184cc980ec69fc32a37ee5"
                      *       }
                      *     }
                      */
@@ -7270,12 +7270,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "merch_000VcEkWmrLzooAJLyRjRxtk",
+                     *       "id": "merch_000VcFXqSQRmmfvvdIZtbiLx",
                      *       "object": "merchant",
                      *       "name": "Streymi ehf.",
                      *       "default_currency": "ISK",
-                     *       "live_enabled_at": "2026-11-28T03:58:42.323Z",
-                     *       "created_at": "2026-11-28T03:58:28.677Z"
+                     *       "live_enabled_at": "2026-11-28T07:14:54.860Z",
+                     *       "created_at": "2026-11-28T07:14:22.510Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DashboardMerchant"];
@@ -7316,7 +7316,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "mtr_000VcEkXFQdUKJ9hrbm535zs",
+                     *           "id": "mtr_000VcFXs0a2vPPa0DDiuHYyM",
                      *           "name": "Storage",
                      *           "event_name": "storage_gb",
                      *           "aggregate_type": "sum",
@@ -7326,7 +7326,7 @@ export interface operations {
                      *           "unit_multiplier": 1,
                      *           "archived": false,
                      *           "archived_at": null,
-                     *           "created_at": "2026-11-28T03:58:30.327Z"
+                     *           "created_at": "2026-11-28T07:14:28.232Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -7394,7 +7394,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcEkXFQdUKJ9hrbm535zs",
+                     *       "id": "mtr_000VcFXs0a2vPPa0DDiuHYyM",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7404,7 +7404,7 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T03:58:30.327Z"
+                     *       "created_at": "2026-11-28T07:14:28.232Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7425,7 +7425,7 @@ export interface operations {
                      *         "message": "aggregate_type is a required field",
                      *         "param": "aggregate_type",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_1d3b0bbbb02b4b3ca8ccb4f99681190e"
+                     *         "request_id": "req_8579e439a56b425a9bde3adce9c7f095"
                      *       }
                      *     }
                      */
@@ -7446,7 +7446,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example mtr_000VcEkXFQdUKJ9hrbm535zs */
+                /** @example mtr_000VcFXs0a2vPPa0DDiuHYyM */
                 id: string;
             };
             cookie?: never;
@@ -7464,7 +7464,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcEkXFQdUKJ9hrbm535zs",
+                     *       "id": "mtr_000VcFXs0a2vPPa0DDiuHYyM",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7474,7 +7474,7 @@ export interface operations {
                      *       "unit_multiplier": 1,
                      *       "archived": false,
                      *       "archived_at": null,
-                     *       "created_at": "2026-11-28T03:58:30.327Z"
+                     *       "created_at": "2026-11-28T07:14:28.232Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7498,7 +7498,7 @@ export interface operations {
                      *         "message": "No such meter: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_cb9f0f46e4bd4f8c8373a259f83c1358"
+                     *         "request_id": "req_6b3509e1d70948c99d14492eb87f043c"
                      *       }
                      *     }
                      */
@@ -7514,7 +7514,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example mtr_000VcEkXFQdUKJ9hrbm535zs */
+                /** @example mtr_000VcFXs0a2vPPa0DDiuHYyM */
                 id: string;
             };
             cookie?: never;
@@ -7532,7 +7532,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "mtr_000VcEkXFQdUKJ9hrbm535zs",
+                     *       "id": "mtr_000VcFXs0a2vPPa0DDiuHYyM",
                      *       "name": "Storage",
                      *       "event_name": "storage_gb",
                      *       "aggregate_type": "sum",
@@ -7541,8 +7541,8 @@ export interface operations {
                      *       "unit_label": "GB",
                      *       "unit_multiplier": 1,
                      *       "archived": true,
-                     *       "archived_at": "2026-11-28T03:58:40.855Z",
-                     *       "created_at": "2026-11-28T03:58:30.327Z"
+                     *       "archived_at": "2026-11-28T07:14:52.758Z",
+                     *       "created_at": "2026-11-28T07:14:28.232Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Meter"];
@@ -7566,7 +7566,7 @@ export interface operations {
                      *         "message": "No such meter: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_0765fa0ca92943dfb2417fd4f93aeb75"
+                     *         "request_id": "req_91e3c48860bf405fa6b5ca3635674f62"
                      *       }
                      *     }
                      */
@@ -7580,7 +7580,7 @@ export interface operations {
     retrieveMeterQuantity: {
         parameters: {
             query: {
-                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
+                /** @example cus_000VcFXsDQBVVQcEQCb1teVv */
                 customer: string;
                 /** @example 2026-02-01T00:00:00Z */
                 period_end: string;
@@ -7589,7 +7589,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example mtr_000VcEkXFQdUKJ9hrbm535zs */
+                /** @example mtr_000VcFXs0a2vPPa0DDiuHYyM */
                 id: string;
             };
             cookie?: never;
@@ -7607,8 +7607,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "meter": "mtr_000VcEkXFQdUKJ9hrbm535zs",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "meter": "mtr_000VcFXs0a2vPPa0DDiuHYyM",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "period_start": "2026-01-01T00:00:00.000Z",
                      *       "period_end": "2026-02-01T00:00:00.000Z",
                      *       "quantity": 20
@@ -7632,7 +7632,7 @@ export interface operations {
                      *         "message": "period_end is a required field",
                      *         "param": "period_end",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_2698b93948b64ba6ab5ecbeab3b819f2"
+                     *         "request_id": "req_6c1767203146416ca3918461a155e53a"
                      *       }
                      *     }
                      */
@@ -7673,7 +7673,7 @@ export interface operations {
     listPaymentMethods: {
         parameters: {
             query?: {
-                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
+                /** @example cus_000VcFXsDQBVVQcEQCb1teVv */
                 customer?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
                 limit?: components["parameters"]["Limit"];
@@ -7699,9 +7699,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pm_000VcEkXN95tiLUXA3BqcHZx",
+                     *           "id": "pm_000VcFXsPRPdCITV5LEK1Cgh",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "mastercard",
@@ -7713,9 +7713,9 @@ export interface operations {
                      *           "created_at": "2026-01-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pm_000VcEkXLrcFrTipdU3EGEPA",
+                     *           "id": "pm_000VcFXsKaeJ28tnMOjHVM4t",
                      *           "object": "payment_method",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "type": "card",
                      *           "card": {
                      *             "brand": "visa",
@@ -7748,7 +7748,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example pm_000VcEkXLrcFrTipdU3EGEPA */
+                /** @example pm_000VcFXsKaeJ28tnMOjHVM4t */
                 id: string;
             };
             cookie?: never;
@@ -7766,9 +7766,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcEkXLrcFrTipdU3EGEPA",
+                     *       "id": "pm_000VcFXsKaeJ28tnMOjHVM4t",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -7801,7 +7801,7 @@ export interface operations {
                      *         "message": "No such payment method: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_6f666e374ed348a1bcf96098c353b005"
+                     *         "request_id": "req_2ccdbbf571334ae58433cdb155d0af47"
                      *       }
                      *     }
                      */
@@ -7817,7 +7817,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example pm_000VcEkXN95tiLUXA3BqcHZx */
+                /** @example pm_000VcFXsPRPdCITV5LEK1Cgh */
                 id: string;
             };
             cookie?: never;
@@ -7835,7 +7835,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcEkXN95tiLUXA3BqcHZx",
+                     *       "id": "pm_000VcFXsPRPdCITV5LEK1Cgh",
                      *       "object": "payment_method",
                      *       "deleted": true
                      *     }
@@ -7861,7 +7861,7 @@ export interface operations {
                      *         "message": "No such payment method: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_05d1a679239e435eba688baa11ac18f5"
+                     *         "request_id": "req_8fda9f6f2d8540c7b8355ee2928f61b5"
                      *       }
                      *     }
                      */
@@ -7880,7 +7880,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example pm_000VcEkXN95tiLUXA3BqcHZx */
+                /** @example pm_000VcFXsPRPdCITV5LEK1Cgh */
                 id: string;
             };
             cookie?: never;
@@ -7899,9 +7899,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcEkXN95tiLUXA3BqcHZx",
+                     *       "id": "pm_000VcFXsPRPdCITV5LEK1Cgh",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "mastercard",
@@ -7934,7 +7934,7 @@ export interface operations {
                      *         "message": "No such payment method: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_ed54f0acbb984c47ba84e9882b9f12c8"
+                     *         "request_id": "req_bda7fa48d07a467cb3f91ae8e233c899"
                      *       }
                      *     }
                      */
@@ -7963,7 +7963,7 @@ export interface operations {
                  *       "amount": 4990,
                  *       "currency": "ISK",
                  *       "description": "Streymi",
-                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                 *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                  *       "return_url": "https://shop.example.is/thanks",
                  *       "cancel_url": "https://shop.example.is/cart"
                  *     }
@@ -8004,16 +8004,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcEkZqaoN6ZoyZzdMqBOd",
+                     *       "id": "ps_000VcFXy6cZU6V4KeTCD4Fhu",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcEkZqaoN6ZoyZzdMqBOd",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcFXy6cZU6V4KeTCD4Fhu",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcEkZqkgiDPd2pJEs8XP8",
+                     *       "payment": "pay_000VcFXy6rWdnq6l6Id47D0W",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -8028,9 +8028,9 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T03:58:40.312Z",
+                     *       "expires_at": "2026-11-29T07:14:51.634Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T03:58:40.312Z"
+                     *       "created_at": "2026-11-28T07:14:51.634Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
@@ -8051,7 +8051,7 @@ export interface operations {
                      *         "message": "mode must be a string",
                      *         "param": "mode",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_06e883366af049b0b00b842171c0b5a9"
+                     *         "request_id": "req_d55245cd7ab947cd8764fbdc6077a9d1"
                      *       }
                      *     }
                      */
@@ -8094,7 +8094,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ps_000VcEkZqaoN6ZoyZzdMqBOd */
+                /** @example ps_000VcFXy6cZU6V4KeTCD4Fhu */
                 id: string;
             };
             cookie?: never;
@@ -8112,16 +8112,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ps_000VcEkZqaoN6ZoyZzdMqBOd",
+                     *       "id": "ps_000VcFXy6cZU6V4KeTCD4Fhu",
                      *       "object": "payment_session",
                      *       "mode": "hosted",
                      *       "status": "open",
-                     *       "url": "http://localhost:3000/checkout/ps_000VcEkZqaoN6ZoyZzdMqBOd",
+                     *       "url": "http://localhost:3000/checkout/ps_000VcFXy6cZU6V4KeTCD4Fhu",
                      *       "client_secret": null,
-                     *       "payment": "pay_000VcEkZqkgiDPd2pJEs8XP8",
+                     *       "payment": "pay_000VcFXy6rWdnq6l6Id47D0W",
                      *       "amount": 4990,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "customer_email": "anna@example.is",
                      *       "return_url": "https://shop.example.is/thanks",
                      *       "cancel_url": "https://shop.example.is/cart",
@@ -8136,9 +8136,9 @@ export interface operations {
                      *       "payment_method": null,
                      *       "external_reference": null,
                      *       "metadata": {},
-                     *       "expires_at": "2026-11-29T03:58:40.312Z",
+                     *       "expires_at": "2026-11-29T07:14:51.634Z",
                      *       "completed_at": null,
-                     *       "created_at": "2026-11-28T03:58:40.312Z"
+                     *       "created_at": "2026-11-28T07:14:51.634Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentSession"];
@@ -8162,7 +8162,7 @@ export interface operations {
                      *         "message": "No such payment session: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_8991173bc45041dcafcf358c8c269ef1"
+                     *         "request_id": "req_06fb38de162b4813b65999deb5d40264"
                      *       }
                      *     }
                      */
@@ -8202,16 +8202,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "pay_000VcEkYmL0AmjRlNcLdUp0W",
+                     *           "id": "pay_000VcFXvzKxQp8GHU1j57STQ",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 12900,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "description": "Annual pass",
-                     *           "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
-                     *           "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *           "payment_method": "pm_000VcFXsKaeJ28tnMOjHVM4t",
+                     *           "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -8223,16 +8223,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T13:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcEkXzIohIEvg2fZpLfhZ",
+                     *           "id": "pay_000VcFXun70pmin6pGTu1b89",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 9760,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "description": "Invoice INV-000002",
-                     *           "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
-                     *           "invoice": "inv_000VcEkXxa0PiOrXy2tblW63",
+                     *           "payment_method": "pm_000VcFXsKaeJ28tnMOjHVM4t",
+                     *           "invoice": "inv_000VcFXuk8kOt2P0os0fh9fO",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -8242,16 +8242,16 @@ export interface operations {
                      *           "created_at": "2026-02-01T12:00:00.000Z"
                      *         },
                      *         {
-                     *           "id": "pay_000VcEkXXZ3i8NpBsEPeE5nT",
+                     *           "id": "pay_000VcFXtFuNi2JEEPFiqem25",
                      *           "object": "payment",
                      *           "status": "succeeded",
                      *           "amount": 4990,
                      *           "amount_refunded": 0,
                      *           "currency": "ISK",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "description": "Invoice INV-000001",
-                     *           "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
-                     *           "invoice": "inv_000VcEkXRcIZgZzvxLsdcWLt",
+                     *           "payment_method": "pm_000VcFXsKaeJ28tnMOjHVM4t",
+                     *           "invoice": "inv_000VcFXsmdws5ENrCNxtV0V9",
                      *           "external_reference": null,
                      *           "failure_code": null,
                      *           "failure_message": null,
@@ -8294,8 +8294,8 @@ export interface operations {
                  *       "amount": 12900,
                  *       "currency": "ISK",
                  *       "description": "Annual pass",
-                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
-                 *       "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
+                 *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
+                 *       "payment_method": "pm_000VcFXsKaeJ28tnMOjHVM4t",
                  *       "confirm": true,
                  *       "metadata": {
                  *         "order": "B-7"
@@ -8330,16 +8330,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcEkYmL0AmjRlNcLdUp0W",
+                     *       "id": "pay_000VcFXvzKxQp8GHU1j57STQ",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
-                     *       "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *       "payment_method": "pm_000VcFXsKaeJ28tnMOjHVM4t",
+                     *       "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8369,7 +8369,7 @@ export interface operations {
                      *         "message": "amount must be a number",
                      *         "param": "amount",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_c512f214635a4f98bf0f14893c2a0c40"
+                     *         "request_id": "req_670d433667c94535a801926246f67323"
                      *       }
                      *     }
                      */
@@ -8391,7 +8391,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example pay_000VcEkYmL0AmjRlNcLdUp0W */
+                /** @example pay_000VcFXvzKxQp8GHU1j57STQ */
                 id: string;
             };
             cookie?: never;
@@ -8409,16 +8409,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcEkYmL0AmjRlNcLdUp0W",
+                     *       "id": "pay_000VcFXvzKxQp8GHU1j57STQ",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 12900,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "description": "Annual pass",
-                     *       "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
-                     *       "invoice": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *       "payment_method": "pm_000VcFXsKaeJ28tnMOjHVM4t",
+                     *       "invoice": "inv_000VcFXw09AIQH22nQvhXtVU",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8451,7 +8451,7 @@ export interface operations {
                      *         "message": "No such payment: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_055914ab514346fab30e913111b54a1b"
+                     *         "request_id": "req_b90932ec65ce42e18f931a0277d43f32"
                      *       }
                      *     }
                      */
@@ -8470,7 +8470,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example pay_000VcEkYrBEL7IpQpwXf32mG */
+                /** @example pay_000VcFXwBe3MibxZhDO44tVF */
                 id: string;
             };
             cookie?: never;
@@ -8489,16 +8489,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcEkYrBEL7IpQpwXf32mG",
+                     *       "id": "pay_000VcFXwBe3MibxZhDO44tVF",
                      *       "object": "payment",
                      *       "status": "canceled",
                      *       "amount": 990,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "description": null,
                      *       "payment_method": null,
-                     *       "invoice": "inv_000VcEkYrNO0XlRAfi6CORWR",
+                     *       "invoice": "inv_000VcFXwBuz8rKBfOQJzH8dq",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8529,7 +8529,7 @@ export interface operations {
                      *         "message": "No such payment: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_2d907e5ed02843f0a5eb078de6637862"
+                     *         "request_id": "req_29217c2ca7e04772abe3068d42062da8"
                      *       }
                      *     }
                      */
@@ -8549,7 +8549,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example pay_000VcEkYpNU512UzqOYjGQJc */
+                /** @example pay_000VcFXw7UyRr0IYCfR7mhf5 */
                 id: string;
             };
             cookie?: never;
@@ -8558,7 +8558,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA"
+                 *       "payment_method": "pm_000VcFXsKaeJ28tnMOjHVM4t"
                  *     }
                  */
                 "application/json": {
@@ -8579,16 +8579,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pay_000VcEkYpNU512UzqOYjGQJc",
+                     *       "id": "pay_000VcFXw7UyRr0IYCfR7mhf5",
                      *       "object": "payment",
                      *       "status": "succeeded",
                      *       "amount": 2500,
                      *       "amount_refunded": 0,
                      *       "currency": "ISK",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "description": null,
-                     *       "payment_method": "pm_000VcEkXLrcFrTipdU3EGEPA",
-                     *       "invoice": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
+                     *       "payment_method": "pm_000VcFXsKaeJ28tnMOjHVM4t",
+                     *       "invoice": "inv_000VcFXw8OlKBnTIwrzVn3sI",
                      *       "external_reference": null,
                      *       "failure_code": null,
                      *       "failure_message": null,
@@ -8616,7 +8616,7 @@ export interface operations {
                      *         "message": "payment_method must be a string",
                      *         "param": "payment_method",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_15035ce968134493bd835837593de751"
+                     *         "request_id": "req_54d3f9b0386e408583745e4b14cb4fc0"
                      *       }
                      *     }
                      */
@@ -8641,7 +8641,7 @@ export interface operations {
                      *         "message": "No such payment: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_cd7b76a82f734c8a8bfd1d38c9b054bb"
+                     *         "request_id": "req_1320daf307aa4502bff406369b89ada8"
                      *       }
                      *     }
                      */
@@ -8684,8 +8684,8 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "price_000VcEkXBd3W0xWGeiEvUnst",
-                     *           "product": "prod_000VcEkX9p46kD5K5mPVixsf",
+                     *           "id": "price_000VcFXrmPlcmmdUiWOFD54C",
+                     *           "product": "prod_000VcFXrg31oekjoir5UZ8bw",
                      *           "currency": "ISK",
                      *           "type": "recurring",
                      *           "unit_amount": 4990,
@@ -8703,7 +8703,7 @@ export interface operations {
                      *           "vat_rate": null,
                      *           "active": true,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:30.089Z"
+                     *           "created_at": "2026-11-28T07:14:27.321Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -8736,7 +8736,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product": "prod_000VcEkX9p46kD5K5mPVixsf",
+                 *       "product": "prod_000VcFXrg31oekjoir5UZ8bw",
                  *       "type": "recurring",
                  *       "currency": "ISK",
                  *       "unit_amount": 4990,
@@ -8793,8 +8793,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcEkXBd3W0xWGeiEvUnst",
-                     *       "product": "prod_000VcEkX9p46kD5K5mPVixsf",
+                     *       "id": "price_000VcFXrmPlcmmdUiWOFD54C",
+                     *       "product": "prod_000VcFXrg31oekjoir5UZ8bw",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8812,7 +8812,7 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:30.089Z"
+                     *       "created_at": "2026-11-28T07:14:27.321Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -8833,7 +8833,7 @@ export interface operations {
                      *         "message": "type is a required field",
                      *         "param": "type",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_cc41a1ffd69e48049bc8f5b49d8264dd"
+                     *         "request_id": "req_15d74d8e04524ca9b5685a82a9b78c87"
                      *       }
                      *     }
                      */
@@ -8854,7 +8854,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example price_000VcEkXBd3W0xWGeiEvUnst */
+                /** @example price_000VcFXrmPlcmmdUiWOFD54C */
                 id: string;
             };
             cookie?: never;
@@ -8872,8 +8872,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcEkXBd3W0xWGeiEvUnst",
-                     *       "product": "prod_000VcEkX9p46kD5K5mPVixsf",
+                     *       "id": "price_000VcFXrmPlcmmdUiWOFD54C",
+                     *       "product": "prod_000VcFXrg31oekjoir5UZ8bw",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8891,7 +8891,7 @@ export interface operations {
                      *       "vat_rate": null,
                      *       "active": true,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:30.089Z"
+                     *       "created_at": "2026-11-28T07:14:27.321Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -8915,7 +8915,7 @@ export interface operations {
                      *         "message": "No such price: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_ad42bac62592428c9d38a3c1e9ca62ac"
+                     *         "request_id": "req_25866dd4d95f409aa1724d746adb1354"
                      *       }
                      *     }
                      */
@@ -8931,7 +8931,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example price_000VcEkXBd3W0xWGeiEvUnst */
+                /** @example price_000VcFXrmPlcmmdUiWOFD54C */
                 id: string;
             };
             cookie?: never;
@@ -8969,8 +8969,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "price_000VcEkXBd3W0xWGeiEvUnst",
-                     *       "product": "prod_000VcEkX9p46kD5K5mPVixsf",
+                     *       "id": "price_000VcFXrmPlcmmdUiWOFD54C",
+                     *       "product": "prod_000VcFXrg31oekjoir5UZ8bw",
                      *       "currency": "ISK",
                      *       "type": "recurring",
                      *       "unit_amount": 4990,
@@ -8990,7 +8990,7 @@ export interface operations {
                      *       "metadata": {
                      *         "plan": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T03:58:30.089Z"
+                     *       "created_at": "2026-11-28T07:14:27.321Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Price"];
@@ -9011,7 +9011,7 @@ export interface operations {
                      *         "message": "active must be a boolean",
                      *         "param": "active",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_609c8654a90e42e29784f8137a888cb1"
+                     *         "request_id": "req_2065268a60cc436c84dc26e789400e2d"
                      *       }
                      *     }
                      */
@@ -9035,7 +9035,7 @@ export interface operations {
                      *         "message": "No such price: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_dc62b9a579804570868f2b1900bfc0fc"
+                     *         "request_id": "req_359b55f6e18742169a89f99f7b12f424"
                      *       }
                      *     }
                      */
@@ -9076,7 +9076,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_000VcEkX9p46kD5K5mPVixsf",
+                     *           "id": "prod_000VcFXrg31oekjoir5UZ8bw",
                      *           "name": "Streymi",
                      *           "description": "Streaming, monthly",
                      *           "active": true,
@@ -9084,8 +9084,8 @@ export interface operations {
                      *           "metadata": {
                      *             "tier": "standard"
                      *           },
-                     *           "created_at": "2026-11-28T03:58:29.976Z",
-                     *           "updated_at": "2026-11-28T03:58:29.976Z"
+                     *           "created_at": "2026-11-28T07:14:26.930Z",
+                     *           "updated_at": "2026-11-28T07:14:26.930Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -9151,7 +9151,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcEkX9p46kD5K5mPVixsf",
+                     *       "id": "prod_000VcFXrg31oekjoir5UZ8bw",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -9159,8 +9159,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T03:58:29.976Z",
-                     *       "updated_at": "2026-11-28T03:58:29.976Z"
+                     *       "created_at": "2026-11-28T07:14:26.930Z",
+                     *       "updated_at": "2026-11-28T07:14:26.930Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -9181,7 +9181,7 @@ export interface operations {
                      *         "message": "name must be a string",
                      *         "param": "name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_051f2f24dc63469d8ec231e585a6b1ef"
+                     *         "request_id": "req_f21e27d6af60481891a62b0fcf4c13b8"
                      *       }
                      *     }
                      */
@@ -9202,7 +9202,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example prod_000VcEkX9p46kD5K5mPVixsf */
+                /** @example prod_000VcFXrg31oekjoir5UZ8bw */
                 id: string;
             };
             cookie?: never;
@@ -9220,7 +9220,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcEkX9p46kD5K5mPVixsf",
+                     *       "id": "prod_000VcFXrg31oekjoir5UZ8bw",
                      *       "name": "Streymi",
                      *       "description": "Streaming, monthly",
                      *       "active": true,
@@ -9228,8 +9228,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T03:58:29.976Z",
-                     *       "updated_at": "2026-11-28T03:58:29.976Z"
+                     *       "created_at": "2026-11-28T07:14:26.930Z",
+                     *       "updated_at": "2026-11-28T07:14:26.930Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -9253,7 +9253,7 @@ export interface operations {
                      *         "message": "No such product: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_5259f35352264971a82ffcac39505c93"
+                     *         "request_id": "req_49ec4393a27b4707bc9423717368e6b7"
                      *       }
                      *     }
                      */
@@ -9269,7 +9269,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example prod_000VcEkX9p46kD5K5mPVixsf */
+                /** @example prod_000VcFXrg31oekjoir5UZ8bw */
                 id: string;
             };
             cookie?: never;
@@ -9306,7 +9306,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "prod_000VcEkX9p46kD5K5mPVixsf",
+                     *       "id": "prod_000VcFXrg31oekjoir5UZ8bw",
                      *       "name": "Streymi",
                      *       "description": "Streaming in HD, monthly",
                      *       "active": true,
@@ -9314,8 +9314,8 @@ export interface operations {
                      *       "metadata": {
                      *         "tier": "standard"
                      *       },
-                     *       "created_at": "2026-11-28T03:58:29.976Z",
-                     *       "updated_at": "2026-11-28T03:58:30.056Z"
+                     *       "created_at": "2026-11-28T07:14:26.930Z",
+                     *       "updated_at": "2026-11-28T07:14:27.148Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -9336,7 +9336,7 @@ export interface operations {
                      *         "message": "name must be a string",
                      *         "param": "name",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_5dccd1b4d6444be6bb7b5bba245e5ff4"
+                     *         "request_id": "req_1e9f1e82c22a454f85a4bf6882df296b"
                      *       }
                      *     }
                      */
@@ -9360,7 +9360,7 @@ export interface operations {
                      *         "message": "No such product: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_3b29e57c76074238b24c3f5c4f2ca8a8"
+                     *         "request_id": "req_2853264db87e422bbb9566cc004b8145"
                      *       }
                      *     }
                      */
@@ -9462,7 +9462,7 @@ export interface operations {
                      *         "message": "domains must be an array of domain names",
                      *         "param": "domains",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_a3111648f59c45199152b93036114806"
+                     *         "request_id": "req_993234b37e7540559a293c51b2a99e14"
                      *       }
                      *     }
                      */
@@ -9505,9 +9505,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "ref_000VcEkYsmdP2H9eDvfMhGwr",
+                     *           "id": "ref_000VcFXwEZZwhM3To2kW2p6E",
                      *           "object": "refund",
-                     *           "payment": "pay_000VcEkYmL0AmjRlNcLdUp0W",
+                     *           "payment": "pay_000VcFXvzKxQp8GHU1j57STQ",
                      *           "amount": 2900,
                      *           "currency": "ISK",
                      *           "status": "pending",
@@ -9550,7 +9550,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment": "pay_000VcEkYmL0AmjRlNcLdUp0W",
+                 *       "payment": "pay_000VcFXvzKxQp8GHU1j57STQ",
                  *       "amount": 2900,
                  *       "reason": "requested_by_customer"
                  *     }
@@ -9579,9 +9579,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcEkYsmdP2H9eDvfMhGwr",
+                     *       "id": "ref_000VcFXwEZZwhM3To2kW2p6E",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcEkYmL0AmjRlNcLdUp0W",
+                     *       "payment": "pay_000VcFXvzKxQp8GHU1j57STQ",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -9612,7 +9612,7 @@ export interface operations {
                      *         "message": "payment must be a string",
                      *         "param": "payment",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_305eba7fb55047e5aa2833cb6e1cb49b"
+                     *         "request_id": "req_345167c6c8c847358058c3985fd16e08"
                      *       }
                      *     }
                      */
@@ -9633,7 +9633,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example ref_000VcEkYsmdP2H9eDvfMhGwr */
+                /** @example ref_000VcFXwEZZwhM3To2kW2p6E */
                 id: string;
             };
             cookie?: never;
@@ -9651,9 +9651,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ref_000VcEkYsmdP2H9eDvfMhGwr",
+                     *       "id": "ref_000VcFXwEZZwhM3To2kW2p6E",
                      *       "object": "refund",
-                     *       "payment": "pay_000VcEkYmL0AmjRlNcLdUp0W",
+                     *       "payment": "pay_000VcFXvzKxQp8GHU1j57STQ",
                      *       "amount": 2900,
                      *       "currency": "ISK",
                      *       "status": "pending",
@@ -9687,7 +9687,7 @@ export interface operations {
                      *         "message": "No such refund: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_b6841112bbaf4d2a9652b98748eb9fa3"
+                     *         "request_id": "req_86988c36babb4bbe90a4e55eb27de528"
                      *       }
                      *     }
                      */
@@ -9712,8 +9712,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                 *       "price": "price_000VcEkXF9hQiwV1uMlogkkl",
+                 *       "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                 *       "price": "price_000VcFXrzgSmR1Ux4i6Age1O",
                  *       "quantity": 2
                  *     }
                  */
@@ -9745,16 +9745,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcEkXbCC9N7tQhpM1eGQJ",
+                     *       "id": "si_000VcFXtPQZnbueQdW5Sxz56",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *       "price": "price_000VcEkXF9hQiwV1uMlogkkl",
+                     *       "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *       "price": "price_000VcFXrzgSmR1Ux4i6Age1O",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:31.728Z",
-                     *       "updated_at": "2026-11-28T03:58:31.728Z"
+                     *       "created_at": "2026-11-28T07:14:33.765Z",
+                     *       "updated_at": "2026-11-28T07:14:33.765Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9775,7 +9775,7 @@ export interface operations {
                      *         "message": "price is a required field",
                      *         "param": "price",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_4cea18ee085b4f7a81fdda8b89bbaed2"
+                     *         "request_id": "req_23538a657a5042cbaefe332cabc96ac4"
                      *       }
                      *     }
                      */
@@ -9796,7 +9796,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example si_000VcEkXbCC9N7tQhpM1eGQJ */
+                /** @example si_000VcFXtPQZnbueQdW5Sxz56 */
                 id: string;
             };
             cookie?: never;
@@ -9814,16 +9814,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcEkXbCC9N7tQhpM1eGQJ",
+                     *       "id": "si_000VcFXtPQZnbueQdW5Sxz56",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *       "price": "price_000VcEkXF9hQiwV1uMlogkkl",
+                     *       "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *       "price": "price_000VcFXrzgSmR1Ux4i6Age1O",
                      *       "quantity": 2,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:31.728Z",
-                     *       "updated_at": "2026-11-28T03:58:31.728Z"
+                     *       "created_at": "2026-11-28T07:14:33.765Z",
+                     *       "updated_at": "2026-11-28T07:14:33.765Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9847,7 +9847,7 @@ export interface operations {
                      *         "message": "No such subscription item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_74da399db1f14523b2b55558bb0e3b4d"
+                     *         "request_id": "req_2f01eba01790488aa506740a20bae58c"
                      *       }
                      *     }
                      */
@@ -9866,7 +9866,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example si_000VcEkXbCC9N7tQhpM1eGQJ */
+                /** @example si_000VcFXtPQZnbueQdW5Sxz56 */
                 id: string;
             };
             cookie?: never;
@@ -9904,16 +9904,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcEkXbCC9N7tQhpM1eGQJ",
+                     *       "id": "si_000VcFXtPQZnbueQdW5Sxz56",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *       "price": "price_000VcEkXF9hQiwV1uMlogkkl",
+                     *       "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *       "price": "price_000VcFXrzgSmR1Ux4i6Age1O",
                      *       "quantity": 3,
                      *       "credit_rollover": false,
                      *       "included_units": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:31.728Z",
-                     *       "updated_at": "2026-11-28T03:58:31.893Z"
+                     *       "created_at": "2026-11-28T07:14:33.765Z",
+                     *       "updated_at": "2026-11-28T07:14:34.187Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SubscriptionItem"];
@@ -9937,7 +9937,7 @@ export interface operations {
                      *         "message": "No such subscription item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_9279bc3250094f1a9ca9a12767218948"
+                     *         "request_id": "req_6f05dbd7b7d848fe8bc0bb20bcb910b0"
                      *       }
                      *     }
                      */
@@ -9958,7 +9958,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example si_000VcEkXbCC9N7tQhpM1eGQJ */
+                /** @example si_000VcFXtPQZnbueQdW5Sxz56 */
                 id: string;
             };
             cookie?: never;
@@ -9976,9 +9976,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "si_000VcEkXbCC9N7tQhpM1eGQJ",
+                     *       "id": "si_000VcFXtPQZnbueQdW5Sxz56",
                      *       "object": "subscription_item",
-                     *       "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *       "deleted": true
                      *     }
                      */
@@ -10003,7 +10003,7 @@ export interface operations {
                      *         "message": "No such subscription item: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_2f19924d777646bbac1d660fff86d06c"
+                     *         "request_id": "req_3638ab471f6e4bf5809d0c18d91037a8"
                      *       }
                      *     }
                      */
@@ -10044,9 +10044,9 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *           "id": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *           "object": "subscription",
-                     *           "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *           "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *           "status": "active",
                      *           "collection_method": "charge_automatically",
                      *           "days_until_due": null,
@@ -10064,24 +10064,24 @@ export interface operations {
                      *           "discount": null,
                      *           "items": [
                      *             {
-                     *               "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
+                     *               "id": "si_000VcFXslxSagcLJk3HnWLU1",
                      *               "object": "subscription_item",
-                     *               "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *               "price": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *               "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *               "price": "price_000VcFXrmPlcmmdUiWOFD54C",
                      *               "quantity": 1,
                      *               "credit_rollover": false,
                      *               "included_units": null,
                      *               "metadata": {},
-                     *               "created_at": "2026-11-28T03:58:31.065Z",
-                     *               "updated_at": "2026-11-28T03:58:31.065Z"
+                     *               "created_at": "2026-11-28T07:14:31.140Z",
+                     *               "updated_at": "2026-11-28T07:14:31.140Z"
                      *             }
                      *           ],
-                     *           "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *           "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *           "metadata": {
                      *             "order": "A-1001"
                      *           },
                      *           "created_at": "2026-01-01T12:00:00.000Z",
-                     *           "updated_at": "2026-11-28T03:58:31.060Z"
+                     *           "updated_at": "2026-11-28T07:14:31.128Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -10114,10 +10114,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                 *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                  *       "items": [
                  *         {
-                 *           "price": "price_000VcEkXBd3W0xWGeiEvUnst"
+                 *           "price": "price_000VcFXrmPlcmmdUiWOFD54C"
                  *         }
                  *       ],
                  *       "metadata": {
@@ -10168,9 +10168,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "id": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10188,24 +10188,24 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
+                     *           "id": "si_000VcFXslxSagcLJk3HnWLU1",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXrmPlcmmdUiWOFD54C",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:31.065Z",
-                     *           "updated_at": "2026-11-28T03:58:31.065Z"
+                     *           "created_at": "2026-11-28T07:14:31.140Z",
+                     *           "updated_at": "2026-11-28T07:14:31.140Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:58:31.060Z"
+                     *       "updated_at": "2026-11-28T07:14:31.128Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10226,7 +10226,7 @@ export interface operations {
                      *         "message": "items is a required field",
                      *         "param": "items",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_15047f4fd941432694a03b71989541f9"
+                     *         "request_id": "req_50eb4b82403d4737aa55d73952b167ec"
                      *       }
                      *     }
                      */
@@ -10247,7 +10247,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
+                /** @example sub_000VcFXslhA0qzWQcz3D4Sp6 */
                 id: string;
             };
             cookie?: never;
@@ -10265,9 +10265,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "id": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10285,24 +10285,24 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
+                     *           "id": "si_000VcFXslxSagcLJk3HnWLU1",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXrmPlcmmdUiWOFD54C",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:31.065Z",
-                     *           "updated_at": "2026-11-28T03:58:31.065Z"
+                     *           "created_at": "2026-11-28T07:14:31.140Z",
+                     *           "updated_at": "2026-11-28T07:14:31.140Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "metadata": {
                      *         "order": "A-1001"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:58:31.060Z"
+                     *       "updated_at": "2026-11-28T07:14:31.128Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10326,7 +10326,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_6e791000450d46959e4ffbbd25bed78c"
+                     *         "request_id": "req_d47ad5f76bd549788fba4f200ecae3a2"
                      *       }
                      *     }
                      */
@@ -10345,7 +10345,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
+                /** @example sub_000VcFXslhA0qzWQcz3D4Sp6 */
                 id: string;
             };
             cookie?: never;
@@ -10392,9 +10392,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "id": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10412,25 +10412,25 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
+                     *           "id": "si_000VcFXslxSagcLJk3HnWLU1",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXrmPlcmmdUiWOFD54C",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:31.065Z",
-                     *           "updated_at": "2026-11-28T03:58:31.065Z"
+                     *           "created_at": "2026-11-28T07:14:31.140Z",
+                     *           "updated_at": "2026-11-28T07:14:31.140Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:58:31.554Z"
+                     *       "updated_at": "2026-11-28T07:14:33.162Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10451,7 +10451,7 @@ export interface operations {
                      *         "message": "cancel_at_period_end must be a boolean",
                      *         "param": "cancel_at_period_end",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_b5cee42b5209468fa15b7561473d3184"
+                     *         "request_id": "req_048fb322592148c9b303ee4bdbdb0dc2"
                      *       }
                      *     }
                      */
@@ -10475,7 +10475,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_e6794ce2d403433ebcd849365d2d4933"
+                     *         "request_id": "req_acacefa5cbc5483c81b805c87316e7e7"
                      *       }
                      *     }
                      */
@@ -10497,7 +10497,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
+                /** @example sub_000VcFXslhA0qzWQcz3D4Sp6 */
                 id: string;
             };
             cookie?: never;
@@ -10527,9 +10527,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "id": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10547,37 +10547,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
+                     *           "id": "si_000VcFXslxSagcLJk3HnWLU1",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXrmPlcmmdUiWOFD54C",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:31.065Z",
-                     *           "updated_at": "2026-11-28T03:58:31.065Z"
+                     *           "created_at": "2026-11-28T07:14:31.140Z",
+                     *           "updated_at": "2026-11-28T07:14:31.140Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcEkXhtxP8nHtLqVnKSEY",
+                     *           "id": "si_000VcFXtfuwXtf0QMaK3Fua6",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXHcB0bh76QNgo4FYd",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXsAUpXzhlh325GvslO",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:32.136Z",
-                     *           "updated_at": "2026-11-28T03:58:32.136Z"
+                     *           "created_at": "2026-11-28T07:14:34.698Z",
+                     *           "updated_at": "2026-11-28T07:14:34.698Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:58:32.488Z"
+                     *       "updated_at": "2026-11-28T07:14:35.632Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10598,7 +10598,7 @@ export interface operations {
                      *         "message": "at_period_end must be a boolean",
                      *         "param": "at_period_end",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_18fd2df7e939420ead9e164e38c873fa"
+                     *         "request_id": "req_234e7b30466d442bb94e1678c6ee72af"
                      *       }
                      *     }
                      */
@@ -10622,7 +10622,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_32939916d685439d8c59d55296dd7cf3"
+                     *         "request_id": "req_b3d646fe6f574bc1b6fcfcd4e25a0259"
                      *       }
                      *     }
                      */
@@ -10644,7 +10644,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
+                /** @example sub_000VcFXslhA0qzWQcz3D4Sp6 */
                 id: string;
             };
             cookie?: never;
@@ -10663,9 +10663,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "id": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "status": "paused",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10686,37 +10686,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
+                     *           "id": "si_000VcFXslxSagcLJk3HnWLU1",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXrmPlcmmdUiWOFD54C",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:31.065Z",
-                     *           "updated_at": "2026-11-28T03:58:31.065Z"
+                     *           "created_at": "2026-11-28T07:14:31.140Z",
+                     *           "updated_at": "2026-11-28T07:14:31.140Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcEkXhtxP8nHtLqVnKSEY",
+                     *           "id": "si_000VcFXtfuwXtf0QMaK3Fua6",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXHcB0bh76QNgo4FYd",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXsAUpXzhlh325GvslO",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:32.136Z",
-                     *           "updated_at": "2026-11-28T03:58:32.136Z"
+                     *           "created_at": "2026-11-28T07:14:34.698Z",
+                     *           "updated_at": "2026-11-28T07:14:34.698Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:58:32.220Z"
+                     *       "updated_at": "2026-11-28T07:14:34.951Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10740,7 +10740,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_a4b6ada50b4a4396b41df442e61b6e64"
+                     *         "request_id": "req_5616b35f411e4c44a7300dfc38397e43"
                      *       }
                      *     }
                      */
@@ -10760,7 +10760,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
+                /** @example sub_000VcFXslhA0qzWQcz3D4Sp6 */
                 id: string;
             };
             cookie?: never;
@@ -10779,9 +10779,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "id": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10799,37 +10799,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
+                     *           "id": "si_000VcFXslxSagcLJk3HnWLU1",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXrmPlcmmdUiWOFD54C",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:31.065Z",
-                     *           "updated_at": "2026-11-28T03:58:31.065Z"
+                     *           "created_at": "2026-11-28T07:14:31.140Z",
+                     *           "updated_at": "2026-11-28T07:14:31.140Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcEkXhtxP8nHtLqVnKSEY",
+                     *           "id": "si_000VcFXtfuwXtf0QMaK3Fua6",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXHcB0bh76QNgo4FYd",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXsAUpXzhlh325GvslO",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:32.136Z",
-                     *           "updated_at": "2026-11-28T03:58:32.136Z"
+                     *           "created_at": "2026-11-28T07:14:34.698Z",
+                     *           "updated_at": "2026-11-28T07:14:34.698Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:58:32.346Z"
+                     *       "updated_at": "2026-11-28T07:14:35.282Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10853,7 +10853,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_f0ff66ce3cae493d9bfc1d3c12b833f6"
+                     *         "request_id": "req_f5195a366f9b44448a06dfb9d652cf1d"
                      *       }
                      *     }
                      */
@@ -10873,7 +10873,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example sub_000VcEkXRH6ETKlMlhGk451g */
+                /** @example sub_000VcFXslhA0qzWQcz3D4Sp6 */
                 id: string;
             };
             cookie?: never;
@@ -10892,9 +10892,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *       "id": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *       "object": "subscription",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "status": "active",
                      *       "collection_method": "charge_automatically",
                      *       "days_until_due": null,
@@ -10912,37 +10912,37 @@ export interface operations {
                      *       "discount": null,
                      *       "items": [
                      *         {
-                     *           "id": "si_000VcEkXRPGJ2l0GOTfIozuB",
+                     *           "id": "si_000VcFXslxSagcLJk3HnWLU1",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXBd3W0xWGeiEvUnst",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXrmPlcmmdUiWOFD54C",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:31.065Z",
-                     *           "updated_at": "2026-11-28T03:58:31.065Z"
+                     *           "created_at": "2026-11-28T07:14:31.140Z",
+                     *           "updated_at": "2026-11-28T07:14:31.140Z"
                      *         },
                      *         {
-                     *           "id": "si_000VcEkXhtxP8nHtLqVnKSEY",
+                     *           "id": "si_000VcFXtfuwXtf0QMaK3Fua6",
                      *           "object": "subscription_item",
-                     *           "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
-                     *           "price": "price_000VcEkXHcB0bh76QNgo4FYd",
+                     *           "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
+                     *           "price": "price_000VcFXsAUpXzhlh325GvslO",
                      *           "quantity": 1,
                      *           "credit_rollover": false,
                      *           "included_units": null,
                      *           "metadata": {},
-                     *           "created_at": "2026-11-28T03:58:32.136Z",
-                     *           "updated_at": "2026-11-28T03:58:32.136Z"
+                     *           "created_at": "2026-11-28T07:14:34.698Z",
+                     *           "updated_at": "2026-11-28T07:14:34.698Z"
                      *         }
                      *       ],
-                     *       "test_clock": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "test_clock": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "metadata": {
                      *         "order": "A-1001",
                      *         "channel": "web"
                      *       },
                      *       "created_at": "2026-01-01T12:00:00.000Z",
-                     *       "updated_at": "2026-11-28T03:58:32.617Z"
+                     *       "updated_at": "2026-11-28T07:14:36.062Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Subscription"];
@@ -10966,7 +10966,7 @@ export interface operations {
                      *         "message": "No such subscription: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_ded3c38d08714a30a6e755436b83346a"
+                     *         "request_id": "req_deaef20d48ff4e8098b8408d96cb9e57"
                      *       }
                      *     }
                      */
@@ -10986,7 +10986,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example cus_000VcEkXIyawzJGqrGo0zMDR */
+                /** @example cus_000VcFXsDQBVVQcEQCb1teVv */
                 id: string;
             };
             cookie?: never;
@@ -11025,9 +11025,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "pm_000VcEkXLrcFrTipdU3EGEPA",
+                     *       "id": "pm_000VcFXsKaeJ28tnMOjHVM4t",
                      *       "object": "payment_method",
-                     *       "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *       "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *       "type": "card",
                      *       "card": {
                      *         "brand": "visa",
@@ -11057,7 +11057,7 @@ export interface operations {
                      *         "message": "exp_year is a required field",
                      *         "param": "exp_year",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_066471aa185945e58eb2b876788645e5"
+                     *         "request_id": "req_ba308af0796c44f4aad420f1b0e4de0e"
                      *       }
                      *     }
                      */
@@ -11102,7 +11102,7 @@ export interface operations {
                      * @example {
                      *       "data": [],
                      *       "has_more": false,
-                     *       "cursor": "WyIyMDI2LTExLTI4VDAzOjU4OjM4LjY3NFoiLCIiXQ"
+                     *       "cursor": "WyIyMDI2LTExLTI4VDA3OjE0OjUwLjQzMVoiLCIiXQ"
                      *     }
                      */
                     "application/json": {
@@ -11127,7 +11127,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example inv_000VcEkYNw1EhoR7ajzfUkVq */
+                /** @example inv_000VcFXvK6VemF2Ont9dFQvm */
                 id: string;
             };
             cookie?: never;
@@ -11153,11 +11153,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "inv_000VcEkYNw1EhoR7ajzfUkVq",
+                     *       "id": "inv_000VcFXvK6VemF2Ont9dFQvm",
                      *       "object": "invoice",
                      *       "number": "INV-000003",
-                     *       "customer": "cus_000VcEkYMLZRl2iPkSv27jT0",
-                     *       "subscription": "sub_000VcEkYNG5AP9vyMlwfkHVB",
+                     *       "customer": "cus_000VcFXvHK8xjoneHhKVyR0g",
+                     *       "subscription": "sub_000VcFXvJ4iYUhXCHYX8BxMg",
                      *       "payment": null,
                      *       "status": "paid",
                      *       "billing_reason": "subscription_create",
@@ -11181,20 +11181,20 @@ export interface operations {
                      *       "amount_due": 4990,
                      *       "amount_paid": 4990,
                      *       "amount_remaining": 0,
-                     *       "period_start": "2026-11-28T03:58:34.632Z",
-                     *       "period_end": "2026-12-28T03:58:34.632Z",
-                     *       "due_date": "2026-12-12T03:58:34.767Z",
-                     *       "finalized_at": "2026-11-28T03:58:34.767Z",
-                     *       "paid_at": "2026-11-28T03:58:35.073Z",
+                     *       "period_start": "2026-11-28T07:14:40.842Z",
+                     *       "period_end": "2026-12-28T07:14:40.842Z",
+                     *       "due_date": "2026-12-12T07:14:40.987Z",
+                     *       "finalized_at": "2026-11-28T07:14:40.987Z",
+                     *       "paid_at": "2026-11-28T07:14:41.429Z",
                      *       "voided_at": null,
                      *       "next_payment_attempt": null,
                      *       "attempt_count": 0,
                      *       "last_payment_error": null,
                      *       "metadata": {},
-                     *       "created_at": "2026-11-28T03:58:34.632Z",
+                     *       "created_at": "2026-11-28T07:14:40.842Z",
                      *       "lines": [
                      *         {
-                     *           "id": "ili_000VcEkYNwcb3Mp8QN7tS4uL",
+                     *           "id": "ili_000VcFXvK6u64jRHuQbMXU9C",
                      *           "object": "invoice_line",
                      *           "kind": "licensed",
                      *           "description": "Streymi",
@@ -11206,8 +11206,8 @@ export interface operations {
                      *           "vat_rate": "standard",
                      *           "vat_percent": 24,
                      *           "vat_amount": 966,
-                     *           "period_start": "2026-11-28T03:58:34.632Z",
-                     *           "period_end": "2026-12-28T03:58:34.632Z"
+                     *           "period_start": "2026-11-28T07:14:40.842Z",
+                     *           "period_end": "2026-12-28T07:14:40.842Z"
                      *         }
                      *       ]
                      *     }
@@ -11230,7 +11230,7 @@ export interface operations {
                      *         "message": "amount must be a number",
                      *         "param": "amount",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_4624ec89a99e4d82a38c89bb943cfdef"
+                     *         "request_id": "req_c1c05e93ed22450aada5372d463a03fd"
                      *       }
                      *     }
                      */
@@ -11254,7 +11254,7 @@ export interface operations {
                      *         "message": "No such invoice: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_48d6f93cb84646ec8a94f969a5e4d2f9"
+                     *         "request_id": "req_dc2a9ec4b80f4452a35fbfae70363f5d"
                      *       }
                      *     }
                      */
@@ -11316,12 +11316,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *           "id": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *           "object": "test_clock",
                      *           "name": "Tour",
                      *           "frozen_time": "2026-01-01T12:00:00.000Z",
                      *           "status": "ready",
-                     *           "created_at": "2026-11-28T03:58:30.476Z"
+                     *           "created_at": "2026-11-28T07:14:28.855Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -11377,12 +11377,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "id": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T03:58:30.476Z"
+                     *       "created_at": "2026-11-28T07:14:28.855Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -11403,7 +11403,7 @@ export interface operations {
                      *         "message": "frozen_time must be a string",
                      *         "param": "frozen_time",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_2aa39d37f07e470bb712165005c174d6"
+                     *         "request_id": "req_e8c48260fa9c4f9b846aa993ebcc2cc3"
                      *       }
                      *     }
                      */
@@ -11424,7 +11424,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example clock_000VcEkXHuqj1LU1I4RTmxT9 */
+                /** @example clock_000VcFXsB5ZW4frlI1fKQARc */
                 id: string;
             };
             cookie?: never;
@@ -11442,12 +11442,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "id": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T03:58:30.476Z"
+                     *       "created_at": "2026-11-28T07:14:28.855Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -11471,7 +11471,7 @@ export interface operations {
                      *         "message": "No such test clock: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_51be072647054cdba5e73807cd928b34"
+                     *         "request_id": "req_972c71702fd04c7c8cd92767cf2b49ff"
                      *       }
                      *     }
                      */
@@ -11487,7 +11487,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example clock_000VcEkXHuqj1LU1I4RTmxT9 */
+                /** @example clock_000VcFXsB5ZW4frlI1fKQARc */
                 id: string;
             };
             cookie?: never;
@@ -11505,7 +11505,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "id": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "object": "test_clock",
                      *       "deleted": true
                      *     }
@@ -11531,7 +11531,7 @@ export interface operations {
                      *         "message": "No such test clock: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_da05c172fad94653b0262f80d8856c12"
+                     *         "request_id": "req_f473f70b5546440b84208b9b5ba1e19b"
                      *       }
                      *     }
                      */
@@ -11550,7 +11550,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example clock_000VcEkXHuqj1LU1I4RTmxT9 */
+                /** @example clock_000VcFXsB5ZW4frlI1fKQARc */
                 id: string;
             };
             cookie?: never;
@@ -11580,12 +11580,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "id": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-02-01T13:00:00.000Z",
                      *       "status": "advancing",
-                     *       "created_at": "2026-11-28T03:58:30.476Z"
+                     *       "created_at": "2026-11-28T07:14:28.855Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -11606,7 +11606,7 @@ export interface operations {
                      *         "message": "frozen_time is a required field",
                      *         "param": "frozen_time",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_1804a74ef9e741ba8bf05099f5b32df4"
+                     *         "request_id": "req_012f560113da41feb05629124e9989dd"
                      *       }
                      *     }
                      */
@@ -11631,7 +11631,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example clock_000VcEkXHuqj1LU1I4RTmxT9 */
+                /** @example clock_000VcFXsB5ZW4frlI1fKQARc */
                 id: string;
             };
             cookie?: never;
@@ -11640,7 +11640,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "customer": "cus_000VcEkXQ3QberpX9qMOCHRe"
+                 *       "customer": "cus_000VcFXsfodO9VmDKiTjuhKB"
                  *     }
                  */
                 "application/json": {
@@ -11661,12 +11661,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "clock_000VcEkXHuqj1LU1I4RTmxT9",
+                     *       "id": "clock_000VcFXsB5ZW4frlI1fKQARc",
                      *       "object": "test_clock",
                      *       "name": "Tour",
                      *       "frozen_time": "2026-01-01T12:00:00.000Z",
                      *       "status": "ready",
-                     *       "created_at": "2026-11-28T03:58:30.476Z"
+                     *       "created_at": "2026-11-28T07:14:28.855Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -11687,7 +11687,7 @@ export interface operations {
                      *         "message": "customer is a required field",
                      *         "param": "customer",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_6f45382bf44b4bbfae7258e76f9104c7"
+                     *         "request_id": "req_1678431c44f54709a83906eefd7291e4"
                      *       }
                      *     }
                      */
@@ -11728,7 +11728,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "trial_balance",
-                     *       "as_of": "2026-11-28T03:58:37.119Z",
+                     *       "as_of": "2026-11-28T07:14:45.219Z",
                      *       "customer": null,
                      *       "currencies": [
                      *         {
@@ -11736,8 +11736,8 @@ export interface operations {
                      *           "accounts": [
                      *             {
                      *               "account": "accounts_receivable",
-                     *               "debit": 46010,
-                     *               "credit": 45020,
+                     *               "debit": 45010,
+                     *               "credit": 44020,
                      *               "balance": 990
                      *             },
                      *             {
@@ -11749,24 +11749,24 @@ export interface operations {
                      *             {
                      *               "account": "card_clearing",
                      *               "debit": 30150,
-                     *               "credit": 3900,
-                     *               "balance": 26250
+                     *               "credit": 2900,
+                     *               "balance": 27250
                      *             },
                      *             {
                      *               "account": "revenue",
-                     *               "debit": 7967,
+                     *               "debit": 7161,
                      *               "credit": 33958,
-                     *               "balance": -25991
+                     *               "balance": -26797
                      *             },
                      *             {
                      *               "account": "vat_payable:standard",
-                     *               "debit": 1913,
+                     *               "debit": 1719,
                      *               "credit": 8152,
-                     *               "balance": -6239
+                     *               "balance": -6433
                      *             }
                      *           ],
-                     *           "total_debit": 91030,
-                     *           "total_credit": 91030
+                     *           "total_debit": 89030,
+                     *           "total_credit": 89030
                      *         }
                      *       ]
                      *     }
@@ -11910,7 +11910,7 @@ export interface operations {
                      *         "message": "country must be a string",
                      *         "param": "country",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_b029654ff7a14a7189cd59bbdb1e2210"
+                     *         "request_id": "req_5c1247eb4e3f45bb8196ff9fbb8b8052"
                      *       }
                      *     }
                      */
@@ -11929,7 +11929,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @example we_000VcEkaBNxt5kPDCHauAeWZ */
+                /** @example we_000VcFXyiRO7q2XZvwmxvzTf */
                 endpoint?: string;
                 event?: string;
                 /** @description Page size, 1–100 (default 25; a value below 1 falls back to the default, above 100 to 100). */
@@ -11956,10 +11956,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "del_000VcEkaC5UNGpJCZChsEpja",
+                     *           "id": "del_000VcFXyjplSZ81snR2e9s4j",
                      *           "object": "webhook_delivery",
-                     *           "endpoint": "we_000VcEkaBNxt5kPDCHauAeWZ",
-                     *           "event": "evt_000VcEkaBmajCwdnrPJ3wIDL",
+                     *           "endpoint": "we_000VcFXyiRO7q2XZvwmxvzTf",
+                     *           "event": "evt_000VcFXyj1Xikw46aFeR1AnW",
                      *           "event_type": "customer.created",
                      *           "status": "pending",
                      *           "attempt_count": 0,
@@ -11968,7 +11968,7 @@ export interface operations {
                      *           "error": null,
                      *           "last_attempt_at": null,
                      *           "next_retry_at": null,
-                     *           "created_at": "2026-11-28T03:58:41.647Z",
+                     *           "created_at": "2026-11-28T07:14:54.067Z",
                      *           "attempts": []
                      *         }
                      *       ],
@@ -11993,7 +11993,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example del_000VcEkaC5UNGpJCZChsEpja */
+                /** @example del_000VcFXyjplSZ81snR2e9s4j */
                 id: string;
             };
             cookie?: never;
@@ -12011,28 +12011,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcEkaC5UNGpJCZChsEpja",
+                     *       "id": "del_000VcFXyjplSZ81snR2e9s4j",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcEkaBNxt5kPDCHauAeWZ",
-                     *       "event": "evt_000VcEkaBmajCwdnrPJ3wIDL",
+                     *       "endpoint": "we_000VcFXyiRO7q2XZvwmxvzTf",
+                     *       "event": "evt_000VcFXyj1Xikw46aFeR1AnW",
                      *       "event_type": "customer.created",
                      *       "status": "succeeded",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 24,
+                     *       "latency_ms": 19,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T03:58:41.841Z",
+                     *       "last_attempt_at": "2026-11-28T07:14:54.309Z",
                      *       "next_retry_at": null,
-                     *       "created_at": "2026-11-28T03:58:41.647Z",
+                     *       "created_at": "2026-11-28T07:14:54.067Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 24,
+                     *           "latency_ms": 19,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T03:58:41.841Z",
+                     *           "attempted_at": "2026-11-28T07:14:54.309Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -12059,7 +12059,7 @@ export interface operations {
                      *         "message": "No such webhook delivery: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_0ff5475b177e4262aa16ce216bfa5bff"
+                     *         "request_id": "req_98813a1ccb4e4da8bff8b665b534e381"
                      *       }
                      *     }
                      */
@@ -12078,7 +12078,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example del_000VcEkaC5UNGpJCZChsEpja */
+                /** @example del_000VcFXyjplSZ81snR2e9s4j */
                 id: string;
             };
             cookie?: never;
@@ -12097,28 +12097,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "del_000VcEkaC5UNGpJCZChsEpja",
+                     *       "id": "del_000VcFXyjplSZ81snR2e9s4j",
                      *       "object": "webhook_delivery",
-                     *       "endpoint": "we_000VcEkaBNxt5kPDCHauAeWZ",
-                     *       "event": "evt_000VcEkaBmajCwdnrPJ3wIDL",
+                     *       "endpoint": "we_000VcFXyiRO7q2XZvwmxvzTf",
+                     *       "event": "evt_000VcFXyj1Xikw46aFeR1AnW",
                      *       "event_type": "customer.created",
                      *       "status": "pending",
                      *       "attempt_count": 1,
                      *       "status_code": 200,
-                     *       "latency_ms": 24,
+                     *       "latency_ms": 19,
                      *       "error": null,
-                     *       "last_attempt_at": "2026-11-28T03:58:41.841Z",
-                     *       "next_retry_at": "2026-11-28T03:58:42.019Z",
-                     *       "created_at": "2026-11-28T03:58:41.647Z",
+                     *       "last_attempt_at": "2026-11-28T07:14:54.309Z",
+                     *       "next_retry_at": "2026-11-28T07:14:54.471Z",
+                     *       "created_at": "2026-11-28T07:14:54.067Z",
                      *       "attempts": [
                      *         {
                      *           "attempt_number": 1,
                      *           "trigger": "automatic",
                      *           "status_code": 200,
-                     *           "latency_ms": 24,
+                     *           "latency_ms": 19,
                      *           "error": null,
                      *           "response_body": "answer 200",
-                     *           "attempted_at": "2026-11-28T03:58:41.841Z",
+                     *           "attempted_at": "2026-11-28T07:14:54.309Z",
                      *           "next_retry_at": null
                      *         }
                      *       ]
@@ -12145,7 +12145,7 @@ export interface operations {
                      *         "message": "No such webhook delivery: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_3c2e08b7a0044998aa35a093372cf8b1"
+                     *         "request_id": "req_3125f9aeae064f92babe55882c2bf3c3"
                      *       }
                      *     }
                      */
@@ -12184,7 +12184,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "we_000VcEkZu0ltzirP573GG7LO",
+                     *           "id": "we_000VcFXyE6PNopnq6N04ZKXz",
                      *           "object": "webhook_endpoint",
                      *           "url": "https://hooks.example.com/billing",
                      *           "events": [
@@ -12193,8 +12193,8 @@ export interface operations {
                      *           ],
                      *           "description": "Accounting system",
                      *           "status": "enabled",
-                     *           "created_at": "2026-11-28T03:58:40.527Z",
-                     *           "updated_at": "2026-11-28T03:58:40.527Z"
+                     *           "created_at": "2026-11-28T07:14:52.103Z",
+                     *           "updated_at": "2026-11-28T07:14:52.103Z"
                      *         }
                      *       ],
                      *       "has_more": false
@@ -12255,7 +12255,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcEkZu0ltzirP573GG7LO",
+                     *       "id": "we_000VcFXyE6PNopnq6N04ZKXz",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -12265,8 +12265,8 @@ export interface operations {
                      *       "description": "Accounting system",
                      *       "status": "enabled",
                      *       "secret": "whsec_REDACTED",
-                     *       "created_at": "2026-11-28T03:58:40.527Z",
-                     *       "updated_at": "2026-11-28T03:58:40.527Z"
+                     *       "created_at": "2026-11-28T07:14:52.103Z",
+                     *       "updated_at": "2026-11-28T07:14:52.103Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -12287,7 +12287,7 @@ export interface operations {
                      *         "message": "events is a required field",
                      *         "param": "events",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_8f62e68b322e4802a973a81864033931"
+                     *         "request_id": "req_246eb9e92a314075aeb98ef0276e4aec"
                      *       }
                      *     }
                      */
@@ -12308,7 +12308,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example we_000VcEkZu0ltzirP573GG7LO */
+                /** @example we_000VcFXyE6PNopnq6N04ZKXz */
                 id: string;
             };
             cookie?: never;
@@ -12326,7 +12326,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcEkZu0ltzirP573GG7LO",
+                     *       "id": "we_000VcFXyE6PNopnq6N04ZKXz",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -12335,8 +12335,8 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T03:58:40.527Z",
-                     *       "updated_at": "2026-11-28T03:58:40.527Z"
+                     *       "created_at": "2026-11-28T07:14:52.103Z",
+                     *       "updated_at": "2026-11-28T07:14:52.103Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -12360,7 +12360,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_9a7c6d1ae98d424bbd967ede2a49a4e5"
+                     *         "request_id": "req_5a88953fe54b4cddafce2c8826af2e4e"
                      *       }
                      *     }
                      */
@@ -12376,7 +12376,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example we_000VcEkZu0ltzirP573GG7LO */
+                /** @example we_000VcFXyE6PNopnq6N04ZKXz */
                 id: string;
             };
             cookie?: never;
@@ -12394,7 +12394,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcEkZu0ltzirP573GG7LO",
+                     *       "id": "we_000VcFXyE6PNopnq6N04ZKXz",
                      *       "object": "webhook_endpoint",
                      *       "deleted": true
                      *     }
@@ -12420,7 +12420,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_f09a5f6d24d940d293c89393d5c48c10"
+                     *         "request_id": "req_fe0265fa5fdb4877af810704dbd1160a"
                      *       }
                      *     }
                      */
@@ -12436,7 +12436,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example we_000VcEkZu0ltzirP573GG7LO */
+                /** @example we_000VcFXyE6PNopnq6N04ZKXz */
                 id: string;
             };
             cookie?: never;
@@ -12470,7 +12470,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcEkZu0ltzirP573GG7LO",
+                     *       "id": "we_000VcFXyE6PNopnq6N04ZKXz",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -12478,8 +12478,8 @@ export interface operations {
                      *       ],
                      *       "description": "Accounting system",
                      *       "status": "enabled",
-                     *       "created_at": "2026-11-28T03:58:40.527Z",
-                     *       "updated_at": "2026-11-28T03:58:40.597Z"
+                     *       "created_at": "2026-11-28T07:14:52.103Z",
+                     *       "updated_at": "2026-11-28T07:14:52.251Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -12500,7 +12500,7 @@ export interface operations {
                      *         "message": "url must be a string",
                      *         "param": "url",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_7444b8b26cac44b5ab2ea550b227c9e0"
+                     *         "request_id": "req_2f45cb687d714ab29b31782ea78558c1"
                      *       }
                      *     }
                      */
@@ -12524,7 +12524,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_785f4eab78b54d818e291c0a10f6715a"
+                     *         "request_id": "req_ea29110ff32e40939130dc7d65a525df"
                      *       }
                      *     }
                      */
@@ -12545,7 +12545,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example we_000VcEkZu0ltzirP573GG7LO */
+                /** @example we_000VcFXyE6PNopnq6N04ZKXz */
                 id: string;
             };
             cookie?: never;
@@ -12575,7 +12575,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "we_000VcEkZu0ltzirP573GG7LO",
+                     *       "id": "we_000VcFXyE6PNopnq6N04ZKXz",
                      *       "object": "webhook_endpoint",
                      *       "url": "https://hooks.example.com/billing",
                      *       "events": [
@@ -12584,8 +12584,8 @@ export interface operations {
                      *       "description": "Accounting system",
                      *       "status": "enabled",
                      *       "secret": "whsec_REDACTED",
-                     *       "created_at": "2026-11-28T03:58:40.527Z",
-                     *       "updated_at": "2026-11-28T03:58:40.622Z"
+                     *       "created_at": "2026-11-28T07:14:52.103Z",
+                     *       "updated_at": "2026-11-28T07:14:52.316Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
@@ -12606,7 +12606,7 @@ export interface operations {
                      *         "message": "expires_in must be a number",
                      *         "param": "expires_in",
                      *         "doc_url": "/docs/errors#validation_failed",
-                     *         "request_id": "req_f15a0578ed9d4e82bae3b17a896c07ac"
+                     *         "request_id": "req_c553fc488e284402b999e94a6f2d0a19"
                      *       }
                      *     }
                      */
@@ -12630,7 +12630,7 @@ export interface operations {
                      *         "message": "No such webhook endpoint: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_6bc1eea0b1f14f989a79ffb0d6740a92"
+                     *         "request_id": "req_957846e4b9544700b97b1ad6eee63e82"
                      *       }
                      *     }
                      */
@@ -12673,15 +12673,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "evt_000VcEkYUdEGtU6k2pZpHf6R",
+                     *           "id": "evt_000VcFXvUS3kfJvTIsO7H7K4",
                      *           "object": "event",
                      *           "type": "invoice.paid",
-                     *           "created_at": "2026-11-28T03:58:35.073Z",
+                     *           "created_at": "2026-11-28T07:14:41.429Z",
                      *           "data": {
-                     *             "id": "inv_000VcEkYNw1EhoR7ajzfUkVq",
+                     *             "id": "inv_000VcFXvK6VemF2Ont9dFQvm",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcEkYNwcb3Mp8QN7tS4uL",
+                     *                 "id": "ili_000VcFXvK6u64jRHuQbMXU9C",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -12689,34 +12689,34 @@ export interface operations {
                      *                 "quantity": 1,
                      *                 "vat_rate": "standard",
                      *                 "proration": false,
-                     *                 "period_end": "2026-12-28T03:58:34.632Z",
+                     *                 "period_end": "2026-12-28T07:14:40.842Z",
                      *                 "vat_amount": 966,
                      *                 "description": "Streymi",
                      *                 "unit_amount": 4990,
                      *                 "vat_percent": 24,
-                     *                 "period_start": "2026-11-28T03:58:34.632Z"
+                     *                 "period_start": "2026-11-28T07:14:40.842Z"
                      *               }
                      *             ],
                      *             "total": 4990,
                      *             "number": "INV-000003",
                      *             "object": "invoice",
                      *             "status": "paid",
-                     *             "paid_at": "2026-11-28T03:58:35.073Z",
+                     *             "paid_at": "2026-11-28T07:14:41.429Z",
                      *             "payment": null,
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcEkYMLZRl2iPkSv27jT0",
-                     *             "due_date": "2026-12-12T03:58:34.767Z",
+                     *             "customer": "cus_000VcFXvHK8xjoneHhKVyR0g",
+                     *             "due_date": "2026-12-12T07:14:40.987Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
                      *             "voided_at": null,
                      *             "amount_due": 4990,
-                     *             "created_at": "2026-11-28T03:58:34.632Z",
-                     *             "period_end": "2026-12-28T03:58:34.632Z",
+                     *             "created_at": "2026-11-28T07:14:40.842Z",
+                     *             "period_end": "2026-12-28T07:14:40.842Z",
                      *             "vat_amount": 966,
                      *             "amount_paid": 4990,
-                     *             "finalized_at": "2026-11-28T03:58:34.767Z",
-                     *             "period_start": "2026-11-28T03:58:34.632Z",
-                     *             "subscription": "sub_000VcEkYNG5AP9vyMlwfkHVB",
+                     *             "finalized_at": "2026-11-28T07:14:40.987Z",
+                     *             "period_start": "2026-11-28T07:14:40.842Z",
+                     *             "subscription": "sub_000VcFXvJ4iYUhXCHYX8BxMg",
                      *             "attempt_count": 0,
                      *             "vat_breakdown": [
                      *               {
@@ -12738,15 +12738,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcEkYqoj1NOpGNOUC4Wop",
+                     *           "id": "evt_000VcFXwB591Xxz00lojVX87",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcEkYpb25SDxJ7Ua1C8Wk",
+                     *             "id": "inv_000VcFXw8OlKBnTIwrzVn3sI",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcEkYppAcKvcsStPp5BX5",
+                     *                 "id": "ili_000VcFXw8n7D7PuG3A5JgmUk",
                      *                 "kind": "payment",
                      *                 "amount": 2500,
                      *                 "object": "invoice_line",
@@ -12756,7 +12756,7 @@ export interface operations {
                      *                 "proration": false,
                      *                 "period_end": null,
                      *                 "vat_amount": 484,
-                     *                 "description": "Payment pay_000VcEkYpNU512UzqOYjGQJc",
+                     *                 "description": "Payment pay_000VcFXw7UyRr0IYCfR7mhf5",
                      *                 "unit_amount": 2500,
                      *                 "vat_percent": 24,
                      *                 "period_start": null
@@ -12767,9 +12767,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T13:00:00.000Z",
-                     *             "payment": "pay_000VcEkYpNU512UzqOYjGQJc",
+                     *             "payment": "pay_000VcFXw7UyRr0IYCfR7mhf5",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *             "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 2500,
@@ -12803,15 +12803,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcEkYoFsj4DaN1QCkVBlX",
+                     *           "id": "evt_000VcFXw52vt7ouzGOxwG1vz",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T13:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcEkYmnYnq7ldJdvEf4X3",
+                     *             "id": "inv_000VcFXw09AIQH22nQvhXtVU",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcEkYn3tKycKBdg72rHku",
+                     *                 "id": "ili_000VcFXw0dAirDRG2Hx0mZcK",
                      *                 "kind": "payment",
                      *                 "amount": 12900,
                      *                 "object": "invoice_line",
@@ -12832,9 +12832,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T13:00:00.000Z",
-                     *             "payment": "pay_000VcEkYmL0AmjRlNcLdUp0W",
+                     *             "payment": "pay_000VcFXvzKxQp8GHU1j57STQ",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *             "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *             "due_date": "2026-02-01T13:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 12900,
@@ -12868,15 +12868,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcEkXzJk6vyMCxo7BHvix",
+                     *           "id": "evt_000VcFXun9aP6VjQ4KsvSbOp",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-02-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcEkXxa0PiOrXy2tblW63",
+                     *             "id": "inv_000VcFXuk8kOt2P0os0fh9fO",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcEkXxa0iRNkjeeFhY01I",
+                     *                 "id": "ili_000VcFXuk873vLz0V59YBJt6",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -12892,7 +12892,7 @@ export interface operations {
                      *                 "period_start": "2026-02-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcEkXxaR3lSivqx49m4TI",
+                     *                 "id": "ili_000VcFXuk8mMDZC4BstFOdi3",
                      *                 "kind": "metered",
                      *                 "amount": 300,
                      *                 "object": "invoice_line",
@@ -12908,7 +12908,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcEkXxaNNJye1nlPUGKCd",
+                     *                 "id": "ili_000VcFXuk8FeMGihIQrs0RAv",
                      *                 "kind": "proration",
                      *                 "amount": 1980,
                      *                 "object": "invoice_line",
@@ -12924,7 +12924,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcEkXxaif1WeNDS2CTgMZ",
+                     *                 "id": "ili_000VcFXuk8X81w7ysYr3GVSg",
                      *                 "kind": "proration",
                      *                 "amount": -1980,
                      *                 "object": "invoice_line",
@@ -12940,7 +12940,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcEkXxaGbkCgw7TtkyrsY",
+                     *                 "id": "ili_000VcFXuk8d3JmyYHXQakbk1",
                      *                 "kind": "proration",
                      *                 "amount": 2970,
                      *                 "object": "invoice_line",
@@ -12956,7 +12956,7 @@ export interface operations {
                      *                 "period_start": "2026-01-01T12:00:00.000Z"
                      *               },
                      *               {
-                     *                 "id": "ili_000VcEkXxar0MAt4OMQdSspr",
+                     *                 "id": "ili_000VcFXuk89uWT43R90P55np",
                      *                 "kind": "invoice_item",
                      *                 "amount": 1500,
                      *                 "object": "invoice_line",
@@ -12977,9 +12977,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-02-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcEkXzIohIEvg2fZpLfhZ",
+                     *             "payment": "pay_000VcFXun70pmin6pGTu1b89",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *             "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *             "due_date": "2026-02-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 9760,
@@ -12991,7 +12991,7 @@ export interface operations {
                      *             "amount_paid": 9760,
                      *             "finalized_at": "2026-02-01T12:00:00.000Z",
                      *             "period_start": "2026-02-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *             "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
@@ -13013,15 +13013,15 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_000VcEkXXbGOZoVUVfa4N0hI",
+                     *           "id": "evt_000VcFXtFwIBBgY9EqQ9Y4io",
                      *           "object": "event",
                      *           "type": "invoice.paid",
                      *           "created_at": "2026-01-01T12:00:00.000Z",
                      *           "data": {
-                     *             "id": "inv_000VcEkXRcIZgZzvxLsdcWLt",
+                     *             "id": "inv_000VcFXsmdws5ENrCNxtV0V9",
                      *             "lines": [
                      *               {
-                     *                 "id": "ili_000VcEkXRdYnM9UwDrkHmfCy",
+                     *                 "id": "ili_000VcFXsmdOTyNtyDmZe2ioM",
                      *                 "kind": "licensed",
                      *                 "amount": 4990,
                      *                 "object": "invoice_line",
@@ -13042,9 +13042,9 @@ export interface operations {
                      *             "object": "invoice",
                      *             "status": "paid",
                      *             "paid_at": "2026-01-01T12:00:00.000Z",
-                     *             "payment": "pay_000VcEkXXZ3i8NpBsEPeE5nT",
+                     *             "payment": "pay_000VcFXtFuNi2JEEPFiqem25",
                      *             "currency": "ISK",
-                     *             "customer": "cus_000VcEkXIyawzJGqrGo0zMDR",
+                     *             "customer": "cus_000VcFXsDQBVVQcEQCb1teVv",
                      *             "due_date": "2026-01-01T12:00:00.000Z",
                      *             "metadata": {},
                      *             "subtotal": 4990,
@@ -13056,7 +13056,7 @@ export interface operations {
                      *             "amount_paid": 4990,
                      *             "finalized_at": "2026-01-01T12:00:00.000Z",
                      *             "period_start": "2026-01-01T12:00:00.000Z",
-                     *             "subscription": "sub_000VcEkXRH6ETKlMlhGk451g",
+                     *             "subscription": "sub_000VcFXslhA0qzWQcz3D4Sp6",
                      *             "attempt_count": 1,
                      *             "vat_breakdown": [
                      *               {
@@ -13099,7 +13099,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example evt_000VcEkYUdEGtU6k2pZpHf6R */
+                /** @example evt_000VcFXvUS3kfJvTIsO7H7K4 */
                 id: string;
             };
             cookie?: never;
@@ -13117,15 +13117,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "evt_000VcEkYUdEGtU6k2pZpHf6R",
+                     *       "id": "evt_000VcFXvUS3kfJvTIsO7H7K4",
                      *       "object": "event",
                      *       "type": "invoice.paid",
-                     *       "created_at": "2026-11-28T03:58:35.073Z",
+                     *       "created_at": "2026-11-28T07:14:41.429Z",
                      *       "data": {
-                     *         "id": "inv_000VcEkYNw1EhoR7ajzfUkVq",
+                     *         "id": "inv_000VcFXvK6VemF2Ont9dFQvm",
                      *         "lines": [
                      *           {
-                     *             "id": "ili_000VcEkYNwcb3Mp8QN7tS4uL",
+                     *             "id": "ili_000VcFXvK6u64jRHuQbMXU9C",
                      *             "kind": "licensed",
                      *             "amount": 4990,
                      *             "object": "invoice_line",
@@ -13133,34 +13133,34 @@ export interface operations {
                      *             "quantity": 1,
                      *             "vat_rate": "standard",
                      *             "proration": false,
-                     *             "period_end": "2026-12-28T03:58:34.632Z",
+                     *             "period_end": "2026-12-28T07:14:40.842Z",
                      *             "vat_amount": 966,
                      *             "description": "Streymi",
                      *             "unit_amount": 4990,
                      *             "vat_percent": 24,
-                     *             "period_start": "2026-11-28T03:58:34.632Z"
+                     *             "period_start": "2026-11-28T07:14:40.842Z"
                      *           }
                      *         ],
                      *         "total": 4990,
                      *         "number": "INV-000003",
                      *         "object": "invoice",
                      *         "status": "paid",
-                     *         "paid_at": "2026-11-28T03:58:35.073Z",
+                     *         "paid_at": "2026-11-28T07:14:41.429Z",
                      *         "payment": null,
                      *         "currency": "ISK",
-                     *         "customer": "cus_000VcEkYMLZRl2iPkSv27jT0",
-                     *         "due_date": "2026-12-12T03:58:34.767Z",
+                     *         "customer": "cus_000VcFXvHK8xjoneHhKVyR0g",
+                     *         "due_date": "2026-12-12T07:14:40.987Z",
                      *         "metadata": {},
                      *         "subtotal": 4990,
                      *         "voided_at": null,
                      *         "amount_due": 4990,
-                     *         "created_at": "2026-11-28T03:58:34.632Z",
-                     *         "period_end": "2026-12-28T03:58:34.632Z",
+                     *         "created_at": "2026-11-28T07:14:40.842Z",
+                     *         "period_end": "2026-12-28T07:14:40.842Z",
                      *         "vat_amount": 966,
                      *         "amount_paid": 4990,
-                     *         "finalized_at": "2026-11-28T03:58:34.767Z",
-                     *         "period_start": "2026-11-28T03:58:34.632Z",
-                     *         "subscription": "sub_000VcEkYNG5AP9vyMlwfkHVB",
+                     *         "finalized_at": "2026-11-28T07:14:40.987Z",
+                     *         "period_start": "2026-11-28T07:14:40.842Z",
+                     *         "subscription": "sub_000VcFXvJ4iYUhXCHYX8BxMg",
                      *         "attempt_count": 0,
                      *         "vat_breakdown": [
                      *           {
@@ -13203,7 +13203,7 @@ export interface operations {
                      *         "message": "No such event: 'xx_0000000000000000000000'",
                      *         "param": "id",
                      *         "doc_url": "/docs/errors#resource_missing",
-                     *         "request_id": "req_3e821e7efe2841c5a5cb5418ef844938"
+                     *         "request_id": "req_5e2da47ad8b249d6879ba2068bda8ca9"
                      *       }
                      *     }
                      */
