@@ -34,7 +34,7 @@ import { meterQuantitiesQuery, meterQuantityQuery } from '../src/domain/meters/m
 import { quantityFromAggregateRow, rollupBuildSql, type MeterAggregateRow, type SqlQuery } from '../src/metering';
 import type { Meter } from '../src/generated/prisma/client';
 import { meterDefinition } from '../src/domain/meters/manage-meters';
-import { benchDatabase, fmt, startServer } from './support';
+import { benchDatabase, commandCpuDelta, commandCpuMs, fmt, procCpuMs, startServer } from './support';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const BATCH = 1000;
@@ -259,7 +259,19 @@ export async function main(): Promise<IngestBenchResult> {
       pgClients.push(c);
     }
     const insertText = rawInsertText(BATCH);
+    // CPU per phase, per 1,000 events: PostgreSQL (all its processes), the API's process and this
+    // load generator, so a ratio short of its target shows which side the extra work is on.
+    const cpuNow = () => ({ postgres: commandCpuMs('postgres'), api: procCpuMs(api!.child.pid), client: procCpuMs(process.pid) });
+    const cpuPer1000 = (from: ReturnType<typeof cpuNow>, to: ReturnType<typeof cpuNow>, events: number) =>
+      [
+        ['postgres', commandCpuDelta(from.postgres, to.postgres)],
+        ['api', from.api === null || to.api === null ? null : to.api - from.api],
+        ['client', from.client === null || to.client === null ? null : to.client - from.client],
+      ]
+        .map(([k, ms]) => `${k} ${ms === null ? 'n/a' : ((ms as number) / (events / 1000)).toFixed(1)} ms`)
+        .join(', ');
     console.log('phase 1: raw pg multi-row INSERTs');
+    const rawCpuFrom = cpuNow();
     const rawSeconds = await runBatches(
       'raw pg',
       CLIENTS,
@@ -276,10 +288,12 @@ export async function main(): Promise<IngestBenchResult> {
       dl,
     );
 
+    const rawCpu = cpuPer1000(rawCpuFrom, cpuNow(), EVENTS);
     // 2. the API
     console.log('phase 2: POST /v1/events/batch');
     const probe = await post(agent, api.port, '/v1/events/batch', headers, JSON.stringify({ events: [{ event_name: 'probe', customer: apiCustomer.id }] }));
     if (probe.status !== 200) throw new Error(`API answered ${probe.status}: ${probe.text.slice(0, 300)}`);
+    const apiCpuFrom = cpuNow();
     const apiSeconds = await runBatches(
       'API',
       CLIENTS,
@@ -298,6 +312,7 @@ export async function main(): Promise<IngestBenchResult> {
       },
       dl,
     );
+    const apiCpu = cpuPer1000(apiCpuFrom, cpuNow(), EVENTS);
     // 2b. optional: the same API path for an event name without meters (no check, no rollups),
     // to isolate what the rollups cost on this machine at this moment.
     let unmeteredRate: number | null = null;
@@ -336,6 +351,8 @@ export async function main(): Promise<IngestBenchResult> {
     console.log(`  raw pg INSERT (baseline)        ${fmt(rawRate).padStart(9)} events/s   (${rawSeconds.toFixed(1)} s)`);
     console.log(`  POST /v1/events/batch (API)     ${fmt(apiRate).padStart(9)} events/s   (${apiSeconds.toFixed(1)} s)`);
     console.log(`  ingest ratio (API with rollups / raw): ${ingestRatio.toFixed(2)}   target ≥ 0.60   ${ingestRatio >= 0.6 ? 'MET' : 'NOT MET'}`);
+    console.log(`  CPU per 1,000 events, raw pg phase: ${rawCpu}`);
+    console.log(`  CPU per 1,000 events, API phase:    ${apiCpu}`);
     if (unmeteredRate !== null) {
       console.log(`  POST /v1/events/batch, no meters ${fmt(unmeteredRate).padStart(9)} events/s   (${fmt(UNMETERED_EVENTS)} events, after phase 2)`);
       console.log(`  API with the 2 meters' rollups / API without meters: ${(apiRate / unmeteredRate).toFixed(2)}`);

@@ -32,7 +32,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { benchDatabase, fmt, helloCalibration, procCpuMs, scrapePrometheus } from './support';
+import { benchDatabase, commandCpuDelta, commandCpuMs, fmt, helloCalibration, machineCpuMs, procCpuMs, scrapePrometheus } from './support';
 import { createDb, type Db } from '../src/db/client';
 import { createMerchant } from '../src/domain/merchants/create-merchant';
 import { ensureTemporalCli, freePort, startDevServer } from '../src/temporal/dev-server';
@@ -147,6 +147,43 @@ function cpuLine(figures: ReturnType<typeof cpuFigures>): string {
   );
 }
 
+/**
+ * Where the machine's CPU went: every process the soak runs beside the service (the Temporal dev
+ * server, all of PostgreSQL's processes, this load generator) and the machine as a whole, so a run
+ * shows which of them grows with the live population. Shares are of one core; the machine's busy
+ * share is of all its cores. PostgreSQL's figure sums the processes alive at both samples.
+ */
+interface MachineSample {
+  at: number;
+  machine: { busy: number; idle: number } | null;
+  temporal: number | null;
+  postgres: Map<number, number> | null;
+  client: number | null;
+}
+
+function machineSample(temporalPid: number | undefined): MachineSample {
+  return { at: performance.now(), machine: machineCpuMs(), temporal: procCpuMs(temporalPid), postgres: commandCpuMs('postgres'), client: procCpuMs(process.pid) };
+}
+
+function machineLine(a: MachineSample, b: MachineSample, serviceCores: number, postgresMs?: number): string {
+  const ms = b.at - a.at;
+  if (ms <= 0) return 'n/a';
+  const share = (x: number | null, y: number | null) => (x === null || y === null ? 'n/a' : `${fmt(((y - x) / ms) * 100)} %`);
+  // Over a whole run, the sum of the windows' figures: a pool closes idle connections, so a backend that
+  // worked early in the run may be gone at its end.
+  const pg = postgresMs ?? commandCpuDelta(a.postgres, b.postgres);
+  let machine = 'n/a';
+  if (a.machine && b.machine) {
+    const busy = b.machine.busy - a.machine.busy;
+    const all = busy + (b.machine.idle - a.machine.idle);
+    machine = all > 0 ? `${fmt((busy / all) * 100)} % busy` : 'n/a';
+  }
+  return (
+    `service ${fmt(serviceCores * 100)} %, Temporal server ${share(a.temporal, b.temporal)}, PostgreSQL ${share(0, pg)}, ` +
+    `load generator ${share(a.client, b.client)} (of one core); the machine ${machine} (of all its cores)`
+  );
+}
+
 function spawn(script: string, env: Record<string, string>, name: string): ChildProcess {
   const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   // The service's own output goes to a log file in its data directory (kept when the soak failed or SOAK_KEEP_LOGS=1).
@@ -245,6 +282,17 @@ class Soak {
   private seq = 0;
   /** The CPU sample at the start of the current report window. */
   private windowCpu: { at: number; cpu: CpuSample } = { at: 0, cpu: {} };
+  /** The machine's CPU at the start of the current report window and of the run. */
+  private windowMachine: MachineSample | null = null;
+  private runMachine: MachineSample | null = null;
+  /** PostgreSQL's CPU (ms) over the run so far, summed window by window. */
+  private runPostgresMs = 0;
+  /** Subscription invoices in the database at the start of the window; clock advances accepted in it. */
+  private windowInvoices = 0;
+  private advancesAccepted = 0;
+  /** GC seconds per metrics endpoint, and PostgreSQL's sessions and commits, at the start of the window. */
+  private windowGc = new Map<string, number>();
+  private windowPg: { sessions: number; commits: number } | null = null;
 
   constructor(
     private readonly baseUrl: string,
@@ -253,6 +301,8 @@ class Soak {
     seed: number,
     /** The hello-world's CPU µs per request on this machine in this run (null: not measured). */
     private readonly helloUs: number | null,
+    private readonly db: Db,
+    private readonly temporalPid: number | undefined,
   ) {
     this.random = prng(seed);
   }
@@ -414,7 +464,10 @@ class Soak {
       const to = clock.time + 86_400_000;
       // A clock still advancing refuses the next advance (409): an expected answer, counted apart.
       const res = await this.request('advance', 'POST', `/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: new Date(to).toISOString() }, { expected: [409] });
-      if (res?.status === 200) clock.time = to;
+      if (res?.status === 200) {
+        clock.time = to;
+        this.advancesAccepted += 1;
+      }
     } finally {
       clock.busy = false;
     }
@@ -449,6 +502,18 @@ class Soak {
     const started = performance.now();
     const cpuAtStart = cpuSample(service.pids);
     this.windowCpu = { at: started, cpu: cpuAtStart };
+    this.runMachine = this.windowMachine = machineSample(this.temporalPid);
+    this.runPostgresMs = 0;
+    this.windowInvoices = await this.subscriptionInvoices();
+    this.windowPg = await this.pgStats();
+    for (const url of service.metricsUrls) {
+      const samples = (await scrapePrometheus(url).catch(() => null)) ?? [];
+      this.windowGc.set(
+        url,
+        samples.filter((x) => x.name === 'nodejs_gc_duration_seconds_sum').reduce((acc, x) => acc + x.value, 0),
+      );
+    }
+    this.advancesAccepted = 0;
     const pending = new Set<Promise<void>>();
     const rss: Array<{ t: number; mib: number }> = [];
     let sent = 0;
@@ -472,7 +537,27 @@ class Soak {
     await this.report(service, (performance.now() - started) / 1000, rss);
     const elapsed = (performance.now() - started) / 1000;
     const cpu = cpuFigures(cpuAtStart, cpuSample(service.pids), elapsed, this.total.arrivals, this.total.requests, this.helloUs);
-    return { ...this.total, rss, liveAtEnd: this.live.length, cpu, elapsed };
+    const machine = machineLine(
+      this.runMachine!,
+      machineSample(this.temporalPid),
+      cpu.reduce((a, f) => a + f.core, 0),
+      this.runPostgresMs,
+    );
+    return { ...this.total, rss, liveAtEnd: this.live.length, cpu, elapsed, machine };
+  }
+
+  /** Invoices of subscriptions (first invoices and renewals) in the database so far. */
+  private async subscriptionInvoices(): Promise<number> {
+    const rows = await this.db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM invoices WHERE merchant_id = ${this.merchantId} AND subscription_id IS NOT NULL`;
+    return Number(rows[0]!.n);
+  }
+
+  /** Sessions PostgreSQL has started for this database (connections opened) and transactions it committed, so far. */
+  private async pgStats(): Promise<{ sessions: number; commits: number } | null> {
+    const rows = await this.db.$queryRaw<
+      Array<{ sessions: bigint; commits: bigint }>
+    >`SELECT sessions, xact_commit AS commits FROM pg_stat_database WHERE datname = current_database()`.catch(() => []);
+    return rows[0] ? { sessions: Number(rows[0].sessions), commits: Number(rows[0].commits) } : null;
   }
 
   private async report(service: Service, elapsed: number, rss: Array<{ t: number; mib: number }>): Promise<void> {
@@ -481,12 +566,46 @@ class Soak {
     const now = { at: performance.now(), cpu: cpuSample(service.pids) };
     const cpu = cpuFigures(this.windowCpu.cpu, now.cpu, (now.at - this.windowCpu.at) / 1000, w.arrivals, w.requests, this.helloUs);
     this.windowCpu = now;
+    const machineNow = machineSample(this.temporalPid);
+    const machine = this.windowMachine
+      ? machineLine(
+          this.windowMachine,
+          machineNow,
+          cpu.reduce((a, f) => a + f.core, 0),
+        )
+      : 'n/a';
+    if (this.windowMachine) this.runPostgresMs += commandCpuDelta(this.windowMachine.postgres, machineNow.postgres) ?? 0;
+    this.windowMachine = machineNow;
+    const invoices = await this.subscriptionInvoices().catch(() => NaN);
+    const newInvoices = invoices - this.windowInvoices;
+    this.windowInvoices = invoices;
+    const advances = this.advancesAccepted;
+    this.advancesAccepted = 0;
     const mibs = Object.entries(service.pids).map(([name, pid]) => [name, rssMiB(pid)] as const);
     const totalMib = mibs.reduce((a, [, m]) => a + m, 0);
     rss.push({ t: elapsed, mib: totalMib });
+    const pgNow = await this.pgStats();
+    const pg =
+      pgNow && this.windowPg ? `${pgNow.sessions - this.windowPg.sessions} connections opened, ${fmt((pgNow.commits - this.windowPg.commits) / REPORT_SECONDS)} commits/s` : 'n/a';
+    this.windowPg = pgNow;
     const pools: string[] = [];
+    // Per service process: the event loop's delay (prom-client resets its histogram at each scrape,
+    // so these cover the window), GC time in the window and the heap in use.
+    const loops: string[] = [];
     for (const url of service.metricsUrls) {
       const samples = (await scrapePrometheus(url).catch(() => null)) ?? [];
+      const one = (name: string) => samples.find((x) => x.name === name)?.value;
+      const gc = samples.filter((x) => x.name === 'nodejs_gc_duration_seconds_sum').reduce((a, x) => a + x.value, 0);
+      const gcWindow = gc - (this.windowGc.get(url) ?? 0);
+      this.windowGc.set(url, gc);
+      const lagP99 = one('nodejs_eventloop_lag_p99_seconds');
+      const lagMax = one('nodejs_eventloop_lag_max_seconds');
+      const heap = one('nodejs_heap_size_used_bytes');
+      if (lagP99 !== undefined) {
+        loops.push(
+          `${new URL(url).port}: event-loop delay p99 ${fmt(lagP99 * 1000)} ms, max ${fmt((lagMax ?? NaN) * 1000)} ms; GC ${fmt((gcWindow / REPORT_SECONDS) * 100, 1)} % of the time; heap ${fmt((heap ?? NaN) / 2 ** 20)} MiB`,
+        );
+      }
       const byPool = new Map<string, Record<string, number>>();
       for (const s of samples) {
         if (s.name !== 'billing_db_pool_connections') continue;
@@ -509,6 +628,9 @@ class Soak {
         `pools ${pools.join('; ') || 'n/a'}; live subscriptions ${this.live.length}`,
     );
     console.log(`         CPU: ${cpuLine(cpu)}`);
+    console.log(`         machine: ${machine}`);
+    console.log(`         work: ${fmt(newInvoices)} subscription invoices (first and renewals), ${advances} clock advances accepted; PostgreSQL: ${pg}`);
+    console.log(`         event loop: ${loops.join('; ') || 'n/a'}`);
   }
 
   /** The consistency check, on the database. */
@@ -546,7 +668,7 @@ class Soak {
   }
 }
 
-type RunResult = Window & { rss: Array<{ t: number; mib: number }>; liveAtEnd: number; cpu: ReturnType<typeof cpuFigures>; elapsed: number };
+type RunResult = Window & { rss: Array<{ t: number; mib: number }>; liveAtEnd: number; cpu: ReturnType<typeof cpuFigures>; elapsed: number; machine: string };
 
 function summary(label: string, r: RunResult, seconds: number, rate: number, helloUs: number | null): { errors: number; p99: number } {
   const all = [...r.latencies.values()].flat().sort((a, b) => a - b);
@@ -568,6 +690,7 @@ function summary(label: string, r: RunResult, seconds: number, rate: number, hel
       `RSS ${fmt(first)} → ${fmt(last)} MiB, slope ${fmt(slope, 1)} MiB/min, ${r.liveAtEnd} live subscriptions`,
   );
   console.log(`  ${label} CPU over ${fmt(r.elapsed)} s (calibration: hello-world ${helloUs === null ? 'n/a' : fmt(helloUs)} µs/request): ${cpuLine(r.cpu)}`);
+  console.log(`  ${label} machine over ${fmt(r.elapsed)} s: ${r.machine}`);
   // Capacity if the process (or only its main thread, which a Node process cannot spread over cores)
   // had one core to itself: 1 / CPU-seconds per request, and per arrival (the rate the target is in).
   for (const f of r.cpu) {
@@ -625,7 +748,7 @@ export async function main(): Promise<void> {
   try {
     service = await startService(database.url, dev.address);
     const merchant = await createMerchant(db, { name: 'Soak merchant', currency: 'ISK' });
-    const soak = new Soak(service.baseUrl, merchant.secretKey, merchant.merchant.id, Number(process.env.SOAK_SEED ?? 28), calibration.cpuUsPerRequest);
+    const soak = new Soak(service.baseUrl, merchant.secretKey, merchant.merchant.id, Number(process.env.SOAK_SEED ?? 28), calibration.cpuUsPerRequest, db, dev.pid);
     await soak.setup();
     const results: Array<{ rate: number; errors: number; p99: number }> = [];
     for (const rate of rates) {

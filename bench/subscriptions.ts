@@ -41,7 +41,7 @@ import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { createDb, type Db } from '../src/db/client';
+import { createDb, prismaSql, type Db } from '../src/db/client';
 import { loadConfig } from '../src/config';
 import { scopedDb, type Tenant } from '../src/db/tenancy';
 import { createMerchant } from '../src/domain/merchants/create-merchant';
@@ -446,7 +446,7 @@ export async function main(): Promise<{ subscriptionsPerSecond: number; workflow
             idempotency_key: `${customer.id}-${e}`,
             metadata: { units: e + 1 },
           }));
-          const r = await paced(() => scoped.$transaction((tx) => ingestUsageEvents(tx, tenant, events, new Date())));
+          const r = await paced(() => scoped.$transaction((tx) => ingestUsageEvents(prismaSql(tx), tenant, events, new Date())));
           if (r.ingested !== METERED_EVENTS) throw new Error(`usage events of ${customer.id}: ${JSON.stringify(r)}`);
         }
         subscriptionIds.push(created.subscription.id);

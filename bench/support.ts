@@ -1,7 +1,7 @@
 import { isConnectionUnavailable } from '../src/db/pool-errors';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runLoad } from './load';
 import { dropDatabase, ensureDatabase, migrate } from '../src/db/migrate';
@@ -52,6 +52,51 @@ export function procCpuMs(pid: number | undefined, tid?: number): number | null 
   } catch {
     return null;
   }
+}
+
+/** The machine's CPU since boot (ms, all cores): busy (user, nice, system, irq, softirq, steal) and idle (idle, iowait), from /proc/stat. */
+export function machineCpuMs(): { busy: number; idle: number } | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map(Number) as number[];
+    return { busy: ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / 100, idle: ((idle! + iowait!) * 1000) / 100 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU (ms) used so far by each process whose command name is `comm` (e.g. every PostgreSQL
+ * backend), by pid, from /proc; commandCpuDelta sums what they used between two such readings.
+ */
+export function commandCpuMs(comm: string): Map<number, number> | null {
+  try {
+    const out = new Map<number, number>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== comm) continue;
+        const ms = procCpuMs(Number(entry));
+        if (ms !== null) out.set(Number(entry), ms);
+      } catch {
+        // The process ended while it was read.
+      }
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU (ms) the processes of two commandCpuMs readings used between them: a process started in
+ * between counts whole, one that ended in between is missing (its last share is not counted).
+ */
+export function commandCpuDelta(from: Map<number, number> | null, to: Map<number, number> | null): number | null {
+  if (from === null || to === null) return null;
+  let total = 0;
+  for (const [pid, ms] of to) total += Math.max(0, ms - (from.get(pid) ?? 0));
+  return total;
 }
 
 /**

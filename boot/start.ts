@@ -11,6 +11,7 @@ import { listen } from './runtime/http';
 import { createTemporalProvider } from '../src/temporal/client';
 import { ensureSchedules } from '../src/temporal/schedules';
 import { createBillingWorker } from './runtime/worker';
+import { startTableStatisticsGuard } from '../src/db/table-statistics';
 import { createApp } from '../api/app';
 import { createWorkflowClients } from '../src/temporal/workflow-clients';
 import { createModeGateways, gatewayConfigFromEnv } from '../src/gateways';
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
   });
   const workerRun = worker.run();
+  // Planner statistics and dead rows on a server running without autovacuum (src/db/table-statistics.ts).
+  const statistics = startTableStatisticsGuard(workerDb, { intervalSeconds: config.dbStatisticsGuardSeconds, log });
   const app = createApp({
     db,
     config: { ...config, databaseUrl, temporalUiUrl: temporalEndpoint.uiUrl ?? config.temporalUiUrl },
@@ -149,6 +152,7 @@ async function main(): Promise<void> {
     await app.shutdown();
     await worker.shutdown();
     await workerRun.catch(() => undefined);
+    await statistics.stop();
     await temporal.close();
     await closeProbe(db);
     await db.$disconnect();

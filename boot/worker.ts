@@ -7,6 +7,7 @@ import { readyTimeoutMs } from '../src/temporal/dev-server';
 import { ensureSearchAttributes } from '../src/temporal/provision';
 import { ensureSchedules } from '../src/temporal/schedules';
 import { createBillingWorker } from './runtime/worker';
+import { startTableStatisticsGuard } from '../src/db/table-statistics';
 import { createModeGateways, gatewayConfigFromEnv } from '../src/gateways';
 import { fail } from './common';
 import { createObservability, installTemporalRuntime, serveWorkerMetrics } from './runtime/observability';
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
   const metricsServer = metricsPort ? await serveWorkerMetrics({ port: metricsPort, metrics: obs.metrics, metricsToken: config.metricsToken, ready }) : null;
   if (metricsPort) log(`worker metrics on http://localhost:${metricsPort}/metrics (liveness /livez, readiness /readyz)`);
   worker = await createBillingWorker({ db, config, gateways, log, metrics: obs.metrics, address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  // Planner statistics and dead rows on a server running without autovacuum (src/db/table-statistics.ts).
+  const statistics = startTableStatisticsGuard(db, { intervalSeconds: config.dbStatisticsGuardSeconds, log });
   const { shards, cachedWorkflowsPerShard } = worker.settings;
   log(
     `worker polling task queue "${config.taskQueue}" at ${address}: ${shards} Temporal worker(s) (WORKER_SHARDS), ` +
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: letting running activities finish`);
     await worker?.shutdown();
+    await statistics.stop();
     metricsServer?.close();
     await temporal.close();
     await closeProbe(db);

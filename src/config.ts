@@ -62,6 +62,12 @@ export interface Config {
   workerMaxConcurrentActivities: number;
   /** SQL texts each process runs as prepared statements (DB_PREPARED_STATEMENTS; 0: none; docs/database.md). */
   dbPreparedStatements: number;
+  /**
+   * How often a worker process refreshes stale planner statistics and vacuums tables full of dead
+   * rows when the PostgreSQL server runs with autovacuum off (DB_STATISTICS_GUARD_SECONDS; 0: never;
+   * src/db/table-statistics.ts, docs/database.md "When autovacuum is off").
+   */
+  dbStatisticsGuardSeconds: number;
   /** Accounting link (docs/accounting.md): 32-byte key (base64 or hex) encrypting credentials at rest. */
   accountingEncryptionKey?: string;
   /** Base URLs of the sandbox accounting providers (test mode); unset: that sandbox is unavailable. */
@@ -160,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiMaxInFlight: int('API_MAX_IN_FLIGHT', IN_FLIGHT_PER_CONNECTION * int('DB_POOL_SIZE_API', DEFAULT_POOL_SIZE, 1, 1000), 1, 100_000),
     workerMaxConcurrentActivities: int('WORKER_MAX_CONCURRENT_ACTIVITIES', ACTIVITIES_PER_CONNECTION * int('DB_POOL_SIZE_WORKER', DEFAULT_POOL_SIZE, 1, 1000), 1, 10_000),
     dbPreparedStatements: int('DB_PREPARED_STATEMENTS', DEFAULT_PREPARED_STATEMENTS, 0, 10_000),
+    dbStatisticsGuardSeconds: int('DB_STATISTICS_GUARD_SECONDS', 30, 0, 86_400),
     accountingEncryptionKey: env.ACCOUNTING_ENCRYPTION_KEY || undefined,
     accountingSandboxOAuthUrl: env.ACCOUNTING_SANDBOX_OAUTH_URL || undefined,
     accountingSandboxOAuthClientId: env.ACCOUNTING_SANDBOX_OAUTH_CLIENT_ID || undefined,

@@ -147,9 +147,29 @@ export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): M
   };
 }
 
+/**
+ * transactional() for a request with an Idempotency-Key; a request without one runs its handler
+ * with no request transaction, for a use case that runs its own (POST /v1/events/batch, whose
+ * statements then go straight to node-postgres: rawTransaction in src/db/client.ts). The handler
+ * tells which it got from hasIdempotencyKey(ctx).
+ */
+export function transactionalWhenKeyed(deps: AppDeps, opts: TransactionalOptions = {}): Middleware {
+  const tx = transactional(deps, opts);
+  return async (ctx, next) => {
+    if (requestKey(ctx, opts)) return tx(ctx, next);
+    await next();
+    await runAfterCommit(ctx, deps);
+  };
+}
+
+/** True when the request carries an Idempotency-Key (so transactionalWhenKeyed ran it in the request transaction). */
+export function hasIdempotencyKey(ctx: AppContext): boolean {
+  return ctx.method === 'POST' && ctx.get('Idempotency-Key') !== '';
+}
+
 /** The kit of an area whose writes run in the request transaction: `areaOf(withTransaction)`. */
-export function withTransaction(deps: AppDeps): { tx: Middleware } {
-  return { tx: transactional(deps) };
+export function withTransaction(deps: AppDeps): { tx: Middleware; txWhenKeyed: Middleware } {
+  return { tx: transactional(deps), txWhenKeyed: transactionalWhenKeyed(deps) };
 }
 
 /** How long a step-wise request's claim on its key holds before a retry may take it over. */

@@ -61,6 +61,7 @@ export interface PoolUse {
 
 interface PoolHandle {
   pool: pg.Pool;
+  namer: StatementNamer;
   size: number;
   databaseUrl: string;
   /** A connection of its own for the health checks (created on first use). */
@@ -106,8 +107,76 @@ export function createDb(databaseUrl: string, opts: DbOptions = {}): Db {
     { statementNameGenerator: (q) => namer.name(q.sql, q.args.length) as string, disposeExternalPool: true },
   );
   const db = new PrismaClient({ adapter });
-  pools.set(db, { pool, size, databaseUrl });
+  pools.set(db, { pool, namer, size, databaseUrl });
   return db;
+}
+
+/** Runs SQL text with positional parameters ($1, $2, …) and returns its rows. */
+export interface SqlRunner {
+  query<R>(text: string, params: readonly unknown[]): Promise<R[]>;
+}
+
+/** A SqlRunner over a Prisma client or transaction (its raw-query path). */
+export function prismaSql(db: { $queryRawUnsafe<R>(query: string, ...values: unknown[]): Promise<R> }): SqlRunner {
+  return { query: <R>(text: string, params: readonly unknown[]) => db.$queryRawUnsafe<R[]>(text, ...params) };
+}
+
+/**
+ * Runs `fn` in one transaction on a connection of `db`'s own pool, straight through node-postgres:
+ * for a hot path of raw SQL only, which would spend more CPU in Prisma's query runtime than in
+ * the database (POST /v1/events/batch; docs/metering.md "Ingestion cost"). The same pool, waits
+ * and limits as the client's own queries: a connection not had within the pool's
+ * connectionTimeoutMillis rejects as pool-errors.ts recognises (the API answers 503). Statements
+ * get the pool's prepared-statement names (statement-names.ts). The transaction commits when
+ * `fn` resolves and rolls back when it rejects; the connection is released either way, and
+ * dropped from the pool when the rollback itself failed.
+ */
+export async function rawTransaction<T>(db: object, fn: (sql: SqlRunner) => Promise<T>): Promise<T> {
+  const h = pools.get(db);
+  if (!h) throw new Error('rawTransaction: not a client made by createDb');
+  const client = await h.pool.connect();
+  const sql: SqlRunner = {
+    async query<R>(text: string, params: readonly unknown[]): Promise<R[]> {
+      const name = h.namer.name(text, params.length);
+      const result = await client.query({ text, values: params as unknown[], ...(name ? { name } : {}) });
+      return result.rows as R[];
+    },
+  };
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const out = await fn(sql);
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    // Rolled back, the connection goes back to the pool clean; one whose rollback failed is dropped.
+    await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * Lends `fn` one connection of `db`'s own pool (waiting as the pool's queries do) and releases it
+ * after; a connection whose use threw is dropped from the pool rather than reused (its session
+ * state is unknown).
+ */
+export async function withPooledConnection<T>(db: object, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const h = pools.get(db);
+  if (!h) throw new Error('withPooledConnection: not a client made by createDb');
+  const client = await h.pool.connect();
+  let failed: Error | undefined;
+  try {
+    return await fn(client);
+  } catch (err) {
+    failed = err instanceof Error ? err : new Error(String(err));
+    throw err;
+  } finally {
+    client.release(failed);
+  }
 }
 
 /** How full `db`'s pool is now (undefined for a client not made by createDb). */

@@ -7,7 +7,7 @@
 //    rows of a partition straddling it), their keys too; whole-hour quantities stay exact from the
 //    rollups, a partial-hour edge before the horizon and an event before it are refused.
 import assert from 'node:assert/strict';
-import { createDb, type Db } from '../../src/db/client';
+import { createDb, prismaSql, type Db } from '../../src/db/client';
 import { dropDatabase, ensureDatabase, migrate } from '../../src/db/migrate';
 import { databaseBeforeMigration, scratchDatabaseUrl } from '../support/scratch-database';
 import { createMerchant } from '../../src/domain/merchants/create-merchant';
@@ -107,7 +107,7 @@ describe('usage_events partitioned by month', function () {
       // Replays of keys recorded in the old layout: nothing recorded again, the first event returned.
       const now = new Date();
       const replay = await ingestUsageEvents(
-        sdb,
+        prismaSql(sdb),
         tenant,
         [3, 6, 9].map((g) => ({ event_name: 'part.event', customer: customers[g % 2], idempotency_key: `key-${g}`, timestamp: new Date(t0).toISOString(), metadata: { v: 100 } })),
         now,
@@ -194,7 +194,7 @@ describe('usage_events partitioned by month', function () {
           timestamp: new Date(at.getTime() + i * 600_000).toISOString(),
           metadata: { v: i, u: `u${i % 6}` },
         }));
-      assert.equal((await ingestUsageEvents(sdb, tenant, [...events(old, 'old'), ...events(recent, 'recent')], now)).ingested, 80);
+      assert.equal((await ingestUsageEvents(prismaSql(sdb), tenant, [...events(old, 'old'), ...events(recent, 'recent')], now)).ingested, 80);
       const oldHours: [Date, Date] = [new Date(old.getTime() - HOUR), new Date(old.getTime() + 10 * HOUR - 1)];
       const oldPartial: [Date, Date] = [new Date(old.getTime() + 30 * 60_000 + 1), new Date(old.getTime() + 5 * HOUR)];
       const recentPartial: [Date, Date] = [new Date(recent.getTime() + 30 * 60_000 + 1), new Date(recent.getTime() + 5 * HOUR)];
@@ -217,7 +217,7 @@ describe('usage_events partitioned by month', function () {
         (e: { code?: string; param?: string }) => e.code === 'validation_failed' && e.param === 'period_start',
         'a partial hour before the horizon is refused',
       );
-      const replay = await ingestUsageEvents(sdb, tenant, events(old, 'old').slice(0, 2), now);
+      const replay = await ingestUsageEvents(prismaSql(sdb), tenant, events(old, 'old').slice(0, 2), now);
       assert.equal(replay.ingested, 0);
       assert.deepEqual(
         replay.errors.map((e) => e.index),

@@ -12,6 +12,7 @@
 // order, so two concurrent batches with overlapping keys wait on each other in the same order
 // and cannot deadlock. One bad event never blocks the rest of a batch.
 import type { Tenant, TenantDb } from '../../db/tenancy';
+import { prismaSql, type SqlRunner } from '../../db/client';
 import { errors } from '../../errors';
 import { EVENT_ID_RANDOM_CHARS, newUsageEventIdParts } from './event-ids';
 import { METER_EVENT_LOCK_CLASS, meterEventLockKey, rollupUpsertCtes, validateEventForMeter, type AggregateType } from '../../metering';
@@ -73,7 +74,7 @@ const LOOKUP_SQL = `WITH lk AS MATERIALIZED (
      SELECT 'h', to_char(raw_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), NULL, NULL, NULL, NULL
        FROM usage_event_retention WHERE id = 1`;
 
-async function lookup(db: TenantDb, tenant: Tenant, checked: Array<{ index: number; event: EventInput }>): Promise<Lookup> {
+async function lookup(sql: SqlRunner, tenant: Tenant, checked: Array<{ index: number; event: EventInput }>): Promise<Lookup> {
   const ids = new Set<string>();
   const externals = new Set<string>();
   const names = new Set<string>();
@@ -82,7 +83,7 @@ async function lookup(db: TenantDb, tenant: Tenant, checked: Array<{ index: numb
     else if (event.externalCustomerId !== null) externals.add(event.externalCustomerId);
     names.add(event.eventName);
   }
-  const found = await db.$queryRawUnsafe<LookupRow[]>(LOOKUP_SQL, tenant.merchantId, tenant.mode, [...ids], [...externals], [...names]);
+  const found = await sql.query<LookupRow>(LOOKUP_SQL, [tenant.merchantId, tenant.mode, [...ids], [...externals], [...names]]);
   const out: Lookup = { byId: new Set(), byExternal: new Map(), clockTimeOf: new Map(), metersByName: new Map(), rawFrom: null };
   for (const row of found) {
     if (row.kind === 'h') {
@@ -144,11 +145,11 @@ function resolveEvent(found: Lookup, index: number, checkedEvent: EventInput, no
 }
 
 /** Resolves customers and checks meters for valid events; returns accepted rows and problems. */
-async function resolve(db: TenantDb, tenant: Tenant, checked: Array<{ index: number; event: EventInput }>, now: Date): Promise<{ accepted: Resolved[]; problems: Problem[] }> {
+async function resolve(sql: SqlRunner, tenant: Tenant, checked: Array<{ index: number; event: EventInput }>, now: Date): Promise<{ accepted: Resolved[]; problems: Problem[] }> {
   const problems: Problem[] = [];
   const accepted: Resolved[] = [];
   if (checked.length === 0) return { accepted, problems };
-  const found = await lookup(db, tenant, checked);
+  const found = await lookup(sql, tenant, checked);
   for (const { index, event } of checked) {
     const r = resolveEvent(found, index, event, now);
     if ('customerId' in r) accepted.push(r);
@@ -240,20 +241,26 @@ function rowsPayload(rows: Resolved[]): RowsPayload {
 }
 
 /** One INSERT for all rows; returns the ids actually recorded when `returning` is set. */
-async function insertRows(db: TenantDb, tenant: Tenant, rows: Resolved[], returning: boolean): Promise<{ count: number; ids: string[] }> {
+async function insertRows(sql: SqlRunner, tenant: Tenant, rows: Resolved[], returning: boolean): Promise<{ count: number; ids: string[] }> {
   if (rows.length === 0) return { count: 0, ids: [] };
   const p = rowsPayload([...rows].sort(compareKeys));
   const args = [tenant.merchantId, tenant.mode, p.base64, p.customers, p.names, p.idPrefix];
   if (!returning) {
-    const [row] = await db.$queryRawUnsafe<Array<{ n: number }>>(INSERT_SQL, ...args);
+    const [row] = await sql.query<{ n: number }>(INSERT_SQL, args);
     return { count: Number(row?.n ?? 0), ids: [] };
   }
-  const inserted = await db.$queryRawUnsafe<Array<{ id: string }>>(INSERT_RETURNING_SQL, ...args);
+  const inserted = await sql.query<{ id: string }>(INSERT_RETURNING_SQL, args);
   return { count: inserted.length, ids: inserted.map((r) => r.id) };
 }
 
-/** POST /v1/events/batch: 1 to 1,000 events, each accepted or reported on its own. */
-export async function ingestUsageEvents(db: TenantDb, tenant: Tenant, events: unknown, now: Date): Promise<BatchResult> {
+/**
+ * POST /v1/events/batch: 1 to 1,000 events, each accepted or reported on its own. Raw SQL only,
+ * so it runs on a Prisma transaction (prismaSql: a request with an Idempotency-Key, inside the
+ * request transaction) or straight on node-postgres (rawTransaction: a request without one). Its
+ * two statements must share one transaction: the lookup's shared locks on the event names hold
+ * until the insert commits.
+ */
+export async function ingestUsageEvents(sql: SqlRunner, tenant: Tenant, events: unknown, now: Date): Promise<BatchResult> {
   if (!Array.isArray(events)) throw errors.validationFailed('events must be an array of 1 to 1,000 events', 'events');
   if (events.length === 0 || events.length > MAX_BATCH_EVENTS) {
     throw errors.validationFailed(`events must hold 1 to ${MAX_BATCH_EVENTS} events, got ${events.length}`, 'events');
@@ -265,10 +272,10 @@ export async function ingestUsageEvents(db: TenantDb, tenant: Tenant, events: un
     if (c.ok) checked.push({ index, event: c.event });
     else errs.push({ index, message: c.message });
   });
-  const { accepted, problems } = await resolve(db, tenant, checked, now);
+  const { accepted, problems } = await resolve(sql, tenant, checked, now);
   for (const p of problems) errs.push({ index: p.index, message: p.message });
   errs.sort((a, b) => a.index - b.index);
-  const { count } = await insertRows(db, tenant, accepted, false);
+  const { count } = await insertRows(sql, tenant, accepted, false);
   return { ingested: count, duplicates: accepted.length - count, errors: errs };
 }
 
@@ -279,10 +286,11 @@ export async function ingestUsageEvents(db: TenantDb, tenant: Tenant, events: un
 export async function recordUsageEvent(db: TenantDb, tenant: Tenant, body: unknown, now: Date): Promise<{ event: StoredUsageEvent; created: boolean }> {
   const c = checkEvent(body, now, { futureLimit: false });
   if (!c.ok) throw errors.validationFailed(c.message, c.param);
-  const { accepted, problems } = await resolve(db, tenant, [{ index: 0, event: c.event }], now);
+  const sql = prismaSql(db);
+  const { accepted, problems } = await resolve(sql, tenant, [{ index: 0, event: c.event }], now);
   const p = problems[0];
   if (p) throw p.notFound ? errors.resourceNotFound(p.message, p.param) : errors.validationFailed(p.message, p.param);
-  const { ids } = await insertRows(db, tenant, accepted, true);
+  const { ids } = await insertRows(sql, tenant, accepted, true);
   const select = { id: true, customerId: true, eventName: true, idempotencyKey: true, timestamp: true, metadata: true, receivedAt: true } as const;
   if (ids.length === 1) {
     const row = await db.usageEvent.findFirst({ where: { id: ids[0] }, select });

@@ -120,6 +120,8 @@ describe('pool exhaustion and back-pressure', function () {
         ],
         ['confirm a payment', 'POST', `/v1/payments/${payment.id}/confirm`, {}, `confirm-${tag}`],
         ['pause a subscription', 'POST', `/v1/subscriptions/${sub.id}/pause`, {}, `pause-${tag}`],
+        // Without an Idempotency-Key a batch runs on node-postgres directly (rawTransaction), not in a Prisma transaction.
+        ['ingest a batch without a key', 'POST', '/v1/events/batch', { events: [{ event_name: `pool_${tag}`, customer: customer.id, idempotency_key: `ev-${tag}` }] }, undefined],
       ];
       let health: ApiResponse;
       let ready: ApiResponse;
@@ -154,8 +156,11 @@ describe('pool exhaustion and back-pressure', function () {
           ['save a test card', 201],
           ['confirm a payment', 200],
           ['pause a subscription', 200],
+          ['ingest a batch without a key', 200],
         ],
       );
+      assert.deepEqual(after.get('ingest a batch without a key')!.body, { ingested: 1, duplicates: 0, errors: [] });
+      assert.equal(await env.db.usageEvent.count({ where: { merchantId: m.id, eventName: `pool_${tag}` } }), 1);
       assert.equal(after.get('confirm a payment')!.body.status, 'succeeded');
       assert.notEqual(after.get('pause a subscription')!.body.pause_collection, null);
       assert.equal(await env.db.customer.count({ where: { merchantId: m.id, email: `c-${tag}@example.is` } }), 1);

@@ -82,3 +82,17 @@ describe('prepared statements setting (config)', () => {
     });
   }
 });
+
+describe('table statistics guard setting (config)', () => {
+  it('defaults to a round every 30 s; 0 turns it off', () => {
+    assert.equal(withEnv({ DB_STATISTICS_GUARD_SECONDS: undefined }, () => loadConfig(process.env)).dbStatisticsGuardSeconds, 30);
+    assert.equal(withEnv({ DB_STATISTICS_GUARD_SECONDS: '0' }, () => loadConfig(process.env)).dbStatisticsGuardSeconds, 0);
+    assert.equal(withEnv({ DB_STATISTICS_GUARD_SECONDS: '300' }, () => loadConfig(process.env)).dbStatisticsGuardSeconds, 300);
+  });
+
+  for (const value of ['-1', 'often', '2.5', '86401']) {
+    it(`refuses DB_STATISTICS_GUARD_SECONDS=${value}`, () => {
+      assert.throws(() => withEnv({ DB_STATISTICS_GUARD_SECONDS: value }, () => loadConfig(process.env)), /DB_STATISTICS_GUARD_SECONDS must be an integer/);
+    });
+  }
+});
