@@ -689,6 +689,15 @@ function summary(label: string, r: RunResult, seconds: number, rate: number, hel
       `(counted as failures: ${errors}); over 10 s ${r.over10s}; p50/p95/p99 over all ${fmt(percentile(all, 50))}/${fmt(percentile(all, 95))}/${fmt(p99)} ms; ` +
       `RSS ${fmt(first)} → ${fmt(last)} MiB, slope ${fmt(slope, 1)} MiB/min, ${r.liveAtEnd} live subscriptions`,
   );
+  // The issue's latency targets are per kind: reads p99 < 1 s, commands p99 < 2 s (over the whole run).
+  const perKind = [...r.latencies.entries()]
+    .sort()
+    .map(([k, l]) => {
+      const sorted = [...l].sort((x, y) => x - y);
+      return `${k} ${fmt(percentile(sorted, 50))}/${fmt(percentile(sorted, 95))}/${fmt(percentile(sorted, 99))}`;
+    })
+    .join(' · ');
+  console.log(`  ${label} p50/p95/p99 ms per kind over the whole run: ${perKind}`);
   console.log(`  ${label} CPU over ${fmt(r.elapsed)} s (calibration: hello-world ${helloUs === null ? 'n/a' : fmt(helloUs)} µs/request): ${cpuLine(r.cpu)}`);
   console.log(`  ${label} machine over ${fmt(r.elapsed)} s: ${r.machine}`);
   // Capacity if the process (or only its main thread, which a Node process cannot spread over cores)
