@@ -164,7 +164,7 @@ export function transactionalWhenKeyed(deps: AppDeps, opts: TransactionalOptions
 
 /** True when the request carries an Idempotency-Key (so transactionalWhenKeyed ran it in the request transaction). */
 export function hasIdempotencyKey(ctx: AppContext): boolean {
-  return ctx.method === 'POST' && ctx.get('Idempotency-Key') !== '';
+  return requestKey(ctx, {}) !== '';
 }
 
 /** The kit of an area whose writes run in the request transaction: `areaOf(withTransaction)`. */

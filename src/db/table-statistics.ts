@@ -12,8 +12,7 @@
 //   VACUUM (ANALYZE) it once more than 50 + 20 % of its rows are dead.
 // At most one process at a time does it (a session advisory lock), a few tables per round, the
 // stalest first. With autovacuum on, a round reads one setting and does nothing.
-import type { Db } from './client';
-import { withPooledConnection } from './client';
+import { withPooledConnection, type Db } from './client';
 
 /** The session advisory lock the guard holds while it works (one process at a time). */
 const GUARD_LOCK = 7_302_028_001;
