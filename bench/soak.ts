@@ -7,10 +7,12 @@
 //
 //   50 % reads: a customer, a subscription, the invoice list, the customer list
 //   20 % usage events: single, or a batch of 100 (one in four)
-//   10 % sign-ups: a customer (one in four on a test clock), a test card, a subscription
+//   10 % sign-ups: a customer (one in four on a test clock, at most SOAK_CUSTOMERS_PER_CLOCK = 3
+//        customers a clock), a test card, a subscription; past SOAK_LIVE_MAX live subscriptions,
+//        also a cancellation of one at random (churn)
 //   10 % subscription commands: pause/resume, cancel_at_period_end on/off, quantity with proration
 //    5 % small refunds: a payment of 1,000 and a refund of 100
-//    5 % test-clock advances by one day
+//    5 % test-clock advances by one day, of a clock at random
 //
 // Every SOAK_REPORT_SECONDS (30) it prints the arrival rate, requests in flight, errors by class,
 // p50/p95/p99 per kind, the RSS of the service's processes and its pools' use (GET /metrics), and
@@ -26,7 +28,9 @@
 // Settings (environment): SOAK_RATE (30 arrivals/s), SOAK_SECONDS (1200), SOAK_MAX_ARRIVALS
 // (rate × seconds), SOAK_LAYOUT (start | split), SOAK_KNEE (comma-separated rates: run each for
 // SOAK_SECONDS and report the highest with 0 errors and p99 < 2 s), SOAK_POOL_API / SOAK_POOL_WORKER
-// (DB_POOL_SIZE_API / _WORKER of the service; default 10 each), SOAK_SEED.
+// (DB_POOL_SIZE_API / _WORKER of the service; default 10 each), SOAK_SEED, SOAK_CUSTOMERS_PER_CLOCK (3;
+// 0: four shared clocks, unbounded), SOAK_LIVE_MAX (0: the live population grows), SOAK_CPU_PROFILE
+// (1: V8 CPU profiles of the service's processes, kept with its logs).
 import { fork, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -44,7 +48,20 @@ const LAYOUT = process.env.SOAK_LAYOUT === 'split' ? 'split' : 'start';
 const CLIENT_TIMEOUT_MS = 30_000;
 /** The issue's target: 30 arrivals/s held for 20 minutes. */
 const TARGET_RATE = 30;
-const CLOCKS = 4;
+/**
+ * Customers per test clock. Stripe allows three; with a bound, a sign-up on a clock opens a new
+ * clock once the others are full, so a one-day advance renews at most this many subscriptions and
+ * the work per second stays that of the mix. 0: four shared clocks without a bound (runs before
+ * 2026-11-28), where every advance renews all of a clock's due subscriptions, a number that grows
+ * with the run.
+ */
+const CUSTOMERS_PER_CLOCK = Number(process.env.SOAK_CUSTOMERS_PER_CLOCK ?? 3);
+const SHARED_CLOCKS = 4;
+/**
+ * At most this many live subscriptions (0: no bound). Past it, each sign-up also cancels a live
+ * subscription at random (churn), so the live population holds still and memory can be judged flat.
+ */
+const LIVE_MAX = Number(process.env.SOAK_LIVE_MAX ?? 0);
 
 type ErrorClass = '4xx' | '409' | '429' | '503' | '5xx' | 'timeout' | 'network';
 
@@ -196,7 +213,10 @@ function machineLine(a: MachineSample, b: MachineSample, serviceCores: number, p
 }
 
 function spawn(script: string, env: Record<string, string>, name: string): ChildProcess {
-  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  // SOAK_CPU_PROFILE=1: each service process writes a V8 CPU profile into its data directory when it
+  // exits (kept with the logs; open it in Chrome DevTools, or summarise it with bench/cpu-profile).
+  const execArgv = process.env.SOAK_CPU_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${env.BILLING_DATA_DIR!}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const child = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   // The service's own output goes to a log file in its data directory (kept when the soak failed or SOAK_KEEP_LOGS=1).
   const logFile = path.join(env.BILLING_DATA_DIR!, `${name}.log`);
   const out = createWriteStream(logFile);
@@ -262,8 +282,8 @@ async function startService(databaseUrl: string, temporalAddress: string): Promi
             }),
         ),
       );
-      if (!keepLogs) rmSync(dataDir, { recursive: true, force: true });
-      else console.log(`  the service's logs kept in ${dataDir}`);
+      if (!keepLogs && process.env.SOAK_CPU_PROFILE !== '1') rmSync(dataDir, { recursive: true, force: true });
+      else console.log(`  the service's logs (and CPU profiles, with SOAK_CPU_PROFILE=1) kept in ${dataDir}`);
     },
   };
 }
@@ -284,7 +304,9 @@ class Soak {
   private inFlight = 0;
   private live: Live[] = [];
   private customers: string[] = [];
-  private clocks: Array<{ id: string; time: number; busy: boolean }> = [];
+  private clocks: Array<{ id: string; time: number; busy: boolean; customers: number }> = [];
+  /** The frozen time every clock starts at. */
+  private clockStart = 0;
   /** Usage quantity acknowledged per customer; events whose outcome stayed unknown, per customer. */
   private usageAcked = new Map<string, number>();
   private usageUnknown = new Map<string, number>();
@@ -393,17 +415,35 @@ class Soak {
       recurring: { interval: 'month' },
     });
     this.priceId = price!.body.id;
-    const t0 = Date.UTC(new Date().getUTCFullYear() + 1, 0, 1);
-    for (let i = 0; i < CLOCKS; i++) {
-      const c = await this.request('setup', 'POST', '/v1/test_helpers/test_clocks', { frozen_time: new Date(t0).toISOString(), name: `soak ${i}` });
-      this.clocks.push({ id: c!.body.id, time: t0, busy: false });
-    }
+    this.clockStart = Date.UTC(new Date().getUTCFullYear() + 1, 0, 1);
+    if (CUSTOMERS_PER_CLOCK === 0) for (let i = 0; i < SHARED_CLOCKS; i++) await this.newClock('setup');
     // A live population to read and change from the start.
     for (let i = 0; i < 20; i++) await this.signup();
   }
 
+  private async newClock(kind: string): Promise<{ id: string; time: number; busy: boolean; customers: number } | undefined> {
+    const c = await this.request(kind, 'POST', '/v1/test_helpers/test_clocks', {
+      frozen_time: new Date(this.clockStart).toISOString(),
+      name: `soak ${this.clocks.length}`,
+    });
+    if (c?.status !== 201) return undefined;
+    const clock = { id: c.body.id as string, time: this.clockStart, busy: false, customers: 0 };
+    this.clocks.push(clock);
+    return clock;
+  }
+
+  /** A clock for a new customer: one with room (a new one when all are full), or any of the shared ones. */
+  private async clockWithRoom(): Promise<{ id: string; customers: number } | undefined> {
+    if (CUSTOMERS_PER_CLOCK === 0) return this.pick(this.clocks);
+    return this.clocks.find((c) => c.customers < CUSTOMERS_PER_CLOCK) ?? (await this.newClock('signup'));
+  }
+
   private async signup(): Promise<void> {
-    const clock = this.random() < 0.25 ? this.pick(this.clocks) : undefined;
+    const onClock = this.random() < 0.25;
+    const clock = onClock ? await this.clockWithRoom() : undefined;
+    if (onClock && !clock) return;
+    // Counted before the customer exists, so concurrent sign-ups do not overfill a clock.
+    if (clock) clock.customers += 1;
     const customer = await this.request('signup', 'POST', '/v1/customers', {
       email: `soak-${randomBytes(5).toString('hex')}@example.is`,
       ...(clock ? { test_clock: clock.id } : {}),
@@ -428,6 +468,15 @@ class Soak {
       cancelAtPeriodEnd: false,
       quantity: 1,
     });
+    if (LIVE_MAX > 0 && this.live.length > LIVE_MAX) await this.churn();
+  }
+
+  /** A customer leaves: one live subscription, at random, canceled now (taken off the list first, so no command picks it). */
+  private async churn(): Promise<void> {
+    const i = Math.floor(this.random() * (this.live.length - 1));
+    const [gone] = this.live.splice(i, 1);
+    if (!gone) return;
+    await this.request('cancel', 'POST', `/v1/subscriptions/${gone.subscriptionId}/cancel`, {}, { expected: [409] });
   }
 
   private async usage(batch: boolean): Promise<void> {
@@ -630,7 +679,7 @@ class Soak {
     console.log(
       `  ${fmt(elapsed).padStart(5)} s: ${fmt(w.arrivals / REPORT_SECONDS, 1)} arrivals/s, ${fmt(w.requests / REPORT_SECONDS, 1)} requests/s, in flight ${this.inFlight}, ` +
         `errors ${errors}, over 10 s ${w.over10s}; p50/p95/p99 ms ${kinds}; RSS ${mibs.map(([n, m]) => `${n} ${fmt(m)} MiB`).join(', ')}; ` +
-        `pools ${pools.join('; ') || 'n/a'}; live subscriptions ${this.live.length}`,
+        `pools ${pools.join('; ') || 'n/a'}; live subscriptions ${this.live.length}, test clocks ${this.clocks.length}`,
     );
     console.log(`         CPU: ${cpuLine(cpu)}`);
     console.log(`         machine: ${machine}`);
@@ -734,9 +783,11 @@ export async function main(): Promise<void> {
     .filter((n) => n > 0);
   const rates = knee.length ? knee : [RATE];
   console.log(
-    `  soak: ${rates.join(', ')} arrivals/s for ${fmt(SECONDS)} s each (SOAK_RATE / SOAK_KNEE, SOAK_SECONDS), layout ${LAYOUT}, machine load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+    `  soak: ${rates.join(', ')} arrivals/s for ${fmt(SECONDS)} s each (SOAK_RATE / SOAK_KNEE, SOAK_SECONDS), layout ${LAYOUT}, ` +
+      `${CUSTOMERS_PER_CLOCK ? `${CUSTOMERS_PER_CLOCK} customers per test clock` : `${SHARED_CLOCKS} shared test clocks`}, ` +
+      `live subscriptions ${LIVE_MAX ? `held at ${LIVE_MAX} by churn` : 'growing'}, machine load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
   );
   // Calibration first, before the database and Temporal start: the machine's speed in this run.
   const calibration = await helloCalibration({ durationMs: 5000 });
