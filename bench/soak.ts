@@ -7,7 +7,7 @@
 //
 //   50 % reads: a customer, a subscription, the invoice list, the customer list
 //   20 % usage events: single, or a batch of 100 (one in four)
-//   10 % sign-ups: a customer (one in four on a test clock, at most SOAK_CUSTOMERS_PER_CLOCK = 3
+//   10 % sign-ups: a customer (one in four on a test clock, at most SOAK_CUSTOMERS_PER_CLOCK = 25
 //        customers a clock), a test card, a subscription; past SOAK_LIVE_MAX live subscriptions,
 //        also a cancellation of one at random (churn)
 //   10 % subscription commands: pause/resume, cancel_at_period_end on/off, quantity with proration
@@ -28,7 +28,7 @@
 // Settings (environment): SOAK_RATE (30 arrivals/s), SOAK_SECONDS (1200), SOAK_MAX_ARRIVALS
 // (rate × seconds), SOAK_LAYOUT (start | split), SOAK_KNEE (comma-separated rates: run each for
 // SOAK_SECONDS and report the highest with 0 errors and p99 < 2 s), SOAK_POOL_API / SOAK_POOL_WORKER
-// (DB_POOL_SIZE_API / _WORKER of the service; default 10 each), SOAK_SEED, SOAK_CUSTOMERS_PER_CLOCK (3;
+// (DB_POOL_SIZE_API / _WORKER of the service; default 10 each), SOAK_SEED, SOAK_CUSTOMERS_PER_CLOCK (25;
 // 0: four shared clocks, unbounded), SOAK_LIVE_MAX (0: the live population grows), SOAK_CPU_PROFILE
 // (1: V8 CPU profiles of the service's processes, kept with its logs).
 import { fork, type ChildProcess } from 'node:child_process';
@@ -49,13 +49,13 @@ const CLIENT_TIMEOUT_MS = 30_000;
 /** The target: 30 arrivals/s held for 20 minutes. */
 const TARGET_RATE = 30;
 /**
- * Customers per test clock. Stripe allows three; with a bound, a sign-up on a clock opens a new
- * clock once the others are full, so a one-day advance renews at most this many subscriptions and
- * the work per second stays that of the mix. 0: four shared clocks without a bound (runs before
- * 2026-11-28), where every advance renews all of a clock's due subscriptions, a number that grows
- * with the run.
+ * Customers per test clock. With a bound, a sign-up on a clock opens a new clock once the others
+ * are full, so a one-day advance renews at most the due subscriptions of this many customers
+ * (about a thirtieth of them a day) and renewals stay at most 5 % × rate × bound / 30 a second
+ * (1.25/s at 30 arrivals/s), whatever the run's length. 0: four shared clocks without a bound
+ * (runs before 2026-11-28), where the renewals per advance grow with the run.
  */
-const CUSTOMERS_PER_CLOCK = Number(process.env.SOAK_CUSTOMERS_PER_CLOCK ?? 3);
+const CUSTOMERS_PER_CLOCK = Number(process.env.SOAK_CUSTOMERS_PER_CLOCK ?? 25);
 const SHARED_CLOCKS = 4;
 /**
  * At most this many live subscriptions (0: no bound). Past it, each sign-up also cancels a live

@@ -21,6 +21,12 @@ import { CONNECTION_RETRY_AFTER_SECONDS, isConnectionUnavailable } from '../../s
 
 const MAX_KEY_LENGTH = 255;
 const LOCK_WAIT = '10s';
+// A claim of a key (the INSERT … ON CONFLICT below, in transactional() and stepwise()) reads its
+// row from `(SELECT set_config('lock_timeout', LOCK_WAIT, true))`: that sets lock_timeout for the
+// rest of the transaction (`true`: as SET LOCAL) before the INSERT can meet a concurrent
+// request's row with the same key, so the claim waits at most LOCK_WAIT, in one round trip
+// instead of two. `WHERE true` after it keeps PostgreSQL's grammar from reading ON CONFLICT as a
+// join's ON.
 const TX_TIMEOUT_MS = 30_000;
 /** response_status of a step-wise claim released after a 5xx: the next request with the key runs. */
 const RELEASED = -1;
@@ -84,20 +90,17 @@ export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): M
     const key = requestKey(ctx, opts);
     const cutoff = new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000);
 
-    if (key) {
-      const existing = await readStored(scoped, tenant, key, cutoff);
-      if (existing) return replay(ctx, existing);
-    }
-
     let replayed: Stored | undefined;
     try {
       await scoped.$transaction(
         async (tx: ScopedTx) => {
           if (key) {
-            await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
+            // One statement claims the key or finds it taken (then one more reads the stored
+            // answer): a replay is rare, a first request is the common case.
             const claimed = await tx.$queryRaw<Array<{ claimed: number }>>`
               INSERT INTO idempotency_keys (merchant_id, mode, key, request_method, request_path, response_status, created_at)
-              VALUES (${tenant.merchantId}, ${tenant.mode}::"Mode", ${key}, ${ctx.method}, ${ctx.path}, 0, now())
+              SELECT ${tenant.merchantId}, ${tenant.mode}::"Mode", ${key}, ${ctx.method}, ${ctx.path}, 0, now()
+                FROM (SELECT set_config('lock_timeout', ${LOCK_WAIT}, true)) AS bounded WHERE true
               ON CONFLICT (merchant_id, mode, key) DO UPDATE
                 SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
                     response_status = 0, response_body = NULL, created_at = now()
@@ -201,29 +204,23 @@ export function stepwise(deps: AppDeps, opts: TransactionalOptions = {}): Middle
     }
     const cutoff = new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000);
     const staleClaim = new Date(Date.now() - STEPWISE_CLAIM_LEASE_MS);
-    const claimed = await scoped
-      .$transaction(
-        async (tx: ScopedTx) => {
-          await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
-          // A row older than the retention starts again from attempt 0; a released one keeps its count.
-          return tx.$queryRaw<Array<{ claimed: number; update_attempt: number }>>`
-            INSERT INTO idempotency_keys (merchant_id, mode, key, request_method, request_path, response_status, created_at)
-            VALUES (${tenant.merchantId}, ${tenant.mode}::"Mode", ${key}, ${ctx.method}, ${ctx.path}, 0, now())
-            ON CONFLICT (merchant_id, mode, key) DO UPDATE
-              SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
-                  response_status = 0, response_body = NULL, created_at = now(),
-                  update_attempt = CASE WHEN idempotency_keys.created_at < ${cutoff} THEN 0 ELSE idempotency_keys.update_attempt END
-              WHERE idempotency_keys.created_at < ${cutoff}
-                 OR idempotency_keys.response_status = ${RELEASED}
-                 OR (idempotency_keys.response_status = 0 AND idempotency_keys.created_at < ${staleClaim})
-            RETURNING 1 AS claimed, update_attempt`;
-        },
-        { maxWait: deps.config.transactionMaxWaitMs, timeout: 15_000 },
-      )
-      .catch((err: unknown) => {
-        if (isLockTimeout(err)) throw errors.idempotencyKeyInUse('Another request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key');
-        throw err;
-      });
+    // One statement, its own transaction: the claim commits at once (a row older than the
+    // retention starts again from attempt 0; a released one keeps its count).
+    const claimed = await scoped.$queryRaw<Array<{ claimed: number; update_attempt: number }>>`
+      INSERT INTO idempotency_keys (merchant_id, mode, key, request_method, request_path, response_status, created_at)
+      SELECT ${tenant.merchantId}, ${tenant.mode}::"Mode", ${key}, ${ctx.method}, ${ctx.path}, 0, now()
+        FROM (SELECT set_config('lock_timeout', ${LOCK_WAIT}, true)) AS bounded WHERE true
+      ON CONFLICT (merchant_id, mode, key) DO UPDATE
+        SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
+            response_status = 0, response_body = NULL, created_at = now(),
+            update_attempt = CASE WHEN idempotency_keys.created_at < ${cutoff} THEN 0 ELSE idempotency_keys.update_attempt END
+        WHERE idempotency_keys.created_at < ${cutoff}
+           OR idempotency_keys.response_status = ${RELEASED}
+           OR (idempotency_keys.response_status = 0 AND idempotency_keys.created_at < ${staleClaim})
+      RETURNING 1 AS claimed, update_attempt`.catch((err: unknown) => {
+      if (isLockTimeout(err)) throw errors.idempotencyKeyInUse('Another request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key');
+      throw err;
+    });
     if (claimed.length === 0) {
       const deadline = Date.now() + STEPWISE_WAIT_MS;
       for (;;) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { envAndMerchants, type TestEnv } from '../support/env';
 import { call, expectError, newMerchant, type TestMerchant, liveMerchant, type LiveMerchant } from '../support/api';
 
@@ -71,5 +72,39 @@ describe('Idempotency-Key on POST', () => {
     assert.equal(second.status, 201);
     assert.notEqual(second.body.id, first.body.id);
     assert.equal(second.headers.get('idempotent-replayed'), null);
+  });
+
+  // The claim sets its own lock timeout in the claiming statement (api/middleware/transaction.ts):
+  // a key held by a transaction that neither commits nor rolls back is waited for a bounded time,
+  // on a route with a request transaction (POST /v1/api_keys) and on a step-wise one (POST /v1/payments).
+  it('waits a bounded time for a key another transaction holds, answers 409 idempotency_key_in_use, and runs once the key is free', async function () {
+    this.timeout(60_000);
+    const held = randomUUID();
+    const heldStepwise = randomUUID();
+    const holder = new Client({ connectionString: env.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      for (const key of [held, heldStepwise]) {
+        await holder.query(
+          `INSERT INTO idempotency_keys (merchant_id, mode, key, request_method, request_path, response_status, created_at) VALUES ($1, 'test', $2, 'POST', '/held', 0, now())`,
+          [m.id, key],
+        );
+      }
+      const before = await count(m);
+      const [tx, stepwise] = await Promise.all([
+        m.call('POST', '/v1/api_keys', { idempotencyKey: held, body: { type: 'secret', mode: 'test' } }),
+        m.call('POST', '/v1/payments', { idempotencyKey: heldStepwise, body: { amount: 1000, currency: 'ISK' } }),
+      ]);
+      expectError(tx, 409, 'idempotency_key_in_use', 'Idempotency-Key');
+      expectError(stepwise, 409, 'idempotency_key_in_use', 'Idempotency-Key');
+      assert.equal(await count(m), before);
+      await holder.query('ROLLBACK');
+      const free = await m.call('POST', '/v1/api_keys', { idempotencyKey: held, body: { type: 'secret', mode: 'test' } });
+      assert.equal(free.status, 201, free.text);
+      assert.equal(await count(m), before + 1);
+    } finally {
+      await holder.end();
+    }
   });
 });
