@@ -56,6 +56,7 @@ export async function main(): Promise<void> {
     // PROFILE_BATCHES (21): batches per event name; the last is explained, the median of the
     // second half of the others is printed.
     const batches = Math.max(2, Number(process.env.PROFILE_BATCHES ?? 21));
+    const measuredFrom = Math.ceil((batches - 1) / 2);
     // The backend's own CPU (user + system, /proc) over the measured batches: less noisy than
     // their wall time, which includes waiting for the WAL flush at each commit.
     const backendPid = Number((await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
@@ -63,14 +64,14 @@ export async function main(): Promise<void> {
       const times: number[] = [];
       let cpuFrom: number | null = null;
       for (let b = 0; b < batches; b++) {
-        if (b === Math.ceil((batches - 1) / 2)) cpuFrom = procCpuMs(backendPid);
+        if (b === measuredFrom) cpuFrom = procCpuMs(backendPid);
         const p = payload(1000, b * 1000, name);
         const last = b === batches - 1;
         const sql = last ? `EXPLAIN (ANALYZE, BUFFERS, TIMING) ${INSERT_SQL}` : INSERT_SQL;
         const t = process.hrtime.bigint();
         const r = await c.query(sql, [merchant.id, 'test', p.base64, [customer.id], [name], p.prefix]);
         const ms = Number(process.hrtime.bigint() - t) / 1e6;
-        if (!last && b >= (batches - 1) / 2) times.push(ms);
+        if (!last && b >= measuredFrom) times.push(ms);
         if (b === batches - 2) {
           const cpuTo = procCpuMs(backendPid);
           const cpu = cpuFrom === null || cpuTo === null ? 'n/a' : `${((cpuTo - cpuFrom) / times.length).toFixed(1)} ms`;

@@ -298,13 +298,21 @@ interface Live {
   quantity: number;
 }
 
+/** A test clock of the soak: its frozen time, whether an advance is in flight, its customers. */
+interface Clock {
+  id: string;
+  time: number;
+  busy: boolean;
+  customers: number;
+}
+
 class Soak {
   private window = newWindow();
   private total = newWindow();
   private inFlight = 0;
   private live: Live[] = [];
   private customers: string[] = [];
-  private clocks: Array<{ id: string; time: number; busy: boolean; customers: number }> = [];
+  private clocks: Clock[] = [];
   /** The frozen time every clock starts at. */
   private clockStart = 0;
   /** Usage quantity acknowledged per customer; events whose outcome stayed unknown, per customer. */
@@ -421,19 +429,19 @@ class Soak {
     for (let i = 0; i < 20; i++) await this.signup();
   }
 
-  private async newClock(kind: string): Promise<{ id: string; time: number; busy: boolean; customers: number } | undefined> {
+  private async newClock(kind: string): Promise<Clock | undefined> {
     const c = await this.request(kind, 'POST', '/v1/test_helpers/test_clocks', {
       frozen_time: new Date(this.clockStart).toISOString(),
       name: `soak ${this.clocks.length}`,
     });
     if (c?.status !== 201) return undefined;
-    const clock = { id: c.body.id as string, time: this.clockStart, busy: false, customers: 0 };
+    const clock: Clock = { id: c.body.id as string, time: this.clockStart, busy: false, customers: 0 };
     this.clocks.push(clock);
     return clock;
   }
 
   /** A clock for a new customer: one with room (a new one when all are full), or any of the shared ones. */
-  private async clockWithRoom(): Promise<{ id: string; customers: number } | undefined> {
+  private async clockWithRoom(): Promise<Clock | undefined> {
     if (CUSTOMERS_PER_CLOCK === 0) return this.pick(this.clocks);
     return this.clocks.find((c) => c.customers < CUSTOMERS_PER_CLOCK) ?? (await this.newClock('signup'));
   }

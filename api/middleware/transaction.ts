@@ -20,13 +20,15 @@ import { connectionUnavailable, errorBody } from './errors';
 import { CONNECTION_RETRY_AFTER_SECONDS, isConnectionUnavailable } from '../../src/db/pool-errors';
 
 const MAX_KEY_LENGTH = 255;
+/**
+ * How long a claim of a key waits for a concurrent request with the same key. A claim (the
+ * INSERT … ON CONFLICT in transactional() and stepwise()) reads its row from
+ * `(SELECT set_config('lock_timeout', LOCK_WAIT, true))`: that sets lock_timeout for the rest of
+ * the transaction (`true`: as SET LOCAL) before the INSERT can meet the other request's row, in
+ * one round trip instead of two. `WHERE true` after it keeps PostgreSQL's grammar from reading
+ * ON CONFLICT as a join's ON.
+ */
 const LOCK_WAIT = '10s';
-// A claim of a key (the INSERT … ON CONFLICT below, in transactional() and stepwise()) reads its
-// row from `(SELECT set_config('lock_timeout', LOCK_WAIT, true))`: that sets lock_timeout for the
-// rest of the transaction (`true`: as SET LOCAL) before the INSERT can meet a concurrent
-// request's row with the same key, so the claim waits at most LOCK_WAIT, in one round trip
-// instead of two. `WHERE true` after it keeps PostgreSQL's grammar from reading ON CONFLICT as a
-// join's ON.
 const TX_TIMEOUT_MS = 30_000;
 /** response_status of a step-wise claim released after a 5xx: the next request with the key runs. */
 const RELEASED = -1;
@@ -66,6 +68,11 @@ function requestKey(ctx: AppContext, opts: TransactionalOptions): string {
   return header && opts.idempotencyKey ? opts.idempotencyKey(ctx, header) : header;
 }
 
+/** Keys recorded before this instant are past the retention: a claim takes them over. */
+function retentionCutoff(deps: AppDeps): Date {
+  return new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000);
+}
+
 /** Answers with a stored response, as the first request sent it. */
 function replay(ctx: AppContext, stored: Stored): void {
   ctx.status = stored.responseStatus;
@@ -88,7 +95,7 @@ export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): M
     const scoped = ctx.state.db as ScopedDb | undefined;
     if (!tenant || !scoped) throw new Error('transactional() must follow auth()');
     const key = requestKey(ctx, opts);
-    const cutoff = new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000);
+    const cutoff = retentionCutoff(deps);
 
     let replayed: Stored | undefined;
     try {
@@ -107,7 +114,7 @@ export function transactional(deps: AppDeps, opts: TransactionalOptions = {}): M
                 WHERE idempotency_keys.created_at < ${cutoff} OR idempotency_keys.response_status = ${RELEASED}
               RETURNING 1 AS claimed`;
             if (claimed.length === 0) {
-              const stored = await readStored(tx, tenant, key, null);
+              const stored = await readStored(tx, tenant, key);
               if (!stored || stored.responseStatus === 0) throw errors.idempotencyKeyInUse('A request with this Idempotency-Key is in progress.', 'Idempotency-Key');
               replayed = stored;
               return;
@@ -202,7 +209,7 @@ export function stepwise(deps: AppDeps, opts: TransactionalOptions = {}): Middle
       await runAfterCommit(ctx, deps);
       return;
     }
-    const cutoff = new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000);
+    const cutoff = retentionCutoff(deps);
     const staleClaim = new Date(Date.now() - STEPWISE_CLAIM_LEASE_MS);
     // One statement, its own transaction: the claim commits at once (a row older than the
     // retention starts again from attempt 0; a released one keeps its count).
@@ -224,7 +231,7 @@ export function stepwise(deps: AppDeps, opts: TransactionalOptions = {}): Middle
     if (claimed.length === 0) {
       const deadline = Date.now() + STEPWISE_WAIT_MS;
       for (;;) {
-        const stored = await readStored(scoped, tenant, key, null);
+        const stored = await readStored(scoped, tenant, key);
         if (stored && stored.responseStatus > 0) return replay(ctx, stored);
         if (!stored || stored.responseStatus === RELEASED) throw errors.idempotencyKeyInUse('A request with this Idempotency-Key has just failed; retry it.', 'Idempotency-Key');
         if (Date.now() >= deadline) throw errors.idempotencyKeyInUse('Another request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key');
@@ -261,12 +268,11 @@ export function stepwise(deps: AppDeps, opts: TransactionalOptions = {}): Middle
   };
 }
 
-/** The stored response of a key (within the retention when `cutoff` is given), as text. */
-async function readStored(db: ScopedDb | ScopedTx, tenant: { merchantId: string; mode: string }, key: string, cutoff: Date | null): Promise<Stored | undefined> {
+/** The stored response of a key, as text (the claim has already judged its age). */
+async function readStored(db: ScopedDb | ScopedTx, tenant: { merchantId: string; mode: string }, key: string): Promise<Stored | undefined> {
   const rows = await db.$queryRaw<Array<{ response_status: number; response_text: string | null }>>`
     SELECT response_status, response_body::text AS response_text FROM idempotency_keys
-    WHERE merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" AND key = ${key}
-      AND (${cutoff}::timestamptz IS NULL OR (created_at >= ${cutoff}::timestamptz AND response_status > 0))`;
+    WHERE merchant_id = ${tenant.merchantId} AND mode = ${tenant.mode}::"Mode" AND key = ${key}`;
   const r = rows[0];
   return r ? { responseStatus: Number(r.response_status), responseText: r.response_text } : undefined;
 }
