@@ -95,7 +95,7 @@ async function runBatches(label: string, workers: number, count: number, job: (b
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-function rawInsertText(rows: number): string {
+export function rawInsertText(rows: number): string {
   const tuples: string[] = [];
   for (let r = 0; r < rows; r++) {
     const o = r * 8;

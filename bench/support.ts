@@ -15,10 +15,16 @@ export async function benchDatabase(): Promise<{ url: string; drop: () => Promis
   return { url, drop: () => dropDatabase(url) };
 }
 
-/** Forks a server script; resolves with its port once it reports listening. */
+/**
+ * Forks a server script; resolves with its port once it reports listening. With
+ * BENCH_SERVER_CPU_PROFILE_DIR set, the server writes a V8 CPU profile there when it stops
+ * (summarise it with `node dist/bench/cpu-profile.js FILE`).
+ */
 export function startServer(script: string, env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess; stop: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const profileDir = process.env.BENCH_SERVER_CPU_PROFILE_DIR;
+    const execArgv = profileDir ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : process.execArgv;
+    const child = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${script} exited early (${code})`)));
     child.once('message', (m: { port: number }) => {

@@ -43,6 +43,8 @@ export const AVG_SIGNIFICANT_DIGITS = 12;
 export function numericDecimal(raw: unknown): Decimal | null {
   if (typeof raw === 'string') return NUMERIC_TEXT.test(raw) ? parseDecimal(raw) : null;
   if (typeof raw === 'number') {
+    // A safe integer prints as at most 16 plain digits: the same decimal, without the text round trip.
+    if (Number.isSafeInteger(raw)) return { coefficient: BigInt(raw), scale: 0 };
     const d = decimalFromNumber(raw);
     return d !== null && NUMERIC_TEXT.test(decimalToString(d)) ? d : null;
   }
@@ -70,9 +72,10 @@ export function uniqueValueKey(raw: unknown): string | null {
 
 export function matchesFilter(filter: MeterDefinition['filter'], metadata: EventMetadata | null): boolean {
   if (filter === null) return true;
-  for (const [key, expected] of Object.entries(filter)) {
+  for (const key in filter) {
+    if (!Object.hasOwn(filter, key)) continue;
     const actual = metadata !== null && Object.hasOwn(metadata, key) ? metadata[key] : undefined;
-    if (typeof actual !== 'string' || actual !== expected) return false;
+    if (typeof actual !== 'string' || actual !== filter[key]) return false;
   }
   return true;
 }

@@ -5,3 +5,4 @@ export * from './aggregate';
 export * from './billing-quantity';
 export * from './sql';
 export * from './rollups';
+export * from './rollup-contributions';

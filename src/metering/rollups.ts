@@ -208,6 +208,18 @@ export function rollupBuildSql(opts: { rawWhere: string; meterJoin: string; merc
   SELECT count(*)::int AS n FROM up`;
 }
 
+/**
+ * Rollup rows a caller computed itself (rollup-contributions.ts), as SQL: `hourly` a SELECT of
+ * (meter_id, customer_id, hour, n, nv, sum, min, max), `values` a SELECT of (meter_id,
+ * customer_id, hour, u), neither with a WHERE clause of its own, and `ok` a boolean expression
+ * (one value for the statement) that holds exactly when they equal what `source` would give.
+ */
+export interface GivenRollups {
+  hourly: string;
+  values: string;
+  ok: string;
+}
+
 // Rollup maintenance, shared by ingestion (rows of the statement's INSERT … RETURNING) and the
 // build of a new meter (rows read from usage_events). `source` must yield customer_id,
 // event_name, "timestamp", metadata; `meters` is a FROM item `m` of meters rows.
@@ -224,19 +236,28 @@ export function rollupBuildSql(opts: { rawWhere: string; meterJoin: string; merc
 //   values two open transactions both add first.
 // Hourly rows are upserted in key order and the distinct values after them (the values CTE
 // reads the hourly CTE), so concurrent statements lock rollup rows in one global order.
-export function rollupUpsertCtes(opts: { source: string; meterJoin: string; merchant: string; mode: string }): string {
+export function rollupUpsertCtes(opts: { source: string; meterJoin: string; merchant: string; mode: string; given?: GivenRollups }): string {
+  const given = opts.given;
+  // Without `given`, every rollup row is computed from `source`; with it, from the given rows when
+  // `given.ok` holds, else from `source` (the other branch is never executed: its one-time filter
+  // is false, so `hit` is not even computed).
+  const computedHourly = `SELECT meter_id, customer_id, hour, count(*) AS n, count(v) AS nv, sum(v) AS sum, min(v) AS min, max(v) AS max
+        FROM hit${given ? ` WHERE NOT (${given.ok})` : ''} GROUP BY meter_id, customer_id, hour`;
+  const computedValues = `SELECT DISTINCT meter_id, customer_id, hour, u FROM hit WHERE u IS NOT NULL${given ? ` AND NOT (${given.ok})` : ''}`;
+  const hourly = given ? `${given.hourly} WHERE ${given.ok} UNION ALL ${computedHourly}` : computedHourly;
+  const values = given ? `${given.values} WHERE ${given.ok} UNION ALL ${computedValues}` : computedValues;
   return `hit AS (
     ${hitSelect(opts.source, opts.meterJoin)}
   ), up AS (
     INSERT INTO meter_usage_hourly AS r (merchant_id, mode, meter_id, customer_id, hour, slot, n, nv, sum, min, max)
-    SELECT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, (txid_current() % ${ROLLUP_SLOTS})::smallint, count(*), count(v), sum(v), min(v), max(v)
-      FROM hit GROUP BY meter_id, customer_id, hour ORDER BY meter_id, customer_id, hour
+    SELECT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, (txid_current() % ${ROLLUP_SLOTS})::smallint, n, nv, sum, min, max
+      FROM (${hourly}) a ORDER BY meter_id, customer_id, hour
     ${HOURLY_MERGE}
     RETURNING 1
   ), uq AS (
     INSERT INTO meter_usage_values (merchant_id, mode, meter_id, customer_id, hour, value)
     SELECT ${opts.merchant}, ${opts.mode}, d.meter_id, d.customer_id, d.hour, d.u
-      FROM (SELECT DISTINCT meter_id, customer_id, hour, u FROM hit WHERE u IS NOT NULL) d
+      FROM (${values}) d
       LEFT JOIN LATERAL (SELECT true AS present FROM meter_usage_values x
                           WHERE x.merchant_id = ${opts.merchant} AND x.mode = ${opts.mode} AND x.meter_id = d.meter_id
                             AND x.customer_id = d.customer_id AND x.hour = d.hour AND x.value = d.u LIMIT 1) e ON true

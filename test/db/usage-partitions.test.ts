@@ -112,7 +112,7 @@ describe('usage_events partitioned by month', function () {
         [3, 6, 9].map((g) => ({ event_name: 'part.event', customer: customers[g % 2], idempotency_key: `key-${g}`, timestamp: new Date(t0).toISOString(), metadata: { v: 100 } })),
         now,
       );
-      assert.deepEqual(replay, { ingested: 0, duplicates: 3, errors: [] });
+      assert.deepEqual(replay, { ingested: 0, duplicates: 3, errors: [], rollupsGiven: false }, 'a replay inserts nothing, so the rollup rows the API computed are not written');
       const single = await recordUsageEvent(sdb, tenant, { event_name: 'part.event', customer: customers[0], idempotency_key: 'key-30', metadata: { v: 5 } }, now);
       assert.equal(single.created, false);
       assert.equal(single.event.id, 'ue_pm30');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { NUMERIC_TEXT, numericValue } from '../../../src/metering';
+import fc from 'fast-check';
+import { NUMERIC_TEXT, decimalFromNumber, numericDecimal, numericValue } from '../../../src/metering';
 
 // Rule: JSON numbers, or strings matching /^-?[0-9]{1,30}([.][0-9]{1,30})?$/. Anything else is
 // not numeric (rejected at ingestion for a numeric meter, skipped by aggregation).
@@ -49,6 +50,14 @@ describe('metering/numericValue', () => {
   for (const [why, raw, expected] of TABLE) {
     it(`${why} → ${expected}`, () => assert.equal(numericValue(raw), expected));
   }
+
+  it('a safe integer takes a short cut to the same decimal as its printed form', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.maxSafeInteger(), fc.integer(), fc.constantFrom(0, -0, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER)), (n) => {
+        assert.deepEqual(numericDecimal(n), decimalFromNumber(n));
+      }),
+    );
+  });
 
   it('NUMERIC_TEXT is the same rule as a string test', () => {
     assert.equal(NUMERIC_TEXT.test('12.5'), true);
