@@ -8,6 +8,7 @@
 //    it returns sends nothing;
 //  - a command's clock time is read only for a subscription on a clock.
 import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { testEnv, type TestEnv } from '../support/env';
 import { attachCard, attachToClock, createClock, createCustomer, monthlyPrice, subMerchant, TEST_CARDS, type SubMerchant } from '../api/subscriptions/fixtures';
@@ -22,18 +23,28 @@ import type { SubscriptionRef } from '../../src/contracts/subscriptions';
 
 type QueryFn = (...args: unknown[]) => unknown;
 
-/** The statements every pg client of this process sends while `fn` runs (texts, whitespace collapsed). */
+const context = new AsyncLocalStorage<object>();
+
+/**
+ * The statements `fn` sends through any pg client of this process (texts, whitespace collapsed).
+ * Only calls made in `fn`'s own async context count: the suite's in-process worker keeps sending
+ * statements of its own (other tests' workflows, the statistics guard), which a count of every
+ * query while `fn` runs would pick up.
+ */
 async function statementsOf<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
   const statements: string[] = [];
   const proto = pg.Client.prototype as unknown as { query: QueryFn };
   const original = proto.query;
+  const mine = {};
   proto.query = function countedQuery(this: unknown, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string } | undefined;
-    statements.push((typeof first === 'string' ? first : (first?.text ?? '')).replace(/\s+/g, ' ').trim());
+    if (context.getStore() === mine) {
+      const first = args[0] as string | { text?: string } | undefined;
+      statements.push((typeof first === 'string' ? first : (first?.text ?? '')).replace(/\s+/g, ' ').trim());
+    }
     return original.apply(this, args);
   };
   try {
-    return { result: await fn(), statements };
+    return { result: await context.run(mine, fn), statements };
   } finally {
     proto.query = original;
   }
