@@ -2,16 +2,17 @@
 // batch through the statement POST /v1/events/batch runs, for an event name two meters read
 // (a filtered `sum` and a `unique`) with the rollup rows given by the API (rollupContributions,
 // what a batch of new keys does), the same with them computed in SQL (what a batch with a key
-// seen before does), and for a name no meter reads, on a database of its own.
-// Run: `node dist/bench/ingest-profile.js` after a build. Prints the median batch time and the
-// plans (settings PROFILE_BATCHES and PROFILE_SQL, below).
+// seen before does), for a name no meter reads, and bench/ingest's raw multi-row insert of the
+// same events, on a database of its own. The variants take turns batch by batch.
+// Run: `node dist/bench/ingest-profile.js` after a build. Prints each variant's median batch time
+// and the backend's CPU per batch, then the plans (settings PROFILE_BATCHES and PROFILE_SQL, below).
 import { Client } from 'pg';
 import { createDb } from '../src/db/client';
 import { createMerchant } from '../src/domain/merchants/create-merchant';
 import { newId } from '../src/ids';
-import { INSERT_SQL } from '../src/domain/usage-events/ingest-usage-events';
+import { INSERT_SQL, rollupRowsJson } from '../src/domain/usage-events/ingest-usage-events';
 import { newUsageEventIdParts, EVENT_ID_RANDOM_CHARS } from '../src/domain/usage-events/event-ids';
-import { decimalParam, rollupContributions, type RollupMeter } from '../src/metering';
+import { rollupContributions, type RollupMeter } from '../src/metering';
 import { meterDefinition } from '../src/domain/meters/manage-meters';
 import { benchDatabase, procCpuMs } from './support';
 import { rawInsertText } from './ingest';
@@ -33,11 +34,7 @@ function payload(n: number, offset: number, keyPrefix: string, customerId: strin
     events.push({ customerId, eventName: keyPrefix, timestamp: new Date(ts), metadata });
   }
   const c = rollupContributions(events, new Map([[keyPrefix, meters]]));
-  const mi = (id: string) => meters.findIndex((m) => m.id === id) + 1;
-  const rollups = JSON.stringify({
-    h: c.hourly.map((h) => [mi(h.meterId), 1, h.hour / 1000, h.n, h.nv, decimalParam(h.sum), decimalParam(h.min), decimalParam(h.max)]),
-    u: c.values.map((v) => [mi(v.meterId), 1, v.hour / 1000, v.value]),
-  });
+  const rollups = rollupRowsJson(c, new Map(meters.map((m, i) => [m.id, i + 1])), new Map([[customerId, 1]]));
   return { rows: `[${parts.join(',')}]`, events, prefix, meterIds: meters.map((m) => m.id), rollups };
 }
 

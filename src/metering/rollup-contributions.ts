@@ -1,10 +1,10 @@
 // What a batch of new events adds to the meters' hourly rollups, computed from the events in
 // memory (docs/metering.md "The ingestion path"). The ingest statement writes these partial
 // aggregates instead of computing them from the rows it inserted, when it can show they are the
-// same thing: every row it was given was inserted (no idempotency key was seen before) and the
-// live meters of the events' names are the ones the caller aggregated for. Otherwise it falls back
-// to computing them in SQL (rollupUpsertCtes), so either way a rollup row holds exactly the raw
-// events of its hour that its meter aggregates.
+// same thing: it inserted every row the caller expected it to (no idempotency key was recorded
+// before) and the live meters of the events' names are the ones the caller aggregated for.
+// Otherwise it falls back to computing them in SQL (rollupUpsertCtes), so either way a rollup row
+// holds exactly the raw events of its hour that its meter aggregates.
 //
 // The values are the reference implementation's (aggregate.ts: matchesFilter, numericDecimal,
 // uniqueValueKey), which the SQL-vs-reference cross-check holds equal to the SQL expressions of

@@ -3,7 +3,8 @@
 //     live meters of its event names (non-numeric values of an aggregated property are refused
 //     here, see validateEventForMeter),
 //   1 multi-row INSERT … SELECT FROM jsonb_array_elements(…) ON CONFLICT DO NOTHING, which in
-//     the same statement upserts the meters' hourly rollups of the rows it inserted.
+//     the same statement upserts the meters' hourly rollups of the rows it inserted (the rows
+//     rollupContributions computed here, when the statement shows they are those; below).
 // Both are raw SQL with the tenant filtered explicitly: Prisma's model queries cost several ms
 // of CPU each, which on this path is more than the database work (docs/metering.md).
 // Idempotency keys deduplicate per merchant and mode through the primary key of
@@ -23,6 +24,7 @@ import {
   rollupUpsertCtes,
   validateEventForMeter,
   type AggregateType,
+  type RollupContributions,
   type RollupEvent,
   type RollupMeter,
 } from '../../metering';
@@ -300,17 +302,6 @@ function rowsPayload(rows: Resolved[], meters: ReadonlyMap<string, RollupMeter[]
   const meterIndex = new Map<string, number>();
   // The live meters of the names sent ($5), as the statement's own check reads them.
   for (const name of names) for (const m of meters.get(name) ?? []) meterIndex.set(m.id, meterIds.push(m.id));
-  const hourly = contributions.hourly.map((h) => [
-    meterIndex.get(h.meterId),
-    customerIndex.get(h.customerId),
-    h.hour / 1000,
-    h.n,
-    h.nv,
-    decimalParam(h.sum),
-    decimalParam(h.min),
-    decimalParam(h.max),
-  ]);
-  const values = contributions.values.map((v) => [meterIndex.get(v.meterId), customerIndex.get(v.customerId), v.hour / 1000, v.value]);
   return {
     rows: `[${parts.join(',')}]`,
     customers,
@@ -318,8 +309,29 @@ function rowsPayload(rows: Resolved[], meters: ReadonlyMap<string, RollupMeter[]
     idPrefix: prefix,
     expected: inserted.length,
     meterIds,
-    rollupsJson: JSON.stringify({ h: hourly, u: values }),
+    rollupsJson: rollupRowsJson(contributions, meterIndex, customerIndex),
   };
+}
+
+/**
+ * $9 of the ingest statement: the rollup rows as it reads them, `{h: [[meter, customer, hour,
+ * n, nv, sum, min, max]…], u: [[meter, customer, hour, value]…]}`, with meters and customers as
+ * 1-based indexes into $8 and $4, hours in epoch seconds and decimals as text. Exported for
+ * bench/ingest-profile.
+ */
+export function rollupRowsJson(c: RollupContributions, meterIndex: ReadonlyMap<string, number>, customerIndex: ReadonlyMap<string, number>): string {
+  const h = c.hourly.map((r) => [
+    meterIndex.get(r.meterId),
+    customerIndex.get(r.customerId),
+    r.hour / 1000,
+    r.n,
+    r.nv,
+    decimalParam(r.sum),
+    decimalParam(r.min),
+    decimalParam(r.max),
+  ]);
+  const u = c.values.map((v) => [meterIndex.get(v.meterId), customerIndex.get(v.customerId), v.hour / 1000, v.value]);
+  return JSON.stringify({ h, u });
 }
 
 /** One INSERT for all rows; returns the ids actually recorded when `returning` is set. */
