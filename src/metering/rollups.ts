@@ -168,6 +168,9 @@ export function buildRollupQuantityQuery(input: RollupQuantityQueryInput): SqlQu
   return { text, values };
 }
 
+/** An hourly rollup row's partial aggregate of `hit` rows (n, nv, sum, min, max), grouped by meter, customer and hour. */
+const HOURLY_PARTS = 'count(*) AS n, count(v) AS nv, sum(v) AS sum, min(v) AS min, max(v) AS max';
+
 /** How an hourly rollup row absorbs another partial aggregate of the same key (every part is exact). */
 const HOURLY_MERGE = `ON CONFLICT (merchant_id, mode, meter_id, customer_id, hour, slot) DO UPDATE
       SET n = r.n + excluded.n, nv = r.nv + excluded.nv, sum = coalesce(r.sum + excluded.sum, r.sum, excluded.sum),
@@ -196,7 +199,7 @@ export function rollupBuildSql(opts: { rawWhere: string; meterJoin: string; merc
     ${hitSelect(`(SELECT customer_id, event_name, "timestamp", metadata FROM usage_events WHERE ${opts.rawWhere})`, opts.meterJoin)}
   ), up AS (
     INSERT INTO meter_usage_hourly AS r (merchant_id, mode, meter_id, customer_id, hour, slot, n, nv, sum, min, max)
-    SELECT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, (txid_current() % ${ROLLUP_SLOTS})::smallint, count(*), count(v), sum(v), min(v), max(v)
+    SELECT ${opts.merchant}, ${opts.mode}, meter_id, customer_id, hour, (txid_current() % ${ROLLUP_SLOTS})::smallint, ${HOURLY_PARTS}
       FROM hit GROUP BY meter_id, customer_id, hour
     ${HOURLY_MERGE}
     RETURNING 1
@@ -236,16 +239,15 @@ export interface GivenRollups {
 //   values two open transactions both add first.
 // Hourly rows are upserted in key order and the distinct values after them (the values CTE
 // reads the hourly CTE), so concurrent statements lock rollup rows in one global order.
-export function rollupUpsertCtes(opts: { source: string; meterJoin: string; merchant: string; mode: string; given?: GivenRollups }): string {
-  const given = opts.given;
-  // Without `given`, every rollup row is computed from `source`; with it, from the given rows when
-  // `given.ok` holds, else from `source` (the other branch is never executed: its one-time filter
-  // is false, so `hit` is not even computed).
-  const computedHourly = `SELECT meter_id, customer_id, hour, count(*) AS n, count(v) AS nv, sum(v) AS sum, min(v) AS min, max(v) AS max
-        FROM hit${given ? ` WHERE NOT (${given.ok})` : ''} GROUP BY meter_id, customer_id, hour`;
-  const computedValues = `SELECT DISTINCT meter_id, customer_id, hour, u FROM hit WHERE u IS NOT NULL${given ? ` AND NOT (${given.ok})` : ''}`;
-  const hourly = given ? `${given.hourly} WHERE ${given.ok} UNION ALL ${computedHourly}` : computedHourly;
-  const values = given ? `${given.values} WHERE ${given.ok} UNION ALL ${computedValues}` : computedValues;
+export function rollupUpsertCtes(opts: { source: string; meterJoin: string; merchant: string; mode: string; given: GivenRollups }): string {
+  const { given } = opts;
+  // The rows come from `given` when `given.ok` holds, else they are computed from `source`; the
+  // branch not taken is never executed (its one-time filter is false, so `hit` is not computed).
+  const hourly = `${given.hourly} WHERE ${given.ok}
+     UNION ALL SELECT meter_id, customer_id, hour, ${HOURLY_PARTS}
+        FROM hit WHERE NOT (${given.ok}) GROUP BY meter_id, customer_id, hour`;
+  const values = `${given.values} WHERE ${given.ok}
+     UNION ALL SELECT DISTINCT meter_id, customer_id, hour, u FROM hit WHERE u IS NOT NULL AND NOT (${given.ok})`;
   return `hit AS (
     ${hitSelect(opts.source, opts.meterJoin)}
   ), up AS (
